@@ -1,0 +1,258 @@
+/**
+ * The Answerer: text in, Answer out, for Slack, the console and the CLI alike. Reads the cluster
+ * through the ClusterSource (errors become stated gaps), calls the pure engine, and enforces the access
+ * policy on every answer before anything is shown.
+ */
+import type { Snapshot } from '../k8s/snapshot.ts';
+import { Quantity } from '../quantity.ts';
+import { parseQuestion, type Question } from '../parse/question.ts';
+import { computeHeadroom, type Headroom } from '../engine/headroom.ts';
+import { findWorkload, whatIfDrain, whatIfQuota, whatIfRequests, whatIfRollout, whatIfScale, type PodTally } from '../engine/whatif.ts';
+import type { Answerer, AskContext } from './answerer.ts';
+import { diagnose, simulationReply } from './diagnose.ts';
+import { emptyReply, type Answer, type Reply } from './types.ts';
+import type { ResourceQuota } from '../k8s/objects.ts';
+import type { KObject } from '../k8s/snapshot.ts';
+
+export { diagnose } from './diagnose.ts';
+
+interface Loaded {
+  state?: Snapshot;
+  gaps: string[];
+}
+
+async function loadState(ctx: AskContext): Promise<Loaded> {
+  try {
+    const r = await ctx.source.load({ signal: ctx.signal });
+    const gaps = r.errors.map((e) => `couldn't read ${e.resource}${e.namespace ? ` in ${e.namespace}` : ''}${e.reason ? ` (${e.reason})` : ''}: ${e.message}`);
+    return { state: r.snapshot, gaps };
+  } catch (e) {
+    return { gaps: [`the cluster did not answer: ${e instanceof Error ? e.message : String(e)}`] };
+  }
+}
+
+export function refusal(): Answer {
+  const r = emptyReply('refusal', '🔒', "Sorry — this channel can't ask about that namespace.");
+  r.lines.push('Ask in your team\'s channel, or ask the platform team to add it to this channel\'s access policy.');
+  return { replies: [r], namespaces: [] };
+}
+
+function allowed(ctx: AskContext, ns: string): boolean {
+  return !ctx.allowedNamespaces || ctx.allowedNamespaces.includes('*') || ctx.allowedNamespaces.includes(ns);
+}
+
+/** Refuses an answer that touches a namespace the asker may not see. */
+export function enforcePolicy(answer: Answer, ctx: AskContext): Answer {
+  if (answer.namespaces.every((ns) => allowed(ctx, ns))) return answer;
+  return refusal();
+}
+
+function visibleNamespaces(state: Snapshot | undefined, ctx: AskContext, explicit?: string): string[] {
+  if (explicit) return [explicit];
+  const all = state ? state.namespaces() : [];
+  const list = ctx.defaultNamespace ? [ctx.defaultNamespace, ...all.filter((n) => n !== ctx.defaultNamespace)] : all;
+  return list.filter((ns) => allowed(ctx, ns));
+}
+
+export function headroomReply(h: Headroom): Reply {
+  const r = emptyReply('headroom', '📊', `${h.namespace} — ${h.quotas.length} ResourceQuota${h.quotas.length === 1 ? '' : 's'}, ${new Set(h.limitRanges.map((l) => l.name)).size} LimitRange${new Set(h.limitRanges.map((l) => l.name)).size === 1 ? '' : 's'}`);
+  let tightest: { label: string; fraction: number } | null = null;
+  r.bars = [];
+  for (const q of h.quotas) {
+    for (const [k, v] of Object.entries(q.resources)) {
+      const hard = Quantity.parse(v.hard);
+      const used = Quantity.parse(v.used);
+      const fraction = hard.sign() > 0 ? Number((used.nanos * 1000n) / hard.nanos) / 1000 : 1;
+      const label = h.quotas.length > 1 ? `${q.name}: ${k}` : k;
+      r.bars.push({ label, used: v.used, hard: v.hard, free: v.free, fraction });
+      if (!tightest || fraction > tightest.fraction) tightest = { label, fraction };
+    }
+  }
+  if (tightest && tightest.fraction >= 0.5) for (const b of r.bars) if (b.label === tightest.label) b.note = '← tightest';
+  if (h.quotas.length === 0) r.lines.push('No ResourceQuota in this namespace: only LimitRanges and the nodes limit it.');
+  const dp = h.defaultPod;
+  const shape = `${Object.entries(dp.requests).map(([k, v]) => `${v} ${k}`).join(' / ') || 'no requests'} → limits ${Object.entries(dp.limits).map(([k, v]) => `${v} ${k}`).join(' / ') || 'none'}`;
+  if (dp.message) r.lines.push(`A pod with no resources is refused here: ${dp.message}`);
+  else r.lines.push(`A pod with no resources gets ${shape}${h.limitRanges.length ? ' (LimitRange defaults)' : ''}: ${dp.fits >= h.cap ? `${h.cap}+` : dp.fits} more fit${dp.limitedBy ? `, stopped by ${dp.limitedBy === 'nodes' ? 'node capacity' : dp.limitedBy}` : ''}.`);
+  if (h.workloads.length) {
+    const parts = h.workloads.slice(0, 8).map((w) => `${w.name} (${w.replicas} × ${Object.values(w.perPod).join('/') || 'no requests'}): ${w.message ? 'refused' : `+${w.fits >= h.cap ? `${h.cap}+` : w.fits}`}${w.limitedBy ? `, then ${w.limitedBy === 'nodes' ? 'nodes' : w.limitedBy}` : ''}`);
+    r.lines.push(parts.join(' · ') + (h.workloads.length > 8 ? ` · and ${h.workloads.length - 8} more` : ''));
+  }
+  if (h.largestSchedulablePod) r.lines.push(`Largest pod that schedules now: ${h.largestSchedulablePod.cpu} CPU / ${h.largestSchedulablePod.memory}, on ${h.largestSchedulablePod.node}.`);
+  if (h.pending.length) r.lines.push(`⚠ ${h.pending.length} Pending pod${h.pending.length === 1 ? '' : 's'}: ${h.pending.slice(0, 5).map((p) => p.name).join(', ')}${h.pending.length > 5 ? ` and ${h.pending.length - 5} more` : ''}`);
+  return r;
+}
+
+function tallyLines(t: PodTally): string[] {
+  const out: string[] = [];
+  out.push(`+${t.attempted} pod${t.attempted === 1 ? '' : 's'}: ${t.admitted} admitted, ${t.rejected} rejected`);
+  for (const x of t.rejections.slice(0, 3)) out.push(`   ${x.count} × ${x.message}`);
+  if (t.admitted) {
+    const nodes = Object.entries(t.nodes).map(([n, c]) => (c > 1 ? `${n} ×${c}` : n));
+    out.push(`Of the ${t.admitted}: ${t.scheduled} schedule${nodes.length ? ` (${nodes.slice(0, 8).join(', ')}${nodes.length > 8 ? ` and ${nodes.length - 8} more nodes` : ''})` : ''}, ${t.pending} stay Pending`);
+    for (const x of t.pendingMessages.slice(0, 2)) out.push(`   ${x.count} × ${x.message}`);
+  }
+  return out;
+}
+
+function helpAnswer(state: Snapshot | undefined, ctx: AskContext): Answer {
+  const ns = visibleNamespaces(state, ctx)[0] ?? 'team-a';
+  const w = state ? (['Deployment', 'StatefulSet'].flatMap((k) => state.list(k, ns)).map((o) => o.metadata.name)[0] ?? 'web') : 'web';
+  const node = state?.list('Node')[0]?.metadata.name ?? 'node-1';
+  const quota = state?.list<ResourceQuota & KObject>('ResourceQuota', ns)[0];
+  const r = emptyReply('help', '❓', 'Paste an error, an event or a manifest — or ask:');
+  r.lines.push(
+    `what if ${w} scales to 8 in ${ns}?`,
+    `what if ${w} requests 250m cpu?`,
+    `raise requests.cpu of ${quota?.metadata.name ?? 'team-quota'} to 20 in ${ns}`,
+    `what if ${node} goes down?`,
+    `roll out ${w} in ${ns}`,
+    `why is ${w} pending?`,
+    `quota ${ns}   (or /quota ${ns} in Slack)`,
+  );
+  return { replies: [r], namespaces: [] };
+}
+
+async function answerQuestion(q: Question, text: string, ctx: AskContext): Promise<Answer> {
+  const { state, gaps } = await loadState(ctx);
+  if (q.type === 'help') return helpAnswer(state, ctx);
+  if (!state) {
+    const r = emptyReply('error', '⚠️', 'The cluster did not answer, so I cannot simulate that now.');
+    r.gaps.push(...gaps);
+    return { replies: [r], namespaces: [] };
+  }
+  const withGaps = (a: Answer): Answer => {
+    for (const r of a.replies) r.gaps.push(...gaps);
+    return a;
+  };
+  const opts = { now: ctx.now };
+  if (q.type === 'headroom') {
+    const ns = q.namespace ?? ctx.defaultNamespace;
+    if (!ns) return helpAnswer(state, ctx);
+    return withGaps(quotaAnswer(state, ns));
+  }
+  if (q.type === 'drain') {
+    const d = whatIfDrain(state, q.node, opts);
+    if (!d) return notFound(`node ${q.node}`, []);
+    const r = emptyReply('whatif', '🔮', `${q.node} goes away: ${d.pods} pod${d.pods === 1 ? '' : 's'} to place elsewhere`);
+    const landed = Object.values(d.rescheduled).reduce((a, b) => a + b, 0);
+    r.lines.push(`${landed} land elsewhere${landed ? ` (${Object.entries(d.rescheduled).map(([n, c]) => `${n} ×${c}`).join(', ')})` : ''}, ${d.stranded.length} stay Pending`);
+    for (const s of d.stranded.slice(0, 5)) r.lines.push(`   ${s.pod}: ${s.message}`);
+    if (d.stranded.length > 5) r.lines.push(`   … and ${d.stranded.length - 5} more`);
+    // Node names are cluster-wide; stranded pods name namespaces — the policy applies to those.
+    return withGaps({ replies: [r], namespaces: [...new Set(d.stranded.map((s) => s.pod.split('/')[0]!))] });
+  }
+  if (q.type === 'quota') {
+    const ns = q.namespace ?? ctx.defaultNamespace ?? visibleNamespaces(state, ctx)[0];
+    if (!ns) return helpAnswer(state, ctx);
+    const quotaName = q.quota ?? state.list<ResourceQuota & KObject>('ResourceQuota', ns).find((x) => q.resource in (x.status?.hard ?? x.spec?.hard ?? {}))?.metadata.name;
+    if (!quotaName) return notFound(`a ResourceQuota with ${q.resource} in ${ns}`, [ns]);
+    const a = whatIfQuota(state, ns, quotaName, q.resource, q.value, opts);
+    if (!a) return notFound(`ResourceQuota ${quotaName} in ${ns}`, [ns]);
+    const r = emptyReply('whatif', '🔮', `${quotaName} ${q.resource} ${a.from ?? 'unset'} → ${a.to} in ${ns}`);
+    r.lines.push(`Pods of the default shape that fit: ${a.defaultPodBefore} → ${a.defaultPodAfter}${a.limitedByAfter ? ` (then stopped by ${a.limitedByAfter})` : ''}.`);
+    r.fixes.push({ who: 'platform', summary: `set ${quotaName} ${q.resource} to ${a.to}`, change: `kubectl -n ${ns} patch resourcequota ${quotaName} --type merge -p '{"spec":{"hard":{"${q.resource}":"${a.to}"}}}'`, verified: true, outcome: `${a.defaultPodAfter} default pods fit` });
+    return withGaps({ replies: [r], namespaces: [ns] });
+  }
+  if (q.type === 'scale' || q.type === 'requests' || q.type === 'rollout' || q.type === 'why') {
+    const name = q.type === 'why' ? q.name : q.workload;
+    const kind = q.type === 'why' ? undefined : q.kind;
+    const namespaces = visibleNamespaces(state, ctx, q.namespace);
+    const w = findWorkload(state, name, kind, namespaces);
+    if (q.type === 'why') {
+      // "why is web pending?": the workload's Pending pod, or the pod itself, diagnosed from its events.
+      const ns = w?.namespace ?? namespaces.find((n) => state.get('Pod', n, name)) ?? q.namespace ?? ctx.defaultNamespace;
+      if (!ns) return notFound(name, []);
+      const podName = w ? state.list('Pod', ns).find((p) => !(p as { spec?: { nodeName?: string } }).spec?.nodeName && p.metadata.name?.startsWith(name))?.metadata.name : name;
+      const events = state.list<KObject & { message?: string; involvedObject?: { name?: string } }>('Event', ns).filter((e) => e.involvedObject?.name && (e.involvedObject.name === podName || e.involvedObject.name.startsWith(name)));
+      if (!events.length) {
+        const r = emptyReply('info', 'ℹ️', `No failure events for ${name} in ${ns}.`);
+        return withGaps({ replies: [r], namespaces: [ns] });
+      }
+      const last = events[events.length - 1]!;
+      const d = diagnose({ text: `${last.message ?? ''}`, state, namespace: ns, now: ctx.now, gaps });
+      d.answer.namespaces.push(ns);
+      return d.answer;
+    }
+    if (!w) return notFound(`workload ${name}`, q.namespace ? [q.namespace] : []);
+    if (q.type === 'scale') {
+      const current = whatIfScale(state, w, 0, opts).from;
+      const target = q.replicas ?? current + (q.delta ?? 0);
+      const a = whatIfScale(state, w, Math.max(0, target), opts);
+      const r = emptyReply('whatif', '🔮', `${w.name} ${a.from} → ${a.to} replicas in ${w.namespace} (${Object.entries(a.perPod).map(([k, v]) => `${v} ${k}`).join(' / ') || 'no requests'} each, after LimitRange defaults)`);
+      if (a.to > a.from) r.lines.push(...tallyLines(a.tally));
+      else r.lines.push(`Scaling down frees ${a.from - a.to} pod${a.from - a.to === 1 ? '' : 's'}.`);
+      if (a.toGetAll?.length) r.lines.push(`To get all ${a.to}: ${a.toGetAll.join('; ')}`);
+      return withGaps({ replies: [r], namespaces: [w.namespace] });
+    }
+    if (q.type === 'requests') {
+      const a = whatIfRequests(state, w, q.which, q.resource, q.value, q.container, opts);
+      const r = emptyReply('whatif', '🔮', `${w.name} with ${a.change} (all ${a.tally.attempted} pods replaced) in ${w.namespace}`);
+      r.lines.push(...tallyLines(a.tally));
+      return withGaps({ replies: [r], namespaces: [w.namespace] });
+    }
+    const a = whatIfRollout(state, w, opts);
+    const r = emptyReply('whatif', '🔮', `Rolling out ${w.name} in ${w.namespace}: ${a.strategy}, maxSurge ${a.maxSurge}, maxUnavailable ${a.maxUnavailable}`);
+    if (a.maxSurge > 0) r.lines.push(`${a.maxSurge} extra pod${a.maxSurge === 1 ? '' : 's'} must exist at once next to the ${a.replicas} running:`, ...tallyLines(a.surgeTally));
+    else r.lines.push('No surge: pods are replaced in place, quota needs no room.');
+    if (a.advice) r.lines.push(a.advice);
+    return withGaps({ replies: [r], namespaces: [w.namespace] });
+  }
+  void text;
+  return helpAnswer(state, ctx);
+}
+
+function notFound(what: string, namespaces: string[]): Answer {
+  const r = emptyReply('info', 'ℹ️', `I can't find ${what}.`);
+  r.lines.push('Check the name (and the namespace: add "in <namespace>").');
+  return { replies: [r], namespaces };
+}
+
+export function quotaAnswer(state: Snapshot, ns: string, now?: number): Answer {
+  if (!state.hasNamespace(ns)) return notFound(`namespace ${ns}`, [ns]);
+  const h = computeHeadroom(state, ns, { now });
+  return { replies: [headroomReply(h)], namespaces: [ns], json: h };
+}
+
+export function createAnswerer(): Answerer {
+  return {
+    async message(text, ctx) {
+      if (!text.trim()) return null;
+      const { state, gaps } = await loadState(ctx);
+      const d = diagnose({ text, state, namespace: ctx.defaultNamespace, now: ctx.now, gaps });
+      if (!d.recognised) return null;
+      return enforcePolicy(d.answer, ctx);
+    },
+    async question(text, ctx) {
+      const q = parseQuestion(text);
+      if (q.type === 'help') {
+        // A question that holds an error or a manifest is a diagnosis.
+        const { state, gaps } = await loadState(ctx);
+        const d = diagnose({ text, state, namespace: ctx.defaultNamespace, now: ctx.now, gaps });
+        if (d.recognised) return enforcePolicy(d.answer, ctx);
+        return helpAnswer(state, ctx);
+      }
+      if ('namespace' in q && q.namespace && !allowed(ctx, q.namespace)) return refusal();
+      return enforcePolicy(await answerQuestion(q, text, ctx), ctx);
+    },
+    async quota(namespace, ctx) {
+      const ns = namespace ?? ctx.defaultNamespace;
+      if (!ns) {
+        const r = emptyReply('help', '❓', 'Usage: /quota NAMESPACE');
+        return { replies: [r], namespaces: [] };
+      }
+      if (!allowed(ctx, ns)) return refusal();
+      const { state, gaps } = await loadState(ctx);
+      if (!state) {
+        const r = emptyReply('error', '⚠️', 'The cluster did not answer in time.');
+        r.gaps.push(...gaps);
+        return { replies: [r], namespaces: [ns] };
+      }
+      const a = quotaAnswer(state, ns, ctx.now);
+      for (const r of a.replies) r.gaps.push(...gaps);
+      return enforcePolicy(a, ctx);
+    },
+  };
+}
+
+export { simulationReply };

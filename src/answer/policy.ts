@@ -1,0 +1,179 @@
+/**
+ * The access policy (QUOTA_DOCTOR_CONFIG): which namespaces a Slack channel may see, the namespace it
+ * means when a question names none, and which kube context (cluster) it talks to.
+ *
+ * ```yaml
+ * channels:
+ *   - id: C012AB3CD          # the channel id (names can be renamed or re-taken; ids cannot)
+ *     name: "#team-a"        # optional: a label for logs and reviewers, never matched on
+ *     namespaces: [team-a, team-a-batch]
+ *     defaultNamespace: team-a
+ *     context: prod-eu       # optional kube context: several clusters, one app
+ *   - id: C0PLATFORM
+ *     namespaces: ["*"]      # every namespace
+ * default:                   # optional: channels not listed (absent: they see nothing)
+ *   namespaces: []
+ * ```
+ *
+ * No file at all means everything is visible (a single-team install). With a file, a channel that is
+ * not listed sees nothing unless `default` says otherwise: a forgotten channel fails closed.
+ * A refusal never names the namespace that was refused or anyone else's data.
+ */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { UsageError } from './errors.ts';
+import { emptyReply, type Answer } from './types.ts';
+
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+const namespaceName = z
+  .string()
+  .max(63, { error: 'a namespace name has at most 63 characters' })
+  .regex(NAMESPACE, { error: 'is not a namespace name (lowercase letters, digits and -)' });
+
+const namespaceList = z.array(z.union([z.literal('*'), namespaceName]));
+
+const accessSchema = z.strictObject({
+  namespaces: namespaceList,
+  defaultNamespace: namespaceName.optional(),
+  context: z.string().min(1).optional(),
+});
+
+const channelSchema = accessSchema.extend({
+  id: z.string().regex(/^[CGD][A-Z0-9]{2,}$/, { error: 'is not a Slack channel id (C…, G… or D…)' }),
+  name: z.string().min(1).optional(),
+});
+
+const policySchema = z.strictObject({
+  channels: z.array(channelSchema).default([]),
+  default: accessSchema.optional(),
+});
+
+type AccessInput = z.infer<typeof accessSchema>;
+
+/** What one channel may see; `allowedNamespaces` undefined = every namespace. */
+export interface ChannelAccess {
+  allowedNamespaces?: string[];
+  defaultNamespace?: string;
+  context?: string;
+}
+
+function toAccess(a: AccessInput): ChannelAccess {
+  const out: ChannelAccess = {};
+  if (!a.namespaces.includes('*')) out.allowedNamespaces = [...new Set(a.namespaces)].sort();
+  if (a.defaultNamespace !== undefined) out.defaultNamespace = a.defaultNamespace;
+  if (a.context !== undefined) out.context = a.context;
+  return out;
+}
+
+export class AccessPolicy {
+  /** Whether any policy file was given (no file: everything visible). */
+  readonly configured: boolean;
+  private readonly channels: ReadonlyMap<string, ChannelAccess>;
+  private readonly names: ReadonlyMap<string, string>;
+  private readonly fallback: ChannelAccess;
+
+  constructor(opts: { channels?: Map<string, ChannelAccess>; names?: Map<string, string>; fallback?: ChannelAccess; configured: boolean }) {
+    this.configured = opts.configured;
+    this.channels = opts.channels ?? new Map();
+    this.names = opts.names ?? new Map();
+    this.fallback = opts.fallback ?? (opts.configured ? { allowedNamespaces: [] } : {});
+  }
+
+  /** Everything visible: the policy without a file. */
+  static open(): AccessPolicy {
+    return new AccessPolicy({ configured: false });
+  }
+
+  policyFor(channelId: string): ChannelAccess {
+    const a = this.channels.get(channelId) ?? this.fallback;
+    return {
+      ...(a.allowedNamespaces ? { allowedNamespaces: [...a.allowedNamespaces] } : {}),
+      ...(a.defaultNamespace !== undefined ? { defaultNamespace: a.defaultNamespace } : {}),
+      ...(a.context !== undefined ? { context: a.context } : {}),
+    };
+  }
+
+  /** The label given to a channel in the policy file (for logs), when there is one. */
+  channelName(channelId: string): string | undefined {
+    return this.names.get(channelId);
+  }
+
+  /** Every kube context the policy mentions (undefined = the default one). */
+  contexts(): (string | undefined)[] {
+    const set = new Set<string | undefined>([this.fallback.context]);
+    for (const a of this.channels.values()) set.add(a.context);
+    return [...set];
+  }
+}
+
+export function isAllowed(access: ChannelAccess, namespace: string): boolean {
+  return access.allowedNamespaces === undefined || access.allowedNamespaces.includes(namespace);
+}
+
+/** The namespaces of `namespaces` this channel may not see (empty: all allowed). */
+export function forbiddenNamespaces(access: ChannelAccess, namespaces: readonly string[]): string[] {
+  return [...new Set(namespaces.filter((ns) => !isAllowed(access, ns)))];
+}
+
+/** Parses policy text; `source` names the file in errors. Throws UsageError (exit 2) with one line. */
+export function parsePolicy(text: string, source = 'QUOTA_DOCTOR_CONFIG'): AccessPolicy {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text, { maxAliasCount: 100 });
+  } catch (e) {
+    throw new UsageError(`${source}: not valid YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  }
+  const parsed = policySchema.safeParse(doc ?? {});
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw new UsageError(`${source}: ${i.path.length ? i.path.join('.') + ' ' : ''}${i.message}`);
+  }
+  const channels = new Map<string, ChannelAccess>();
+  const names = new Map<string, string>();
+  const check = (where: string, a: AccessInput) => {
+    if (a.defaultNamespace !== undefined && !a.namespaces.includes('*') && !a.namespaces.includes(a.defaultNamespace)) {
+      throw new UsageError(`${source}: ${where}: defaultNamespace ${a.defaultNamespace} is not one of its namespaces`);
+    }
+  };
+  parsed.data.channels.forEach((c, i) => {
+    const where = `channels.${i} (${c.id})`;
+    if (channels.has(c.id)) throw new UsageError(`${source}: ${where}: channel listed twice`);
+    check(where, c);
+    channels.set(c.id, toAccess(c));
+    if (c.name !== undefined) names.set(c.id, c.name);
+  });
+  if (parsed.data.default) check('default', parsed.data.default);
+  return new AccessPolicy({
+    channels,
+    names,
+    configured: true,
+    ...(parsed.data.default ? { fallback: toAccess(parsed.data.default) } : {}),
+  });
+}
+
+/** No path: everything visible. A path that cannot be read is bad usage (exit 2), not "open". */
+export function loadPolicy(path: string | undefined): AccessPolicy {
+  if (path === undefined) return AccessPolicy.open();
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`${path}: ${code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e)}`);
+  }
+  return parsePolicy(text, path);
+}
+
+export const REFUSAL_HEADLINE = "Sorry — this channel isn't set up to see that";
+
+/**
+ * The reply when an answer would show a namespace the channel may not see: short, polite, and names
+ * nothing — not the namespace asked about, not which namespaces exist, not who owns them.
+ */
+export function refusalAnswer(): Answer {
+  const r = emptyReply('refusal', '🔒', REFUSAL_HEADLINE);
+  r.lines.push('Ask in the channel of the team that owns it, or ask the platform team to add it to this channel in the quota-doctor policy.');
+  return { replies: [r], namespaces: [] };
+}

@@ -1,0 +1,66 @@
+/**
+ * What every entry point (Slack, console, CLI) gets back: a renderer-neutral reply in the order of
+ * ../shared/docs/replies.md — layer, numbers, fixes (who, change, verified), then why. `render/text.ts`
+ * and `render/blocks.ts` turn it into a terminal answer or Block Kit; they never compute.
+ */
+
+export type Who = 'app-team' | 'platform';
+
+export interface Fix {
+  who: Who;
+  /** One line: what to change, with the exact amount. */
+  summary: string;
+  /** The exact change: a kubectl command or a YAML patch. */
+  change?: string;
+  /** Re-simulated and passing. Only verified fixes are offered (unverified ones are never shown). */
+  verified: boolean;
+  /** What it leads to: "admitted, fits node-7". */
+  outcome?: string;
+}
+
+export type PathLayer = 'LimitRange' | 'ResourceQuota' | 'Scheduler';
+export type PathState = 'pass' | 'fail' | 'unknown';
+
+export interface Bar {
+  label: string;
+  used: string;
+  hard: string;
+  free: string;
+  /** used / hard in [0, 1] (display only). */
+  fraction: number;
+  note?: string;
+}
+
+export interface Reply {
+  kind: 'diagnosis' | 'headroom' | 'whatif' | 'simulation' | 'help' | 'refusal' | 'error' | 'info';
+  /** 🚫 rejected · ⏳ pending · 📊 headroom · 🔮 what-if · 💥 runtime · ❓ help · 🔒 refusal · ⚠️ error · ℹ️ info */
+  icon: string;
+  /** First line: the layer and the object, in words anyone on the team understands. */
+  headline: string;
+  /** The admission path at a glance: LimitRange ✓ → ResourceQuota ✗ → Scheduler · */
+  path?: { layer: PathLayer; state: PathState }[];
+  /** The numbers. */
+  table?: { columns: string[]; rows: string[][] };
+  bars?: Bar[];
+  /** Body lines, plain text (renderers escape). */
+  lines: string[];
+  fixes: Fix[];
+  /** One line of why, after the fixes. */
+  why?: string;
+  /** The exact Kubernetes text (collapsed / secondary). */
+  raw?: string;
+  /** What could not be seen (RBAC, timeout) or was cut. */
+  gaps: string[];
+}
+
+export interface Answer {
+  replies: Reply[];
+  /** Namespaces this answer reads or names (the access policy checks them before anything is shown). */
+  namespaces: string[];
+  /** Machine form for `--json` (CONTRACT.md), when the command has one. */
+  json?: unknown;
+}
+
+export function emptyReply(kind: Reply['kind'], icon: string, headline: string): Reply {
+  return { kind, icon, headline, lines: [], fixes: [], gaps: [] };
+}

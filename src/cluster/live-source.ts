@@ -1,0 +1,367 @@
+/**
+ * The live cluster as a ClusterSource: every resource quota-doctor reads is listed once (paged) and then
+ * kept current by a watch (./reflector.ts), into one Snapshot of compact projections
+ * (./projection.ts). `load()` makes no API request once the cache is warm: it hands out a
+ * copy-on-write fork of the cache. Faults are values next to the data (the Backstage fetcher model):
+ * a 403 on nodes, a list that timed out, a watch that is down, each is named in the result while
+ * everything else still answers; reflectors retry with backoff, so the source heals by itself.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { isIPv6 } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import { Snapshot, type KObject } from '../k8s/snapshot.ts';
+import type { ResourceQuota } from '../k8s/objects.ts';
+import { reconcileQuotaStatus } from '../engine/quota-status.ts';
+import type { ClusterSource, SourceError, SourceResult } from './source.ts';
+import { sameProjection } from './projection.ts';
+import { Reflector, type BackoffOptions, type ReflectorSink } from './reflector.ts';
+import { ALL_RESOURCES, RESOURCES, makeApis, type Apis, type ResourceName } from './resources.ts';
+
+export interface LiveSourceOptions {
+  kubeConfig: KubeConfig;
+  /** Resources to read (default: all of `ALL_RESOURCES`). */
+  resources?: ResourceName[];
+  /** Items per list page (`limit`). Default 500, kubectl's and client-go's pager default. */
+  pageSize?: number;
+  /** Deadline of each list page and each watch start. Default 15 s. */
+  requestTimeoutMs?: number;
+  /** How long `load()` waits, on a cold start, for the first lists. Default 60 s. */
+  syncTimeoutMs?: number;
+  /**
+   * Server-side watch timeout. Default: random in [300, 600) s, as client-go's reflector picks
+   * (minWatchTimeout 5 min, × (1 + rand)), so watches of many replicas do not all end at once.
+   */
+  watchTimeoutSeconds?: number;
+  /** An open watch silent for this long is presumed dead and reopened. Default 5 min + 30 s. */
+  watchIdleMs?: number;
+  backoff?: BackoffOptions;
+  /**
+   * Events kept: `type=Warning` by default (FailedScheduling, FailedCreate … every event quota-doctor
+   * quotes); Normal events are most of the volume and never read. '' reads all.
+   */
+  eventFieldSelector?: string;
+  /**
+   * Pods kept: not terminal by default, the set quota usage and node sums count
+   * (k8s-semantics: Succeeded/Failed pods are not charged). '' reads all. A pod that becomes
+   * terminal leaves the selection, and the API server sends it as DELETED on the watch.
+   */
+  podFieldSelector?: string;
+  /** Called on the cache snapshot after each rebuild: register `Snapshot.derive` indexes here. */
+  prime?: (s: Snapshot) => void;
+  /** After this many handed-out generations the cache is rebuilt, freeing superseded stores. Default 256. */
+  compactEvery?: number;
+  /** What `describe()` says. */
+  label?: string;
+}
+
+/** Kinds in the order they are copied on a rebuild (any order works; this one reads well). */
+const CACHE_KINDS = ALL_RESOURCES.map((r) => RESOURCES[r].kind);
+
+export class LiveSource implements ClusterSource {
+  readonly kind = 'live';
+  private readonly o: Required<Omit<LiveSourceOptions, 'prime' | 'label' | 'resources'>> & Pick<LiveSourceOptions, 'prime' | 'label'>;
+  private readonly apis: Apis;
+  private readonly resources: ResourceName[];
+  private readonly reflectors = new Map<string, Reflector>();
+  private started = false;
+  private closed = false;
+  /** The cache: written by the reflectors, never handed out. */
+  private base = new Snapshot();
+  /** What load() hands forks of; never written once it stops being `base`. */
+  private frozen?: Snapshot;
+  private dirty = true;
+  private generations = 0;
+  private compactQueued = false;
+
+  constructor(opts: LiveSourceOptions) {
+    this.o = {
+      kubeConfig: opts.kubeConfig,
+      pageSize: opts.pageSize ?? 500,
+      requestTimeoutMs: opts.requestTimeoutMs ?? 15_000,
+      syncTimeoutMs: opts.syncTimeoutMs ?? 60_000,
+      watchTimeoutSeconds: opts.watchTimeoutSeconds ?? Math.floor(300 * (1 + Math.random())),
+      watchIdleMs: opts.watchIdleMs ?? 330_000,
+      backoff: opts.backoff ?? { initialMs: 800, maxMs: 30_000 },
+      eventFieldSelector: opts.eventFieldSelector ?? 'type=Warning',
+      podFieldSelector: opts.podFieldSelector ?? 'status.phase!=Succeeded,status.phase!=Failed',
+      compactEvery: opts.compactEvery ?? 256,
+      prime: opts.prime,
+      label: opts.label,
+    };
+    this.resources = opts.resources ?? ALL_RESOURCES;
+    this.apis = makeApis(opts.kubeConfig);
+    this.o.prime?.(this.base);
+  }
+
+  describe(): string {
+    if (this.o.label) return this.o.label;
+    const ctx = this.o.kubeConfig.getCurrentContext();
+    const server = this.o.kubeConfig.getCurrentCluster()?.server ?? '?';
+    return `live cluster ${server}${ctx ? ` (context ${ctx})` : ''}`;
+  }
+
+  /** Starts the lists and watches (load() and ready() do it too; a server calls it at boot to warm up). */
+  start(): void {
+    if (this.started || this.closed) return;
+    this.started = true;
+    for (const r of this.resources) this.reflectorFor(r, undefined);
+  }
+
+  async load(opts: { namespaces?: string[]; signal?: AbortSignal } = {}): Promise<SourceResult> {
+    this.start();
+    const cluster = [...this.reflectors.values()].filter((r) => r.namespace === undefined);
+    await Promise.all(cluster.map((r) => r.whenAttempted(this.o.syncTimeoutMs, opts.signal)));
+
+    // Without a cluster-wide grant (RBAC per namespace), read the asked namespaces one by one.
+    const perNs: Reflector[] = [];
+    for (const ns of opts.namespaces ?? []) {
+      for (const r of cluster) {
+        if (!r.def.namespaced || r.hasSynced || r.failure?.code !== 403) continue;
+        perNs.push(this.reflectorFor(r.def.resource, ns));
+      }
+    }
+    if (perNs.length) await Promise.all(perNs.map((r) => r.whenAttempted(this.o.syncTimeoutMs, opts.signal)));
+
+    const errors: SourceError[] = [];
+    const warnings: string[] = [];
+    for (const r of this.reflectors.values()) {
+      if (r.namespace !== undefined && !(opts.namespaces ?? []).includes(r.namespace)) continue;
+      if (!r.hasSynced) {
+        errors.push(
+          r.failure
+            ? { resource: r.failure.resource, ...(r.failure.namespace ? { namespace: r.failure.namespace } : {}), reason: r.failure.reason, message: r.failure.message }
+            : { resource: r.def.resource, ...(r.namespace ? { namespace: r.namespace } : {}), reason: 'Timeout', message: `${r.label}: not listed yet (still waiting after ${this.o.syncTimeoutMs} ms)` },
+        );
+      } else if (r.failure) {
+        // Data is there but may be behind: say since when, and why.
+        const since = r.lastSyncAt !== undefined ? new Date(Math.max(r.lastSyncAt, r.failure.at)).toISOString() : 'unknown';
+        warnings.push(`${r.label}: not being updated since ${since} (${r.failure.reason}: ${r.failure.message}); answering from the cache, reconnecting`);
+      }
+      if (r.skipped) warnings.push(`${r.label}: ${r.skipped} object(s) skipped, their shape was not readable`);
+    }
+
+    const snapshot = this.handout();
+    // A quota the controller has not reconciled yet (just created) lacks status; compute it as
+    // FileSource does, on the copy only.
+    let unreconciled = false;
+    for (const q of snapshot.iterate<ResourceQuota & KObject>('ResourceQuota')) {
+      if ((q.status?.hard ?? q.spec?.hard) && !(q.status?.hard && q.status?.used)) {
+        unreconciled = true;
+        break;
+      }
+    }
+    if (unreconciled) warnings.push(...reconcileQuotaStatus(snapshot, Date.now()));
+    return { snapshot, errors, warnings };
+  }
+
+  async ready(): Promise<boolean> {
+    this.start();
+    const cluster = [...this.reflectors.values()].filter((r) => r.namespace === undefined);
+    return cluster.every((r) => r.attempted) && cluster.some((r) => r.hasSynced);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const r of this.reflectors.values()) r.stop();
+  }
+
+  /** Per-resource state, for /metrics, `doctor` output and tests. */
+  status(): Array<{ resource: string; namespace?: string; phase: string; synced: boolean; objects: number; failure?: SourceError; counts: Reflector['counts'] }> {
+    return [...this.reflectors.values()].map((r) => ({
+      resource: r.def.resource,
+      ...(r.namespace ? { namespace: r.namespace } : {}),
+      phase: r.phase,
+      synced: r.hasSynced,
+      objects: this.base.count(r.def.kind, r.namespace),
+      ...(r.failure ? { failure: { resource: r.failure.resource, reason: r.failure.reason, message: r.failure.message } } : {}),
+      counts: r.counts,
+    }));
+  }
+
+  private reflectorFor(resource: ResourceName, namespace: string | undefined): Reflector {
+    const key = `${resource}\u0000${namespace ?? ''}`;
+    let r = this.reflectors.get(key);
+    if (r) return r;
+    const def = RESOURCES[resource];
+    r = new Reflector({
+      kubeConfig: this.o.kubeConfig,
+      apis: this.apis,
+      def,
+      namespace,
+      fieldSelector: resource === 'events' ? this.o.eventFieldSelector || undefined : resource === 'pods' ? this.o.podFieldSelector || undefined : undefined,
+      pageSize: this.o.pageSize,
+      requestTimeoutMs: this.o.requestTimeoutMs,
+      watchTimeoutSeconds: this.o.watchTimeoutSeconds,
+      watchIdleMs: this.o.watchIdleMs,
+      backoff: this.o.backoff,
+      sink: this.sink,
+    });
+    this.reflectors.set(key, r);
+    if (!this.closed) r.start();
+    return r;
+  }
+
+  /**
+   * The snapshot to hand out. `Snapshot.fork()` is copy-on-write for the child only: the parent keeps
+   * writing in place into stores it shares with its forks. So the cache is never forked while it is
+   * still written: when it changed since the last hand-out, it is frozen (no more writes) and a fork
+   * of it becomes the new cache; hand-outs are forks of the frozen one.
+   */
+  private handout(): Snapshot {
+    if (this.dirty || !this.frozen) {
+      this.frozen = this.base;
+      this.base = this.frozen.fork();
+      this.dirty = false;
+      if (++this.generations >= this.o.compactEvery) this.queueCompaction();
+    }
+    return this.frozen.fork();
+  }
+
+  /**
+   * Each fork keeps a reference to its parent (snapshot.ts `child.parent`), so frozen generations
+   * chain up and keep the stores they superseded. Every `compactEvery` generations the cache is
+   * rebuilt into a fresh Snapshot (object references only, no copies), which lets the chain go.
+   */
+  private queueCompaction(): void {
+    if (this.compactQueued) return;
+    this.compactQueued = true;
+    setImmediate(() => {
+      this.compactQueued = false;
+      if (this.closed) return;
+      const fresh = new Snapshot();
+      this.o.prime?.(fresh);
+      for (const kind of CACHE_KINDS) for (const obj of this.base.iterate(kind)) fresh.put(obj);
+      this.base = fresh;
+      this.frozen = undefined;
+      this.dirty = true;
+      this.generations = 0;
+    });
+  }
+
+  private readonly sink: ReflectorSink = {
+    upsert: (obj) => {
+      const prev = this.base.get(obj.kind ?? '', obj.metadata.namespace, obj.metadata.name ?? '');
+      // Most updates change nothing we keep (kubelet status heartbeats, managedFields): skip them, so
+      // the cache is not copied for nothing.
+      if (prev && sameProjection(prev, obj)) return;
+      this.base.put(obj);
+      this.dirty = true;
+    },
+    remove: (kind, namespace, name) => {
+      if (this.base.remove(kind, namespace, name)) this.dirty = true;
+    },
+    replace: (kind, namespace, objects) => {
+      const seen = new Set<string>();
+      for (const obj of objects) {
+        seen.add(`${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`);
+        this.sink.upsert(obj);
+      }
+      const gone: KObject[] = [];
+      for (const obj of this.base.iterate(kind, namespace)) {
+        if (!seen.has(`${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`)) gone.push(obj);
+      }
+      for (const obj of gone) this.sink.remove(kind, obj.metadata.namespace, obj.metadata.name ?? '');
+    },
+  };
+}
+
+export interface CreateLiveSourceOptions extends Partial<Omit<LiveSourceOptions, 'kubeConfig'>> {
+  /** `--kubeconfig PATH`. */
+  kubeconfig?: string;
+  /** `--context NAME`. */
+  context?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Where the in-cluster service account is mounted (tests point it elsewhere). */
+  serviceAccountRoot?: string;
+}
+
+const SERVICE_ACCOUNT_ROOT = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/**
+ * Loads kubeconfig the way kubectl looks for it — `--kubeconfig`, then `$KUBECONFIG` (a list, merged),
+ * then `~/.kube/config`, then the in-cluster service account — and makes a LiveSource of it.
+ * Throws an Error with one clear line when there is no usable configuration. Unlike client-node's
+ * `loadFromDefault()`, it never falls back to `http://localhost:8080` (config.js: the last resort when
+ * nothing is found), which would turn "not configured" into a confusing connection error later.
+ */
+export function createLiveSource(opts: CreateLiveSourceOptions = {}): LiveSource {
+  const { kubeconfig, context, env = process.env, serviceAccountRoot = SERVICE_ACCOUNT_ROOT, ...rest } = opts;
+  const kc = loadKubeConfig({ kubeconfig, context, env, serviceAccountRoot });
+  return new LiveSource({ ...rest, kubeConfig: kc });
+}
+
+export function loadKubeConfig(o: { kubeconfig?: string; context?: string; env?: NodeJS.ProcessEnv; serviceAccountRoot?: string }): KubeConfig {
+  const env = o.env ?? process.env;
+  const kc = new KubeConfig();
+  let from: string;
+  if (o.kubeconfig) {
+    if (!existsSync(o.kubeconfig)) throw new Error(`kubeconfig ${o.kubeconfig}: no such file`);
+    readInto(kc, o.kubeconfig);
+    from = o.kubeconfig;
+  } else if (env.KUBECONFIG) {
+    // kubectl merges every file of the list and skips the ones that do not exist; the first file
+    // that sets a value wins (client-node mergeConfig with preserveContext keeps the first context).
+    const files = env.KUBECONFIG.split(delimiter).filter((f) => f !== '' && existsSync(f));
+    if (files.length === 0) throw new Error(`KUBECONFIG=${env.KUBECONFIG}: no such file`);
+    readInto(kc, files[0]!);
+    for (const f of files.slice(1)) {
+      const more = new KubeConfig();
+      readInto(more, f);
+      kc.mergeConfig(more, true);
+    }
+    from = files.join(delimiter);
+  } else {
+    const home = env.HOME || env.USERPROFILE || homedir();
+    const file = home ? join(home, '.kube', 'config') : '';
+    if (file && existsSync(file)) {
+      readInto(kc, file);
+      from = file;
+    } else if (env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT && existsSync(join(o.serviceAccountRoot ?? SERVICE_ACCOUNT_ROOT, 'token'))) {
+      loadInCluster(kc, env, o.serviceAccountRoot ?? SERVICE_ACCOUNT_ROOT);
+      from = 'the in-cluster service account';
+    } else {
+      throw new Error(
+        'no Kubernetes cluster configured: no --kubeconfig, no KUBECONFIG, no ~/.kube/config, and not running in a cluster (pass --state PATH to read objects from files)',
+      );
+    }
+  }
+  const names = kc.getContexts().map((c) => c.name);
+  if (o.context) {
+    if (!names.includes(o.context)) throw new Error(`context "${o.context}" not found in ${from} (contexts: ${names.join(', ') || 'none'})`);
+    kc.setCurrentContext(o.context);
+  } else if (!kc.getCurrentContext() || !names.includes(kc.getCurrentContext())) {
+    throw new Error(`${from} has no current context; pass --context (contexts: ${names.join(', ') || 'none'})`);
+  }
+  const cluster = kc.getCurrentCluster();
+  if (!cluster?.server) throw new Error(`context "${kc.getCurrentContext()}" in ${from} names no cluster with a server`);
+  if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
+    // config.js createAgent: client-node 1.4 refuses plain http unless the cluster skips TLS checks.
+    throw new Error(`cluster "${cluster.name}" (${cluster.server}) is plain http; client-node only allows that with insecure-skip-tls-verify: true`);
+  }
+  return kc;
+}
+
+function readInto(kc: KubeConfig, file: string): void {
+  try {
+    kc.loadFromFile(file);
+  } catch (e) {
+    throw new Error(`kubeconfig ${file}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  }
+}
+
+/** client-node's loadFromCluster(), but reading the given env (it reads process.env) and SA folder. */
+function loadInCluster(kc: KubeConfig, env: NodeJS.ProcessEnv, root: string): void {
+  const host = env.KUBERNETES_SERVICE_HOST ?? '';
+  const port = env.KUBERNETES_SERVICE_PORT ?? '';
+  // config.js loadFromCluster: these ports mean plain http.
+  const scheme = port === '80' || port === '8080' || port === '8001' ? 'http' : 'https';
+  const server = `${scheme}://${isIPv6(host) ? `[${host}]` : host}:${port}`;
+  kc.loadFromOptions({
+    clusters: [{ name: 'inCluster', server, caFile: join(root, 'ca.crt'), skipTLSVerify: false }],
+    users: [{ name: 'inClusterUser', authProvider: { name: 'tokenFile', config: { tokenFile: join(root, 'token') } } }],
+    contexts: [{ name: 'inClusterContext', cluster: 'inCluster', user: 'inClusterUser' }],
+    currentContext: 'inClusterContext',
+  });
+}

@@ -1,0 +1,217 @@
+/**
+ * One object through the API server's resource path, in the real order (k8s-semantics §2.1):
+ * API defaulting → mutating admission (LimitRanger defaults, Priority, DefaultStorageClass) → name
+ * generation → validation (422) → LimitRanger validation → ResourceQuota (last). The first failure wins.
+ */
+import type { LimitRange, PersistentVolumeClaim, Pod, PriorityClass, ResourceQuota, StorageClass } from '../k8s/objects.ts';
+import { resourceOf } from '../k8s/objects.ts';
+import type { KObject, Snapshot } from '../k8s/snapshot.ts';
+import type { ResourceList } from '../quantity.ts';
+import { applyLimitRangeDefaults, validatePodLimits, validatePVCLimits, type LimitViolation } from './admission/limitranger.ts';
+import { checkQuota, type LimitedResource, type QuotaDecision } from './admission/resourcequota.ts';
+import { invalidMessage, validatePodResources, type FieldError } from './admission/validation.ts';
+import type { Operation } from './admission/evaluators/types.ts';
+import { clone, defaultLimitRange, defaultPod } from './defaults.ts';
+import { forbidden, type DecisionLayer } from './status.ts';
+import { versionAtLeast } from './version.ts';
+
+export interface AdmitOptions {
+  operation?: Operation;
+  subresource?: string;
+  oldObject?: KObject;
+  dryRun?: boolean;
+  /** Epoch milliseconds; the engine has no clock. */
+  now?: number;
+  featureGates?: Record<string, boolean>;
+  limitedResources?: LimitedResource[];
+  /** Kubernetes version whose wording to use (default 1.35). */
+  k8sVersion?: string;
+  /** Seed for generated names (deterministic). */
+  nameSeed?: number;
+}
+
+export interface AdmissionResult {
+  allowed: boolean;
+  layer: DecisionLayer | null;
+  /** Status.message byte for byte, or null when allowed. */
+  message: string | null;
+  httpStatus?: number;
+  /** The object as the API server would store it (after defaulting and mutation). */
+  object: KObject;
+  /** Per matching quota, what the object adds (empty when rejected). */
+  quotaUsage: Map<string, ResourceList>;
+  /** Per changed quota, the new status.used. */
+  quotaUsedAfter: Map<string, ResourceList>;
+  limitViolations?: LimitViolation[];
+  fieldErrors?: FieldError[];
+  quota?: QuotaDecision;
+  warnings: string[];
+}
+
+const BUILTIN_PRIORITY_CLASSES: Record<string, number> = {
+  'system-cluster-critical': 2000000000,
+  'system-node-critical': 2000001000,
+};
+
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** names.SimpleNameGenerator's shape (5 chars from the alphabet), deterministic from a seed. */
+export function generateNameSuffix(seed: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < seed.length; i++) {
+    h ^= seed.charCodeAt(i);
+    h = Math.imul(h, 16777619) >>> 0;
+  }
+  let out = '';
+  for (let i = 0; i < 5; i++) {
+    out += NAME_ALPHABET[h % NAME_ALPHABET.length];
+    h = Math.imul(h ^ (h >>> 13), 2654435761) >>> 0;
+  }
+  return out;
+}
+
+function featureOn(opts: AdmitOptions, gate: string, dflt: boolean): boolean {
+  return opts.featureGates?.[gate] ?? dflt;
+}
+
+function sortedByName<T extends KObject>(list: T[]): T[] {
+  return [...list].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : (a.metadata.name ?? '') > (b.metadata.name ?? '') ? 1 : 0));
+}
+
+function objectName(obj: KObject): string {
+  return obj.metadata.name ?? (typeof obj.metadata.generateName === 'string' ? obj.metadata.generateName : '');
+}
+
+function refuse(obj: KObject, layer: DecisionLayer, message: string, httpStatus: number, extra: Partial<AdmissionResult> = {}): AdmissionResult {
+  return { allowed: false, layer, message, httpStatus, object: obj, quotaUsage: new Map(), quotaUsedAfter: new Map(), warnings: [], ...extra };
+}
+
+/** Priority admission: resolves priorityClassName (or the global default) to spec.priority. */
+function admitPriority(pod: Pod, snapshot: Snapshot): { pod: Pod; error?: string; warning?: string } {
+  const classes = snapshot.list<PriorityClass & KObject>('PriorityClass');
+  let name = pod.spec.priorityClassName ?? '';
+  if (!name) {
+    const global = classes.find((c) => c.globalDefault);
+    if (!global) return { pod: pod.spec.priority === undefined || pod.spec.priority === null ? withPriority(pod, 0, undefined) : pod };
+    name = global.metadata.name ?? '';
+  }
+  const known = classes.find((c) => c.metadata.name === name);
+  const value = known?.value ?? BUILTIN_PRIORITY_CLASSES[name];
+  if (value === undefined) {
+    // A state without any PriorityClass objects cannot tell; the API server would know. Warn, do not reject.
+    if (classes.length === 0) return { pod, warning: `PriorityClass ${name} is not in the state: priority taken as 0` };
+    return { pod, error: `no PriorityClass with name ${name} was found` };
+  }
+  return { pod: withPriority(pod, value, name, known?.preemptionPolicy ?? undefined) };
+}
+
+function withPriority(pod: Pod, value: number, className: string | undefined, policy?: string): Pod {
+  const out = { ...pod, spec: { ...pod.spec, priority: value } };
+  if (className && !pod.spec.priorityClassName) out.spec.priorityClassName = className;
+  if (policy && !pod.spec.preemptionPolicy) out.spec.preemptionPolicy = policy;
+  return out;
+}
+
+/** DefaultStorageClass admission: a claim without a class gets the default one, if any. */
+function defaultStorageClass(pvc: PersistentVolumeClaim, snapshot: Snapshot): PersistentVolumeClaim {
+  if (pvc.spec.storageClassName !== undefined && pvc.spec.storageClassName !== null) return pvc;
+  if (pvc.metadata.annotations?.['volume.beta.kubernetes.io/storage-class']) return pvc;
+  const def = snapshot
+    .list<StorageClass & KObject>('StorageClass')
+    .filter((s) => s.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true')
+    .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1))[0];
+  if (!def) return pvc;
+  return { ...pvc, spec: { ...pvc.spec, storageClassName: def.metadata.name } };
+}
+
+/** Admits one namespaced object against the snapshot. Does not modify the snapshot (see `commitAdmission`). */
+export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptions = {}): AdmissionResult {
+  const operation = opts.operation ?? 'CREATE';
+  const podLevelResources = featureOn(opts, 'PodLevelResources', true);
+  const version = opts.k8sVersion ?? '1.35';
+  const warnings: string[] = [];
+  const ns = input.metadata.namespace ?? 'default';
+  let obj: KObject = clone({ ...input, metadata: { ...input.metadata, namespace: ns } });
+  const { resource, group } = resourceOf(obj.kind ?? '', obj.apiVersion);
+  const limitRanges = sortedByName(snapshot.list<LimitRange & KObject>('LimitRange', ns));
+  const quotas = sortedByName(snapshot.list<ResourceQuota & KObject>('ResourceQuota', ns));
+  let limitViolations: LimitViolation[] | undefined;
+
+  if (obj.kind === 'Pod') {
+    let pod = defaultPod(obj as unknown as Pod, { podLevelResources });
+    const limitRangerApplies = operation === 'CREATE' || opts.subresource === 'resize';
+    if (limitRangerApplies && operation === 'CREATE') pod = applyLimitRangeDefaults(pod, limitRanges);
+    if (operation === 'CREATE') {
+      const prio = admitPriority(pod, snapshot);
+      if (prio.warning) warnings.push(prio.warning);
+      if (prio.error) return refuse(pod as KObject, 'api-validation', forbidden(resource, group, objectName(pod as KObject), prio.error), 403, { warnings });
+      pod = prio.pod;
+    }
+    // Name generation happens in the store's create, after mutating admission.
+    if (!pod.metadata.name && pod.metadata.generateName) {
+      pod = { ...pod, metadata: { ...pod.metadata, name: pod.metadata.generateName + generateNameSuffix(`${ns}/${pod.metadata.generateName}/${opts.nameSeed ?? 0}`) } };
+    }
+    obj = pod as KObject;
+    const fieldErrors = validatePodResources(pod);
+    if (fieldErrors.length > 0) {
+      return refuse(obj, 'api-validation', invalidMessage('Pod', objectName(obj), fieldErrors), 422, { fieldErrors, warnings });
+    }
+    if (limitRangerApplies) {
+      const lr = validatePodLimits(pod, limitRanges, { podLevelResources });
+      limitViolations = lr.violations;
+      if (lr.message) return refuse(obj, 'limitrange', forbidden(resource, group, objectName(obj), lr.message), 403, { limitViolations, warnings });
+    }
+  } else if (obj.kind === 'PersistentVolumeClaim') {
+    let pvc = obj as unknown as PersistentVolumeClaim;
+    if (operation === 'CREATE') pvc = defaultStorageClass(pvc, snapshot);
+    obj = pvc as unknown as KObject;
+    const lr = validatePVCLimits(pvc, limitRanges);
+    limitViolations = lr.violations;
+    if (lr.message) return refuse(obj, 'limitrange', forbidden(resource, group, objectName(obj), lr.message), 403, { limitViolations, warnings });
+  } else if (obj.kind === 'LimitRange' && Array.isArray((obj as unknown as LimitRange).spec?.limits)) {
+    // SetDefaults_LimitRangeItem: the stored form is what LimitRanger later reads.
+    obj = defaultLimitRange(obj as unknown as LimitRange) as unknown as KObject;
+  } else if (!obj.metadata.name && typeof obj.metadata.generateName === 'string') {
+    obj = { ...obj, metadata: { ...obj.metadata, name: obj.metadata.generateName + generateNameSuffix(`${ns}/${obj.metadata.generateName}/${opts.nameSeed ?? 0}`) } };
+  }
+
+  const decision = checkQuota(
+    { object: obj, oldObject: opts.oldObject, operation, subresource: opts.subresource, quotas },
+    {
+      now: opts.now,
+      podLevelResources,
+      dryRun: opts.dryRun,
+      limitedResources: opts.limitedResources,
+      legacyMustSpecify: !versionAtLeast(version, '1.24'),
+    },
+  );
+  if (!decision.allowed) {
+    const message = decision.forbidden ? forbidden(resource, group, objectName(obj), decision.message!) : decision.message!;
+    return refuse(obj, 'quota', message, decision.httpStatus ?? 403, { quota: decision, limitViolations, warnings });
+  }
+  return {
+    allowed: true,
+    layer: null,
+    message: null,
+    object: obj,
+    quotaUsage: decision.deltas,
+    quotaUsedAfter: decision.usedAfter,
+    quota: decision,
+    limitViolations,
+    warnings,
+  };
+}
+
+/** Stores an admitted object and the quotas' new usage in the snapshot. */
+export function commitAdmission(snapshot: Snapshot, result: AdmissionResult): void {
+  if (!result.allowed) return;
+  const ns = result.object.metadata.namespace;
+  for (const [name, used] of result.quotaUsedAfter) {
+    const q = snapshot.get<ResourceQuota & KObject>('ResourceQuota', ns, name);
+    if (!q) continue;
+    const usedObj: Record<string, string> = { ...(q.status?.used ?? {}) } as Record<string, string>;
+    for (const [k, v] of used) usedObj[k] = v.toString();
+    snapshot.put({ ...q, status: { ...(q.status ?? {}), used: usedObj } } as KObject);
+  }
+  snapshot.put(result.object);
+}

@@ -1,0 +1,216 @@
+/**
+ * Namespace headroom (`/quota team-a`, `quota-doctor quota NS`): per quota hard / used / free, the
+ * LimitRange defaults, how many more pods of the namespace's default shape fit and what stops them
+ * (a quota resource or the nodes), the same per workload, and the largest pod that schedules now.
+ *
+ * Quota bounds are exact (⌊free / per-pod usage⌋ for every matching quota). The node bound counts, per
+ * node that passes the non-resource filters for the pod, ⌊free / request⌋ of cpu and memory and the
+ * free pod slots — the scheduler's own arithmetic, without running it once per replica.
+ */
+import type { LimitRange, Pod, ResourceQuota, Workload } from '../k8s/objects.ts';
+import { WORKLOAD_KINDS } from '../k8s/objects.ts';
+import type { KObject, Snapshot } from '../k8s/snapshot.ts';
+import { Quantity, byteCompare, resourceList } from '../quantity.ts';
+import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';
+import { scopeRequirements } from './admission/scopes.ts';
+import { admitObject } from './admit.ts';
+import { freeResources, nodeInfoIndex, projectResources } from './scheduler/node-info.ts';
+import { schedulePod } from './scheduler/schedule.ts';
+import { podRequests, isTerminal } from './resources.ts';
+import { expandWorkload, workloadReplicas } from './workloads.ts';
+import { ownerOf, refOf } from './fixes.ts';
+
+export interface QuotaHeadroom {
+  name: string;
+  scopes: string[];
+  resources: Record<string, { hard: string; used: string; free: string }>;
+}
+
+export interface FitCount {
+  fits: number;
+  /** A quota resource name (`pods`, `requests.cpu` …), `nodes`, or why the pod is refused outright. */
+  limitedBy: string | null;
+  /** The quota that binds, when limitedBy is a quota resource. */
+  quota?: string;
+  /** Refusal message when the pod is not admitted at all. */
+  message?: string;
+}
+
+export interface WorkloadHeadroom extends FitCount {
+  ref: string;
+  kind: string;
+  name: string;
+  replicas: number;
+  perPod: Record<string, string>;
+}
+
+export interface Headroom {
+  namespace: string;
+  quotas: QuotaHeadroom[];
+  limitRanges: { name: string; type: string; default: Record<string, string>; defaultRequest: Record<string, string>; min: Record<string, string>; max: Record<string, string>; maxLimitRequestRatio: Record<string, string> }[];
+  defaultPod: FitCount & { requests: Record<string, string>; limits: Record<string, string> };
+  largestSchedulablePod: { cpu: string; memory: string; node: string } | null;
+  workloads: WorkloadHeadroom[];
+  pending: { name: string; owner?: string; reason?: string }[];
+  /** Cap on counted fits (a fit count at the cap means "at least"). */
+  cap: number;
+}
+
+const CAP = 100_000;
+
+function strings(list: Record<string, unknown> | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(list ?? {}).sort(byteCompare)) out[k] = Quantity.parse(list![k]).toString();
+  return out;
+}
+
+/** How many more copies of `pod` the namespace admits and the nodes hold. */
+export function countFits(state: Snapshot, pod: Pod, opts: { now?: number } = {}): FitCount {
+  const ns = pod.metadata.namespace ?? 'default';
+  const adm = admitObject(pod as KObject, state, { now: opts.now, dryRun: true });
+  if (!adm.allowed) return { fits: 0, limitedBy: adm.layer === 'limitrange' ? 'limitrange' : adm.quota?.failure?.type === 'must-specify' ? 'must-specify' : adm.layer, message: adm.message ?? undefined };
+  const admitted = adm.object as unknown as Pod;
+  // Quota bound: every matching quota, every tracked resource the pod uses.
+  let best: FitCount = { fits: CAP, limitedBy: null };
+  const ev = evaluatorFor(admitted as KObject)!;
+  const usage = ev.usage(admitted as KObject, { now: opts.now });
+  for (const q of state.list<ResourceQuota & KObject>('ResourceQuota', ns)) {
+    if (!quotaMatches(ev, q, admitted as KObject)) continue;
+    const hard = resourceList(q.status?.hard);
+    const used = resourceList(q.status?.used);
+    for (const [k, h] of hard) {
+      const u = usage.get(k);
+      if (!u || u.sign() <= 0) continue;
+      const free = h.sub(used.get(k) ?? Quantity.zero());
+      const n = free.sign() <= 0 ? 0 : Number(free.nanos / u.nanos);
+      if (n < best.fits || (n === best.fits && best.limitedBy === null)) best = { fits: n, limitedBy: k, quota: q.metadata.name };
+    }
+  }
+  // Node bound.
+  const nodes = nodeBound(state, admitted);
+  if (nodes < best.fits) best = { fits: nodes, limitedBy: 'nodes' };
+  return best;
+}
+
+/** Σ over nodes passing the non-resource filters of how many copies fit there. */
+export function nodeBound(state: Snapshot, pod: Pod): number {
+  const index = nodeInfoIndex(state);
+  const req = projectResources(podRequests(pod));
+  // Probe with the pod's requests removed: the nodes that still fail are excluded by taints, affinity…
+  const probe: Pod = { ...pod, spec: { ...pod.spec, nodeName: undefined, containers: pod.spec.containers.map((c) => ({ ...c, resources: {} })), initContainers: (pod.spec.initContainers ?? []).map((c) => ({ ...c, resources: {} })), overhead: undefined, resources: undefined } };
+  const res = schedulePod(state, probe);
+  const excluded = new Set<string>();
+  for (const [node, st] of res.nodeStatuses) if (!st.reasons.every((r) => r === 'Too many pods')) excluded.add(node);
+  if (!res.scheduled && res.nodeStatuses.size === 0) return 0;
+  let total = 0;
+  for (const name of index.nodeNames()) {
+    if (excluded.has(name)) continue;
+    const info = index.get(name);
+    if (!info) continue;
+    const f = freeResources(info);
+    let n = Math.max(0, f.pods);
+    if (req.cpu > 0) n = Math.min(n, Math.floor(Math.max(0, f.cpu) / req.cpu));
+    if (req.memory > 0) n = Math.min(n, Math.floor(Math.max(0, f.memory) / req.memory));
+    if (req.ephemeralStorage > 0) n = Math.min(n, Math.floor(Math.max(0, info.allocatable.ephemeralStorage - info.requested.ephemeralStorage) / req.ephemeralStorage));
+    for (const [r, v] of req.scalars) if (v > 0) n = Math.min(n, Math.floor(Math.max(0, (info.allocatable.scalars.get(r) ?? 0) - (info.requested.scalars.get(r) ?? 0)) / v));
+    total += n;
+    if (total >= CAP) return CAP;
+  }
+  return total;
+}
+
+export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?: number } = {}): Headroom {
+  const quotas: QuotaHeadroom[] = state.list<ResourceQuota & KObject>('ResourceQuota', namespace).map((q) => {
+    const hard = resourceList(q.status?.hard ?? q.spec?.hard);
+    const used = resourceList(q.status?.used);
+    const resources: QuotaHeadroom['resources'] = {};
+    for (const k of [...hard.keys()].sort(byteCompare)) {
+      const h = hard.get(k)!;
+      const u = used.get(k) ?? Quantity.zero();
+      const free = h.sub(u);
+      resources[k] = { hard: h.toString(), used: u.toString(), free: (free.sign() < 0 ? Quantity.zero() : free).toString() };
+    }
+    return { name: q.metadata.name ?? '', scopes: scopeRequirements(q).map((s) => (s.operator === 'Exists' ? s.scopeName : `${s.scopeName} ${s.operator} ${(s.values ?? []).join(',')}`)), resources };
+  });
+  const limitRanges = state.list<LimitRange & KObject>('LimitRange', namespace).flatMap((lr) =>
+    lr.spec.limits.map((item) => ({
+      name: lr.metadata.name ?? '',
+      type: item.type,
+      default: strings(item.default),
+      defaultRequest: strings(item.defaultRequest),
+      min: strings(item.min),
+      max: strings(item.max),
+      maxLimitRequestRatio: strings(item.maxLimitRequestRatio),
+    })),
+  );
+  const probe: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quota-doctor-probe', namespace }, spec: { containers: [{ name: 'app', image: 'app' }] } } as Pod;
+  const fit = countFits(state, probe, opts);
+  const admitted = admitObject(probe as KObject, state, { now: opts.now, dryRun: true }).object as unknown as Pod;
+  const defaultPod = {
+    ...fit,
+    requests: strings(admitted.spec.containers[0]?.resources?.requests),
+    limits: strings(admitted.spec.containers[0]?.resources?.limits),
+  };
+
+  const workloads: WorkloadHeadroom[] = [];
+  for (const kind of ['Deployment', 'StatefulSet', 'ReplicaSet', 'Job'] as const) {
+    for (const w of state.list<Workload & KObject>(kind, namespace)) {
+      // ReplicaSets owned by a Deployment are counted under the Deployment.
+      if (kind === 'ReplicaSet' && w.metadata.ownerReferences?.some((o) => o.kind === 'Deployment')) continue;
+      const pod = expandWorkload(w as Workload, { replicas: 1, nodes: [] }).pods[0];
+      if (!pod) continue;
+      pod.metadata.name = `${w.metadata.name}-headroom`;
+      const f = countFits(state, pod, opts);
+      const admittedPod = admitObject(pod as KObject, state, { now: opts.now, dryRun: true }).object as unknown as Pod;
+      const req = podRequests(admittedPod);
+      workloads.push({
+        ...f,
+        ref: refOf(kind, w.metadata.name ?? ''),
+        kind,
+        name: w.metadata.name ?? '',
+        replicas: workloadReplicas(w as Workload),
+        perPod: strings(Object.fromEntries([...req].filter(([k]) => k === 'cpu' || k === 'memory' || k.includes('/')).map(([k, v]) => [k, v.toString()]))),
+      });
+    }
+  }
+
+  const index = nodeInfoIndex(state);
+  let largest: Headroom['largestSchedulablePod'] = null;
+  let bestCpu = -1;
+  let bestMem = -1;
+  for (const name of index.nodeNames()) {
+    const info = index.get(name);
+    if (!info || info.unschedulable || info.taints.some((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute')) continue;
+    const f = freeResources(info);
+    if (f.pods <= 0) continue;
+    if (f.cpu > bestCpu || (f.cpu === bestCpu && f.memory > bestMem)) {
+      bestCpu = f.cpu;
+      bestMem = f.memory;
+      largest = { cpu: Quantity.fromMilli(Math.max(0, f.cpu)).toString(), memory: Quantity.fromInt(Math.max(0, f.memory), 'BinarySI').toString(), node: name };
+    }
+  }
+
+  const pending: Headroom['pending'] = [];
+  for (const p of state.iterate<Pod & KObject>('Pod', namespace)) {
+    if (p.spec.nodeName || isTerminal(p)) continue;
+    const owner = ownerOf(state, p);
+    const cond = p.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
+    pending.push({ name: p.metadata.name ?? '', owner: owner ? refOf(owner.kind, owner.name) : undefined, reason: cond?.message ?? undefined });
+  }
+  pending.sort((a, b) => byteCompare(a.name, b.name));
+  void WORKLOAD_KINDS;
+  return { namespace, quotas, limitRanges, defaultPod, largestSchedulablePod: largest, workloads, pending, cap: CAP };
+}
+
+/** The CONTRACT.md JSON of `quota NS` (extra fields are extensions). */
+export function headroomJson(h: Headroom): Record<string, unknown> {
+  return {
+    namespace: h.namespace,
+    quotas: h.quotas,
+    limitRanges: h.limitRanges,
+    defaultPod: { fits: h.defaultPod.fits, limitedBy: h.defaultPod.limitedBy },
+    largestSchedulablePod: h.largestSchedulablePod,
+    workloads: h.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, perPod: w.perPod, moreReplicasFit: w.fits, limitedBy: w.limitedBy })),
+    pendingPods: h.pending.map((p) => p.name),
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The quota controller's job, for states that lack it: `status.hard` from `spec.hard`, and `status.used`
+ * recomputed from the namespace's objects when absent (k8s-semantics §4.9). A state file's given
+ * `status.used` is taken as is (CONTRACT.md).
+ */
+import type { ResourceQuota } from '../k8s/objects.ts';
+import type { KObject, Snapshot } from '../k8s/snapshot.ts';
+import { Quantity, addLists, type ResourceList } from '../quantity.ts';
+import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';
+
+/** Kinds whose objects are charged to quotas when present in a state. */
+const CHARGED_KINDS = ['Pod', 'PersistentVolumeClaim', 'Service', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'];
+
+/** Usage of every object of a namespace that a quota matches, for that quota's hard names. */
+export function computeQuotaUsed(snapshot: Snapshot, quota: ResourceQuota, now?: number): ResourceList {
+  const ns = quota.metadata.namespace ?? '';
+  const hardNames = Object.keys(quota.status?.hard ?? quota.spec?.hard ?? {});
+  const q: ResourceQuota = { ...quota, status: { ...(quota.status ?? {}), hard: quota.status?.hard ?? quota.spec?.hard ?? {} } };
+  let used: ResourceList = new Map(hardNames.map((n) => [n, Quantity.zero()]));
+  for (const kind of CHARGED_KINDS) {
+    for (const obj of snapshot.iterate<KObject>(kind, ns)) {
+      const ev = evaluatorFor(obj);
+      if (!ev || !quotaMatches(ev, q, obj)) continue;
+      const usage = ev.usage(obj, { now });
+      const masked: ResourceList = new Map();
+      for (const n of hardNames) {
+        const v = usage.get(n);
+        if (v) masked.set(n, v);
+      }
+      used = addLists(used, masked);
+    }
+  }
+  return used;
+}
+
+/** Fills in missing status.hard / status.used of every quota in the snapshot (in place). */
+export function reconcileQuotaStatus(snapshot: Snapshot, now?: number): string[] {
+  const notes: string[] = [];
+  for (const quota of snapshot.list<ResourceQuota & KObject>('ResourceQuota')) {
+    const hard = quota.status?.hard ?? quota.spec?.hard;
+    if (!hard) continue;
+    if (quota.status?.hard && quota.status?.used) continue;
+    const withHard: ResourceQuota = { ...quota, status: { ...(quota.status ?? {}), hard } };
+    const used = quota.status?.used ?? Object.fromEntries([...computeQuotaUsed(snapshot, withHard, now)].map(([k, v]) => [k, v.toString()]));
+    snapshot.put({ ...quota, status: { ...(quota.status ?? {}), hard, used } } as KObject);
+    if (!quota.status?.used) notes.push(`ResourceQuota ${quota.metadata.namespace}/${quota.metadata.name}: status.used computed from the objects in the state`);
+  }
+  return notes;
+}

@@ -1,0 +1,211 @@
+/**
+ * InterPodAffinity Filter (pkg/scheduler/framework/plugins/interpodaffinity/filtering.go), required terms
+ * only. PreFilter counts, per topology pair (key=value of the node an existing pod runs on):
+ * - existingAntiAffinityCounts: existing pods' required anti-affinity terms that match the incoming pod;
+ * - affinityCounts: existing pods matching ALL of the incoming pod's affinity terms (one per term);
+ * - antiAffinityCounts: existing pods matching each of the incoming pod's anti-affinity terms.
+ * Filter, in upstream order:
+ * 1. affinity: the node must carry every term's topology key and each pair must count > 0 — unless no
+ *    pod anywhere matches and the pod matches its own terms (the first pod of a self-affine group) →
+ *    `node(s) didn't match pod affinity rules` (UnschedulableAndUnresolvable);
+ * 2. anti-affinity → `node(s) didn't match pod anti-affinity rules` (Unschedulable);
+ * 3. existing pods' anti-affinity → `node(s) didn't satisfy existing pods anti-affinity rules` (Unschedulable).
+ * Before 1.22 each reason was preceded by `node(s) didn't match pod affinity/anti-affinity`.
+ *
+ * Term namespaces: `namespaces` ∪ namespaces selected by `namespaceSelector` (labels of the Namespace
+ * objects in the snapshot, plus the automatic `kubernetes.io/metadata.name`); neither given → the pod's
+ * own namespace. A nil labelSelector matches nothing.
+ */
+import type { Namespace, Pod, PodAffinityTerm } from '../../../k8s/objects.ts';
+import type { CycleState } from '../cycle-state.ts';
+import { compileLabelSelector, type LabelMatcher, type Labels } from '../label-selectors.ts';
+import type { NodeInfo, PodEntry } from '../node-info.ts';
+import { OK, unresolvable, unschedulable, type PluginStatus, type PreFilterOutcome } from '../plugin-status.ts';
+
+export const NAME = 'InterPodAffinity';
+export const ERR_REASON_AFFINITY_NOT_MATCH = "node(s) didn't match pod affinity/anti-affinity";
+export const ERR_REASON_AFFINITY_RULES = "node(s) didn't match pod affinity rules";
+export const ERR_REASON_ANTI_AFFINITY_RULES = "node(s) didn't match pod anti-affinity rules";
+export const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES = "node(s) didn't satisfy existing pods anti-affinity rules";
+
+export interface AffinityTerm {
+  topologyKey: string;
+  selector: LabelMatcher;
+  namespaces: ReadonlySet<string>;
+  namespaceSelector: LabelMatcher | null;
+}
+
+type NamespaceLabels = (ns: string) => Labels;
+
+export interface InterPodAffinityState {
+  affinityTerms: AffinityTerm[];
+  antiAffinityTerms: AffinityTerm[];
+  affinityCounts: Map<string, number>;
+  antiAffinityCounts: Map<string, number>;
+  existingAntiAffinityCounts: Map<string, number>;
+  namespaceLabels: NamespaceLabels;
+}
+
+/** framework.newAffinityTerm, with matchLabelKeys / mismatchLabelKeys merged for the incoming pod. */
+export function compileAffinityTerm(term: PodAffinityTerm, owner: { namespace: string; labels: Labels }, mergeKeys: boolean): AffinityTerm {
+  let selector = term.labelSelector;
+  if (mergeKeys && selector) {
+    const extra = [
+      ...(term.matchLabelKeys ?? []).filter((k) => Object.hasOwn(owner.labels, k)).map((k) => ({ key: k, operator: 'In', values: [owner.labels[k]!] })),
+      ...(term.mismatchLabelKeys ?? []).filter((k) => Object.hasOwn(owner.labels, k)).map((k) => ({ key: k, operator: 'NotIn', values: [owner.labels[k]!] })),
+    ];
+    if (extra.length > 0) selector = { ...selector, matchExpressions: [...(selector.matchExpressions ?? []), ...extra] };
+  }
+  const explicit = term.namespaces ?? [];
+  const namespaces = new Set(explicit.length === 0 && !term.namespaceSelector ? [owner.namespace] : explicit);
+  return {
+    topologyKey: term.topologyKey,
+    selector: compileLabelSelector(selector),
+    namespaces,
+    namespaceSelector: term.namespaceSelector ? compileLabelSelector(term.namespaceSelector) : null,
+  };
+}
+
+/** AffinityTerm.Matches. */
+function termMatches(t: AffinityTerm, p: { namespace: string; labels: Labels }, nsLabels: NamespaceLabels): boolean {
+  if (!t.namespaces.has(p.namespace) && !(t.namespaceSelector && t.namespaceSelector(nsLabels(p.namespace)))) return false;
+  return t.selector(p.labels);
+}
+
+function pairKey(key: string, value: string): string {
+  return `${key}\u0000${value}`;
+}
+
+function bump(m: Map<string, number>, key: string, delta: number): void {
+  const next = (m.get(key) ?? 0) + delta;
+  // Upstream deletes pairs that drop to zero; "no pair at all" drives the self-affinity exception.
+  if (next === 0) m.delete(key);
+  else m.set(key, next);
+}
+
+function makeNamespaceLabels(state: CycleState): NamespaceLabels {
+  const cache = new Map<string, Labels>();
+  return (ns) => {
+    let l = cache.get(ns);
+    if (!l) {
+      const obj = state.snapshot.get<Namespace>('Namespace', undefined, ns);
+      l = { ...(obj?.metadata.labels ?? {}), 'kubernetes.io/metadata.name': ns };
+      cache.set(ns, l);
+    }
+    return l;
+  };
+}
+
+function requiredTerms(pod: Pod, which: 'podAffinity' | 'podAntiAffinity'): PodAffinityTerm[] {
+  return pod.spec.affinity?.[which]?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+}
+
+const existingTermCache = new WeakMap<Pod, AffinityTerm[]>();
+
+/** An existing pod's required anti-affinity terms, compiled once per pod object. */
+function existingAntiTerms(p: PodEntry): AffinityTerm[] {
+  let terms = existingTermCache.get(p.pod);
+  if (!terms) {
+    terms = requiredTerms(p.pod, 'podAntiAffinity').map((t) => compileAffinityTerm(t, p, false));
+    existingTermCache.set(p.pod, terms);
+  }
+  return terms;
+}
+
+/** Adds (delta 1) or removes (−1) one existing pod's contribution to the three counters. */
+function countPod(s: InterPodAffinityState, incoming: PodEntry, p: PodEntry, node: NodeInfo, delta: 1 | -1): void {
+  if (p.hasRequiredAntiAffinity) {
+    for (const t of existingAntiTerms(p)) {
+      if (!Object.hasOwn(node.labels, t.topologyKey)) continue;
+      if (termMatches(t, incoming, s.namespaceLabels)) bump(s.existingAntiAffinityCounts, pairKey(t.topologyKey, node.labels[t.topologyKey]!), delta);
+    }
+  }
+  if (s.affinityTerms.length > 0 && s.affinityTerms.every((t) => termMatches(t, p, s.namespaceLabels))) {
+    for (const t of s.affinityTerms) {
+      if (Object.hasOwn(node.labels, t.topologyKey)) bump(s.affinityCounts, pairKey(t.topologyKey, node.labels[t.topologyKey]!), delta);
+    }
+  }
+  for (const t of s.antiAffinityTerms) {
+    if (Object.hasOwn(node.labels, t.topologyKey) && termMatches(t, p, s.namespaceLabels)) {
+      bump(s.antiAffinityCounts, pairKey(t.topologyKey, node.labels[t.topologyKey]!), delta);
+    }
+  }
+}
+
+export function preFilter(state: CycleState): PreFilterOutcome {
+  state.interPodAffinity = null;
+  const pod = state.pod;
+  const owner = state.entry;
+  const affinityTerms = requiredTerms(pod, 'podAffinity').map((t) => compileAffinityTerm(t, owner, true));
+  const antiAffinityTerms = requiredTerms(pod, 'podAntiAffinity').map((t) => compileAffinityTerm(t, owner, true));
+  const ownTerms = affinityTerms.length > 0 || antiAffinityTerms.length > 0;
+  if (!ownTerms && !state.index.hasRequiredAntiAffinityPods()) return {};
+  const s: InterPodAffinityState = {
+    affinityTerms,
+    antiAffinityTerms,
+    affinityCounts: new Map(),
+    antiAffinityCounts: new Map(),
+    existingAntiAffinityCounts: new Map(),
+    namespaceLabels: makeNamespaceLabels(state),
+  };
+  for (const name of state.index.nodeNames()) {
+    const node = state.index.get(name)!;
+    // Without own terms only nodes hosting pods with required anti-affinity matter (PodsWithRequiredAntiAffinity).
+    if (!ownTerms && node.podsWithRequiredAntiAffinity === 0) continue;
+    for (const p of node.pods.values()) {
+      if (!ownTerms && !p.hasRequiredAntiAffinity) continue;
+      countPod(s, owner, p, node, 1);
+    }
+  }
+  state.interPodAffinity = s;
+  return {};
+}
+
+/** PreFilterExtensions.AddPod / RemovePod. */
+export function updateWithPod(state: CycleState, p: PodEntry, node: NodeInfo, delta: 1 | -1): void {
+  if (state.interPodAffinity) countPod(state.interPodAffinity, state.entry, p, node, delta);
+}
+
+export function cloneState(s: InterPodAffinityState): InterPodAffinityState {
+  return {
+    ...s,
+    affinityCounts: new Map(s.affinityCounts),
+    antiAffinityCounts: new Map(s.antiAffinityCounts),
+    existingAntiAffinityCounts: new Map(s.existingAntiAffinityCounts),
+  };
+}
+
+function satisfiesPodAffinity(s: InterPodAffinityState, incoming: PodEntry, node: NodeInfo): boolean {
+  let podsExist = true;
+  for (const t of s.affinityTerms) {
+    if (!Object.hasOwn(node.labels, t.topologyKey)) return false;
+    if ((s.affinityCounts.get(pairKey(t.topologyKey, node.labels[t.topologyKey]!)) ?? 0) <= 0) podsExist = false;
+  }
+  if (podsExist) return true;
+  // The first pod of a series with affinity to themselves may go anywhere that has the topology keys.
+  return s.affinityCounts.size === 0 && s.affinityTerms.every((t) => termMatches(t, incoming, s.namespaceLabels));
+}
+
+function satisfiesPodAntiAffinity(s: InterPodAffinityState, node: NodeInfo): boolean {
+  for (const t of s.antiAffinityTerms) {
+    if (!Object.hasOwn(node.labels, t.topologyKey)) continue;
+    if ((s.antiAffinityCounts.get(pairKey(t.topologyKey, node.labels[t.topologyKey]!)) ?? 0) > 0) return false;
+  }
+  return true;
+}
+
+function satisfiesExistingPodsAntiAffinity(s: InterPodAffinityState, node: NodeInfo): boolean {
+  if (s.existingAntiAffinityCounts.size === 0) return true;
+  for (const [k, v] of Object.entries(node.labels)) if ((s.existingAntiAffinityCounts.get(pairKey(k, v)) ?? 0) > 0) return false;
+  return true;
+}
+
+export function filter(_pod: Pod, node: NodeInfo, state: CycleState): PluginStatus {
+  const s = state.interPodAffinity;
+  if (!s) return OK;
+  const generic = state.profile.interPodGenericReason ? [ERR_REASON_AFFINITY_NOT_MATCH] : [];
+  if (!satisfiesPodAffinity(s, state.entry, node)) return unresolvable(NAME, ...generic, ERR_REASON_AFFINITY_RULES);
+  if (!satisfiesPodAntiAffinity(s, node)) return unschedulable(NAME, ...generic, ERR_REASON_ANTI_AFFINITY_RULES);
+  if (!satisfiesExistingPodsAntiAffinity(s, node)) return unschedulable(NAME, ...generic, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES);
+  return OK;
+}

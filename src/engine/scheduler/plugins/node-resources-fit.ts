@@ -1,0 +1,63 @@
+/**
+ * NodeResourcesFit Filter (pkg/scheduler/framework/plugins/noderesources/fit.go `fitsRequest`, v1.35;
+ * k8s-semantics §6.2). Reasons in upstream order: `Too many pods`, then — unless the pod requests
+ * nothing — cpu, memory, ephemeral-storage, then scalar resources (sorted by name here; Go map order
+ * upstream, irrelevant after the FitError histogram sort). Equality fits.
+ *
+ * Code: UnschedulableAndUnresolvable when some insufficient resource is requested beyond the node's
+ * whole allocatable (PR #131345, 1.34+; "Too many pods" never is), else Unschedulable.
+ */
+import type { Pod } from '../../../k8s/objects.ts';
+import type { CycleState } from '../cycle-state.ts';
+import type { NodeInfo, ResourceVector } from '../node-info.ts';
+import { OK, unresolvable, unschedulable, type PluginStatus } from '../plugin-status.ts';
+
+export const NAME = 'NodeResourcesFit';
+
+export interface InsufficientResource {
+  resource: string;
+  reason: string;
+  requested: number;
+  used: number;
+  capacity: number;
+  /** The request exceeds the node's allocatable: no preemption can help. */
+  unresolvable: boolean;
+}
+
+function requestsNothing(r: ResourceVector): boolean {
+  return r.cpu === 0 && r.memory === 0 && r.ephemeralStorage === 0 && r.scalars.size === 0;
+}
+
+/** fitsRequest: every insufficient resource, in upstream order. */
+export function findInsufficientResources(request: ResourceVector, node: NodeInfo): InsufficientResource[] {
+  const out: InsufficientResource[] = [];
+  if (node.pods.size + 1 > node.allowedPods) {
+    out.push({ resource: 'pods', reason: 'Too many pods', requested: 1, used: node.pods.size, capacity: node.allowedPods, unresolvable: false });
+  }
+  if (requestsNothing(request)) return out;
+  const alloc = node.allocatable;
+  const used = node.requested;
+  const check = (resource: string, want: number, capacity: number, inUse: number) => {
+    if (want > 0 && want > capacity - inUse) {
+      out.push({ resource, reason: `Insufficient ${resource}`, requested: want, used: inUse, capacity, unresolvable: want > capacity });
+    }
+  };
+  check('cpu', request.cpu, alloc.cpu, used.cpu);
+  check('memory', request.memory, alloc.memory, used.memory);
+  check('ephemeral-storage', request.ephemeralStorage, alloc.ephemeralStorage, used.ephemeralStorage);
+  if (request.scalars.size > 0) {
+    for (const name of [...request.scalars.keys()].sort()) {
+      // Absent allocatable counts as 0 (nvidia.com/gpu on a node without GPUs).
+      check(name, request.scalars.get(name)!, alloc.scalars.get(name) ?? 0, used.scalars.get(name) ?? 0);
+    }
+  }
+  return out;
+}
+
+export function filter(_pod: Pod, node: NodeInfo, state: CycleState): PluginStatus {
+  const insufficient = findInsufficientResources(state.entry.request, node);
+  if (insufficient.length === 0) return OK;
+  const reasons = insufficient.map((i) => i.reason);
+  if (state.profile.fitUnresolvable && insufficient.some((i) => i.unresolvable)) return unresolvable(NAME, ...reasons);
+  return unschedulable(NAME, ...reasons);
+}

@@ -1,0 +1,150 @@
+/**
+ * VolumeBinding (pkg/scheduler/framework/plugins/volumebinding), the basics:
+ *
+ * PreFilter (whole pod, UnschedulableAndUnresolvable): a missing claim
+ * `persistentvolumeclaim "<name>" not found`, a claim being deleted, a generic ephemeral volume whose
+ * claim does not exist yet, and any unbound claim of an Immediate-binding class
+ * `pod has unbound immediate PersistentVolumeClaims`.
+ *
+ * Filter (per node, UnschedulableAndUnresolvable, reasons in FindPodVolumes' order): a bound claim's PV
+ * node affinity must match (`node(s) didn't match PersistentVolume's node affinity` since 1.33, PR
+ * #129887; before: `node(s) had volume node affinity conflict`); a WaitForFirstConsumer claim of a
+ * class without a provisioner (`kubernetes.io/no-provisioner`) needs an available matching PV on the node
+ * (`node(s) didn't find available persistent volumes to bind`); a bound claim naming a missing PV gives
+ * `node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)`.
+ * Not modelled: storage capacity tracking (`node(s) did not have enough free storage`), CSI translation.
+ */
+import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../../k8s/objects.ts';
+import { Quantity } from '../../../quantity.ts';
+import type { CycleState } from '../cycle-state.ts';
+import { matchesNodeSelectorTerms } from '../label-selectors.ts';
+import type { NodeInfo } from '../node-info.ts';
+import { OK, unresolvable, type PluginStatus, type PreFilterOutcome } from '../plugin-status.ts';
+
+export const NAME = 'VolumeBinding';
+export const ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind";
+export const ERR_REASON_NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity";
+export const ERR_REASON_NODE_CONFLICT_OLD = 'node(s) had volume node affinity conflict';
+export const ERR_REASON_PV_NOT_EXIST = 'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)';
+export const ERR_REASON_UNBOUND_IMMEDIATE = 'pod has unbound immediate PersistentVolumeClaims';
+
+const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
+
+interface DelayedClaim {
+  claim: PersistentVolumeClaim;
+  /** PVs that could bind it (class, access modes, size), before the node check. */
+  candidates: PersistentVolume[];
+  /** A provisioner exists: dynamic provisioning can satisfy it on any node (capacity not modelled). */
+  provisionable: boolean;
+}
+
+export interface VolumeBindingState {
+  bound: Array<{ claim: PersistentVolumeClaim; pv: PersistentVolume | undefined }>;
+  delayed: DelayedClaim[];
+}
+
+function claimNames(pod: Pod): Array<{ claim: string; ephemeral: boolean }> {
+  const out: Array<{ claim: string; ephemeral: boolean }> = [];
+  for (const v of pod.spec.volumes ?? []) {
+    if (v.persistentVolumeClaim) out.push({ claim: v.persistentVolumeClaim.claimName, ephemeral: false });
+    // Generic ephemeral volume: the claim is named <pod>-<volume> (ephemeral.VolumeClaimName).
+    else if (v.ephemeral !== undefined && v.ephemeral !== null) out.push({ claim: `${pod.metadata.name ?? ''}-${v.name}`, ephemeral: true });
+  }
+  return out;
+}
+
+function storageRequest(claim: PersistentVolumeClaim): Quantity {
+  return Quantity.tryParse(claim.spec.resources?.requests?.storage) ?? Quantity.zero();
+}
+
+/** pvutil.FindMatchingVolume, simplified: same class, unclaimed or pre-bound to this claim, big enough, access modes. */
+function isCandidatePV(pv: PersistentVolume, claim: PersistentVolumeClaim): boolean {
+  if ((pv.spec.storageClassName ?? '') !== (claim.spec.storageClassName ?? '')) return false;
+  if (pv.metadata.deletionTimestamp) return false;
+  const ref = pv.spec.claimRef;
+  if (ref && (ref.name !== claim.metadata.name || (ref.namespace ?? '') !== (claim.metadata.namespace ?? ''))) return false;
+  const phase = pv.status?.phase;
+  if (phase && phase !== 'Available' && !(ref && phase === 'Bound')) return false;
+  const capacity = Quantity.tryParse(pv.spec.capacity?.storage) ?? Quantity.zero();
+  if (capacity.cmp(storageRequest(claim)) < 0) return false;
+  const modes: unknown = pv.spec.accessModes;
+  const pvModes = new Set(Array.isArray(modes) ? modes.filter((m): m is string => typeof m === 'string') : []);
+  for (const m of claim.spec.accessModes ?? []) if (!pvModes.has(m)) return false;
+  return true;
+}
+
+function pvNodeAffinityMatches(pv: PersistentVolume, node: NodeInfo): boolean {
+  const terms = pv.spec.nodeAffinity?.required?.nodeSelectorTerms;
+  if (!terms) return true;
+  return matchesNodeSelectorTerms(terms, node);
+}
+
+export function preFilter(state: CycleState): PreFilterOutcome {
+  state.volumeBinding = null;
+  const names = claimNames(state.pod);
+  if (names.length === 0) return {};
+  const ns = state.pod.metadata.namespace ?? '';
+  const result: VolumeBindingState = { bound: [], delayed: [] };
+  let immediateUnbound = false;
+  for (const { claim: name, ephemeral } of names) {
+    const claim = state.snapshot.get<PersistentVolumeClaim>('PersistentVolumeClaim', ns, name);
+    if (!claim) {
+      if (ephemeral) return { status: unresolvable(NAME, `waiting for ephemeral volume controller to create the persistentvolumeclaim "${name}"`) };
+      return { status: unresolvable(NAME, `persistentvolumeclaim "${name}" not found`) };
+    }
+    if (claim.metadata.deletionTimestamp) return { status: unresolvable(NAME, `persistentvolumeclaim "${name}" is being deleted`) };
+    if (claim.spec.volumeName) {
+      result.bound.push({ claim, pv: state.snapshot.get<PersistentVolume>('PersistentVolume', undefined, claim.spec.volumeName) });
+      continue;
+    }
+    const className = claim.spec.storageClassName ?? '';
+    const sc = className ? state.snapshot.get<StorageClass>('StorageClass', undefined, className) : undefined;
+    if (className && !sc) {
+      // Upstream this is an internal error of IsDelayBindingMode; we report it as the lookup text.
+      return { status: unresolvable(NAME, `storageclass.storage.k8s.io "${className}" not found`) };
+    }
+    if (!sc || sc.volumeBindingMode !== 'WaitForFirstConsumer') {
+      immediateUnbound = true;
+      continue;
+    }
+    const candidates = state.snapshot.list<PersistentVolume>('PersistentVolume').filter((pv) => isCandidatePV(pv, claim));
+    result.delayed.push({ claim, candidates, provisionable: !!sc.provisioner && sc.provisioner !== NO_PROVISIONER });
+  }
+  if (immediateUnbound) return { status: unresolvable(NAME, ERR_REASON_UNBOUND_IMMEDIATE) };
+  state.volumeBinding = result;
+  return {};
+}
+
+export function filter(_pod: Pod, node: NodeInfo, state: CycleState): PluginStatus {
+  const s = state.volumeBinding;
+  if (!s) return OK;
+  let boundSatisfied = true;
+  let pvsFound = true;
+  for (const { pv } of s.bound) {
+    // checkBoundClaims stops at the first problem.
+    if (!pv) {
+      pvsFound = false;
+      break;
+    }
+    if (!pvNodeAffinityMatches(pv, node)) {
+      boundSatisfied = false;
+      break;
+    }
+  }
+  let unboundSatisfied = true;
+  const taken = new Set<string>();
+  for (const d of s.delayed) {
+    // Smallest fitting PV first (FindMatchingVolume), each PV used once per pod.
+    const fit = d.candidates
+      .filter((pv) => !taken.has(pv.metadata.name ?? '') && pvNodeAffinityMatches(pv, node))
+      .sort((a, b) => (Quantity.tryParse(a.spec.capacity?.storage) ?? Quantity.zero()).cmp(Quantity.tryParse(b.spec.capacity?.storage) ?? Quantity.zero()))[0];
+    if (fit) taken.add(fit.metadata.name ?? '');
+    else if (!d.provisionable) unboundSatisfied = false;
+  }
+  const reasons: string[] = [];
+  if (!boundSatisfied) reasons.push(state.profile.pvAffinityMessage === 'new' ? ERR_REASON_NODE_CONFLICT : ERR_REASON_NODE_CONFLICT_OLD);
+  if (!unboundSatisfied) reasons.push(ERR_REASON_BIND_CONFLICT);
+  if (!pvsFound) reasons.push(ERR_REASON_PV_NOT_EXIST);
+  if (reasons.length === 0) return OK;
+  return unresolvable(NAME, ...reasons);
+}

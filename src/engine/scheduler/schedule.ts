@@ -1,0 +1,200 @@
+/**
+ * One scheduling attempt, as kube-scheduler's schedulingCycle (pkg/scheduler/schedule_one.go) runs it
+ * with the default profile: scheduling gates → PreFilter → Filter on every node → (if none fits)
+ * PostFilter (DynamicResources, then DefaultPreemption) → FailedScheduling text; or score the feasible
+ * nodes and pick the best. Pure: reads the snapshot (and its node-info index), never the clock.
+ */
+import type { Pod, PriorityClass } from '../../k8s/objects.ts';
+import type { Snapshot } from '../../k8s/snapshot.ts';
+import type { CycleState } from './cycle-state.ts';
+import { runFiltersWithNominatedPods, runPreFilters } from './filters.ts';
+import { formatFitError, NO_NODES_AVAILABLE } from './fit-error.ts';
+import { freeResources, makePodEntry, nodeInfoIndex, type NodeInfo, type NodeInfoIndex } from './node-info.ts';
+import { unresolvable, type PluginStatus } from './plugin-status.ts';
+import { preemptPod } from './preemption.ts';
+import { scoreNode } from './score.ts';
+import { resolveProfile, type ScheduleOptions, type SchedulerProfile } from './version.ts';
+
+export type { ScheduleOptions } from './version.ts';
+
+export interface NodeStatus {
+  plugin: string;
+  reasons: string[];
+  /** 'unschedulable' (preemption may help) or 'unresolvable' (it cannot). */
+  code: string;
+}
+
+export interface ScheduleResult {
+  scheduled: boolean;
+  node: string | null;
+  /** Exact FailedScheduling text (PodScheduled condition message, untruncated). */
+  message: string | null;
+  nominatedNode?: string;
+  /** Preemption victims, "ns/name", most important first. */
+  victims?: string[];
+  /** Every node that did not fit, with the first failing plugin (nodes a PreFilter excluded included). */
+  nodeStatuses: Map<string, NodeStatus>;
+  /** The pod has scheduling gates: not attempted, no event (PodScheduled=False, SchedulingGated). */
+  gated?: boolean;
+}
+
+/** DynamicResources' PostFilter for a pod without claims (DRA on by default since 1.34). */
+export const DRA_NO_CLAIMS = 'no new claims to deallocate';
+/**
+ * DynamicResources' PostFilter when its PreFilter never ran (an earlier PreFilter was
+ * UnschedulableAndUnresolvable): reading its cycle state fails with framework.ErrNotFound, an Error
+ * status that ends the PostFilter phase before DefaultPreemption.
+ */
+export const DRA_STATE_NOT_FOUND = 'not found';
+
+/** The Priority admission plugin's resolution: spec.priority, its class, the global default, else 0. */
+function resolvePriority(snapshot: Snapshot, pod: Pod): { priority: number; preemptionPolicy: string } {
+  let pc: PriorityClass | undefined;
+  if (pod.spec.priorityClassName) pc = snapshot.get<PriorityClass>('PriorityClass', undefined, pod.spec.priorityClassName);
+  else pc = snapshot.list<PriorityClass>('PriorityClass').find((c) => c.globalDefault);
+  const priority = pod.spec.priority ?? pc?.value ?? 0;
+  const preemptionPolicy = pod.spec.preemptionPolicy ?? pc?.preemptionPolicy ?? 'PreemptLowerPriority';
+  return { priority, preemptionPolicy };
+}
+
+export function newCycleState(snapshot: Snapshot, index: NodeInfoIndex, pod: Pod, profile: SchedulerProfile): CycleState {
+  const { priority, preemptionPolicy } = resolvePriority(snapshot, pod);
+  const entry = { ...makePodEntry(pod, false), priority };
+  return {
+    pod,
+    entry,
+    priority,
+    preemptionPolicy,
+    profile,
+    snapshot,
+    index,
+    nodeAffinity: null,
+    volumeBinding: null,
+    topologySpread: null,
+    interPodAffinity: null,
+  };
+}
+
+function toNodeStatus(s: PluginStatus): NodeStatus {
+  return { plugin: s.plugin, reasons: s.reasons, code: s.code };
+}
+
+function joinPostFilter(parts: Array<string | null>): string {
+  return parts.filter((p): p is string => !!p).join(', ');
+}
+
+/** Schedules one pod against the snapshot; never mutates it (see `bindPod`). */
+export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions = {}): ScheduleResult {
+  if ((pod.spec.schedulingGates?.length ?? 0) > 0) {
+    return { scheduled: false, node: null, message: null, nodeStatuses: new Map(), gated: true };
+  }
+  const profile = resolveProfile(opts);
+  const index = nodeInfoIndex(snapshot);
+  const names = index.nodeNames();
+  if (names.length === 0) return { scheduled: false, node: null, message: NO_NODES_AVAILABLE, nodeStatuses: new Map() };
+  const state = newCycleState(snapshot, index, pod, profile);
+  const numAllNodes = names.length;
+  const nodeStatuses = new Map<string, NodeStatus>();
+
+  const pre = runPreFilters(state);
+  if (pre.status) {
+    // Every node carries the PreFilter status; the message shows it once (k8s-semantics §6.4 step 2).
+    for (const n of names) nodeStatuses.set(n, toNodeStatus(pre.status));
+    const preFilterMsg = pre.status.reasons.join(', ');
+    let postFilterMsg: string;
+    if (profile.draEnabled && pre.status.code === 'unresolvable') {
+      postFilterMsg = DRA_STATE_NOT_FOUND;
+    } else {
+      const p = preemptPod(state, { numAllNodes, statuses: new Map(), absent: pre.status });
+      postFilterMsg = joinPostFilter([profile.draEnabled ? DRA_NO_CLAIMS : null, p.message]);
+    }
+    return {
+      scheduled: false,
+      node: null,
+      message: formatFitError({ numAllNodes, preFilterMsg, nodeReasons: new Map(), postFilterMsg }, profile),
+      nodeStatuses,
+    };
+  }
+
+  let candidates: readonly string[] = names;
+  let absent: PluginStatus | null = null;
+  if (pre.nodeNames) {
+    const allowed = pre.nodeNames;
+    candidates = names.filter((n) => allowed.has(n));
+    // schedule_one.go: nodes outside the PreFilterResult get this status (Go %v of the sorted plugin list).
+    absent = unresolvable(pre.narrowedBy.join(','), `node(s) didn't satisfy plugin(s) [${[...pre.narrowedBy].sort().join(' ')}]`);
+    for (const n of names) if (!allowed.has(n)) nodeStatuses.set(n, toNodeStatus(absent));
+  }
+
+  const statuses = new Map<string, PluginStatus>();
+  let best: NodeInfo | null = null;
+  let bestScore = -1;
+  for (const name of candidates) {
+    const info = index.get(name)!;
+    const st = runFiltersWithNominatedPods(state, info);
+    if (st.code !== 'ok') {
+      statuses.set(name, st);
+      nodeStatuses.set(name, toNodeStatus(st));
+      continue;
+    }
+    // Candidates are visited in name order, so ">" keeps the smallest name on a tie.
+    const score = scoreNode(state, info);
+    if (score > bestScore) {
+      best = info;
+      bestScore = score;
+    }
+  }
+  if (best) return { scheduled: true, node: best.name, message: null, nodeStatuses };
+
+  const nodeReasons = new Map<string, string[]>();
+  for (const [n, s] of statuses) nodeReasons.set(n, s.reasons);
+  const fitError = { numAllNodes, nodeReasons, absentReasons: absent?.reasons ?? [] };
+  const p = preemptPod(state, { numAllNodes, statuses, absent });
+  if (p.nominatedNode) {
+    // A successful PostFilter adds no text in 1.35: the event is the first sentence only.
+    return {
+      scheduled: false,
+      node: null,
+      message: formatFitError(fitError, profile),
+      nominatedNode: p.nominatedNode,
+      victims: p.victims!.map((v) => v.key),
+      nodeStatuses,
+    };
+  }
+  const postFilterMsg = joinPostFilter([profile.draEnabled ? DRA_NO_CLAIMS : null, p.message]);
+  return { scheduled: false, node: null, message: formatFitError({ ...fitError, postFilterMsg }, profile), nodeStatuses };
+}
+
+/** Binds the pod (spec.nodeName) and stores it; the node-info index follows incrementally. */
+export function bindPod(snapshot: Snapshot, pod: Pod, nodeName: string): Pod {
+  const bound: Pod = { ...pod, kind: 'Pod', spec: { ...pod.spec, nodeName } };
+  snapshot.put(bound);
+  return bound;
+}
+
+export interface NodeHeadroom {
+  node: string;
+  /** allocatable − requested, milli-cores. */
+  cpuMilli: number;
+  /** allocatable − requested, bytes. */
+  memoryBytes: number;
+  /** pods that still fit by count. */
+  pods: number;
+}
+
+/**
+ * The n schedulable (not cordoned) nodes with the most free cpu, then memory, then by name; from the
+ * node-info sums, no pod is visited. Taints are not considered: a tolerating pod may use any of them.
+ */
+export function findLargestFreeNodes(snapshot: Snapshot, n: number): NodeHeadroom[] {
+  const index = nodeInfoIndex(snapshot);
+  const out: NodeHeadroom[] = [];
+  for (const name of index.nodeNames()) {
+    const info = index.get(name)!;
+    if (info.unschedulable) continue;
+    const free = freeResources(info);
+    out.push({ node: name, cpuMilli: free.cpu, memoryBytes: free.memory, pods: free.pods });
+  }
+  out.sort((a, b) => b.cpuMilli - a.cpuMilli || b.memoryBytes - a.memoryBytes || (a.node < b.node ? -1 : 1));
+  return out.slice(0, Math.max(0, n));
+}

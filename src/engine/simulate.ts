@@ -1,0 +1,153 @@
+/**
+ * The pipeline over a copy-on-write snapshot, object after object: admission (defaulting, LimitRanger,
+ * quota), then for pods the scheduler; workloads expand to the pods their controllers would create.
+ * Each admitted object updates the state the next one sees. The caller's snapshot is never modified.
+ */
+import { WORKLOAD_KINDS, type Node, type Pod, type Workload } from '../k8s/objects.ts';
+import type { KObject, Snapshot } from '../k8s/snapshot.ts';
+import { listToRecord } from '../quantity.ts';
+import { admitObject, commitAdmission, type AdmissionResult, type AdmitOptions } from './admit.ts';
+import { bindPod, schedulePod, type ScheduleResult } from './scheduler/schedule.ts';
+import type { DecisionLayer } from './status.ts';
+import { expandWorkload } from './workloads.ts';
+
+export interface SchedulingOutcome {
+  scheduled: boolean;
+  node: string | null;
+  message: string | null;
+  nominatedNode?: string;
+  victims?: string[];
+  gated?: boolean;
+}
+
+export interface SimResult {
+  kind: string;
+  namespace: string;
+  name: string;
+  admission: { allowed: boolean; layer: DecisionLayer | null; message: string | null };
+  object: KObject;
+  quotaUsage: Record<string, Record<string, string>>;
+  scheduling: SchedulingOutcome | null;
+  /** Not in the JSON contract: full detail for explanations and fixes. */
+  detail: { admission: AdmissionResult; schedule?: ScheduleResult; ownerKind?: string; ownerName?: string };
+}
+
+export interface SimOptions extends AdmitOptions {
+  /** Namespace for objects that name none (`-n`, else "default"). */
+  namespace?: string;
+  /** Skip the scheduler (admission-only questions). */
+  skipScheduling?: boolean;
+  draEnabled?: boolean;
+}
+
+export interface SimOutput {
+  results: SimResult[];
+  warnings: string[];
+  /** The state after every admitted object (a fork of the input). */
+  state: Snapshot;
+}
+
+function toOutcome(r: ScheduleResult): SchedulingOutcome {
+  const out: SchedulingOutcome = { scheduled: r.scheduled, node: r.node, message: r.message };
+  if (r.nominatedNode) out.nominatedNode = r.nominatedNode;
+  if (r.victims && r.victims.length) out.victims = r.victims;
+  if (r.gated) out.gated = true;
+  return out;
+}
+
+function quotaUsageRecord(a: AdmissionResult): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [q, list] of a.quotaUsage) out[q] = listToRecord(list);
+  return out;
+}
+
+/** Admits (and schedules) one object in `state`, appending its results. */
+function simulateOne(state: Snapshot, obj: KObject, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, owner?: { kind: string; name: string }): AdmissionResult {
+  const admission = admitObject(obj, state, { ...opts, nameSeed: seed.n++ });
+  warnings.push(...admission.warnings);
+  const stored = admission.object;
+  const result: SimResult = {
+    kind: stored.kind ?? '',
+    namespace: stored.metadata.namespace ?? '',
+    name: stored.metadata.name ?? '',
+    admission: { allowed: admission.allowed, layer: admission.layer, message: admission.message },
+    object: stored,
+    quotaUsage: quotaUsageRecord(admission),
+    scheduling: null,
+    detail: { admission, ownerKind: owner?.kind, ownerName: owner?.name },
+  };
+  results.push(result);
+  if (!admission.allowed || opts.dryRun) return admission;
+  commitAdmission(state, admission);
+  if (stored.kind === 'Pod' && !opts.skipScheduling) {
+    const pod = stored as unknown as Pod;
+    if (pod.spec.nodeName) {
+      result.scheduling = { scheduled: true, node: pod.spec.nodeName, message: null };
+    } else {
+      const s = schedulePod(state, pod, { k8sVersion: opts.k8sVersion, draEnabled: opts.draEnabled });
+      result.detail.schedule = s;
+      result.scheduling = toOutcome(s);
+      if (s.scheduled && s.node) {
+        const bound = bindPod(state, pod, s.node);
+        result.object = bound as unknown as KObject;
+      }
+    }
+  }
+  return admission;
+}
+
+/** Runs the objects of a manifest in order. */
+export function simulate(input: Snapshot, objects: KObject[], opts: SimOptions = {}): SimOutput {
+  const state = input.fork();
+  const results: SimResult[] = [];
+  const warnings: string[] = [];
+  const seed = { n: opts.nameSeed ?? 0 };
+  for (const raw of objects) {
+    const ns = raw.metadata.namespace ?? opts.namespace ?? 'default';
+    const obj: KObject = { ...raw, metadata: { ...raw.metadata, namespace: ns } };
+    const isWorkload = (WORKLOAD_KINDS as readonly string[]).includes(obj.kind ?? '');
+    const admission = simulateOne(state, obj, opts, results, warnings, seed);
+    if (!isWorkload || !admission.allowed) continue;
+    simulateWorkloadPods(state, admission.object as unknown as Workload, opts, results, warnings, seed);
+  }
+  return { results, warnings, state };
+}
+
+/** Expands an admitted workload and runs its owned objects, claims and pods. */
+export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, replicas?: number): void {
+  const nodes = state.list<Node & KObject>('Node');
+  const exp = expandWorkload(w, { nodes, replicas, seed: seed.n });
+  seed.n += exp.pods.length;
+  for (const owned of exp.owned) {
+    const a = admitObject(owned, state, { ...opts, nameSeed: seed.n++ });
+    if (!a.allowed) {
+      results.push({
+        kind: owned.kind ?? '', namespace: owned.metadata.namespace ?? '', name: owned.metadata.name ?? '',
+        admission: { allowed: false, layer: a.layer, message: a.message }, object: a.object, quotaUsage: {}, scheduling: null, detail: { admission: a },
+      });
+      return;
+    }
+    if (!opts.dryRun) commitAdmission(state, a);
+  }
+  for (const claim of exp.claims) {
+    if (state.get('PersistentVolumeClaim', claim.metadata.namespace, claim.metadata.name ?? '')) continue;
+    simulateOne(state, claim, opts, results, warnings, seed, exp.creator);
+  }
+  for (const pod of exp.pods) simulateOne(state, pod as unknown as KObject, opts, results, warnings, seed, exp.creator);
+}
+
+/** The JSON form of CONTRACT.md (`detail` left out). */
+export function simResultsToJson(out: { results: SimResult[]; warnings: string[] }): { results: unknown[]; warnings: string[] } {
+  return {
+    results: out.results.map((r) => ({
+      kind: r.kind,
+      namespace: r.namespace,
+      name: r.name,
+      admission: r.admission,
+      object: r.object,
+      quotaUsage: r.quotaUsage,
+      scheduling: r.scheduling,
+    })),
+    warnings: out.warnings,
+  };
+}

@@ -1,0 +1,477 @@
+/**
+ * zod schemas of the Kubernetes objects quota-doctor reads. Unknown fields pass through (looseObject),
+ * so an object keeps everything the user wrote; wrong types are reported with their field path.
+ * Quantities stay as the text (or number) the user wrote and are parsed with `src/quantity.ts` when used,
+ * but a quantity that does not parse is a schema error here, naming its path.
+ */
+import { z } from 'zod';
+import { Quantity } from '../quantity.ts';
+
+export const quantitySchema = z
+  .union([z.string(), z.number()])
+  .superRefine((v, ctx) => {
+    try {
+      Quantity.parse(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : String(e) });
+    }
+  });
+
+export const resourceListSchema = z.record(z.string(), quantitySchema);
+export type ResourceListObject = z.infer<typeof resourceListSchema>;
+
+const stringMap = z.record(z.string(), z.string());
+
+export const objectMetaSchema = z.looseObject({
+  name: z.string().optional(),
+  generateName: z.string().optional(),
+  namespace: z.string().optional(),
+  uid: z.string().optional(),
+  resourceVersion: z.string().optional(),
+  labels: stringMap.nullish(),
+  annotations: stringMap.nullish(),
+  creationTimestamp: z.union([z.string(), z.date()]).nullish(),
+  deletionTimestamp: z.union([z.string(), z.date()]).nullish(),
+  deletionGracePeriodSeconds: z.number().nullish(),
+  ownerReferences: z
+    .array(z.looseObject({ kind: z.string(), name: z.string(), apiVersion: z.string().optional(), controller: z.boolean().nullish() }))
+    .nullish(),
+});
+export type ObjectMeta = z.infer<typeof objectMetaSchema>;
+
+export const resourceRequirementsSchema = z.looseObject({
+  requests: resourceListSchema.nullish(),
+  limits: resourceListSchema.nullish(),
+});
+export type ResourceRequirements = z.infer<typeof resourceRequirementsSchema>;
+
+export const containerPortSchema = z.looseObject({
+  containerPort: z.number().optional(),
+  hostPort: z.number().nullish(),
+  hostIP: z.string().nullish(),
+  protocol: z.string().nullish(),
+  name: z.string().nullish(),
+});
+
+export const containerSchema = z.looseObject({
+  name: z.string(),
+  image: z.string().optional(),
+  resources: resourceRequirementsSchema.nullish(),
+  restartPolicy: z.string().nullish(),
+  ports: z.array(containerPortSchema).nullish(),
+});
+export type Container = z.infer<typeof containerSchema>;
+
+export const labelSelectorRequirementSchema = z.looseObject({
+  key: z.string(),
+  operator: z.string(),
+  values: z.array(z.string()).nullish(),
+});
+export const labelSelectorSchema = z.looseObject({
+  matchLabels: stringMap.nullish(),
+  matchExpressions: z.array(labelSelectorRequirementSchema).nullish(),
+});
+export type LabelSelector = z.infer<typeof labelSelectorSchema>;
+
+export const nodeSelectorTermSchema = z.looseObject({
+  matchExpressions: z.array(labelSelectorRequirementSchema).nullish(),
+  matchFields: z.array(labelSelectorRequirementSchema).nullish(),
+});
+export type NodeSelectorTerm = z.infer<typeof nodeSelectorTermSchema>;
+export const nodeSelectorSchema = z.looseObject({ nodeSelectorTerms: z.array(nodeSelectorTermSchema) });
+
+export const podAffinityTermSchema = z.looseObject({
+  labelSelector: labelSelectorSchema.nullish(),
+  namespaces: z.array(z.string()).nullish(),
+  namespaceSelector: labelSelectorSchema.nullish(),
+  topologyKey: z.string(),
+  matchLabelKeys: z.array(z.string()).nullish(),
+  mismatchLabelKeys: z.array(z.string()).nullish(),
+});
+export type PodAffinityTerm = z.infer<typeof podAffinityTermSchema>;
+const weightedPodAffinityTermSchema = z.looseObject({ weight: z.number(), podAffinityTerm: podAffinityTermSchema });
+const podAffinitySchema = z.looseObject({
+  requiredDuringSchedulingIgnoredDuringExecution: z.array(podAffinityTermSchema).nullish(),
+  preferredDuringSchedulingIgnoredDuringExecution: z.array(weightedPodAffinityTermSchema).nullish(),
+});
+
+export const affinitySchema = z.looseObject({
+  nodeAffinity: z
+    .looseObject({
+      requiredDuringSchedulingIgnoredDuringExecution: nodeSelectorSchema.nullish(),
+      preferredDuringSchedulingIgnoredDuringExecution: z.array(z.unknown()).nullish(),
+    })
+    .nullish(),
+  podAffinity: podAffinitySchema.nullish(),
+  podAntiAffinity: podAffinitySchema.nullish(),
+});
+export type Affinity = z.infer<typeof affinitySchema>;
+
+export const tolerationSchema = z.looseObject({
+  key: z.string().nullish(),
+  operator: z.string().nullish(),
+  value: z.string().nullish(),
+  effect: z.string().nullish(),
+  tolerationSeconds: z.number().nullish(),
+});
+export type Toleration = z.infer<typeof tolerationSchema>;
+
+export const topologySpreadConstraintSchema = z.looseObject({
+  maxSkew: z.number(),
+  topologyKey: z.string(),
+  whenUnsatisfiable: z.string(),
+  labelSelector: labelSelectorSchema.nullish(),
+  minDomains: z.number().nullish(),
+  nodeAffinityPolicy: z.string().nullish(),
+  nodeTaintsPolicy: z.string().nullish(),
+  matchLabelKeys: z.array(z.string()).nullish(),
+});
+export type TopologySpreadConstraint = z.infer<typeof topologySpreadConstraintSchema>;
+
+export const volumeSchema = z.looseObject({
+  name: z.string(),
+  persistentVolumeClaim: z.looseObject({ claimName: z.string(), readOnly: z.boolean().nullish() }).nullish(),
+  ephemeral: z.unknown().optional(),
+});
+
+export const podSpecSchema = z.looseObject({
+  containers: z.array(containerSchema),
+  initContainers: z.array(containerSchema).nullish(),
+  ephemeralContainers: z.array(z.unknown()).nullish(),
+  nodeName: z.string().nullish(),
+  nodeSelector: stringMap.nullish(),
+  affinity: affinitySchema.nullish(),
+  tolerations: z.array(tolerationSchema).nullish(),
+  topologySpreadConstraints: z.array(topologySpreadConstraintSchema).nullish(),
+  priority: z.number().nullish(),
+  priorityClassName: z.string().nullish(),
+  preemptionPolicy: z.string().nullish(),
+  overhead: resourceListSchema.nullish(),
+  resources: resourceRequirementsSchema.nullish(),
+  activeDeadlineSeconds: z.number().nullish(),
+  schedulerName: z.string().nullish(),
+  schedulingGates: z.array(z.looseObject({ name: z.string() })).nullish(),
+  volumes: z.array(volumeSchema).nullish(),
+  hostNetwork: z.boolean().nullish(),
+  restartPolicy: z.string().nullish(),
+});
+export type PodSpec = z.infer<typeof podSpecSchema>;
+
+const containerStatusSchema = z.looseObject({
+  name: z.string(),
+  allocatedResources: resourceListSchema.nullish(),
+  resources: resourceRequirementsSchema.nullish(),
+  restartCount: z.number().nullish(),
+  state: z.unknown().optional(),
+  lastState: z.unknown().optional(),
+});
+
+export const podSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('Pod').optional(),
+  metadata: objectMetaSchema,
+  spec: podSpecSchema,
+  status: z
+    .looseObject({
+      phase: z.string().nullish(),
+      qosClass: z.string().nullish(),
+      nominatedNodeName: z.string().nullish(),
+      reason: z.string().nullish(),
+      containerStatuses: z.array(containerStatusSchema).nullish(),
+      initContainerStatuses: z.array(containerStatusSchema).nullish(),
+      conditions: z.array(z.looseObject({ type: z.string(), status: z.string(), reason: z.string().nullish(), message: z.string().nullish() })).nullish(),
+    })
+    .nullish(),
+});
+export type Pod = z.infer<typeof podSchema>;
+
+export const podTemplateSchema = z.looseObject({
+  metadata: objectMetaSchema.nullish(),
+  spec: podSpecSchema,
+});
+export type PodTemplate = z.infer<typeof podTemplateSchema>;
+
+export const limitRangeItemSchema = z.looseObject({
+  type: z.string(),
+  max: resourceListSchema.nullish(),
+  min: resourceListSchema.nullish(),
+  default: resourceListSchema.nullish(),
+  defaultRequest: resourceListSchema.nullish(),
+  maxLimitRequestRatio: resourceListSchema.nullish(),
+});
+export type LimitRangeItem = z.infer<typeof limitRangeItemSchema>;
+
+export const limitRangeSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('LimitRange').optional(),
+  metadata: objectMetaSchema,
+  spec: z.looseObject({ limits: z.array(limitRangeItemSchema) }),
+});
+export type LimitRange = z.infer<typeof limitRangeSchema>;
+
+export const scopedResourceSelectorRequirementSchema = z.looseObject({
+  scopeName: z.string(),
+  operator: z.string(),
+  values: z.array(z.string()).nullish(),
+});
+export type ScopeRequirement = z.infer<typeof scopedResourceSelectorRequirementSchema>;
+
+export const resourceQuotaSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('ResourceQuota').optional(),
+  metadata: objectMetaSchema,
+  spec: z
+    .looseObject({
+      hard: resourceListSchema.nullish(),
+      scopes: z.array(z.string()).nullish(),
+      scopeSelector: z.looseObject({ matchExpressions: z.array(scopedResourceSelectorRequirementSchema).nullish() }).nullish(),
+    })
+    .nullish(),
+  status: z.looseObject({ hard: resourceListSchema.nullish(), used: resourceListSchema.nullish() }).nullish(),
+});
+export type ResourceQuota = z.infer<typeof resourceQuotaSchema>;
+
+export const pvcSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('PersistentVolumeClaim').optional(),
+  metadata: objectMetaSchema,
+  spec: z.looseObject({
+    accessModes: z.array(z.string()).nullish(),
+    resources: resourceRequirementsSchema.nullish(),
+    storageClassName: z.string().nullish(),
+    volumeName: z.string().nullish(),
+    volumeAttributesClassName: z.string().nullish(),
+  }),
+  status: z
+    .looseObject({
+      phase: z.string().nullish(),
+      allocatedResources: resourceListSchema.nullish(),
+      capacity: resourceListSchema.nullish(),
+    })
+    .nullish(),
+});
+export type PersistentVolumeClaim = z.infer<typeof pvcSchema>;
+
+export const pvSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('PersistentVolume').optional(),
+  metadata: objectMetaSchema,
+  spec: z.looseObject({
+    capacity: resourceListSchema.nullish(),
+    storageClassName: z.string().nullish(),
+    claimRef: z.looseObject({ namespace: z.string().nullish(), name: z.string().nullish() }).nullish(),
+    nodeAffinity: z.looseObject({ required: nodeSelectorSchema.nullish() }).nullish(),
+  }),
+  status: z.looseObject({ phase: z.string().nullish() }).nullish(),
+});
+export type PersistentVolume = z.infer<typeof pvSchema>;
+
+export const serviceSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('Service').optional(),
+  metadata: objectMetaSchema,
+  spec: z
+    .looseObject({
+      type: z.string().nullish(),
+      ports: z.array(z.looseObject({ port: z.number().optional(), nodePort: z.number().nullish() })).nullish(),
+      allocateLoadBalancerNodePorts: z.boolean().nullish(),
+    })
+    .nullish(),
+});
+export type Service = z.infer<typeof serviceSchema>;
+
+export const priorityClassSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('PriorityClass').optional(),
+  metadata: objectMetaSchema,
+  value: z.number(),
+  globalDefault: z.boolean().nullish(),
+  preemptionPolicy: z.string().nullish(),
+});
+export type PriorityClass = z.infer<typeof priorityClassSchema>;
+
+export const storageClassSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('StorageClass').optional(),
+  metadata: objectMetaSchema,
+  provisioner: z.string().optional(),
+  volumeBindingMode: z.string().nullish(),
+  allowVolumeExpansion: z.boolean().nullish(),
+});
+export type StorageClass = z.infer<typeof storageClassSchema>;
+
+export const namespaceSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('Namespace').optional(),
+  metadata: objectMetaSchema,
+});
+export type Namespace = z.infer<typeof namespaceSchema>;
+
+export const taintSchema = z.looseObject({ key: z.string(), value: z.string().nullish(), effect: z.string() });
+export type Taint = z.infer<typeof taintSchema>;
+
+export const nodeSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('Node').optional(),
+  metadata: objectMetaSchema,
+  spec: z.looseObject({ unschedulable: z.boolean().nullish(), taints: z.array(taintSchema).nullish() }).nullish(),
+  status: z
+    .looseObject({
+      allocatable: resourceListSchema.nullish(),
+      capacity: resourceListSchema.nullish(),
+      conditions: z.array(z.looseObject({ type: z.string(), status: z.string() })).nullish(),
+    })
+    .nullish(),
+});
+export type Node = z.infer<typeof nodeSchema>;
+
+const workloadMeta = { apiVersion: z.string().optional(), metadata: objectMetaSchema };
+const intOrString = z.union([z.number(), z.string()]);
+
+export const deploymentSchema = z.looseObject({
+  ...workloadMeta,
+  kind: z.literal('Deployment'),
+  spec: z.looseObject({
+    replicas: z.number().nullish(),
+    selector: labelSelectorSchema.nullish(),
+    template: podTemplateSchema,
+    strategy: z
+      .looseObject({
+        type: z.string().nullish(),
+        rollingUpdate: z.looseObject({ maxSurge: intOrString.nullish(), maxUnavailable: intOrString.nullish() }).nullish(),
+      })
+      .nullish(),
+  }),
+  status: z.looseObject({ replicas: z.number().nullish(), readyReplicas: z.number().nullish() }).nullish(),
+});
+export const replicaSetSchema = z.looseObject({
+  ...workloadMeta,
+  kind: z.literal('ReplicaSet'),
+  spec: z.looseObject({ replicas: z.number().nullish(), selector: labelSelectorSchema.nullish(), template: podTemplateSchema }),
+  status: z.looseObject({ replicas: z.number().nullish() }).nullish(),
+});
+export const statefulSetSchema = z.looseObject({
+  ...workloadMeta,
+  kind: z.literal('StatefulSet'),
+  spec: z.looseObject({
+    replicas: z.number().nullish(),
+    selector: labelSelectorSchema.nullish(),
+    template: podTemplateSchema,
+    volumeClaimTemplates: z.array(z.unknown()).nullish(),
+  }),
+});
+export const daemonSetSchema = z.looseObject({
+  ...workloadMeta,
+  kind: z.literal('DaemonSet'),
+  spec: z.looseObject({ selector: labelSelectorSchema.nullish(), template: podTemplateSchema }),
+});
+export const jobSchema = z.looseObject({
+  ...workloadMeta,
+  kind: z.literal('Job'),
+  spec: z.looseObject({
+    parallelism: z.number().nullish(),
+    completions: z.number().nullish(),
+    template: podTemplateSchema,
+  }),
+});
+export const cronJobSchema = z.looseObject({
+  ...workloadMeta,
+  kind: z.literal('CronJob'),
+  spec: z.looseObject({
+    schedule: z.string().optional(),
+    jobTemplate: z.looseObject({
+      metadata: objectMetaSchema.nullish(),
+      spec: z.looseObject({ parallelism: z.number().nullish(), completions: z.number().nullish(), template: podTemplateSchema }),
+    }),
+  }),
+});
+export type Deployment = z.infer<typeof deploymentSchema>;
+export type ReplicaSet = z.infer<typeof replicaSetSchema>;
+export type StatefulSet = z.infer<typeof statefulSetSchema>;
+export type DaemonSet = z.infer<typeof daemonSetSchema>;
+export type Job = z.infer<typeof jobSchema>;
+export type CronJob = z.infer<typeof cronJobSchema>;
+export type Workload = Deployment | ReplicaSet | StatefulSet | DaemonSet | Job | CronJob;
+
+export const eventSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('Event').optional(),
+  metadata: objectMetaSchema,
+  involvedObject: z
+    .looseObject({ kind: z.string().nullish(), name: z.string().nullish(), namespace: z.string().nullish() })
+    .nullish(),
+  regarding: z.looseObject({ kind: z.string().nullish(), name: z.string().nullish(), namespace: z.string().nullish() }).nullish(),
+  reason: z.string().nullish(),
+  message: z.string().nullish(),
+  note: z.string().nullish(),
+  type: z.string().nullish(),
+  count: z.number().nullish(),
+  firstTimestamp: z.union([z.string(), z.date()]).nullish(),
+  lastTimestamp: z.union([z.string(), z.date()]).nullish(),
+  eventTime: z.union([z.string(), z.date()]).nullish(),
+});
+export type KEvent = z.infer<typeof eventSchema>;
+
+/** Schemas by kind, for every kind the state reader accepts (CONTRACT.md). */
+export const schemaByKind = {
+  Namespace: namespaceSchema,
+  Node: nodeSchema,
+  Pod: podSchema,
+  ResourceQuota: resourceQuotaSchema,
+  LimitRange: limitRangeSchema,
+  PersistentVolumeClaim: pvcSchema,
+  PersistentVolume: pvSchema,
+  StorageClass: storageClassSchema,
+  PriorityClass: priorityClassSchema,
+  Service: serviceSchema,
+  Deployment: deploymentSchema,
+  ReplicaSet: replicaSetSchema,
+  StatefulSet: statefulSetSchema,
+  DaemonSet: daemonSetSchema,
+  Job: jobSchema,
+  CronJob: cronJobSchema,
+  Event: eventSchema,
+} as const;
+export type KnownKind = keyof typeof schemaByKind;
+export const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
+export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
+
+export function isKnownKind(kind: unknown): kind is KnownKind {
+  return typeof kind === 'string' && Object.hasOwn(schemaByKind, kind);
+}
+
+/** Resource (plural, lower case) and API group of a kind, as the API server names it in errors. */
+export const RESOURCE_OF_KIND: Record<string, { resource: string; group: string }> = {
+  Pod: { resource: 'pods', group: '' },
+  PersistentVolumeClaim: { resource: 'persistentvolumeclaims', group: '' },
+  Service: { resource: 'services', group: '' },
+  ConfigMap: { resource: 'configmaps', group: '' },
+  Secret: { resource: 'secrets', group: '' },
+  ReplicationController: { resource: 'replicationcontrollers', group: '' },
+  ResourceQuota: { resource: 'resourcequotas', group: '' },
+  LimitRange: { resource: 'limitranges', group: '' },
+  Namespace: { resource: 'namespaces', group: '' },
+  Node: { resource: 'nodes', group: '' },
+  Event: { resource: 'events', group: '' },
+  Deployment: { resource: 'deployments', group: 'apps' },
+  ReplicaSet: { resource: 'replicasets', group: 'apps' },
+  StatefulSet: { resource: 'statefulsets', group: 'apps' },
+  DaemonSet: { resource: 'daemonsets', group: 'apps' },
+  Job: { resource: 'jobs', group: 'batch' },
+  CronJob: { resource: 'cronjobs', group: 'batch' },
+  PriorityClass: { resource: 'priorityclasses', group: 'scheduling.k8s.io' },
+  StorageClass: { resource: 'storageclasses', group: 'storage.k8s.io' },
+  Ingress: { resource: 'ingresses', group: 'networking.k8s.io' },
+};
+
+/** The resource of an arbitrary object: known kinds from the table, others by the usual lower-case plural. */
+export function resourceOf(kind: string, apiVersion?: string): { resource: string; group: string } {
+  const known = RESOURCE_OF_KIND[kind];
+  if (known) return known;
+  const group = apiVersion && apiVersion.includes('/') ? apiVersion.split('/')[0]! : '';
+  const lower = kind.toLowerCase();
+  const plural = lower.endsWith('s') ? `${lower}es` : lower.endsWith('y') ? `${lower.slice(0, -1)}ies` : `${lower}s`;
+  return { resource: plural, group };
+}
+
+export const CLUSTER_SCOPED_KINDS = new Set(['Namespace', 'Node', 'PriorityClass', 'StorageClass', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition']);

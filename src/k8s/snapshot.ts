@@ -1,0 +1,173 @@
+/**
+ * The cluster as the engine sees it: objects by kind, namespace and name, with copy-on-write forks so a
+ * what-if or a simulation never touches the state it started from. Derived indexes (node sums, quota
+ * usage) register as `Derived` values: they are built once, forked with the snapshot, and told about
+ * every change, so no question ever scans all pods.
+ */
+import type { KnownKind } from './objects.ts';
+
+export interface KObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { name?: string; namespace?: string; [k: string]: unknown };
+  [k: string]: unknown;
+}
+
+/** A value computed from a snapshot and kept current as objects change. */
+export interface Derived {
+  /** A copy for a forked snapshot (may share structure copy-on-write). */
+  fork(): Derived;
+  /** Called after an object was put or removed (`next` undefined). */
+  onChange?(kind: string, prev: KObject | undefined, next: KObject | undefined): void;
+}
+
+const CLUSTER = '';
+
+type NsStore = Map<string, KObject>;
+type KindStore = Map<string, NsStore>;
+
+export class Snapshot {
+  private stores: Map<string, KindStore>;
+  /** (kind, ns) stores this snapshot may mutate in place; others are shared with the parent. */
+  private owned: Set<string>;
+  private ownedKinds: Set<string>;
+  private derived: Map<string, Derived>;
+  private parent?: Snapshot;
+
+  constructor() {
+    this.stores = new Map();
+    this.owned = new Set();
+    this.ownedKinds = new Set();
+    this.derived = new Map();
+  }
+
+  /** A copy-on-write child: writes to it never reach this snapshot. */
+  fork(): Snapshot {
+    const child = new Snapshot();
+    child.stores = new Map(this.stores);
+    child.parent = this;
+    for (const [k, d] of this.derived) child.derived.set(k, d.fork());
+    return child;
+  }
+
+  private nsKey(kind: string, ns: string): string {
+    return `${kind}\u0000${ns}`;
+  }
+
+  private writableNs(kind: string, ns: string): NsStore {
+    let kindStore = this.stores.get(kind);
+    if (!kindStore) {
+      kindStore = new Map();
+      this.stores.set(kind, kindStore);
+      this.ownedKinds.add(kind);
+    } else if (!this.ownedKinds.has(kind)) {
+      kindStore = new Map(kindStore);
+      this.stores.set(kind, kindStore);
+      this.ownedKinds.add(kind);
+    }
+    const key = this.nsKey(kind, ns);
+    let nsStore = kindStore.get(ns);
+    if (!nsStore) {
+      nsStore = new Map();
+      kindStore.set(ns, nsStore);
+      this.owned.add(key);
+    } else if (!this.owned.has(key)) {
+      nsStore = new Map(nsStore);
+      kindStore.set(ns, nsStore);
+      this.owned.add(key);
+    }
+    return nsStore;
+  }
+
+  /** Adds or replaces an object (keyed by kind, namespace, name). */
+  put(obj: KObject): void {
+    const kind = obj.kind ?? '';
+    const ns = obj.metadata.namespace ?? CLUSTER;
+    const name = obj.metadata.name ?? '';
+    const store = this.writableNs(kind, ns);
+    const prev = store.get(name);
+    store.set(name, obj);
+    for (const d of this.derived.values()) d.onChange?.(kind, prev, obj);
+  }
+
+  remove(kind: string, namespace: string | undefined, name: string): KObject | undefined {
+    const existing = this.get(kind, namespace, name);
+    if (!existing) return undefined;
+    const store = this.writableNs(kind, namespace ?? CLUSTER);
+    store.delete(name);
+    for (const d of this.derived.values()) d.onChange?.(kind, existing, undefined);
+    return existing;
+  }
+
+  get<T extends KObject = KObject>(kind: KnownKind | string, namespace: string | undefined, name: string): T | undefined {
+    return this.stores.get(kind)?.get(namespace ?? CLUSTER)?.get(name) as T | undefined;
+  }
+
+  /** Objects of a kind in a namespace (or all namespaces when `namespace` is undefined), sorted by name. */
+  list<T extends KObject = KObject>(kind: KnownKind | string, namespace?: string): T[] {
+    const kindStore = this.stores.get(kind);
+    if (!kindStore) return [];
+    if (namespace !== undefined) {
+      const s = kindStore.get(namespace);
+      if (!s) return [];
+      return [...s.values()].sort(byName) as T[];
+    }
+    const out: KObject[] = [];
+    for (const s of kindStore.values()) for (const o of s.values()) out.push(o);
+    return out as T[];
+  }
+
+  /** Objects of a kind in a namespace, unsorted (hot paths). */
+  *iterate<T extends KObject = KObject>(kind: KnownKind | string, namespace?: string): IterableIterator<T> {
+    const kindStore = this.stores.get(kind);
+    if (!kindStore) return;
+    if (namespace !== undefined) {
+      const s = kindStore.get(namespace);
+      if (s) yield* s.values() as IterableIterator<T>;
+      return;
+    }
+    for (const s of kindStore.values()) yield* s.values() as IterableIterator<T>;
+  }
+
+  count(kind: string, namespace?: string): number {
+    const kindStore = this.stores.get(kind);
+    if (!kindStore) return 0;
+    if (namespace !== undefined) return kindStore.get(namespace)?.size ?? 0;
+    let n = 0;
+    for (const s of kindStore.values()) n += s.size;
+    return n;
+  }
+
+  /** Every namespace that has a Namespace object or any namespaced object. */
+  namespaces(): string[] {
+    const out = new Set<string>();
+    for (const ns of this.stores.get('Namespace')?.get(CLUSTER)?.keys() ?? []) out.add(ns);
+    for (const [kind, ks] of this.stores) {
+      if (kind === 'Namespace') continue;
+      for (const [ns, s] of ks) if (ns !== CLUSTER && s.size > 0) out.add(ns);
+    }
+    return [...out].sort();
+  }
+
+  hasNamespace(ns: string): boolean {
+    if (this.get('Namespace', undefined, ns)) return true;
+    for (const [kind, ks] of this.stores) if (kind !== 'Namespace' && (ks.get(ns)?.size ?? 0) > 0) return true;
+    return false;
+  }
+
+  /** A derived value, built on first use and kept current afterwards. */
+  derive<T extends Derived>(key: string, build: (s: Snapshot) => T): T {
+    let d = this.derived.get(key);
+    if (!d) {
+      d = build(this);
+      this.derived.set(key, d);
+    }
+    return d as T;
+  }
+}
+
+function byName(a: KObject, b: KObject): number {
+  const x = a.metadata.name ?? '';
+  const y = b.metadata.name ?? '';
+  return x < y ? -1 : x > y ? 1 : 0;
+}

@@ -1,0 +1,42 @@
+/**
+ * Composition root: configuration → cluster source(s) → answerer → Slack app. The CLI (`src/cli/`)
+ * calls `serve` for `npm start` with Slack tokens and for `quota-doctor serve`.
+ */
+import { loadConfig, secretValues, describeConfig, ConfigError } from './config.ts';
+import { loadPolicy } from './answer/policy.ts';
+import { createAnswerer } from './answer/index.ts';
+import { openSource } from './answer/sources.ts';
+import { createSlackApp, createLogger } from './slack/index.ts';
+import type { Io } from './cli/main.ts';
+
+export async function serve(io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let config;
+  try {
+    config = loadConfig(env);
+  } catch (e) {
+    io.stderr(`quota-doctor: ${e instanceof ConfigError ? e.message : String(e)}\n`);
+    return 2;
+  }
+  if (config.mode === 'console') {
+    io.stderr('quota-doctor: serve needs SLACK_BOT_TOKEN (and SLACK_SIGNING_SECRET or SLACK_APP_TOKEN); without them run `quota-doctor console`.\n');
+    return 2;
+  }
+  const logger = createLogger({ level: config.logLevel, secrets: secretValues(config) });
+  const policy = loadPolicy(config.policyPath);
+  const handle = createSlackApp({
+    config,
+    answerer: createAnswerer(),
+    policy,
+    logger,
+    sourceFor: (context?: string) => openSource({ state: config.statePath, context }, env),
+  });
+  const { port } = await handle.start();
+  logger.info({ port, mode: config.mode }, `quota-doctor listening (${describeConfig(config)})`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  await handle.stop();
+  return 0;
+}

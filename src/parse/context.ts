@@ -1,0 +1,321 @@
+/**
+ * Who and where a message is about, read from the text *around* it rather than from the message:
+ * the namespace of a `kubectl … -n NS` command or a kube-ps1 prompt `(⎈ |ctx:NS)`, a `describe` header
+ * (`Name:`, `Namespace:`, `Controlled By:`), an events table row (`replicaset/web-7c5d`, a NAMESPACE
+ * column, the pre-1.14 NAME/KIND columns `web-7c5d.15a8… ReplicaSet`), an Event's `involvedObject`,
+ * klog's `pod="ns/name"`, and the StatefulSet controller's `create Pod X in StatefulSet Y failed error:`.
+ */
+
+const KIND_OF_PREFIX: Record<string, string> = {
+  pod: 'Pod', pods: 'Pod', po: 'Pod',
+  replicaset: 'ReplicaSet', replicasets: 'ReplicaSet', rs: 'ReplicaSet',
+  statefulset: 'StatefulSet', statefulsets: 'StatefulSet', sts: 'StatefulSet',
+  job: 'Job', jobs: 'Job',
+  daemonset: 'DaemonSet', daemonsets: 'DaemonSet', ds: 'DaemonSet',
+  replicationcontroller: 'ReplicationController', replicationcontrollers: 'ReplicationController', rc: 'ReplicationController',
+  deployment: 'Deployment', deployments: 'Deployment', deploy: 'Deployment',
+  cronjob: 'CronJob', cronjobs: 'CronJob', cj: 'CronJob',
+  deploymentconfig: 'DeploymentConfig', dc: 'DeploymentConfig',
+  service: 'Service', services: 'Service', svc: 'Service',
+  persistentvolumeclaim: 'PersistentVolumeClaim', persistentvolumeclaims: 'PersistentVolumeClaim', pvc: 'PersistentVolumeClaim',
+  horizontalpodautoscaler: 'HorizontalPodAutoscaler', hpa: 'HorizontalPodAutoscaler',
+  ingress: 'Ingress', ingresses: 'Ingress',
+};
+const CONTROLLER_KINDS = new Set(['ReplicaSet', 'StatefulSet', 'Job', 'DaemonSet', 'ReplicationController', 'Deployment', 'CronJob', 'DeploymentConfig']);
+const EVENT_KINDS = new Set(['Pod', 'ReplicaSet', 'StatefulSet', 'Job', 'DaemonSet', 'ReplicationController', 'Deployment', 'CronJob', 'DeploymentConfig']);
+
+export interface Ref {
+  kind: string;
+  name: string;
+}
+
+interface Mark {
+  pos: number;
+  namespace?: string;
+  ref?: Ref;
+}
+
+/** A `kubectl describe` block or an Event's involvedObject: facts that hold until the next one. */
+interface Block {
+  pos: number;
+  name?: string;
+  namespace?: string;
+  kind?: string;
+  controlledBy?: string;
+  involved?: Partial<Ref> & { namespace?: string };
+  podLike?: boolean;
+  controllerLike?: string;
+}
+
+export interface ContextAt {
+  namespace?: string;
+  pod?: string;
+  controller?: Ref;
+  /** The first object the message's own line names (an events-table OBJECT column), any kind. */
+  lineRef?: Ref;
+}
+
+const NS = '[a-z0-9][a-z0-9-]{0,62}';
+const CMD_NS_RE = new RegExp(`(?:^|\\s)(?:-n|--namespace)(?:=|\\s+)(${NS})(?![\\w.-])`);
+const PS1_RE = new RegExp(`\\(⎈ ?\\|[^:)\\n]{1,200}:(${NS})\\)`);
+/** An object name as pasted: DNS names, plus redactions like `egg-<id here>`. */
+const NAME = '[a-z0-9](?:[a-z0-9.-]|<[^<>\\n]{1,40}>){0,252}';
+const REF_RE = new RegExp(
+  `(?:^|[\\s(])(pods?|po|replicasets?|rs|statefulsets?|sts|jobs?|daemonsets?|ds|replicationcontrollers?|rc|deployments?|deploy|cronjobs?|cj|deploymentconfig|dc|services?|svc|persistentvolumeclaims?|pvc|horizontalpodautoscaler|hpa|ingress(?:es)?)/(${NAME})`,
+  'gi',
+);
+const OLD_EVENT_RE = /(?:^|\s)([a-z0-9][a-z0-9.-]{0,252})\.[0-9a-f]{8,20}\s+(Pod|ReplicaSet|StatefulSet|Job|DaemonSet|ReplicationController|Deployment|CronJob|PersistentVolumeClaim|Service|DeploymentConfig)\s/;
+const URL_NS_RE = new RegExp(`/namespaces/(${NS})/`);
+const OBJREF_RE = new RegExp(`ObjectReference\\{Kind:"([A-Za-z]{1,60})", Namespace:"(${NS})", Name:"([a-z0-9][a-z0-9.-]{0,252})"`);
+const ROW_NS_RE = new RegExp(`^\\s*(${NS})\\s+(?:\\d+(?:\\.\\d+)?[smhd]\\w*|<unknown>)\\s+(?:Warning|Normal)\\s`);
+const CMD_SUBJECT_RE = new RegExp(
+  `(?:kubectl|oc|k)\\s+(?:-n\\s+\\S+\\s+)?(?:describe|get|logs|edit)\\s+(?:-n\\s+\\S+\\s+)?(pods?|po|replicasets?|rs|statefulsets?|sts|jobs?|daemonsets?|ds|deployments?|deploy)(?:/|\\s+)(${NAME})`,
+  'i',
+);
+const JSON_POD_KEY_RE = /^\s{0,2}"([a-z0-9][a-z0-9.-]{0,252}-[a-z0-9]{5})":\s*\{\s*$/;
+const QUOTED_NS_NAME_RE = new RegExp(`(?:for|pod|Pod|object|key)[ =]"(${NS})/(${NAME})"`);
+const KLOG_POD_RE = new RegExp(`(?:pod|Pod)="(${NS})/([a-z0-9][a-z0-9.-]{0,252})"`);
+const ASSIGNED_RE = new RegExp(`Successfully assigned (${NS})/([a-z0-9][a-z0-9.-]{0,252}) to `);
+const STS_RE = /create Pod ([a-z0-9][a-z0-9.-]{0,252}) in StatefulSet ([a-z0-9][a-z0-9.-]{0,252}) failed error:/;
+const IN_NS_RE = new RegExp(`(?:in (?:the )?namespace|namespace) "(${NS})"`);
+const YAML_NS_RE = new RegExp(`^\\s*-?\\s*["']?namespace["']?\\s*:\\s*["']?(${NS})["']?\\s*,?\\s*$`);
+const TABLE_NS_RE = new RegExp(`^\\s*(${NS})\\s`);
+const NS_KEY_RE = new RegExp(`["']?namespace["']?\\s*:\\s*["']?(${NS})`);
+const GET_PODS_RE = /^([a-z0-9][a-z0-9.-]{0,252})\s+\d{1,3}\/\d{1,3}\s+[A-Za-z:]+\s+\d/;
+const GET_PODS_ALL_RE = new RegExp(`^(${NS})\\s+([a-z0-9][a-z0-9.-]{0,252})\\s+\\d{1,3}/\\d{1,3}\\s+[A-Za-z:]+\\s+\\d`);
+
+export class PasteContext {
+  private readonly lineStarts: number[] = [];
+  private readonly lineMarks = new Map<number, Mark[]>();
+  private readonly nsMarks: Mark[] = [];
+  private readonly blocks: Block[] = [];
+  private readonly standalone: Mark[] = [];
+  private readonly namespaces = new Set<string>();
+
+  constructor(text: string) {
+    let pos = 0;
+    let inNsTable = false;
+    let block: Block | undefined;
+    let involvedIndent = -1;
+    let lineNo = 0;
+    for (const line of text.split('\n')) {
+      this.lineStarts.push(pos);
+      this.readLine(line, pos, lineNo);
+      // Tables: a NAMESPACE column makes the first word of each row a namespace.
+      if (/^\s*NAMESPACE\s+(?:LAST SEEN|NAME)\b/.test(line)) inNsTable = true;
+      else if (line.trim() === '') inNsTable = false;
+      else if (inNsTable) {
+        const m = TABLE_NS_RE.exec(line);
+        if (m) this.addLine(lineNo, { pos, namespace: m[1]! });
+      }
+      // describe blocks
+      const name = /^Name:\s+(\S{1,253})\s*$/.exec(line);
+      if (name) {
+        block = { pos, name: name[1]! };
+        this.blocks.push(block);
+      } else if (block) {
+        const ns = /^Namespace:\s+(\S{1,63})\s*$/.exec(line);
+        if (ns) {
+          block.namespace = ns[1]!;
+          this.addNs({ pos, namespace: ns[1]! });
+        }
+        const cb = /^Controlled By:\s+(\w{1,60})\/(\S{1,253})/.exec(line);
+        if (cb) block.controlledBy = cb[1]!;
+        if (/^(?:Containers|Node|IP|QoS Class|Init Containers):/.test(line)) block.podLike = true;
+        if (/^Volume Claims:/.test(line)) block.controllerLike = 'StatefulSet';
+        else if (/^Completions:/.test(line)) block.controllerLike ??= 'Job';
+        else if (/^Desired Number of Nodes Scheduled:/.test(line)) block.controllerLike ??= 'DaemonSet';
+        else if (/^StrategyType:/.test(line)) block.controllerLike ??= 'Deployment';
+        else if (/^(?:Replicas|Pods Status):/.test(line)) block.controllerLike ??= 'Replicas';
+      }
+      // Event involvedObject (YAML: an indented block; JSON: keys on the following lines or inline).
+      const inv = /^(\s*)["']?involvedObject["']?\s*:/.exec(line);
+      if (inv) {
+        const b: Block = { pos, involved: {} };
+        this.blocks.push(b);
+        block = b;
+        involvedIndent = inv[1]!.length;
+        this.readInvolved(line.slice(inv[0].length), b);
+      } else if (involvedIndent >= 0 && block?.involved) {
+        const indent = /^\s*/.exec(line)![0].length;
+        if (indent <= involvedIndent && !/^\s*[}\]]/.test(line) && line.trim() !== '') involvedIndent = -1;
+        else this.readInvolved(line, block);
+        if (/^\s*}/.test(line)) involvedIndent = -1;
+      }
+      pos += line.length + 1;
+      lineNo++;
+    }
+    const byPos = (a: { pos: number }, b: { pos: number }): number => a.pos - b.pos;
+    this.nsMarks.sort(byPos);
+    this.blocks.sort(byPos);
+    this.standalone.sort(byPos);
+  }
+
+  private readInvolved(s: string, b: Block): void {
+    const inv = b.involved!;
+    const kind = /["']?kind["']?\s*:\s*["']?([A-Za-z]{1,60})/.exec(s);
+    if (kind) inv.kind = kind[1]!;
+    const name = /["']?name["']?\s*:\s*["']?([a-z0-9][a-z0-9.-]{0,252})/.exec(s);
+    if (name) inv.name = name[1]!;
+    const ns = NS_KEY_RE.exec(s);
+    if (ns) {
+      inv.namespace = ns[1]!;
+      this.addNs({ pos: b.pos, namespace: ns[1]! });
+    }
+  }
+
+  private addLine(lineNo: number, m: Mark): void {
+    const list = this.lineMarks.get(lineNo);
+    if (list) list.push(m);
+    else this.lineMarks.set(lineNo, [m]);
+    if (m.namespace) this.addNs(m);
+  }
+
+  private addNs(m: Mark): void {
+    this.nsMarks.push(m);
+    this.namespaces.add(m.namespace!);
+  }
+
+  private readLine(line: string, pos: number, lineNo: number): void {
+    if (line.length === 0) return;
+    const isCommand = /(?:^|[\s$#>%])(?:kubectl|oc|k|helm|kubens)\s/.test(line) || /^\s*[$#%]\s/.test(line);
+    if (isCommand) {
+      const m = CMD_NS_RE.exec(line);
+      if (m) this.addNs({ pos, namespace: m[1]! });
+      const e = /kubens\s+([a-z0-9][a-z0-9-]{0,62})\s*$/.exec(line);
+      if (e) this.addNs({ pos, namespace: e[1]! });
+    }
+    if (line.includes('⎈')) {
+      const m = PS1_RE.exec(line);
+      if (m) this.addNs({ pos, namespace: m[1]! });
+    }
+    if (line.includes('/')) {
+      REF_RE.lastIndex = 0;
+      const refs: Mark[] = [];
+      for (let m = REF_RE.exec(line); m; m = REF_RE.exec(line)) {
+        const kind = KIND_OF_PREFIX[m[1]!.toLowerCase()];
+        if (kind) refs.push({ pos: pos + m.index, ref: { kind, name: m[2]!.replace(/[.-]+$/, '') } });
+      }
+      if (refs.length > 0) {
+        // A line that is nothing but `rc/test-1` labels the lines under it (web consoles).
+        if (/^\s*\S+\s*$/.test(line)) this.standalone.push(...refs);
+        for (const r of refs) this.addLine(lineNo, r);
+      }
+      const k = KLOG_POD_RE.exec(line) ?? ASSIGNED_RE.exec(line);
+      if (k) this.addLine(lineNo, { pos, namespace: k[1]!, ref: { kind: 'Pod', name: k[2]! } });
+    }
+    if (line.includes('/namespaces/')) {
+      const u = URL_NS_RE.exec(line);
+      if (u) this.addLine(lineNo, { pos, namespace: u[1]! });
+    }
+    if (line.includes('ObjectReference{')) {
+      const o = OBJREF_RE.exec(line);
+      if (o) this.addLine(lineNo, { pos, namespace: o[2]!, ref: { kind: o[1]!, name: o[3]! } });
+    }
+    if (line.includes('"')) {
+      const q = QUOTED_NS_NAME_RE.exec(line);
+      if (q) this.addLine(lineNo, { pos, namespace: q[1]! });
+    }
+    const row = ROW_NS_RE.exec(line);
+    if (row) this.addLine(lineNo, { pos, namespace: row[1]! });
+    if (isCommand) {
+      const c = CMD_SUBJECT_RE.exec(line);
+      if (c) {
+        const kind = KIND_OF_PREFIX[c[1]!.toLowerCase()]!;
+        const b: Block = { pos, name: c[2]! };
+        if (kind === 'Pod') b.podLike = true;
+        else b.controllerLike = kind;
+        this.blocks.push(b);
+      }
+    }
+    const jk = JSON_POD_KEY_RE.exec(line);
+    if (jk) this.blocks.push({ pos, name: jk[1]!, podLike: true });
+    const old = OLD_EVENT_RE.exec(line);
+    if (old) this.addLine(lineNo, { pos, ref: { kind: old[2]!, name: old[1]! } });
+    if (line.includes('in StatefulSet')) {
+      const s = STS_RE.exec(line);
+      if (s) this.addLine(lineNo, { pos, ref: { kind: 'StatefulSet', name: s[2]! } });
+    }
+    if (line.includes('amespace')) {
+      const n = IN_NS_RE.exec(line);
+      if (n) this.addNs({ pos, namespace: n[1]! });
+      const y = YAML_NS_RE.exec(line);
+      if (y) this.addNs({ pos, namespace: y[1]! });
+    }
+    const gp = GET_PODS_ALL_RE.exec(line);
+    if (gp) this.addLine(lineNo, { pos, namespace: gp[1]!, ref: { kind: 'Pod', name: gp[2]! } });
+    else {
+      const g = GET_PODS_RE.exec(line);
+      if (g) this.addLine(lineNo, { pos, ref: { kind: 'Pod', name: g[1]! } });
+    }
+  }
+
+  private lineOf(pos: number): number {
+    let lo = 0;
+    let hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.lineStarts[mid]! <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** The last element with `pos` ≤ `pos` of a list sorted by pos (binary search). */
+  private lastBefore<T extends { pos: number }>(list: T[], pos: number): T | undefined {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]!.pos <= pos) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 ? list[lo - 1] : undefined;
+  }
+
+  /** The context of a message starting at `pos`. */
+  at(pos: number): ContextAt {
+    const out: ContextAt = {};
+    const line = this.lineOf(pos);
+    const marks = this.lineMarks.get(line) ?? [];
+    for (const m of marks) {
+      if (m.namespace && !out.namespace) out.namespace = m.namespace;
+      if (m.ref && !out.lineRef) out.lineRef = m.ref;
+      if (m.ref?.kind === 'Pod' && !out.pod) out.pod = m.ref.name;
+      else if (m.ref && CONTROLLER_KINDS.has(m.ref.kind) && !out.controller) out.controller = m.ref;
+    }
+    const block = this.lastBefore(this.blocks, pos);
+    if (block?.involved) {
+      const inv = block.involved;
+      if (inv.kind && inv.name && EVENT_KINDS.has(inv.kind)) {
+        if (inv.kind === 'Pod') out.pod ??= inv.name;
+        else out.controller ??= { kind: inv.kind, name: inv.name };
+      }
+      if (inv.namespace) out.namespace ??= inv.namespace;
+    } else if (block?.name) {
+      if (block.podLike) out.pod ??= block.name;
+      else if (block.controllerLike) {
+        const kind =
+          block.controllerLike !== 'Replicas'
+            ? block.controllerLike
+            : block.controlledBy === 'Deployment'
+              ? 'ReplicaSet'
+              : block.controlledBy === 'DeploymentConfig'
+                ? 'ReplicationController'
+                : 'ReplicaSet';
+        out.controller ??= { kind, name: block.name };
+      }
+      if (block.namespace) out.namespace ??= block.namespace;
+    }
+    if (!out.controller) {
+      const s = this.lastBefore(this.standalone, pos);
+      if (s?.ref && CONTROLLER_KINDS.has(s.ref.kind) && this.lineOf(s.pos) >= line - 3) out.controller = s.ref;
+    }
+    if (!out.namespace) {
+      const ns = this.lastBefore(this.nsMarks, pos);
+      if (ns) out.namespace = ns.namespace!;
+      else if (this.namespaces.size === 1) out.namespace = [...this.namespaces][0]!;
+    }
+    return out;
+  }
+}

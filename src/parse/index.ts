@@ -1,0 +1,175 @@
+/**
+ * Pasted text → findings: which layer stopped a pod, with the numbers the message gives.
+ *
+ * Pipeline: cap the input (`maxBytes`), normalize it into logical lines (normalize.ts), run every layer
+ * parser over the same normalized text, attach the surrounding context (namespace, controller, pod),
+ * dedupe repeats, and order the findings the way the API server and scheduler meet an object:
+ * validation → LimitRanger → ResourceQuota → scheduler → runtime → look-alikes.
+ * Never throws: any internal failure yields what was found so far.
+ */
+
+import { resourceOf } from '../k8s/objects.ts';
+import { PasteContext } from './context.ts';
+import type { Finding, Layer, Match } from './finding.ts';
+import { findLimitRange } from './limitrange.ts';
+import { findLookalikes } from './lookalikes.ts';
+import { extractManifests, type ExtractedManifest } from './manifests.ts';
+import { lowerAscii, normalizePaste } from './normalize.ts';
+import { findQuota } from './quota.ts';
+import { findRuntime } from './runtime.ts';
+import { findScheduler } from './scheduler.ts';
+import { findValidation } from './validation.ts';
+
+export type { Finding, Layer } from './finding.ts';
+export type { ExtractedManifest } from './manifests.ts';
+export { extractManifests } from './manifests.ts';
+export { normalizePaste } from './normalize.ts';
+
+export interface ParsedPaste {
+  findings: Finding[];
+  manifests: ExtractedManifest[];
+  truncated?: boolean;
+}
+
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+const LAYER_RANK: Record<Layer, number> = {
+  'api-validation': 0,
+  limitrange: 1,
+  quota: 2,
+  scheduler: 3,
+  runtime: 4,
+  other: 5,
+};
+
+/** The first `maxBytes` UTF-8 bytes of `text` (never splitting a character). */
+function capBytes(text: string, maxBytes: number): { text: string; truncated: boolean } {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts need no encoding.
+  if (text.length * 3 <= maxBytes) return { text, truncated: false };
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= maxBytes) return { text, truncated: false };
+  let end = Math.max(0, maxBytes);
+  // Back off continuation bytes (10xxxxxx) so the cut falls on a character boundary.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return { text: new TextDecoder().decode(bytes.subarray(0, end)), truncated: true };
+}
+
+function stableKey(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
+  );
+}
+
+/** A finding in the field order of CONTRACT.md, without parser bookkeeping. */
+function toFinding(m: Match): Finding {
+  return {
+    layer: m.layer,
+    kind: m.kind,
+    ...(m.object && Object.keys(m.object).length > 0 ? { object: m.object } : {}),
+    ...(m.controller ? { controller: m.controller } : {}),
+    ...(m.namespace ? { namespace: m.namespace } : {}),
+    facts: m.facts,
+    message: m.message,
+    ...(m.version ? { version: m.version } : {}),
+  };
+}
+
+/** Attach namespace, controller and (for scheduler/runtime messages, which do not name it) the pod. */
+function withContext(matches: Match[], ctx: PasteContext): void {
+  for (const m of matches) {
+    const c = ctx.at(m.start);
+    if (c.namespace && !m.namespace) m.namespace = c.namespace;
+    if (c.controller && !m.controller) m.controller = c.controller;
+    if (!m.object && c.pod && (m.layer === 'scheduler' || m.layer === 'runtime')) m.object = { resource: 'pods', name: c.pod };
+    // A look-alike is about whatever object its event row names (a Service's load balancer, a PVC's disk).
+    if (!m.object && c.lineRef && m.layer === 'other') m.object = { resource: resourceOf(c.lineRef.kind).resource, name: c.lineRef.name };
+  }
+}
+
+/**
+ * Runtime and look-alike words inside a message another parser read (`NodeUnderMemoryPressure (1)` in a
+ * FailedScheduling text, `Evicted` inside a quota name) are part of that message, not a finding.
+ */
+function dropNested(matches: Match[]): Match[] {
+  const outer = matches.filter((m) => m.layer !== 'runtime' && m.layer !== 'other').sort((a, b) => a.start - b.start);
+  if (outer.length === 0) return matches;
+  return matches.filter((m) => {
+    if (m.layer !== 'runtime') return true;
+    // Binary search the last outer match starting at or before m.start.
+    let lo = 0;
+    let hi = outer.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (outer[mid]!.start <= m.start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo - 1; i >= 0 && i >= lo - 8; i--) if (m.start < outer[i]!.end) return false;
+    return true;
+  });
+}
+
+/**
+ * One finding per distinct problem: the same facts (pods that differ only by a generated suffix, the
+ * same event repeated). Runtime and look-alike findings are per object. A repeat may name what the first
+ * occurrence did not (object, namespace, controller): those are merged into the first.
+ */
+function dedupe(matches: Match[]): Match[] {
+  const first = new Map<string, Match>();
+  const out: Match[] = [];
+  const oomPods = new Set(matches.filter((m) => m.layer === 'runtime' && m.facts.reason === 'OOMKilled').map((m) => m.object?.name ?? ''));
+  for (const m of matches) {
+    // Exit code 137 next to an OOMKilled of the same pod is the same kill, not a second problem.
+    if (m.layer === 'runtime' && m.facts.reason === 'ExitCode137' && (oomPods.has(m.object?.name ?? '') || oomPods.has(''))) continue;
+    const who = m.layer === 'runtime' || m.layer === 'other' ? (m.object?.name ?? '') : '';
+    const key = `${m.layer}|${m.kind}|${who}|${stableKey(m.facts)}`;
+    const prev = first.get(key);
+    if (prev) {
+      if (prev.namespace && m.namespace && prev.namespace !== m.namespace) {
+        // The same message in another namespace is another problem.
+        const k2 = `${key}|${m.namespace}`;
+        if (!first.has(k2)) {
+          first.set(k2, m);
+          out.push(m);
+        }
+        continue;
+      }
+      if (!prev.object && m.object) prev.object = m.object;
+      if (!prev.namespace && m.namespace) prev.namespace = m.namespace;
+      if (!prev.controller && m.controller) prev.controller = m.controller;
+      continue;
+    }
+    first.set(key, m);
+    out.push(m);
+  }
+  return out;
+}
+
+/** Every finding and manifest in a paste. */
+export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPaste {
+  const result: ParsedPaste = { findings: [], manifests: [] };
+  try {
+    const input = typeof text === 'string' ? text : String(text ?? '');
+    const maxBytes = opts?.maxBytes !== undefined && Number.isFinite(opts.maxBytes) && opts.maxBytes >= 0 ? Math.floor(opts.maxBytes) : DEFAULT_MAX_BYTES;
+    const capped = capBytes(input, maxBytes);
+    if (capped.truncated) result.truncated = true;
+    const norm = normalizePaste(capped.text);
+    const lower = lowerAscii(norm);
+    const matches: Match[] = [];
+    for (const find of [findValidation, findLimitRange, findQuota, findScheduler, findRuntime, findLookalikes]) {
+      try {
+        matches.push(...find(norm, lower));
+      } catch {
+        // A parser bug must not hide what the other layers found.
+      }
+    }
+    withContext(matches, new PasteContext(norm));
+    matches.sort((a, b) => LAYER_RANK[a.layer] - LAYER_RANK[b.layer] || a.start - b.start);
+    result.findings = dedupe(dropNested(matches)).map(toFinding);
+    result.manifests = extractManifests(capped.text);
+  } catch {
+    // Never throw on user text; return what we have.
+  }
+  return result;
+}

@@ -1,0 +1,147 @@
+/**
+ * LimitRanger admission messages (plugin/pkg/admission/limitranger/admission.go; k8s-semantics §3.5, §7).
+ *
+ * v1.35 formats, each possibly followed by a `.` in releases before ~1.20:
+ *   `minimum|maximum <res> usage per <Container|Pod|PersistentVolumeClaim> is <q>, but request|limit is <q>`
+ *   `minimum|maximum <res> usage per <T> is <q>.  No request|limit is specified`
+ *   `<res> max limit to request ratio per <T> is <q>, but provided ratio is <%f>`
+ *   `<res> max limit to request ratio per <T> is <q>, but no request|limit is specified or request|limit is 0`
+ * Several violations of one LimitRange are aggregated as `[m1, m2]` (1.3+; with trailing periods this
+ * gives `2400m., maximum …`) and as `m1. m2` inside brackets in 1.1/1.2, where the words were capitalised.
+ * Messages inside brackets come in Go map order, so their order carries no meaning (§9).
+ */
+
+import type { Match } from './finding.ts';
+import { lowerAscii } from './normalize.ts';
+import { bare, lineEnd, scanAll, wordBefore } from './scan.ts';
+import { envelopeBefore } from './subject.ts';
+
+export interface Violation {
+  scope: 'Container' | 'Pod' | 'PersistentVolumeClaim';
+  resource: string;
+  bound: 'min' | 'max' | 'ratio';
+  limit: string;
+  /** The request, limit or ratio the object had; null for the "No request/limit is specified" forms. */
+  actual: string | null;
+}
+
+interface Item {
+  v: Violation;
+  start: number;
+  end: number;
+  trailingPeriod: boolean;
+  capital: boolean;
+}
+
+const SCOPES: Record<string, Violation['scope']> = {
+  container: 'Container',
+  pod: 'Pod',
+  persistentvolumeclaim: 'PersistentVolumeClaim',
+};
+
+const RES_BEFORE_RE = /(minimum|maximum) ([A-Za-z0-9][A-Za-z0-9./_-]{0,99}) $/i;
+const MINMAX_RE =
+  /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:(\.?\s{1,4}no (?:request|limit) is specified)|, but (?:(?:request|limit) is|requested) ([^\s,\]]{1,64}))/iy;
+const RATIO_RE =
+  /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?), but (?:provided ratio is ([0-9][0-9.]{0,39})|(no (?:request|limit) is specified or (?:request|limit) is 0))/iy;
+
+function minMax(text: string, k: number): Item | undefined {
+  // `k` is the offset of `usage per `.
+  const before = RES_BEFORE_RE.exec(text.slice(Math.max(0, k - 120), k));
+  if (!before) return undefined;
+  MINMAX_RE.lastIndex = k + 'usage per '.length;
+  const m = MINMAX_RE.exec(text);
+  if (!m) return undefined;
+  let end = MINMAX_RE.lastIndex;
+  const trailingPeriod = text[end] === '.' || (m[4] !== undefined && m[4].endsWith('.'));
+  if (m[3] !== undefined && text[end] === '.') end++;
+  const word = before[1]!;
+  return {
+    v: {
+      scope: SCOPES[m[1]!.toLowerCase()]!,
+      resource: before[2]!,
+      bound: word.toLowerCase() === 'minimum' ? 'min' : 'max',
+      limit: bare(m[2]!),
+      actual: m[4] !== undefined ? bare(m[4]) : null,
+    },
+    start: k - before[0].length,
+    end,
+    trailingPeriod,
+    capital: word[0] === 'M',
+  };
+}
+
+function ratio(text: string, k: number): Item | undefined {
+  // `k` is the offset of ` max limit to request ratio per `.
+  const resource = wordBefore(text, k, /[A-Za-z0-9./_-]/, 100);
+  if (!resource) return undefined;
+  RATIO_RE.lastIndex = k + ' max limit to request ratio per '.length;
+  const m = RATIO_RE.exec(text);
+  if (!m) return undefined;
+  const end = RATIO_RE.lastIndex;
+  return {
+    v: {
+      scope: SCOPES[m[1]!.toLowerCase()]!,
+      resource,
+      bound: 'ratio',
+      limit: bare(m[2]!),
+      actual: m[3] !== undefined ? bare(m[3]) : null,
+    },
+    start: k - resource.length,
+    end,
+    trailingPeriod: text[end] === '.' || (m[3] !== undefined && m[3].endsWith('.')),
+    capital: false,
+  };
+}
+
+/** Items that belong to one aggregated message: separated only by `, `, `. `, `., ` on one line. */
+function group(text: string, items: Item[]): Item[][] {
+  const groups: Item[][] = [];
+  for (const it of items) {
+    const last = groups.at(-1)?.at(-1);
+    if (last && it.start >= last.end && it.start - last.end <= 8 && /^[.,\s]*$/.test(text.slice(last.end, it.start)) && !text.slice(last.end, it.start).includes('\n')) {
+      groups.at(-1)!.push(it);
+    } else groups.push([it]);
+  }
+  return groups;
+}
+
+function versionOf(text: string, g: Item[]): string | undefined {
+  if (g.some((i) => i.capital)) return '1.1-1.2';
+  for (let i = 1; i < g.length; i++) {
+    const gap = text.slice(g[i - 1]!.end, g[i]!.start);
+    if (!gap.includes(',')) return '1.1-1.2';
+  }
+  if (g.some((i) => i.trailingPeriod)) return '<1.20';
+  return undefined;
+}
+
+/** All LimitRange findings in normalized `text`, one per aggregated message. */
+export function findLimitRange(text: string, lowerText?: string): Match[] {
+  const lower = lowerText ?? lowerAscii(text);
+  const items: Item[] = [];
+  scanAll(lower, 'usage per ', (k) => minMax(text, k), items);
+  scanAll(lower, ' max limit to request ratio per ', (k) => ratio(text, k), items);
+  items.sort((a, b) => a.start - b.start);
+  const out: Match[] = [];
+  for (const g of group(text, items)) {
+    const first = g[0]!;
+    const { start, object } = envelopeBefore(text, first.start);
+    let end = g.at(-1)!.end;
+    const close = /^\.?\]/.exec(text.slice(end, end + 2));
+    if (close) end += close[0].length;
+    const m: Match = {
+      layer: 'limitrange',
+      kind: 'limitrange',
+      facts: { violations: g.map((i) => i.v) },
+      message: text.slice(start, Math.min(end, lineEnd(text, start))).trim(),
+      start,
+      end,
+    };
+    if (object) m.object = object;
+    const version = versionOf(text, g);
+    if (version) m.version = version;
+    out.push(m);
+  }
+  return out;
+}

@@ -1,0 +1,248 @@
+/**
+ * Kubernetes manifests inside a paste: fenced ```yaml / ```json / ``` blocks, or bare YAML documents
+ * (a run of YAML-looking lines that contains `apiVersion:` and `kind:`), or bare JSON objects.
+ *
+ * Parsing uses the `yaml` package (YAML 1.2 core schema: `500m` stays a string, `on` stays "on").
+ * `parseAllDocuments` never throws and reports errors per document; `toJS` can throw on an alias bomb,
+ * so it runs with a small `maxAliasCount` inside a try. There is no size option in `yaml`: every block
+ * and the number of documents are capped here before parsing. A document that fails is an error value
+ * next to the documents that parsed.
+ */
+
+import { parseAllDocuments } from 'yaml';
+import { cleanLine } from './normalize.ts';
+
+export type ManifestSource = 'fenced' | 'yaml' | 'json';
+
+export type ExtractedManifest =
+  | {
+      ok: true;
+      /** A plain object with string `apiVersion` and `kind`. */
+      object: Record<string, unknown> & { apiVersion: string; kind: string };
+      source: ManifestSource;
+      /** 1-based line of the paste where the block starts. */
+      line: number;
+    }
+  | { ok: false; error: string; source: ManifestSource; line: number };
+
+/** Largest block we hand to the YAML parser, and the most documents we read from one paste. */
+export const MAX_BLOCK_BYTES = 256 * 1024;
+export const MAX_DOCUMENTS = 100;
+const MAX_ALIASES = 10;
+
+interface Block {
+  text: string;
+  source: ManifestSource;
+  line: number;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Kinds that are API responses, not manifests (a pasted `Status` body is an error, read by the parsers). */
+const NOT_MANIFEST = new Set(['Status']);
+
+function toManifest(v: unknown, source: ManifestSource, line: number): ExtractedManifest | undefined {
+  if (!isObject(v)) return undefined;
+  if (typeof v.apiVersion !== 'string' || typeof v.kind !== 'string' || NOT_MANIFEST.has(v.kind)) return undefined;
+  return { ok: true, object: v as Record<string, unknown> & { apiVersion: string; kind: string }, source, line };
+}
+
+/** Does this text look like it holds a manifest at all? (Cheap test before any parsing.) */
+function mentionsManifest(s: string): boolean {
+  return /(?:^|[\s{,"'])apiVersion["']?\s*:/m.test(s) && /(?:^|[\s{,"'])kind["']?\s*:/m.test(s);
+}
+
+function parseYamlBlock(b: Block, out: ExtractedManifest[]): void {
+  if (b.text.length > MAX_BLOCK_BYTES) {
+    out.push({ ok: false, error: `block larger than ${MAX_BLOCK_BYTES} bytes, not parsed`, source: b.source, line: b.line });
+    return;
+  }
+  let docs: ReturnType<typeof parseAllDocuments>;
+  try {
+    docs = parseAllDocuments(b.text, { prettyErrors: false });
+  } catch (e) {
+    out.push({ ok: false, error: e instanceof Error ? e.message : String(e), source: b.source, line: b.line });
+    return;
+  }
+  const list = Array.isArray(docs) ? docs : [];
+  for (const doc of list.slice(0, MAX_DOCUMENTS)) {
+    const line = b.line + (doc.range ? countLines(b.text, doc.range[0]) : 0);
+    if (doc.errors.length > 0) {
+      out.push({ ok: false, error: doc.errors[0]!.message, source: b.source, line });
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIASES });
+    } catch (e) {
+      out.push({ ok: false, error: e instanceof Error ? e.message : String(e), source: b.source, line });
+      continue;
+    }
+    const m = toManifest(value, b.source, line);
+    if (m) out.push(m);
+  }
+}
+
+function countLines(s: string, upTo: number): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i >= 0 && i < upTo; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** A line that can belong to a bare YAML document. */
+const YAML_LINE_RE = /^(?:\s*#.*|---.*|\.\.\.\s*|\s*-(?:\s.*)?|\s*["']?[^\s:"'][^:]{0,200}["']?:(?:\s.*)?|\s+\S.*)$/;
+
+/**
+ * Split the paste into candidate blocks: fenced code blocks, and outside fences, runs of YAML-looking
+ * lines around an `apiVersion:` or `kind:` line, and `{`-started JSON objects.
+ */
+function blocksOf(lines: string[]): Block[] {
+  const blocks: Block[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const fence = /^\s*(```+|~~~+)\s*([\w+-]*)/.exec(lines[i]!);
+    if (fence) {
+      const marker = fence[1]!;
+      const lang = fence[2]!.toLowerCase();
+      const body: string[] = [];
+      const rest = lines[i]!.slice(fence[0].length);
+      let j = i + 1;
+      // A one-line fence ```…``` holds no manifest worth parsing.
+      if (rest.includes(marker)) {
+        i++;
+        continue;
+      }
+      while (j < lines.length && !lines[j]!.trimStart().startsWith(marker)) body.push(lines[j++]!);
+      const text = body.join('\n');
+      if (['yaml', 'yml', 'json', '', 'sh', 'shell', 'console', 'bash', 'text', 'txt'].includes(lang) && mentionsManifest(text)) {
+        const trimmed = text.trim();
+        const source: ManifestSource = 'fenced';
+        if ((lang === 'json' || trimmed.startsWith('{')) && trimmed.startsWith('{')) blocks.push({ text: trimmed, source, line: i + 2 });
+        else if (lang === 'yaml' || lang === 'yml' || lang === '') blocks.push({ text, source, line: i + 2 });
+        else blocks.push(...bareBlocks(body, i + 1));
+      }
+      i = j + 1;
+      continue;
+    }
+    // Outside fences: collect lines up to the next fence and look for bare documents in them.
+    let j = i;
+    while (j < lines.length && !/^\s*(```|~~~)/.test(lines[j]!)) j++;
+    blocks.push(...bareBlocks(lines.slice(i, j), i));
+    i = j;
+  }
+  return blocks;
+}
+
+/** Bare YAML documents and JSON objects among `lines` (whose first line is paste line `offset` + 1). */
+function bareBlocks(lines: string[], offset: number): Block[] {
+  const out: Block[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    if (/^\s*\{\s*$|^\s*\{\s*"/.test(line)) {
+      // A JSON object: up to the line whose brace balance returns to zero (strings are respected).
+      let depth = 0;
+      let inStr = false;
+      let esc = false;
+      let j = i;
+      let done = false;
+      let size = 0;
+      for (; j < lines.length && !done && size <= MAX_BLOCK_BYTES; j++) {
+        const l = lines[j]!;
+        size += l.length + 1;
+        for (const c of l) {
+          if (inStr) {
+            if (esc) esc = false;
+            else if (c === '\\') esc = true;
+            else if (c === '"') inStr = false;
+          } else if (c === '"') inStr = true;
+          else if (c === '{' || c === '[') depth++;
+          else if (c === '}' || c === ']') {
+            depth--;
+            if (depth === 0) {
+              done = true;
+              break;
+            }
+          }
+        }
+      }
+      const text = lines.slice(i, j).join('\n');
+      if (done && mentionsManifest(text)) out.push({ text, source: 'json', line: offset + i + 1 });
+      i = Math.max(j, i + 1);
+      continue;
+    }
+    if (/^(\s*)(?:-\s+)?(?:apiVersion|kind):\s*\S/.test(line) || /^---\s*$/.test(line)) {
+      // Walk back to the start of this document (lines of the same YAML run), then forward to its end.
+      let s = i;
+      while (s > 0 && lines[s - 1]!.trim() !== '' && YAML_LINE_RE.test(lines[s - 1]!) && !/^\s*\{/.test(lines[s - 1]!)) s--;
+      let e = i + 1;
+      let size = 0;
+      while (e < lines.length && size <= MAX_BLOCK_BYTES) {
+        const l = lines[e]!;
+        if (l.trim() === '') {
+          // A blank line inside a document is fine if YAML continues after it.
+          const n = lines[e + 1];
+          if (n === undefined || !/^(?:\s+\S|---|apiVersion:|kind:|metadata:|spec:|data:|status:)/.test(n)) break;
+        } else if (!YAML_LINE_RE.test(l)) break;
+        size += l.length + 1;
+        e++;
+      }
+      const body = lines.slice(s, e);
+      // Remove a common indentation (pastes indented inside prose or a list).
+      let indent = Number.POSITIVE_INFINITY;
+      for (const l of body) if (l.trim() !== '') indent = Math.min(indent, /^\s*/.exec(l)![0].length);
+      const text = body.map((l) => l.slice(Math.min(indent, /^\s*/.exec(l)![0].length))).join('\n');
+      if (mentionsManifest(text)) out.push({ text, source: 'yaml', line: offset + s + 1 });
+      i = e;
+      continue;
+    }
+    i++;
+  }
+  return out;
+}
+
+/**
+ * Manifests found in a paste. Never throws: a document that does not parse is an `ok: false` entry.
+ * Slack quoting and HTML entities are undone first (as for the message parsers); fences are kept.
+ */
+export function extractManifests(text: string): ExtractedManifest[] {
+  const out: ExtractedManifest[] = [];
+  try {
+    if (!mentionsManifest(text)) return out;
+    const lines = text.split(/\r\n|\r|\n/).map(unquoteLine);
+    for (const b of blocksOf(lines)) {
+      if (out.length >= MAX_DOCUMENTS) break;
+      if (b.source === 'json') {
+        try {
+          const m = toManifest(JSON.parse(b.text), 'json', b.line);
+          if (m) out.push(m);
+        } catch {
+          // Not strict JSON (trailing commas, comments): YAML is a superset of JSON, try it as such.
+          parseYamlBlock({ ...b, source: 'json' }, out);
+        }
+      } else if (b.text.trimStart().startsWith('{')) {
+        try {
+          const m = toManifest(JSON.parse(b.text), b.source, b.line);
+          if (m) out.push(m);
+        } catch {
+          parseYamlBlock(b, out);
+        }
+      } else parseYamlBlock(b, out);
+    }
+  } catch (e) {
+    out.push({ ok: false, error: e instanceof Error ? e.message : String(e), source: 'yaml', line: 1 });
+  }
+  return out.slice(0, MAX_DOCUMENTS);
+}
+
+/** Undo Slack quoting and entities but keep fences and indentation (YAML needs both). */
+function unquoteLine(raw: string): string {
+  let s = raw;
+  if (s.includes('&')) s = s.replace(/&(gt|lt|amp|quot|#39);/g, (_m, e: string) => ({ gt: '>', lt: '<', amp: '&', quot: '"', '#39': "'" })[e] ?? _m);
+  s = s.replace(/^>[ ]?/, '');
+  // Box borders (k9s) would break YAML indentation; strip them the same way the message parsers do.
+  if (/[│┃║]/.test(s)) s = cleanLine(s);
+  return s;
+}

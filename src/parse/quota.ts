@@ -1,0 +1,315 @@
+/**
+ * ResourceQuota admission messages (apiserver `pkg/admission/plugin/resourcequota/controller.go`,
+ * k8s-semantics §4.5–4.6, §7), in every wording seen since 1.1:
+ *
+ * - `exceeded quota: NAME, requested: r=v[,r=v], used: …, limited: …` (1.3+; `Exceeded quota:` in 1.2
+ *   and some 1.3 alphas; the docs even print `…=700Mi,used:` without the space);
+ * - 1.1 (PR #16941): `cpu quota is 200m, current usage is 200m, requesting 100m.` (no quota name);
+ * - `failed quota: NAME: must specify …` in its three forms (comma list before 1.24, per-container
+ *   `r for: c1,c2; r2 for: c1` since PR #107210, and bare `cpu,memory` keys), `Failed quota:` in 1.2,
+ *   and 1.1's `cpu is limited by quota, must make explicit request.`;
+ * - `status unknown for quota: NAME[, resources: a,b]` (the list was added later; 1.6 has none);
+ * - `insufficient quota to consume: …` / `insufficient quota to match these scopes: [...]`
+ *   (AdmissionConfiguration limitedResources, §4.8).
+ */
+
+import { Quantity } from '../quantity.ts';
+import type { Match } from './finding.ts';
+import { bare, findWithin, lineEnd, scanAll, trimEndOf, wordBefore } from './scan.ts';
+import { lowerAscii } from './normalize.ts';
+import { envelopeBefore } from './subject.ts';
+
+interface Usage {
+  requested: string | null;
+  used: string | null;
+  limited: string | null;
+}
+
+const PAIR_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\s*=\s*([^\s,'"`\]}]{1,64})/y;
+
+/**
+ * `name=value[,name=value…]` starting at `i`. Spaces around `=` and after `,` are tolerated (pastes
+ * that re-flowed `count/ingresses.networking.k8s.io          =1`). Returns the pairs in order and the
+ * offset after the last one.
+ */
+export function readPairs(text: string, i: number, end: number): { pairs: [string, string][]; next: number } {
+  const pairs: [string, string][] = [];
+  let pos = i;
+  for (let guard = 0; guard < 256; guard++) {
+    PAIR_RE.lastIndex = pos;
+    const m = PAIR_RE.exec(text);
+    if (!m || PAIR_RE.lastIndex > end) break;
+    pairs.push([m[1]!, canonicalPrefix(bare(m[2]!))]);
+    pos = PAIR_RE.lastIndex;
+    if (text[pos] !== ',') break;
+    // `,used:` (no space) ends the list: the next word is a section label, not a pair.
+    if (/^,\s*(?:used|limited|requested)\s*:/i.test(text.slice(pos, pos + 16))) break;
+    pos++;
+  }
+  return { pairs, next: pos };
+}
+
+/**
+ * Kubernetes prints quantities in canonical form (`Quantity.String()`), which never has a leading zero;
+ * `pods=016` is `pods=0` glued to the next text (`… limited: pods=016 times in the last 10 minutes`).
+ */
+function canonicalPrefix(v: string): string {
+  return /^0\d/.test(v) ? '0' : v;
+}
+
+/** Names whose used + requested > limited; a name whose numbers do not parse is kept (cannot tell). */
+export function exceedingOf(resources: Record<string, Usage>): string[] {
+  const out: string[] = [];
+  for (const [name, u] of Object.entries(resources)) {
+    const r = Quantity.tryParse(u.requested);
+    const used = Quantity.tryParse(u.used);
+    const lim = Quantity.tryParse(u.limited);
+    if (!r || !used || !lim || used.add(r).cmp(lim) > 0) out.push(name);
+  }
+  return out;
+}
+
+function section(text: string, lower: string, label: string, from: number, end: number): number {
+  const i = findWithin(lower, label, from, end);
+  return i < 0 ? -1 : i + label.length;
+}
+
+function exceeded(text: string, lower: string, k: number): Match | undefined {
+  const end = Math.min(lineEnd(text, k), k + 8192);
+  const nameFrom = k + 'exceeded quota:'.length;
+  const req = section(text, lower, 'requested:', nameFrom, end);
+  if (req < 0) return undefined;
+  // The quota name runs to the `, requested:` (names are DNS subdomains, but pastes redact them as `***`).
+  const quota = text.slice(nameFrom, req - 'requested:'.length).trim().replace(/,$/, '').trim();
+  const requested = readPairs(text, req, end);
+  const usedAt = section(text, lower, 'used:', requested.next, end);
+  if (usedAt < 0) return undefined;
+  const used = readPairs(text, usedAt, end);
+  const limAt = section(text, lower, 'limited:', used.next, end);
+  if (limAt < 0) return undefined;
+  const limited = readPairs(text, limAt, end);
+  const resources: Record<string, Usage> = {};
+  const usedMap = new Map(used.pairs);
+  const limMap = new Map(limited.pairs);
+  for (const [name, value] of requested.pairs) {
+    resources[name] = { requested: value, used: usedMap.get(name) ?? null, limited: limMap.get(name) ?? null };
+  }
+  const { start, object } = envelopeBefore(text, k);
+  const capital = text[k] === 'E';
+  const m: Match = {
+    layer: 'quota',
+    kind: 'quota-exceeded',
+    facts: { quota, resources, exceeding: exceedingOf(resources) },
+    message: text.slice(start, limited.next).trim(),
+    start,
+    end: limited.next,
+  };
+  if (object) m.object = object;
+  if (capital) m.version = '1.2-1.3';
+  return m;
+}
+
+/** 1.1: `cpu quota is 200m, current usage is 200m, requesting 100m.` */
+const PRE12_EXCEEDED_RE =
+  /([A-Za-z][A-Za-z0-9./_-]{0,99}) quota is ([^\s,]{1,64}), current usage is ([^\s,]{1,64}), requesting ([^\s,]{1,64})/y;
+
+function pre12Exceeded(text: string, k: number): Match | undefined {
+  // `k` points at ` quota is `; the resource word ends right before it.
+  const w = wordBefore(text, k, /[A-Za-z0-9./_-]/, 100, /[A-Za-z]/);
+  if (!w) return undefined;
+  const at = k - w.length;
+  PRE12_EXCEEDED_RE.lastIndex = at;
+  const m = PRE12_EXCEEDED_RE.exec(text);
+  if (!m) return undefined;
+  const name = m[1]!;
+  const resources: Record<string, Usage> = { [name]: { requested: bare(m[4]!), used: bare(m[3]!), limited: bare(m[2]!) } };
+  const { start, object } = envelopeBefore(text, at);
+  const end = PRE12_EXCEEDED_RE.lastIndex;
+  const out: Match = {
+    layer: 'quota',
+    kind: 'quota-exceeded',
+    facts: { quota: null, resources, exceeding: exceedingOf(resources) },
+    message: trimEndOf(text.slice(start, end).trim(), '.'),
+    start,
+    end,
+    version: '1.1',
+  };
+  if (object) out.object = object;
+  return out;
+}
+
+const RES_LIST_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252}(?:,[A-Za-z0-9][A-Za-z0-9./_-]{0,252}){0,64})/y;
+const FOR_RE = /\s+for:\s*([^\s;,][^\s;]{0,4096})/y;
+
+function mustSpecify(text: string, lower: string, k: number, capital: boolean): Match | undefined {
+  const end = Math.min(lineEnd(text, k), k + 8192);
+  const nameFrom = k + 'failed quota:'.length;
+  const ms = findWithin(lower, ': must specify', nameFrom, end);
+  if (ms < 0) return undefined;
+  const quota = text.slice(nameFrom, ms).trim();
+  let pos = ms + ': must specify'.length;
+  const resources: Record<string, string[]> = {};
+  let perContainer = false;
+  for (let guard = 0; guard < 64; guard++) {
+    RES_LIST_RE.lastIndex = pos;
+    const r = RES_LIST_RE.exec(text);
+    if (!r || RES_LIST_RE.lastIndex > end) break;
+    pos = RES_LIST_RE.lastIndex;
+    FOR_RE.lastIndex = pos;
+    const f = FOR_RE.exec(text);
+    if (f && FOR_RE.lastIndex <= end) {
+      // `limits.cpu for: c1,c2` (v1.24+): one resource, its containers.
+      perContainer = true;
+      resources[r[1]!] = bare(f[1]!).split(',').filter((c) => c !== '');
+      pos = FOR_RE.lastIndex;
+      if (text[pos] === ';') {
+        pos++;
+        continue;
+      }
+      break;
+    }
+    for (const name of r[1]!.split(',')) resources[bare(name)] = [];
+    break;
+  }
+  if (Object.keys(resources).length === 0) return undefined;
+  const { start, object } = envelopeBefore(text, k);
+  const out: Match = {
+    layer: 'quota',
+    kind: 'quota-must-specify',
+    facts: { quota, resources },
+    message: text.slice(start, pos).trim(),
+    start,
+    end: pos,
+    version: capital ? '1.2' : perContainer ? '>=1.24' : '<1.24',
+  };
+  if (object) out.object = object;
+  return out;
+}
+
+/**
+ * v1.0 (2015): `pods "x" is forbidden: Limited to 3 pods` — the hard limit of one resource, nothing else
+ * (the quota name and usage were not printed).
+ */
+function limitedTo(text: string, k: number): Match | undefined {
+  const m = /^limited to ([0-9][^\s,]{0,63}) ([a-z][a-z0-9./_-]{0,99})/i.exec(text.slice(k, k + 180));
+  if (!m) return undefined;
+  const { start, object } = envelopeBefore(text, k);
+  if (!object) return undefined;
+  const name = trimEndOf(m[2]!, '.');
+  const resources: Record<string, Usage> = { [name]: { requested: null, used: null, limited: bare(m[1]!) } };
+  const end = k + m[0].length;
+  return {
+    layer: 'quota',
+    kind: 'quota-exceeded',
+    object,
+    facts: { quota: null, resources, exceeding: [name] },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+    version: '1.0',
+  };
+}
+
+/** 1.1: `cpu is limited by quota, must make explicit request.` */
+function pre12MustSpecify(text: string, k: number): Match | undefined {
+  const w = wordBefore(text, k, /[A-Za-z0-9./_-]/, 100, /[A-Za-z]/);
+  if (!w) return undefined;
+  const at = k - w.length;
+  const end = k + ' is limited by quota, must make explicit request'.length;
+  const { start, object } = envelopeBefore(text, at);
+  const out: Match = {
+    layer: 'quota',
+    kind: 'quota-must-specify',
+    facts: { quota: null, resources: { [w]: [] } },
+    message: trimEndOf(text.slice(start, end).trim(), '.'),
+    start,
+    end,
+    version: '1.1',
+  };
+  if (object) out.object = object;
+  return out;
+}
+
+function statusUnknown(text: string, lower: string, k: number): Match | undefined {
+  const end = Math.min(lineEnd(text, k), k + 4096);
+  const nameFrom = k + 'status unknown for quota:'.length;
+  const resAt = findWithin(lower, ', resources:', nameFrom, end);
+  let quota: string;
+  let resources: string[] = [];
+  let stop: number;
+  if (resAt >= 0 && resAt < end) {
+    quota = text.slice(nameFrom, resAt).trim();
+    RES_LIST_RE.lastIndex = resAt + ', resources:'.length;
+    const r = RES_LIST_RE.exec(text);
+    resources = r ? r[1]!.split(',').map(bare) : [];
+    stop = r ? RES_LIST_RE.lastIndex : resAt;
+  } else {
+    const m = /\s*([^\s,"'`]{1,253})/y;
+    m.lastIndex = nameFrom;
+    const n = m.exec(text);
+    if (!n) return undefined;
+    quota = bare(n[1]!);
+    stop = m.lastIndex;
+  }
+  const { start, object } = envelopeBefore(text, k);
+  const out: Match = {
+    layer: 'quota',
+    kind: 'quota-status-unknown',
+    facts: { quota, resources },
+    message: text.slice(start, stop).trim(),
+    start,
+    end: stop,
+  };
+  if (resAt < 0 || resAt >= end) out.version = 'old (1.6)';
+  if (object) out.object = object;
+  return out;
+}
+
+function insufficient(text: string, lower: string, k: number): Match | undefined {
+  const end = Math.min(lineEnd(text, k), k + 4096);
+  const { start, object } = envelopeBefore(text, k);
+  let facts: Record<string, unknown>;
+  let stop: number;
+  if (lower.startsWith('insufficient quota to consume:', k)) {
+    RES_LIST_RE.lastIndex = k + 'insufficient quota to consume:'.length;
+    const r = RES_LIST_RE.exec(text);
+    if (!r) return undefined;
+    facts = { resources: r[1]!.split(',').map(bare) };
+    stop = RES_LIST_RE.lastIndex;
+  } else if (lower.startsWith('insufficient quota to match these scopes:', k)) {
+    // Go `%v` of []ScopedResourceSelectorRequirement: `[{PriorityClass In [a b]} …]`.
+    const from = k + 'insufficient quota to match these scopes:'.length;
+    const close = findWithin(text, '}]', from, end);
+    stop = close >= 0 && close < end ? close + 2 : end;
+    const raw = text.slice(from, stop);
+    const scopes: string[] = [];
+    const re = /\{([^{}]{1,1000})\}/g;
+    for (let x = re.exec(raw); x; x = re.exec(raw)) scopes.push(x[1]!);
+    facts = { scopes };
+  } else return undefined;
+  const out: Match = {
+    layer: 'quota',
+    kind: 'quota-insufficient',
+    facts,
+    message: text.slice(start, stop).trim(),
+    start,
+    end: stop,
+  };
+  if (object) out.object = object;
+  return out;
+}
+
+/** All quota findings in normalized `text` (one per occurrence; `index.ts` dedupes). */
+export function findQuota(text: string, lowerText?: string): Match[] {
+  const lower = lowerText ?? lowerAscii(text);
+  const out: Match[] = [];
+  const scan = (needle: string, f: (k: number) => Match | undefined): void => scanAll(lower, needle, f, out);
+  scan('exceeded quota:', (k) => exceeded(text, lower, k));
+  scan(' quota is ', (k) => (lower.startsWith(', current usage is', findWithin(lower, ',', k, k + 200)) ? pre12Exceeded(text, k) : undefined));
+  scan('limited to ', (k) => limitedTo(text, k));
+  scan('failed quota:', (k) => mustSpecify(text, lower, k, text[k] === 'F'));
+  scan(' is limited by quota, must make explicit request', (k) => pre12MustSpecify(text, k));
+  scan('status unknown for quota:', (k) => statusUnknown(text, lower, k));
+  scan('insufficient quota to ', (k) => insufficient(text, lower, k));
+  return out.sort((a, b) => a.start - b.start);
+}

@@ -1,0 +1,453 @@
+/**
+ * kube-scheduler FailedScheduling messages in every era (k8s-semantics §6.4–6.7, messages-in-the-wild):
+ *
+ * - 1.9+: `0/N nodes are available: <n reason>, <m reason>.` built by `FitError.Error()`
+ *   (pkg/scheduler/framework/types.go): entries sorted as strings and joined by ", ". A reason may
+ *   itself contain ", " (old taint text `had taint {k: v}, that the pod didn't tolerate`), so entries
+ *   are split only on ", " followed by a digit. PreFilter rejections print their text without counts.
+ * - 1.24+: ` preemption: 0/N nodes are available: …` (its own N), `..` at the end in 1.25–1.27
+ *   (fixed by PR #117588), `no new claims to deallocate, ` before it since DRA is on by default (1.34),
+ *   or `preemption: not eligible due to …`.
+ * - 1.8–1.10: `No nodes are available that match all of the predicates: Reason (n), …`;
+ *   1.6–1.7 the same with `following predicates::`; 1.6 `fit failure summary on nodes : …`.
+ * - 1.3–1.5: `pod (NAME) failed to fit in any node` and one `fit failure on node (N): Reason` per node.
+ * - v0.x: `Error scheduling: failed to find fit for pod: {…}Node 127.0.0.1: PodFitsPorts`.
+ * - zero nodes: `no nodes available to schedule pods`.
+ */
+
+import type { Match } from './finding.ts';
+import { lowerAscii } from './normalize.ts';
+import { findWithin, lineEnd, lineStart, trimEndOf } from './scan.ts';
+
+export interface ReasonCount {
+  /** Nodes with this reason; null only where the text gives neither a count nor a node total. */
+  count: number | null;
+  reason: string;
+}
+
+export interface Unschedulable {
+  /** N of `0/N`; null for the wordings that do not print it (1.6–1.10). */
+  total: number | null;
+  reasons: ReasonCount[];
+  preemption?: { total: number | null; reasons: ReasonCount[] };
+}
+
+/** Offset just past the first sentence-ending `.` (a period followed by space, quote or end) in [i, end). */
+function sentenceEnd(text: string, i: number, end: number): number {
+  for (let p = i; p < end; p++) {
+    if (text[p] !== '.') continue;
+    const c = text[p + 1];
+    if (p + 1 >= end || c === ' ' || c === '\t' || c === '"' || c === "'" || c === '`' || c === '.' || c === ')') return p;
+  }
+  return -1;
+}
+
+/** `n reason, m reason` → entries; a piece that does not start with a count belongs to the previous reason. */
+export function splitHistogram(main: string): ReasonCount[] {
+  const out: ReasonCount[] = [];
+  for (const piece of main.split(', ')) {
+    const m = /^(\d{1,9}) (.*)$/s.exec(piece.trim());
+    if (m) out.push({ count: Number(m[1]), reason: m[2]!.trim() });
+    else if (out.length > 0) out[out.length - 1]!.reason += `, ${piece}`;
+    else out.push({ count: Number.NaN, reason: piece.trim() });
+  }
+  return out.filter((r) => r.reason !== '');
+}
+
+/** The `N` of `0/N` that ends right before `k` (tolerates `0 /3` and `0/ 3`). */
+function totalBefore(text: string, k: number): { total: number; start: number } | undefined {
+  const w = text.slice(Math.max(0, k - 24), k);
+  const m = /(\d{1,9}) ?\/ ?(\d{1,9}) ?$/.exec(w);
+  if (!m) return undefined;
+  return { total: Number(m[2]), start: k - w.length + m.index };
+}
+
+interface Sentence {
+  total: number | null;
+  reasons: ReasonCount[];
+  /** Offset after the sentence (after its `.` when there is one). */
+  end: number;
+}
+
+/** The reasons sentence after `nodes are available:` at `bodyStart`, up to `end`. */
+function readSentence(text: string, total: number, bodyStart: number, end: number): Sentence {
+  const stop = sentenceEnd(text, bodyStart, end);
+  const mainEnd = stop < 0 ? end : stop;
+  const main = text.slice(bodyStart, mainEnd).trim();
+  let reasons: ReasonCount[];
+  if (main === '') reasons = [];
+  else if (/^\d/.test(main)) reasons = splitHistogram(main);
+  else reasons = [{ count: total, reason: main }];
+  // A PreFilter text that is followed by more text without counts stays one reason (k8s-semantics §6.4 step 2).
+  for (const r of reasons) if (r.count !== null && Number.isNaN(r.count)) r.count = total;
+  return { total, reasons, end: stop < 0 ? end : stop + 1 };
+}
+
+const DRA_CLAUSE = 'no new claims to deallocate, ';
+
+function versionOf(msg: string, dra: boolean, doubleDot: boolean, preemption: boolean): string | undefined {
+  if (msg.includes('untolerated taint(s)')) return '>=1.34.2';
+  if (dra) return '>=1.34';
+  if (doubleDot) return '1.25-1.27';
+  if (msg.includes('untolerated taint {')) return '1.24-1.34.1';
+  if (msg.includes("PersistentVolume's node affinity")) return '>=1.33';
+  if (msg.includes('volume node affinity conflict')) return '<1.33';
+  if (/, that the pod didn't tolerate|had taints that the pod didn't tolerate/.test(msg)) return '<=1.23';
+  if (/PodToleratesNodeTaints|MatchInterPodAffinity|CheckServiceAffinity|ExistingPodsAntiAffinityRulesNotMatch|MatchNodeSelector/.test(msg)) return '1.9-1.12';
+  if (msg.includes("didn't match node selector")) return '<1.20';
+  if (preemption) return '>=1.24';
+  return undefined;
+}
+
+/**
+ * A fragment that starts after the first sentence: `pod has unbound immediate PersistentVolumeClaims.
+ * preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling` (the user copied
+ * from the middle). The preemption FitError covers the same N nodes (§6.5), so N applies to both parts.
+ */
+function fragment(text: string, t: { total: number; start: number }, k: number): Match | undefined {
+  const pre = text.slice(Math.max(0, t.start - 13), t.start);
+  if (!/preemption: ?$/.test(pre)) return undefined;
+  const p = t.start - (pre.endsWith(' ') ? 'preemption: '.length : 'preemption:'.length);
+  const ls = lineStart(text, p);
+  let main = text.slice(ls, p).trim();
+  if (main.endsWith(DRA_CLAUSE.trim())) main = main.slice(0, -DRA_CLAUSE.trim().length).trim();
+  main = trimEndOf(main, '. ');
+  const colon = main.lastIndexOf(': ');
+  if (colon >= 0 && !/^\d/.test(main)) main = main.slice(colon + 2);
+  const end = lineEnd(text, k);
+  const s = readSentence(text, t.total, k + 'nodes are available:'.length, end);
+  const reasons = main === '' ? [] : /^\d/.test(main) ? splitHistogram(main) : [{ count: t.total, reason: main }];
+  const stop = text[s.end] === '.' ? s.end + 1 : s.end;
+  return {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    facts: { total: t.total, reasons, preemption: { total: s.total, reasons: s.reasons } },
+    message: text.slice(ls, stop).trim(),
+    start: ls,
+    end: stop,
+    version: '>=1.24',
+  };
+}
+
+function fitError(text: string, k: number): Match | undefined {
+  const t = totalBefore(text, k);
+  if (!t) return undefined;
+  const frag = fragment(text, t, k);
+  if (frag) return frag;
+  const end = lineEnd(text, k);
+  const first = readSentence(text, t.total, k + 'nodes are available:'.length, end);
+  const facts: Unschedulable = { total: t.total, reasons: first.reasons };
+  let pos = first.end;
+  let dra = false;
+  let doubleDot = false;
+  let preemption = false;
+  // What follows the first sentence is PostFilter text (§6.5): DRA, then preemption, else opaque.
+  const rest = (): string => text.slice(pos, Math.min(end, pos + 600));
+  let r = rest();
+  const lead = /^[ .]*/.exec(r)![0].length;
+  if (r.startsWith(DRA_CLAUSE, lead)) {
+    dra = true;
+    pos += lead + DRA_CLAUSE.length;
+    r = rest();
+  }
+  const pre = /^[ .]*preemption: /.exec(r);
+  if (pre) {
+    preemption = true;
+    pos += pre[0].length;
+    const nested = /^(\d{1,9}) ?\/ ?(\d{1,9}) nodes are available:/.exec(rest());
+    if (nested) {
+      const s = readSentence(text, Number(nested[2]), pos + nested[0].length, end);
+      facts.preemption = { total: s.total, reasons: s.reasons };
+      pos = s.end;
+    } else {
+      // `not eligible due to preemptionPolicy=Never.` / `… a terminating pod on the nominated node.`
+      const stop = sentenceEnd(text, pos, end);
+      const reason = text.slice(pos, stop < 0 ? end : stop).trim();
+      facts.preemption = { total: t.total, reasons: reason ? [{ count: t.total, reason }] : [] };
+      pos = stop < 0 ? end : stop + 1;
+    }
+    if (text[pos] === '.') {
+      doubleDot = true;
+      pos++;
+    }
+  } else if (/^[ .]*Error running PostFilter plugin /.test(r)) {
+    pos = end;
+  }
+  const message = text.slice(t.start, pos).trim();
+  const m: Match = { layer: 'scheduler', kind: 'unschedulable', facts: { ...facts }, message, start: t.start, end: pos };
+  const version = versionOf(message, dra, doubleDot, preemption);
+  if (version) m.version = version;
+  return m;
+}
+
+/** `Reason (n), Reason (m).` of the 1.6–1.10 wordings. */
+function countedAfter(body: string): ReasonCount[] {
+  const out: ReasonCount[] = [];
+  const re = /\((\d{1,9})\)(?=\s*(?:,|\.|$))/g;
+  let prev = 0;
+  for (let m = re.exec(body); m; m = re.exec(body)) {
+    const reason = body.slice(prev, m.index).replace(/^[\s,]+/, '').trim();
+    if (reason) out.push({ count: Number(m[1]), reason });
+    prev = m.index + m[0].length;
+  }
+  return out;
+}
+
+function predicates(text: string, lower: string, k: number): Match | undefined {
+  const end = lineEnd(text, k);
+  const colon = findWithin(text, ':', k, Math.min(end, k + 120));
+  if (colon < 0) return undefined;
+  const bodyStart = text[colon + 1] === ':' ? colon + 2 : colon + 1;
+  const stop = sentenceEnd(text, bodyStart, end);
+  const bodyEnd = stop < 0 ? end : stop;
+  const reasons = countedAfter(text.slice(bodyStart, bodyEnd));
+  const following = lower.startsWith('no nodes are available that match all of the following predicates', k);
+  const summary = lower.startsWith('fit failure summary on nodes', k);
+  return {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    facts: { total: null, reasons },
+    message: text.slice(k, stop < 0 ? end : stop + 1).trim(),
+    start: k,
+    end: stop < 0 ? end : stop + 1,
+    version: summary ? '1.6' : following ? '1.6-1.7' : '1.8-1.10',
+  };
+}
+
+/** Aggregate per-node reasons into the histogram a later scheduler would print. */
+function histogram(perNode: [string, string][]): Unschedulable {
+  const nodes = new Set<string>();
+  const counts = new Map<string, number>();
+  for (const [node, reason] of perNode) {
+    nodes.add(node);
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  return { total: nodes.size, reasons: [...counts].map(([reason, count]) => ({ count, reason })) };
+}
+
+const FIT_FAILURE_RE = /fit failure on node \(([^)\n]{1,253})\):[ \t]*/gi;
+
+/** 1.3–1.5: `pod (NAME) failed to fit in any node` + `fit failure on node (N): Reason` lines. */
+function fitFailures(text: string, k: number, header: { name?: string; start: number } | undefined): Match {
+  // One event's lines follow each other: look at most 16 KB ahead, in a slice so the regex is bounded.
+  const base = k;
+  const seg = text.slice(base, Math.min(text.length, base + 16384));
+  const perNode: [string, string][] = [];
+  FIT_FAILURE_RE.lastIndex = 0;
+  let last = header ? lineEnd(seg, 0) : 0;
+  for (let m = FIT_FAILURE_RE.exec(seg); m; m = FIT_FAILURE_RE.exec(seg)) {
+    // Stop at a line without a fit failure: the next lines are another event.
+    if (seg.slice(last, m.index).split('\n').length > 2) break;
+    const reasonStart = FIT_FAILURE_RE.lastIndex;
+    const lineStop = lineEnd(seg, reasonStart);
+    const next = findWithin(seg, 'fit failure on node (', reasonStart, lineStop);
+    const reasonEnd = next < 0 ? lineStop : next;
+    perNode.push([m[1]!, trimEndOf(seg.slice(reasonStart, reasonEnd).trim(), '.,')]);
+    last = reasonEnd;
+    FIT_FAILURE_RE.lastIndex = reasonEnd;
+  }
+  const start = header ? header.start : k;
+  const end = base + Math.max(last, 1);
+  const m: Match = {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    facts: { ...histogram(perNode) },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+    version: '1.3-1.5',
+  };
+  if (header?.name) m.object = { resource: 'pods', name: header.name };
+  return m;
+}
+
+/** v0.x: `failed to find fit for pod: {…}Node 127.0.0.1: PodFitsPorts`. */
+function findFit(text: string, k: number): Match {
+  const end = lineEnd(text, k);
+  const body = text.slice(k, end);
+  const perNode: [string, string][] = [];
+  const re = /Node ([^\s:]{1,253}): ([A-Za-z]{1,100})/g;
+  for (let m = re.exec(body); m; m = re.exec(body)) perNode.push([m[1]!, m[2]!]);
+  const start = text.slice(Math.max(0, k - 18), k).endsWith('Error scheduling: ') ? k - 18 : k;
+  return {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    facts: { ...histogram(perNode) },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+    version: '<1.3',
+  };
+}
+
+/** v1.0 (2015): `failedScheduling  Failed for reason PodFitsResources and possibly others`. */
+function failedForReason(text: string, k: number): Match | undefined {
+  const m = /^failed for reason ([A-Za-z]{1,100})( and possibly others)?/i.exec(text.slice(k, k + 160));
+  if (!m) return undefined;
+  const end = k + m[0].length;
+  return {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    facts: { total: null, reasons: [{ count: null, reason: m[1]! }] },
+    message: text.slice(k, end),
+    start: k,
+    end,
+    version: '1.0',
+  };
+}
+
+/** Before the VolumeBinding plugin (~1.10): `PersistentVolumeClaim is not bound: "data"`. */
+function pvcNotBound(text: string, k: number): Match | undefined {
+  const m = /^persistentvolumeclaim is not bound: "([^"\n]{1,253})"/i.exec(text.slice(k, k + 300));
+  if (!m) return undefined;
+  const end = k + m[0].length;
+  return {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    facts: { total: null, reasons: [{ count: null, reason: m[0] }] },
+    message: m[0],
+    start: k,
+    end,
+    version: '<1.10',
+  };
+}
+
+/**
+ * volcano's scheduler: `0/2 nodes are unavailable: 1 plugin NodeUnschedulable predicates failed node(s)
+ * were unschedulable, …` and `all nodes are unavailable: …` — a scheduler decision with the same
+ * histogram shape, from a non-default scheduler.
+ */
+function volcano(text: string, lower: string, k: number): Match {
+  const t = totalBefore(text, k);
+  const start = t ? t.start : lower.slice(Math.max(0, k - 4), k) === 'all ' ? k - 4 : k;
+  const end = lineEnd(text, k);
+  const s = readSentence(text, t ? t.total : Number.NaN, k + 'nodes are unavailable:'.length, end);
+  const reasons = s.reasons.map((r) => ({ count: r.count !== null && Number.isNaN(r.count) ? null : r.count, reason: r.reason }));
+  return {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    facts: { total: t ? t.total : null, reasons },
+    message: text.slice(start, s.end).trim(),
+    start,
+    end: s.end,
+    version: 'volcano',
+  };
+}
+
+/**
+ * The GKE console's `PodUnschedulable Cannot schedule pods: Insufficient nvidia` — one line per reason,
+ * and it splits `nvidia.com/gpu` at the dot into a second line `Cannot schedule pods: com/gpu.`
+ * (messages-in-the-wild trap 11). Consecutive lines make one finding; a split resource name is rejoined.
+ */
+function gkeConsole(text: string, lower: string, k: number): Match {
+  const reasons: ReasonCount[] = [];
+  let pos = k;
+  let end = k;
+  const start = lineStart(text, k);
+  for (let guard = 0; guard < 50 && pos >= 0; guard++) {
+    const le = lineEnd(text, pos);
+    const reason = trimEndOf(text.slice(pos + 'cannot schedule pods:'.length, le).trim(), '. ');
+    const prev = reasons.at(-1);
+    if (prev && /^[a-z0-9-]{1,63}\/[A-Za-z0-9._-]{1,63}$/.test(reason) && /^Insufficient [A-Za-z0-9-]{1,63}$/.test(prev.reason)) prev.reason += `.${reason}`;
+    else if (reason) reasons.push({ count: null, reason });
+    end = le;
+    const nextLine = le + 1;
+    pos = findWithin(lower, 'cannot schedule pods:', nextLine, lineEnd(text, nextLine) + 1);
+  }
+  return {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    facts: { total: null, reasons },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+    version: 'GKE console',
+  };
+}
+
+/** All FailedScheduling findings in normalized `text`. */
+export function findScheduler(text: string, lowerText?: string): Match[] {
+  const lower = lowerText ?? lowerAscii(text);
+  const out: Match[] = [];
+  let consumed = 0;
+  const anchors: [number, string][] = [];
+  const collect = (needle: string): void => {
+    for (let k = lower.indexOf(needle); k >= 0; k = lower.indexOf(needle, k + needle.length)) anchors.push([k, needle]);
+  };
+  collect('nodes are available:');
+  collect('no nodes are available that match all of the');
+  collect('fit failure summary on nodes');
+  collect('failed to fit in any node');
+  collect('fit failure on node (');
+  collect('failed to find fit for pod');
+  collect('no nodes available to schedule pods');
+  collect('failed for reason ');
+  collect('persistentvolumeclaim is not bound:');
+  collect('nodes are unavailable:');
+  collect('cannot schedule pods:');
+  anchors.sort((a, b) => a[0] - b[0]);
+  for (const [k, needle] of anchors) {
+    if (k < consumed) continue;
+    let m: Match | undefined;
+    switch (needle) {
+      case 'nodes are available:':
+        m = fitError(text, k);
+        break;
+      case 'no nodes are available that match all of the':
+      case 'fit failure summary on nodes':
+        m = predicates(text, lower, k);
+        break;
+      case 'failed to fit in any node': {
+        const w = text.slice(Math.max(0, k - 300), k);
+        const h = /pod \(([^()\n]{1,253})\) $/.exec(w);
+        const header = { start: h ? k - h[0].length : k, ...(h ? { name: h[1]! } : {}) };
+        // 1.6 prints a summary line under the header instead of one line per node.
+        const next = lineEnd(text, k);
+        const summary = findWithin(lower, 'fit failure summary on nodes', next, next + 48);
+        if (summary >= 0) {
+          const p = predicates(text, lower, summary);
+          if (p) {
+            m = { ...p, start: header.start, message: text.slice(header.start, p.end).trim() };
+            if (header.name) m.object = { resource: 'pods', name: header.name };
+            break;
+          }
+        }
+        m = fitFailures(text, k, header);
+        break;
+      }
+      case 'failed for reason ':
+        m = failedForReason(text, k);
+        break;
+      case 'persistentvolumeclaim is not bound:':
+        m = pvcNotBound(text, k);
+        break;
+      case 'nodes are unavailable:':
+        m = volcano(text, lower, k);
+        break;
+      case 'cannot schedule pods:':
+        m = gkeConsole(text, lower, k);
+        break;
+      case 'fit failure on node (':
+        m = fitFailures(text, k, undefined);
+        break;
+      case 'failed to find fit for pod':
+        m = findFit(text, k);
+        break;
+      case 'no nodes available to schedule pods':
+        m = {
+          layer: 'scheduler',
+          kind: 'unschedulable',
+          facts: { total: 0, reasons: [] },
+          message: text.slice(k, k + needle.length),
+          start: k,
+          end: k + needle.length,
+        };
+        break;
+    }
+    if (m) {
+      out.push(m);
+      consumed = Math.max(consumed, m.end);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,81 @@
+/**
+ * The object an API error is about, read from the error's own envelope:
+ * `<resource>[.<group>] "<name>" is forbidden: …` (403 from admission, apiserver `NewForbidden`),
+ * `The <Kind> "<name>" is invalid: …` / `<Kind> "<name>" is invalid: …` (422 `NewInvalid`, which names the
+ * kind, not the resource), and 1.1's `Pod "nginx-" is forbidden:` (kind-style, before resources were used).
+ */
+
+import { resourceOf } from '../k8s/objects.ts';
+import { wordBefore } from './scan.ts';
+
+export interface Subject {
+  resource?: string;
+  name?: string;
+  /** Offset where the envelope starts (the message shown to the user starts here). */
+  start: number;
+}
+
+/** `pods`, `deployments.apps` stay; a Kind (`Pod`, `ReplicationController`) becomes its resource. */
+export function resourceName(word: string): string {
+  if (!/^[A-Z]/.test(word)) return word;
+  // `Deployment.apps "web" is invalid` (NewInvalid prints Kind.group) → `deployments.apps`.
+  const dot = word.indexOf('.');
+  if (dot < 0) return resourceOf(word).resource;
+  return `${resourceOf(word.slice(0, dot)).resource}${word.slice(dot)}`;
+}
+
+/** The `"name"` and the word before it that end exactly at `end` of `s`, or undefined. */
+function quotedNameBefore(s: string, end: number): { word: string; name: string; start: number } | undefined {
+  if (end < 2 || s[end - 1] !== '"') return undefined;
+  const q1 = s.lastIndexOf('"', end - 2);
+  if (q1 < 1 || end - 1 - q1 > 254 || s[q1 - 1] !== ' ') return undefined;
+  const name = s.slice(q1 + 1, end - 1);
+  if (name.includes('\n')) return undefined;
+  const word = wordBefore(s, q1 - 1, /[A-Za-z0-9.-]/, 100, /[A-Za-z]/);
+  if (!word) return undefined;
+  return { word, name, start: q1 - 1 - word.length };
+}
+
+/**
+ * The envelope that ends right before `idx` (the start of the admission message), if any. Only the
+ * 400 characters before `idx` are examined, and only by string scans (no backtracking regex).
+ */
+export function subjectBefore(text: string, idx: number): Subject | undefined {
+  const from = Math.max(0, idx - 400);
+  let w = text.slice(from, idx).trimEnd();
+  if (w.endsWith('[')) w = w.slice(0, -1).trimEnd();
+  for (const [suffix, kindStyle] of [[' is forbidden:', false], [' is invalid:', true]] as const) {
+    if (!w.endsWith(suffix)) continue;
+    const end = w.length - suffix.length;
+    const q = quotedNameBefore(w, end);
+    if (q) {
+      if (kindStyle && !/^[A-Z]/.test(q.word)) return undefined;
+      return { resource: resourceName(q.word), name: q.name, start: from + q.start };
+    }
+    // `Error from server (Forbidden): : pods is forbidden:` — a resource without a name.
+    const word = wordBefore(w, end, /[a-z0-9.-]/, 100, /[a-z]/);
+    if (word && !kindStyle && (end - word.length === 0 || /\s/.test(w[end - word.length - 1]!))) {
+      return { resource: word, start: from + end - word.length };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Where a field error list starts: after `is invalid: [` or the envelope colon. Used by validation to
+ * show the whole envelope when there is one.
+ */
+export function objectOf(s: Subject | undefined): { resource?: string; name?: string } | undefined {
+  if (!s) return undefined;
+  const o: { resource?: string; name?: string } = {};
+  if (s.resource !== undefined) o.resource = s.resource;
+  if (s.name !== undefined) o.name = s.name;
+  return o;
+}
+
+/** Where the displayed message starts (the envelope, if any) and the object it names. */
+export function envelopeBefore(text: string, keyword: number): { start: number; object?: { resource?: string; name?: string } } {
+  const subj = subjectBefore(text, keyword);
+  const object = objectOf(subj);
+  return object ? { start: subj!.start, object } : { start: keyword };
+}

@@ -1,0 +1,119 @@
+/**
+ * Answers as terminal text (the console and the CLI without --json): the same content as Block Kit,
+ * in the order of ../shared/docs/replies.md. Pure: strings in, a string out.
+ */
+import type { Answer, Fix, PathLayer, PathState, Reply } from '../answer/types.ts';
+import type { SimResult } from '../engine/simulate.ts';
+
+export interface TextOptions {
+  /** ANSI colour (TTY only). */
+  color?: boolean;
+}
+
+const MARK: Record<PathState, string> = { pass: '✓', fail: '✗', unknown: '·' };
+
+export function renderPath(path: { layer: PathLayer; state: PathState }[]): string {
+  return path.map((p) => `${p.layer} ${MARK[p.state]}`).join(' → ');
+}
+
+function pad(s: string, n: number): string {
+  const len = [...s].length;
+  return len >= n ? s : s + ' '.repeat(n - len);
+}
+
+export function renderTable(columns: string[], rows: string[][]): string[] {
+  const widths = columns.map((c, i) => Math.max([...c].length, ...rows.map((r) => [...(r[i] ?? '')].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i]!))).join('  ').trimEnd();
+  return [line(columns), ...rows.map(line)];
+}
+
+export function renderBar(fraction: number, width = 10): string {
+  const f = Math.max(0, Math.min(1, Number.isFinite(fraction) ? fraction : 0));
+  const full = Math.round(f * width);
+  return '▰'.repeat(full) + '▱'.repeat(width - full);
+}
+
+function renderFix(f: Fix, i: number): string[] {
+  const who = f.who === 'platform' ? 'Platform' : 'App team';
+  const out = [`${i + 1}. ${who} · ${f.summary}${f.verified ? `   ✓ ${f.outcome ?? 'verified'}` : ''}`];
+  if (f.change) for (const l of f.change.split('\n')) out.push(`   ${l}`);
+  return out;
+}
+
+export function renderReply(r: Reply): string {
+  const out: string[] = [`${r.icon} ${r.headline}`];
+  const body: string[] = [];
+  if (r.path) body.push(renderPath(r.path), '');
+  if (r.table && r.table.rows.length > 0) body.push(...renderTable(r.table.columns, r.table.rows), '');
+  if (r.bars && r.bars.length > 0) {
+    const lw = Math.max(...r.bars.map((b) => b.label.length));
+    const uw = Math.max(...r.bars.map((b) => `${b.used} / ${b.hard}`.length));
+    for (const b of r.bars) body.push(`${pad(b.label, lw)}  ${renderBar(b.fraction)}  ${pad(`${b.used} / ${b.hard}`, uw)}  ${b.free} free${b.note ? `   ${b.note}` : ''}`);
+    body.push('');
+  }
+  body.push(...r.lines);
+  if (r.fixes.length > 0) {
+    if (body.length && body[body.length - 1] !== '') body.push('');
+    body.push('Fixes');
+    r.fixes.forEach((f, i) => body.push(...renderFix(f, i)));
+  }
+  if (r.why) {
+    if (body.length && body[body.length - 1] !== '') body.push('');
+    body.push(r.why);
+  }
+  for (const g of r.gaps) body.push(`⚠ ${g}`);
+  if (r.raw) {
+    if (body.length && body[body.length - 1] !== '') body.push('');
+    body.push(`Kubernetes said: ${r.raw}`);
+  }
+  while (body.length && body[body.length - 1] === '') body.pop();
+  for (const l of body) out.push(l === '' ? '' : `   ${l}`);
+  return out.join('\n');
+}
+
+export function renderAnswer(a: Answer): string {
+  return a.replies.map(renderReply).join('\n\n');
+}
+
+/** `simulate` / `check` without --json: one block per object. */
+export function renderSimulation(results: SimResult[], warnings: string[], opts: { check?: boolean } = {}): string {
+  const out: string[] = [];
+  for (const r of results) {
+    const id = `${r.kind} ${r.namespace}/${r.name}`;
+    if (!r.admission.allowed) {
+      out.push(`✗ ${id}: rejected by ${layerWords(r.admission.layer)}`, `    ${r.admission.message}`);
+      continue;
+    }
+    const usage = Object.entries(r.quotaUsage)
+      .map(([q, u]) => `${q}: ${Object.entries(u).map(([k, v]) => `${k}=${v}`).join(',')}`)
+      .join('; ');
+    if (!r.scheduling) out.push(`✓ ${id}: admitted${usage ? ` (charges ${usage})` : ''}`);
+    else if (r.scheduling.scheduled) out.push(`✓ ${id}: admitted, scheduled on ${r.scheduling.node}${usage ? ` (charges ${usage})` : ''}`);
+    else if (r.scheduling.gated) out.push(`⏳ ${id}: admitted, scheduling gated (not attempted)`);
+    else {
+      out.push(`⏳ ${id}: admitted but unschedulable${r.scheduling.nominatedNode ? ` (would preempt on ${r.scheduling.nominatedNode}: ${(r.scheduling.victims ?? []).join(', ')})` : ''}`);
+      out.push(`    ${r.scheduling.message}`);
+    }
+  }
+  for (const w of warnings) out.push(`⚠ ${w}`);
+  if (opts.check) {
+    const bad = results.filter((r) => !r.admission.allowed || (r.scheduling && !r.scheduling.scheduled)).length;
+    out.push(bad === 0 ? `check passed: ${results.length} object(s) admitted and scheduled` : `check failed: ${bad} of ${results.length} object(s) would be rejected or stay Pending`);
+  }
+  return out.join('\n');
+}
+
+export function layerWords(layer: string | null): string {
+  switch (layer) {
+    case 'limitrange':
+      return 'LimitRange (admission)';
+    case 'quota':
+      return 'ResourceQuota (admission)';
+    case 'api-validation':
+      return 'API validation';
+    case 'scheduler':
+      return 'the scheduler';
+    default:
+      return 'the API server';
+  }
+}

@@ -1,0 +1,448 @@
+/**
+ * The Slack app: the real Bolt App on an HTTPReceiver (`POST /slack/events`) or a SocketModeReceiver,
+ * thin in the bolt-js way — it routes, acks, asks `answer/` and posts what `render/blocks.ts` makes.
+ *
+ * Entry points (SLACK_SURFACE): channel messages (pasted errors, answered in thread only when the
+ * Answerer recognises something), @mentions (questions, always answered in thread), `/quota [ns]`
+ * (acked at once, answered through `response_url`), and the "Diagnose with quota-doctor" message
+ * shortcut. Every one of them goes through `Asker`: channel policy, deadline, and a refusal when the
+ * answer names a namespace the channel may not see.
+ *
+ * Exactly one reply per message: bot messages, edits and other subtypes are ignored; a message that
+ * @-mentions the bot is left to the app_mention listener (Slack fires both); a redelivered event
+ * (same `event_id`, `x-slack-retry-num` ≥ 1) is dropped by a bounded LRU of event ids.
+ */
+import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { App, HTTPReceiver, SocketModeReceiver, type AppOptions, type CustomRoute, type Receiver } from '@slack/bolt';
+import type { Registry } from 'prom-client';
+import { z } from 'zod';
+import type { Answerer } from '../answer/answerer.ts';
+import { isAllowed, type AccessPolicy } from '../answer/policy.ts';
+import { emptyReply, type Answer } from '../answer/types.ts';
+import type { SlackConfig } from '../config.ts';
+import { renderBlocks, type BlocksPayload } from '../render/blocks.ts';
+import { Asker, rateLimitedAnswer, SourceCache, type Entry, type Outcome, type SourceFor } from './ask.ts';
+import { RecentIds } from './dedupe.ts';
+import { toBoltLogger, type Logger } from './logger.ts';
+import { createMetrics, type SlackMetrics } from './metrics.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { DIAGNOSE_SHORTCUT, QUOTA_COMMAND } from './surface.ts';
+
+export type ClientOptions = NonNullable<AppOptions['clientOptions']>;
+
+export interface SlackAppOptions {
+  /** From `loadConfig()` when its mode is `http` or `socket`. */
+  config: SlackConfig;
+  answerer: Answerer;
+  /** The cluster source of a kube context (undefined = the default); called once per context. */
+  sourceFor: SourceFor;
+  policy: AccessPolicy;
+  logger: Logger;
+  /** Merged over `{ slackApiUrl: config.slackApiUrl }` (tests: `retryConfig: { retries: 0 }`). */
+  clientOptions?: ClientOptions;
+  /** How `/quota` answers are posted (default `in_channel`; see QUOTA_RESPONSE_TYPE). */
+  quotaResponseType?: 'in_channel' | 'ephemeral';
+  /** Prometheus registry (default: a new one; `metrics.registry` on the handle). */
+  registry?: Registry;
+  /** Default true: also export process metrics (cpu, memory, event loop). */
+  defaultMetrics?: boolean;
+  /** Size of the event-id LRU (default 10,000). */
+  dedupeSize?: number;
+  /** Clock (tests). */
+  now?: () => number;
+}
+
+export interface SlackAppHandle {
+  app: App;
+  metrics: SlackMetrics;
+  /**
+   * Checks the bot token (auth.test), then listens. HTTP mode: on `port` (default config.port; 0 picks a
+   * free one) and `host`; resolves to the port bound. Socket Mode: connects, and serves /healthz,
+   * /readyz and /metrics on config.port.
+   */
+  start(port?: number, host?: string): Promise<{ port: number }>;
+  /** Stops receiving, waits (≤ 5 s) for answers in flight, closes the cluster sources. */
+  stop(): Promise<void>;
+  /** Resolves when no answer is in flight (tests, graceful shutdown). */
+  idle(): Promise<void>;
+}
+
+/**
+ * `/quota` answers go `in_channel`: headroom is what the team looks at together during an incident, and
+ * the channel policy has already decided the channel may see this namespace. Refusals, usage, rate
+ * limits, timeouts and errors go `ephemeral`: only the asker needs them.
+ */
+export const QUOTA_RESPONSE_TYPE = 'in_channel';
+
+/** Message subtypes that carry a person's text; everything else (bot_message, message_changed, joins …) is ignored. */
+const ANSWERED_SUBTYPES = new Set<string | undefined>([undefined, 'thread_broadcast', 'file_share']);
+
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+const messageEvent = z.object({
+  type: z.literal('message'),
+  subtype: z.string().optional(),
+  bot_id: z.string().optional(),
+  text: z.string().optional(),
+  ts: z.string(),
+  thread_ts: z.string().optional(),
+  channel: z.string(),
+  user: z.string().optional(),
+});
+
+const mentionEvent = z.object({
+  type: z.literal('app_mention'),
+  bot_id: z.string().optional(),
+  text: z.string().default(''),
+  ts: z.string(),
+  thread_ts: z.string().optional(),
+  channel: z.string(),
+  user: z.string().optional(),
+});
+
+const messageShortcut = z.object({
+  type: z.literal('message_action'),
+  callback_id: z.string(),
+  channel: z.object({ id: z.string() }),
+  user: z.object({ id: z.string() }),
+  message: z.object({ ts: z.string(), thread_ts: z.string().optional(), text: z.string().optional() }),
+});
+
+function usageAnswer(hasDefault: boolean): Answer {
+  const r = emptyReply('help', '❓', `Usage: ${QUOTA_COMMAND} NAMESPACE`);
+  r.lines.push(hasDefault ? `e.g. \`${QUOTA_COMMAND} team-a\`` : `e.g. \`${QUOTA_COMMAND} team-a\` — this channel has no default namespace, so name one.`);
+  return { replies: [r], namespaces: [] };
+}
+
+function noFindingAnswer(): Answer {
+  const r = emptyReply('info', 'ℹ️', "I didn't find a Kubernetes error, event or manifest in that message");
+  r.lines.push('Paste the exact error (kubectl output, an event, or the manifest), or ask me with an @mention.');
+  return { replies: [r], namespaces: [] };
+}
+
+function slackError(e: unknown): string {
+  if (typeof e === 'object' && e !== null && 'data' in e) {
+    const data = (e as { data?: unknown }).data;
+    if (typeof data === 'object' && data !== null && 'error' in data) return String((data as { error: unknown }).error);
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
+  const { config, answerer, policy, logger } = opts;
+  const now = opts.now ?? Date.now;
+  const metrics = createMetrics({ ...(opts.registry ? { registry: opts.registry } : {}), defaultMetrics: opts.defaultMetrics ?? true });
+  const sources = new SourceCache(opts.sourceFor);
+  const asker = new Asker({ policy, sources, deadlineMs: config.deadlineMs, metrics, logger, now });
+  const limiter = new RateLimiter(config.rateLimits, now);
+  const recent = new RecentIds(opts.dedupeSize ?? 10_000);
+  const quotaResponseType = opts.quotaResponseType ?? QUOTA_RESPONSE_TYPE;
+  const boltLogger = toBoltLogger(logger);
+  let started = false;
+
+  // ---- answers in flight (idle / graceful stop) ----
+  const inFlight = new Set<Promise<unknown>>();
+  const track = async <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    try {
+      return await p;
+    } finally {
+      inFlight.delete(p);
+    }
+  };
+  const idle = async () => {
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+  };
+
+  // ---- HTTP extras on the same port: /healthz, /readyz, /metrics ----
+  const readiness = async (): Promise<boolean> => {
+    if (!started) return false;
+    const contexts = policy.contexts();
+    const checks = contexts.map(async (c) => (await sources.get(c)).ready());
+    const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
+    try {
+      return await Promise.race([Promise.all(checks).then((r) => r.every(Boolean)), timeout]);
+    } catch {
+      return false;
+    }
+  };
+  const send = (res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8') => {
+    res.writeHead(status, { 'content-type': type });
+    res.end(body);
+  };
+  const customRoutes: CustomRoute[] = [
+    { path: '/healthz', method: 'GET', handler: (_req: IncomingMessage, res: ServerResponse) => send(res, 200, 'ok\n') },
+    {
+      path: '/readyz',
+      method: 'GET',
+      handler: (_req: IncomingMessage, res: ServerResponse) => {
+        void readiness().then((ok) => send(res, ok ? 200 : 503, ok ? 'ready\n' : 'not ready\n'));
+      },
+    },
+    {
+      path: '/metrics',
+      method: 'GET',
+      handler: (_req: IncomingMessage, res: ServerResponse) => {
+        metrics.registry.metrics().then(
+          (text) => send(res, 200, text, metrics.registry.contentType),
+          (e: unknown) => {
+            logger.error({ err: e }, 'metrics failed');
+            send(res, 500, 'metrics failed\n');
+          },
+        );
+      },
+    },
+  ];
+
+  // ---- the receiver: HTTP (signing secret) or Socket Mode (app token) ----
+  const receiver: Receiver =
+    config.mode === 'socket'
+      ? new SocketModeReceiver({ appToken: config.appToken.reveal(), logger: boltLogger, customRoutes, installerOptions: { port: config.port } })
+      : new HTTPReceiver({
+          signingSecret: config.signingSecret.reveal(),
+          logger: boltLogger,
+          customRoutes,
+          // Ack first, answer after (the default): Slack retries anything not acked within 3 s.
+          processBeforeResponse: false,
+          port: config.port,
+        });
+
+  const clientOptions: ClientOptions = {
+    timeout: 15_000,
+    ...(config.slackApiUrl ? { slackApiUrl: config.slackApiUrl } : {}),
+    ...opts.clientOptions,
+  };
+  const app = new App({
+    token: config.botToken.reveal(),
+    receiver,
+    logger: boltLogger,
+    clientOptions,
+    convoStore: false,
+    ignoreSelf: true,
+    // auth.test runs in start(), not in the constructor: building the app touches no network.
+    deferInitialization: true,
+  });
+
+  app.error(async (error) => {
+    metrics.errors.inc({ entry: 'bolt', reason: 'exception' });
+    logger.error({ err: error, code: (error as { code?: unknown }).code }, 'bolt error');
+  });
+
+  // ---- global middleware: count, and drop redelivered events ----
+  app.use(async ({ body, context, next }) => {
+    const b: Record<string, unknown> = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    if (b.type === 'event_callback') {
+      const ev = (b.event ?? {}) as Record<string, unknown>;
+      const name = typeof ev.type === 'string' ? ev.type : 'unknown';
+      metrics.events.inc({ type: 'event', name });
+      const eventId = typeof b.event_id === 'string' ? b.event_id : undefined;
+      if (eventId !== undefined && recent.seen(eventId)) {
+        metrics.duplicates.inc({ type: name });
+        logger.info({ eventId, retryNum: context.retryNum, retryReason: context.retryReason }, 'dropped a redelivered event');
+        return;
+      }
+      if (context.retryNum !== undefined && context.retryNum > 0) {
+        // First sight of a retry: the original never reached this process (or it restarted); answer once.
+        logger.info({ eventId, retryNum: context.retryNum }, 'answering a retried event seen for the first time');
+      }
+    } else if (typeof b.command === 'string') {
+      metrics.events.inc({ type: 'command', name: b.command });
+    } else if (b.type === 'message_action' || b.type === 'shortcut') {
+      metrics.events.inc({ type: 'shortcut', name: typeof b.callback_id === 'string' ? b.callback_id : 'unknown' });
+    } else {
+      metrics.events.inc({ type: typeof b.type === 'string' ? b.type : 'unknown', name: '' });
+    }
+    await next();
+  });
+
+  const render = (answer: Answer): BlocksPayload => renderBlocks(answer);
+
+  const logDone = (entry: Entry, channel: string, outcome: Outcome['kind'] | 'rate-limited', started: number) =>
+    logger.info({ entry, channel, outcome, ms: now() - started }, 'answered');
+
+  /** Posts failures are logged and counted, never thrown into Bolt (the user already got the ack). */
+  const post = async (entry: Entry, what: string, call: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await call();
+      return true;
+    } catch (e) {
+      metrics.errors.inc({ entry, reason: 'slack_api' });
+      logger.warn({ entry, call: what, error: slackError(e) }, 'a Slack call failed');
+      return false;
+    }
+  };
+
+  // ---- (a) channel messages: pasted errors and manifests ----
+  app.message(async ({ message, context, client }) => {
+    const m = messageEvent.safeParse(message);
+    if (!m.success) return;
+    const ev = m.data;
+    if (!ANSWERED_SUBTYPES.has(ev.subtype) || ev.bot_id !== undefined) return;
+    const text = ev.text ?? '';
+    if (text.trim() === '') return;
+    // Slack fires app_mention and message for one @-mention; the mention listener answers it.
+    if (typeof context.botUserId === 'string' && text.includes(`<@${context.botUserId}>`)) return;
+    const t0 = now();
+    const threadTs = ev.thread_ts ?? ev.ts;
+    await track(
+      (async () => {
+        const outcome = await asker.ask('message', ev.channel, (ctx) => answerer.message(text, ctx));
+        if (outcome.kind === 'silent') return;
+        // Chatter costs no token: only messages that get a reply count against the limits.
+        const rate = limiter.take(ev.user ?? 'unknown', ev.channel);
+        if (!rate.ok) {
+          metrics.rateLimited.inc({ entry: 'message', scope: rate.scope });
+          logDone('message', ev.channel, 'rate-limited', t0);
+          if (ev.user) {
+            const p = render(rateLimitedAnswer(rate.scope, rate.retryAfterMs));
+            await post('message', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user: ev.user!, thread_ts: threadTs, ...p }));
+          }
+          return;
+        }
+        await post('message', 'chat.postMessage', () => client.chat.postMessage({ channel: ev.channel, thread_ts: threadTs, ...render(outcome.answer) }));
+        logDone('message', ev.channel, outcome.kind, t0);
+      })(),
+    );
+  });
+
+  // ---- (b) @mentions: questions, always answered in thread ----
+  app.event('app_mention', async ({ event, context, client }) => {
+    const m = mentionEvent.safeParse(event);
+    if (!m.success || m.data.bot_id !== undefined) return;
+    const ev = m.data;
+    const t0 = now();
+    const threadTs = ev.thread_ts ?? ev.ts;
+    const bot = typeof context.botUserId === 'string' ? context.botUserId : undefined;
+    const question = (bot ? ev.text.split(`<@${bot}>`).join(' ') : ev.text).replace(/\s+/g, ' ').trim();
+    await track(
+      (async () => {
+        const rate = limiter.take(ev.user ?? 'unknown', ev.channel);
+        if (!rate.ok) {
+          metrics.rateLimited.inc({ entry: 'mention', scope: rate.scope });
+          logDone('mention', ev.channel, 'rate-limited', t0);
+          const p = render(rateLimitedAnswer(rate.scope, rate.retryAfterMs));
+          if (ev.user) await post('mention', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user: ev.user!, thread_ts: threadTs, ...p }));
+          return;
+        }
+        const outcome = await asker.ask('mention', ev.channel, async (ctx) => answerer.question(question, ctx));
+        if (outcome.kind === 'silent') return;
+        await post('mention', 'chat.postMessage', () => client.chat.postMessage({ channel: ev.channel, thread_ts: threadTs, ...render(outcome.answer) }));
+        logDone('mention', ev.channel, outcome.kind, t0);
+      })(),
+    );
+  });
+
+  // ---- (c) /quota [namespace] ----
+  app.command(QUOTA_COMMAND, async ({ command, ack, respond }) => {
+    const t0 = now();
+    const channel = command.channel_id;
+    const access = asker.access(channel);
+    const args = command.text.trim().split(/\s+/).filter((a) => a !== '');
+    const ephemeral = (answer: Answer) => ({ response_type: 'ephemeral' as const, ...render(answer) });
+    // Everything decided without the cluster goes into the ack itself: no second message needed.
+    if (args.length > 1 || (args[0] !== undefined && !NAMESPACE.test(args[0]))) {
+      await ack(ephemeral(usageAnswer(access.defaultNamespace !== undefined)));
+      return;
+    }
+    const namespace = args[0] ?? access.defaultNamespace;
+    if (namespace === undefined) {
+      await ack(ephemeral(usageAnswer(false)));
+      return;
+    }
+    if (!isAllowed(access, namespace)) {
+      await ack(ephemeral(asker.refuse('command')));
+      logDone('command', channel, 'refusal', t0);
+      return;
+    }
+    const rate = limiter.take(command.user_id, channel);
+    if (!rate.ok) {
+      metrics.rateLimited.inc({ entry: 'command', scope: rate.scope });
+      await ack(ephemeral(rateLimitedAnswer(rate.scope, rate.retryAfterMs)));
+      logDone('command', channel, 'rate-limited', t0);
+      return;
+    }
+    await ack({ response_type: 'ephemeral', text: `Checking ${namespace}…` });
+    await track(
+      (async () => {
+        const outcome = await asker.ask('command', channel, (ctx) => answerer.quota(namespace, ctx));
+        const answer = outcome.kind === 'silent' ? noFindingAnswer() : outcome.answer;
+        const responseType = outcome.kind === 'answer' ? quotaResponseType : 'ephemeral';
+        await post('command', 'respond', () => respond({ response_type: responseType, ...render(answer) }));
+        logDone('command', channel, outcome.kind, t0);
+      })(),
+    );
+  });
+
+  // ---- (d) message shortcut "Diagnose with quota-doctor" ----
+  app.shortcut({ callback_id: DIAGNOSE_SHORTCUT.callbackId, type: 'message_action' }, async ({ shortcut, ack, client, respond }) => {
+    await ack();
+    const t0 = now();
+    const s = messageShortcut.safeParse(shortcut);
+    if (!s.success) {
+      logger.warn({ entry: 'shortcut' }, 'an unexpected shortcut payload');
+      return;
+    }
+    const channel = s.data.channel.id;
+    const user = s.data.user.id;
+    const text = s.data.message.text ?? '';
+    const threadTs = s.data.message.thread_ts ?? s.data.message.ts;
+    const ephemeral = (answer: Answer) => post('shortcut', 'respond', () => respond({ response_type: 'ephemeral', ...render(answer) }));
+    await track(
+      (async () => {
+        const rate = limiter.take(user, channel);
+        if (!rate.ok) {
+          metrics.rateLimited.inc({ entry: 'shortcut', scope: rate.scope });
+          await ephemeral(rateLimitedAnswer(rate.scope, rate.retryAfterMs));
+          logDone('shortcut', channel, 'rate-limited', t0);
+          return;
+        }
+        const outcome = await asker.ask('shortcut', channel, (ctx) => answerer.message(text, ctx));
+        if (outcome.kind === 'answer') {
+          const posted = await post('shortcut', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
+          // Not in the channel (or no longer allowed to post): the clicker still gets the answer.
+          if (!posted) await ephemeral(outcome.answer);
+        } else {
+          await ephemeral(outcome.kind === 'silent' ? noFindingAnswer() : outcome.answer);
+        }
+        logDone('shortcut', channel, outcome.kind, t0);
+      })(),
+    );
+  });
+
+  return {
+    app,
+    metrics,
+    async start(port?: number, host?: string) {
+      try {
+        await app.init();
+      } catch (e) {
+        throw new Error(`Slack did not accept the bot token (auth.test: ${slackError(e)})`);
+      }
+      if (config.mode === 'socket') {
+        await app.start();
+        started = true;
+        logger.info({ mode: 'socket', port: config.port }, 'quota-doctor is connected to Slack (Socket Mode)');
+        return { port: config.port };
+      }
+      const listen = host !== undefined ? { port: port ?? config.port, host } : { port: port ?? config.port };
+      const server = await app.start(listen);
+      const addr = server.address() as AddressInfo | null;
+      started = true;
+      const bound = addr?.port ?? port ?? config.port;
+      logger.info({ mode: 'http', port: bound }, 'quota-doctor is listening for Slack on /slack/events');
+      return { port: bound };
+    },
+    async stop() {
+      started = false;
+      try {
+        await app.stop();
+      } catch (e) {
+        logger.warn({ error: e instanceof Error ? e.message : String(e) }, 'stopping the receiver failed');
+      }
+      await Promise.race([idle(), new Promise((r) => setTimeout(r, 5000).unref())]);
+      await sources.closeAll();
+    },
+    idle,
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * One question to the Answerer, the way every Slack entry point asks it: with the channel's access
+ * policy (namespaces, default namespace, kube context), under a deadline (a hanging cluster gets "did not
+ * answer in time", never silence), and with the policy checked again on what the answer names — before
+ * anything is rendered. Outcomes are values; only bugs throw.
+ */
+import type { AskContext } from '../answer/answerer.ts';
+import { forbiddenNamespaces, refusalAnswer, type AccessPolicy, type ChannelAccess } from '../answer/policy.ts';
+import { emptyReply, type Answer } from '../answer/types.ts';
+import type { ClusterSource } from '../cluster/source.ts';
+import type { Logger } from './logger.ts';
+import type { SlackMetrics } from './metrics.ts';
+
+export type Entry = 'message' | 'mention' | 'command' | 'shortcut';
+
+export type Outcome =
+  | { kind: 'silent' }
+  | { kind: 'answer'; answer: Answer }
+  | { kind: 'refusal'; answer: Answer }
+  | { kind: 'timeout'; answer: Answer }
+  | { kind: 'error'; answer: Answer };
+
+export function timeoutAnswer(deadlineMs: number): Answer {
+  const r = emptyReply('error', '⚠️', 'The cluster did not answer in time');
+  r.lines.push(`I gave up after ${Math.round(deadlineMs / 1000)} s without an answer from the cluster, so I can't say yet. Try again in a minute; if it keeps happening, the platform team should check the cluster API.`);
+  return { replies: [r], namespaces: [] };
+}
+
+/** Says nothing about the error itself: its message may name objects of other namespaces. */
+export function errorAnswer(): Answer {
+  const r = emptyReply('error', '⚠️', 'Something went wrong while answering');
+  r.lines.push('Nothing was changed in the cluster. The error is in the quota-doctor logs; try again, or tell the platform team.');
+  return { replies: [r], namespaces: [] };
+}
+
+export function rateLimitedAnswer(scope: 'user' | 'channel', retryAfterMs: number): Answer {
+  const s = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const r = emptyReply('info', '⏳', scope === 'user' ? `You're asking faster than I can check — try again in ${s} s` : `This channel is asking faster than I can check — try again in ${s} s`);
+  return { replies: [r], namespaces: [] };
+}
+
+export type SourceFor = (context?: string) => ClusterSource | Promise<ClusterSource>;
+
+/** Keeps one source per kube context (sources hold caches and watches); failures are not kept. */
+export class SourceCache {
+  private readonly open = new Map<string, Promise<ClusterSource>>();
+
+  constructor(private readonly sourceFor: SourceFor) {}
+
+  get(context: string | undefined): Promise<ClusterSource> {
+    const key = context ?? '';
+    let p = this.open.get(key);
+    if (!p) {
+      p = Promise.resolve().then(() => this.sourceFor(context));
+      this.open.set(key, p);
+      p.catch(() => this.open.delete(key));
+    }
+    return p;
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.open.values()];
+    this.open.clear();
+    await Promise.allSettled(all.map(async (p) => (await p).close()));
+  }
+}
+
+export interface AskerDeps {
+  policy: AccessPolicy;
+  sources: SourceCache;
+  deadlineMs: number;
+  metrics: SlackMetrics;
+  logger: Logger;
+  now: () => number;
+}
+
+export class Asker {
+  constructor(private readonly deps: AskerDeps) {}
+
+  access(channelId: string): ChannelAccess {
+    return this.deps.policy.policyFor(channelId);
+  }
+
+  /** Counts a refusal decided before asking (e.g. `/quota other-team`). */
+  refuse(entry: Entry): Answer {
+    this.deps.metrics.refusals.inc({ entry });
+    return refusalAnswer();
+  }
+
+  async ask(entry: Entry, channelId: string, run: (ctx: AskContext) => Promise<Answer | null>): Promise<Outcome> {
+    const { metrics, logger, deadlineMs } = this.deps;
+    const access = this.access(channelId);
+    const started = this.deps.now();
+    const controller = new AbortController();
+    const work = (async () => {
+      const source = await this.deps.sources.get(access.context);
+      const ctx: AskContext = {
+        source,
+        ...(access.allowedNamespaces ? { allowedNamespaces: access.allowedNamespaces } : {}),
+        ...(access.defaultNamespace !== undefined ? { defaultNamespace: access.defaultNamespace } : {}),
+        now: this.deps.now(),
+        signal: controller.signal,
+      };
+      return run(ctx);
+    })();
+    // The loser of the race must not become an unhandled rejection.
+    work.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), deadlineMs);
+    });
+    const done = (outcome: Outcome['kind']) => metrics.latency.observe({ entry, outcome }, (this.deps.now() - started) / 1000);
+    try {
+      const result = await Promise.race([work, deadline]);
+      if (result === 'timeout') {
+        controller.abort(new Error(`deadline of ${deadlineMs} ms passed`));
+        metrics.errors.inc({ entry, reason: 'timeout' });
+        logger.warn({ entry, channel: channelId, deadlineMs }, 'the cluster did not answer in time');
+        done('timeout');
+        return { kind: 'timeout', answer: timeoutAnswer(deadlineMs) };
+      }
+      if (result === null) {
+        done('silent');
+        return { kind: 'silent' };
+      }
+      const forbidden = forbiddenNamespaces(access, result.namespaces);
+      if (forbidden.length > 0) {
+        // Logged for the operator (the namespaces are in the asker's own text); never shown in Slack.
+        logger.info({ entry, channel: channelId, forbiddenCount: forbidden.length }, 'answer refused by the access policy');
+        done('refusal');
+        return { kind: 'refusal', answer: this.refuse(entry) };
+      }
+      metrics.answers.inc({ entry, kind: result.replies[0]?.kind ?? 'none' });
+      done('answer');
+      return { kind: 'answer', answer: result };
+    } catch (e) {
+      metrics.errors.inc({ entry, reason: 'exception' });
+      logger.error({ entry, channel: channelId, err: e }, 'the answerer failed');
+      done('error');
+      return { kind: 'error', answer: errorAnswer() };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Every admission case of ../shared/cases (layers api-defaulting, limitrange, quota) through `simulate`,
+ * the function the CLI's `simulate` command calls.
+ */
+import { describe, expect, it } from 'vitest';
+import { Snapshot, type KObject } from '../../src/k8s/snapshot.ts';
+import { simulate } from '../../src/engine/simulate.ts';
+import { evaluatorFor } from '../../src/engine/admission/resourcequota.ts';
+import { Quantity } from '../../src/quantity.ts';
+import { loadCases, normalizeBracketed, type Case } from '../support/cases.ts';
+import type { LimitedResource } from '../../src/engine/admission/resourcequota.ts';
+
+const ADMISSION = new Set(['api-defaulting', 'limitrange', 'quota']);
+const cases = loadCases().filter((c) => ADMISSION.has(c.layer));
+
+function withKind(list: unknown, kind: string): KObject[] {
+  return ((list as KObject[] | undefined) ?? []).map((o) => ({ ...o, kind: o.kind ?? kind }));
+}
+
+/** Quantities compare by value: canonicalise both sides of a resource map. */
+function canon(m: Record<string, unknown> | undefined | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(m ?? {})) out[k] = `${Quantity.parse(v).nanos}`;
+  return out;
+}
+
+function runCase(c: Case) {
+  const input = c.input;
+  const snapshot = new Snapshot();
+  for (const [key, kind] of [['limitRanges', 'LimitRange'], ['resourceQuotas', 'ResourceQuota'], ['priorityClasses', 'PriorityClass'], ['storageClasses', 'StorageClass']] as const) {
+    for (const o of withKind(input[key], kind)) snapshot.put(o);
+  }
+  const object = input.object as KObject;
+  const now = typeof input.now === 'string' ? Date.parse(input.now) : undefined;
+  return simulate(snapshot, [object], {
+    namespace: input.namespace as string | undefined,
+    operation: (input.operation as 'CREATE' | 'UPDATE' | undefined) ?? 'CREATE',
+    subresource: input.subresource as string | undefined,
+    oldObject: input.oldObject as KObject | undefined,
+    dryRun: input.dryRun as boolean | undefined,
+    now,
+    featureGates: input.featureGates as Record<string, boolean> | undefined,
+    limitedResources: (input.admissionConfig as { limitedResources?: LimitedResource[] } | undefined)?.limitedResources,
+    k8sVersion: c.k8sVersion,
+    skipScheduling: true,
+  });
+}
+
+describe('conformance: admission cases', () => {
+  it('loads the sample', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(60);
+  });
+
+  it.each(cases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
+    const exp = c.expected;
+    if (c.input.usageOf) {
+      const obj = c.input.usageOf as KObject;
+      const now = typeof c.input.now === 'string' ? Date.parse(c.input.now) : undefined;
+      const ev = evaluatorFor(obj, { podLevelResources: (c.input.featureGates as Record<string, boolean> | undefined)?.PodLevelResources });
+      const usage = Object.fromEntries([...ev!.usage(obj, { now })].map(([k, v]) => [k, `${v.nanos}`]));
+      expect(usage).toEqual(canon(exp.usage as Record<string, unknown>));
+      return;
+    }
+    const out = runCase(c);
+    const r = out.results[0]!;
+    expect(r.admission.allowed).toBe(exp.allowed);
+    if (typeof exp.message === 'string') expect(normalizeBracketed(r.admission.message ?? '')).toBe(normalizeBracketed(exp.message));
+    if (typeof exp.messagePattern === 'string') expect(r.admission.message).toMatch(new RegExp(exp.messagePattern));
+    if (typeof exp.httpStatus === 'number') expect(r.detail.admission.httpStatus).toBe(exp.httpStatus);
+    if (exp.mutatedResources) {
+      const mr = exp.mutatedResources as Record<'containers' | 'initContainers', Record<string, { requests?: Record<string, unknown>; limits?: Record<string, unknown> }>>;
+      const spec = (r.object as unknown as { spec: { containers: { name: string; resources?: { requests?: object; limits?: object } }[]; initContainers?: { name: string; resources?: { requests?: object; limits?: object } }[] } }).spec;
+      for (const group of ['containers', 'initContainers'] as const) {
+        for (const [name, want] of Object.entries(mr[group] ?? {})) {
+          const got = (spec[group] ?? []).find((x) => x.name === name)!;
+          expect(canon(got.resources?.requests as Record<string, unknown>)).toEqual(canon(want.requests));
+          expect(canon(got.resources?.limits as Record<string, unknown>)).toEqual(canon(want.limits));
+        }
+      }
+    }
+    if (exp.annotations) expect(r.object.metadata.annotations).toMatchObject(exp.annotations as object);
+    if ('usageDelta' in exp) {
+      const want = Object.fromEntries(Object.entries((exp.usageDelta as Record<string, Record<string, unknown>>) ?? {}).filter(([, v]) => Object.keys(v).length > 0).map(([q, v]) => [q, canon(v)]));
+      const got = Object.fromEntries(Object.entries(r.quotaUsage).map(([q, v]) => [q, canon(v)]));
+      expect(got).toEqual(want);
+    }
+    if (exp.quotaUsedAfter) {
+      for (const [q, want] of Object.entries(exp.quotaUsedAfter as Record<string, Record<string, unknown>>)) {
+        const quota = out.state.get<KObject & { status?: { used?: Record<string, unknown> } }>('ResourceQuota', r.namespace, q)!;
+        expect(canon(quota.status?.used)).toEqual(canon(want));
+      }
+    }
+    if (exp.storedLimitRange) {
+      const want = exp.storedLimitRange as { spec: { limits: Record<string, unknown>[] } };
+      const got = r.object as unknown as { spec: { limits: Record<string, unknown>[] } };
+      expect(got.spec.limits.length).toBe(want.spec.limits.length);
+      want.spec.limits.forEach((item, i) => {
+        for (const key of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) {
+          expect([key, canon(got.spec.limits[i]![key] as Record<string, unknown>)]).toEqual([key, canon(item[key] as Record<string, unknown>)]);
+        }
+      });
+    }
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * Every `layer: "scheduler"` conformance case of ../shared/cases/k8s-cases.jsonl (or QUOTA_DOCTOR_CASES):
+ * full scheduling cases build a snapshot from input.nodes / pods / persistentVolumeClaims /
+ * persistentVolumes and schedule input.object; `fitError` cases exercise the message assembly alone.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { Pod } from '../../../src/k8s/objects.ts';
+import { Snapshot, type KObject } from '../../../src/k8s/snapshot.ts';
+import { formatFitError, type FitErrorInput } from '../../../src/engine/scheduler/fit-error.ts';
+import { schedulePod, type ScheduleOptions } from '../../../src/engine/scheduler/schedule.ts';
+
+interface SchedulerCase {
+  id: string;
+  layer: string;
+  k8sVersion?: string;
+  input: {
+    nodes?: KObject[];
+    pods?: KObject[];
+    persistentVolumeClaims?: KObject[];
+    persistentVolumes?: KObject[];
+    storageClasses?: KObject[];
+    priorityClasses?: KObject[];
+    object?: Pod;
+    fitError?: FitErrorInput & { nodeReasons: Record<string, string[]> };
+  };
+  expected: {
+    allowed: boolean;
+    message?: string;
+    messageDRADisabled?: string;
+    scheduledNode?: string;
+    nominatedNodeName?: string;
+    victims?: string[];
+  };
+}
+
+function casesFile(): string {
+  const env = process.env.QUOTA_DOCTOR_CASES;
+  if (env) return env.endsWith('.jsonl') ? env : `${env.replace(/\/$/, '')}/k8s-cases.jsonl`;
+  return fileURLToPath(new URL('../../../../shared/cases/k8s-cases.jsonl', import.meta.url));
+}
+
+function loadSchedulerCases(): SchedulerCase[] {
+  const file = casesFile();
+  if (!existsSync(file)) throw new Error(`conformance cases not found at ${file} (set QUOTA_DOCTOR_CASES)`);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as SchedulerCase)
+    .filter((c) => c.layer === 'scheduler');
+}
+
+function buildSnapshot(c: SchedulerCase): Snapshot {
+  const s = new Snapshot();
+  const put = (kind: string, objs: KObject[] | undefined) => {
+    for (const o of objs ?? []) s.put({ ...o, kind });
+  };
+  put('Node', c.input.nodes);
+  put('Pod', c.input.pods);
+  put('PersistentVolumeClaim', c.input.persistentVolumeClaims);
+  put('PersistentVolume', c.input.persistentVolumes);
+  put('StorageClass', c.input.storageClasses);
+  put('PriorityClass', c.input.priorityClasses);
+  return s;
+}
+
+function optionsOf(c: SchedulerCase, extra: ScheduleOptions = {}): ScheduleOptions {
+  return { ...(c.k8sVersion && c.k8sVersion !== '1.35' ? { k8sVersion: c.k8sVersion } : {}), ...extra };
+}
+
+const cases = loadSchedulerCases();
+
+describe('scheduler conformance cases', () => {
+  it('finds the scheduler cases', () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+
+  it.each(cases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
+    if (c.input.fitError) {
+      expect(formatFitError(c.input.fitError, optionsOf(c))).toBe(c.expected.message);
+      return;
+    }
+    const pod = c.input.object!;
+    const result = schedulePod(buildSnapshot(c), pod, optionsOf(c));
+    expect(result.scheduled).toBe(c.expected.allowed);
+    if (c.expected.scheduledNode !== undefined) expect(result.node).toBe(c.expected.scheduledNode);
+    if (c.expected.message !== undefined) expect(result.message).toBe(c.expected.message);
+    if (c.expected.nominatedNodeName !== undefined) expect(result.nominatedNode).toBe(c.expected.nominatedNodeName);
+    if (c.expected.victims !== undefined) expect(result.victims).toEqual(c.expected.victims);
+    if (c.expected.messageDRADisabled !== undefined) {
+      const off = schedulePod(buildSnapshot(c), pod, optionsOf(c, { draEnabled: false }));
+      expect(off.message).toBe(c.expected.messageDRADisabled);
+    }
+  });
+});
