@@ -11,10 +11,13 @@ const NODES = Number(process.env.BENCH_NODES ?? 5000);
 const PODS = Number(process.env.BENCH_PODS ?? 150_000);
 const REPLICAS = Number(process.env.BENCH_REPLICAS ?? 1000);
 
+/** mulberry32: a small deterministic generator (same figures on every run). */
 let seed = 42;
 function nextRandom(): number {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return seed / 2147483648;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 
 let peakHeap = 0;

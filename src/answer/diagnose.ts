@@ -231,7 +231,10 @@ function textReply(f: Finding, ns: string | undefined): Reply {
         const over = v && Quantity.tryParse(v.used) && Quantity.tryParse(v.requested) && Quantity.tryParse(v.limited)
           ? Quantity.parse(v.used!).add(Quantity.parse(v.requested!)).sub(Quantity.parse(v.limited!))
           : null;
-        if (over && over.sign() > 0) r.lines.push(`${k}: over by ${over} — request ≤ ${freeOf(str(v!.used), str(v!.limited))}, free ${over} in the namespace, or raise the quota to ${Quantity.parse(v!.used!).add(Quantity.parse(v!.requested!))}.`);
+        if (!over || over.sign() <= 0) continue;
+        const isCount = k === 'pods' || k.startsWith('count/') || /^(services|persistentvolumeclaims|configmaps|secrets|replicationcontrollers|resourcequotas)(\.|$)/.test(k);
+        const free = freeOf(str(v!.used), str(v!.limited));
+        r.lines.push(`${k}: over by ${over} — ${isCount ? '' : `request ≤ ${free}, `}free ${over} in the namespace, or raise the quota to ${Quantity.parse(v!.used!).add(Quantity.parse(v!.requested!))}.`);
       }
       if (exceeding.includes('pods')) r.lines.push('`pods` counts every non-terminal pod, Pending ones too; Succeeded/Failed pods do not count.');
       r.why = 'Quota counts requests, not usage: idle pods hold it too.';

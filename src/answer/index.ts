@@ -75,7 +75,7 @@ export function headroomReply(h: Headroom): Reply {
   if (dp.message) r.lines.push(`A pod with no resources is refused here: ${dp.message}`);
   else r.lines.push(`A pod with no resources gets ${shape}${h.limitRanges.length ? ' (LimitRange defaults)' : ''}: ${dp.fits >= h.cap ? `${h.cap}+` : dp.fits} more fit${dp.limitedBy ? `, stopped by ${dp.limitedBy === 'nodes' ? 'node capacity' : dp.limitedBy}` : ''}.`);
   if (h.workloads.length) {
-    const parts = h.workloads.slice(0, 8).map((w) => `${w.name} (${w.replicas} × ${Object.values(w.perPod).join('/') || 'no requests'}): ${w.message ? 'refused' : `+${w.fits >= h.cap ? `${h.cap}+` : w.fits}`}${w.limitedBy ? `, then ${w.limitedBy === 'nodes' ? 'nodes' : w.limitedBy}` : ''}`);
+    const parts = h.workloads.slice(0, 8).map((w) => `${w.name} (${w.replicas} × ${Object.values(w.perPod).join('/') || 'no requests'}): ${w.message ? `refused (${w.limitedBy})` : `+${w.fits >= h.cap ? `${h.cap}+` : w.fits}${w.limitedBy ? `, then ${w.limitedBy === 'nodes' ? 'nodes' : w.limitedBy}` : ''}`}`);
     r.lines.push(parts.join(' · ') + (h.workloads.length > 8 ? ` · and ${h.workloads.length - 8} more` : ''));
   }
   if (h.largestSchedulablePod) r.lines.push(`Largest pod that schedules now: ${h.largestSchedulablePod.cpu} CPU / ${h.largestSchedulablePod.memory}, on ${h.largestSchedulablePod.node}.`);

@@ -198,6 +198,7 @@ export class Reflector {
     let cont: string | undefined;
     let rv = '';
     do {
+      if (this.stopped) throw new Stopped();
       const page = await this.listPage(cont);
       this.counts.pages++;
       for (const raw of page.items) {
@@ -208,6 +209,7 @@ export class Reflector {
       cont = page.continue;
       rv = page.resourceVersion;
     } while (cont);
+    if (this.stopped) throw new Stopped();
     this.o.sink.replace(this.def.kind, this.namespace, items);
     this.rv = rv;
     this.hasSynced = true;
@@ -243,6 +245,7 @@ export class Reflector {
 
   /** One WATCH from `rv`; resolves with the number of lines seen when it ends normally. */
   private watchOnce(): Promise<number> {
+    if (this.stopped) return Promise.reject(new Stopped());
     this.counts.watches++;
     const path = collectionPath(this.def, this.namespace);
     const query: Record<string, string | number | boolean> = {

@@ -31,9 +31,17 @@ interface Candidate {
   change?: string;
   /** The state and object to re-simulate. */
   apply: (state: Snapshot) => { state: Snapshot; object: KObject };
-  /** Require scheduling to succeed too (default: when the original was admitted and unscheduled, or always). */
+  /** Require scheduling to succeed too (default true). */
   needSchedule?: boolean;
+  /**
+   * The layer this candidate fixes. When re-simulation then stops at a *later* layer, the candidate is
+   * still offered — it fixes this error — and its outcome names the next blocker.
+   */
+  fixes?: 'api-validation' | 'limitrange' | 'quota';
 }
+
+const LAYER_ORDER = ['api-validation', 'limitrange', 'quota', 'scheduler'];
+const LAYER_NAME: Record<string, string> = { 'api-validation': 'validation', limitrange: 'LimitRange', quota: 'ResourceQuota', scheduler: 'the scheduler' };
 
 /** Where the failing pod comes from, so a fix can name the right thing to change. */
 export interface PodOrigin {
@@ -56,9 +64,14 @@ export function verifyCandidates(base: Snapshot, candidates: Candidate[], opts: 
     const { state, object } = c.apply(base.fork());
     const res = simulate(state, [object], { ...opts, dryRun: false }).results;
     const r = res[res.length - 1];
-    if (!r || !r.admission.allowed) continue;
-    if (c.needSchedule !== false && r.scheduling && !r.scheduling.scheduled) continue;
-    out.push({ who: c.who, summary: c.summary, change: c.change, verified: true, outcome: outcomeOf(r) });
+    if (!r) continue;
+    const stoppedAt = !r.admission.allowed ? r.admission.layer : r.scheduling && !r.scheduling.scheduled ? 'scheduler' : null;
+    if (stoppedAt === null || (stoppedAt === 'scheduler' && c.needSchedule === false)) {
+      out.push({ who: c.who, summary: c.summary, change: c.change, verified: true, outcome: outcomeOf(r) });
+    } else if (c.fixes && LAYER_ORDER.indexOf(stoppedAt) > LAYER_ORDER.indexOf(c.fixes)) {
+      const next = stoppedAt === 'scheduler' ? 'no node fits yet' : (r.admission.message ?? '').replace(/^.*? is forbidden: /, '');
+      out.push({ who: c.who, summary: c.summary, change: c.change, verified: true, outcome: `passes ${LAYER_NAME[c.fixes]}; next: ${LAYER_NAME[stoppedAt]} — ${next}` });
+    }
   }
   return out;
 }
@@ -275,7 +288,7 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
     }
   }
   const candidates: Candidate[] = [];
-  if (parts.length) candidates.push({ who: 'app-team', summary: `set ${parts.join(', ')}`, change: cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: fixed as KObject }), needSchedule: false });
+  if (parts.length) candidates.push({ who: 'app-team', summary: `set ${parts.join(', ')}`, change: cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: fixed as KObject }), needSchedule: false, fixes: 'quota' });
   // For everyone: a LimitRange that defaults the missing values.
   const lrDefault: Record<string, string> = {};
   const lrDefaultRequest: Record<string, string> = {};
@@ -357,7 +370,7 @@ export function limitRangeFixes(state: Snapshot, pod: Pod, violations: LimitViol
     if (!w.parts.length || seen.has(key)) continue;
     seen.add(key);
     const p = w.pod;
-    candidates.push({ who: 'app-team', summary: `set ${key}`, change: w.cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: p as KObject }), needSchedule: false });
+    candidates.push({ who: 'app-team', summary: `set ${key}`, change: w.cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: p as KObject }), needSchedule: false, fixes: 'limitrange' });
   }
   return verifyCandidates(state, candidates, opts);
 }

@@ -68,7 +68,12 @@ function strings(list: Record<string, unknown> | null | undefined): Record<strin
 export function countFits(state: Snapshot, pod: Pod, opts: { now?: number } = {}): FitCount {
   const ns = pod.metadata.namespace ?? 'default';
   const adm = admitObject(pod as KObject, state, { now: opts.now, dryRun: true });
-  if (!adm.allowed) return { fits: 0, limitedBy: adm.layer === 'limitrange' ? 'limitrange' : adm.quota?.failure?.type === 'must-specify' ? 'must-specify' : adm.layer, message: adm.message ?? undefined };
+  if (!adm.allowed) {
+    const f = adm.quota?.failure;
+    // Full quota: zero more fit, stopped by that resource. Anything else refuses the pod outright.
+    if (f?.type === 'exceeded') return { fits: 0, limitedBy: f.exceeded[0]!, quota: f.quota };
+    return { fits: 0, limitedBy: adm.layer === 'limitrange' ? 'limitrange' : f?.type === 'must-specify' ? 'must-specify' : adm.layer, message: adm.message ?? undefined };
+  }
   const admitted = adm.object as unknown as Pod;
   // Quota bound: every matching quota, every tracked resource the pod uses.
   let best: FitCount = { fits: CAP, limitedBy: null };
@@ -186,7 +191,7 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
     if (f.cpu > bestCpu || (f.cpu === bestCpu && f.memory > bestMem)) {
       bestCpu = f.cpu;
       bestMem = f.memory;
-      largest = { cpu: Quantity.fromMilli(Math.max(0, f.cpu)).toString(), memory: Quantity.fromInt(Math.max(0, f.memory), 'BinarySI').toString(), node: name };
+      largest = { cpu: Quantity.fromMilli(Math.max(0, f.cpu)).toString(), memory: roundDownMemory(Math.max(0, f.memory)), node: name };
     }
   }
 
@@ -213,4 +218,10 @@ export function headroomJson(h: Headroom): Record<string, unknown> {
     workloads: h.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, perPod: w.perPod, moreReplicasFit: w.fits, limitedBy: w.limitedBy })),
     pendingPods: h.pending.map((p) => p.name),
   };
+}
+
+/** Free memory as a request bound: whole Mi (rounded down) from 1Mi up, so it reads like a request. */
+export function roundDownMemory(bytes: number): string {
+  const mi = 1024 * 1024;
+  return (bytes >= mi ? Quantity.fromInt(Math.floor(bytes / mi) * mi, 'BinarySI') : Quantity.fromInt(bytes, 'BinarySI')).toString();
 }

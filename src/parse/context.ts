@@ -100,6 +100,12 @@ export class PasteContext {
     let lineNo = 0;
     for (const line of text.split('\n')) {
       this.lineStarts.push(pos);
+      if (line.length === 0) {
+        inNsTable = false;
+        pos += 1;
+        lineNo++;
+        continue;
+      }
       this.readLine(line, pos, lineNo);
       // Tables: a NAMESPACE column makes the first word of each row a namespace.
       if (/^\s*NAMESPACE\s+(?:LAST SEEN|NAME)\b/.test(line)) inNsTable = true;

@@ -10,7 +10,10 @@ import { MAX_MESSAGE } from './finding.ts';
 
 /** ASCII-only lower case: same length as the input, so offsets found in it are offsets in the input. */
 export function lowerAscii(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  // Fast path: toLowerCase never shortens a string, and it only lengthens it for a few characters
+  // (U+0130 'İ'); when the length is unchanged every offset still lines up with the input.
+  const l = s.toLowerCase();
+  return l.length === s.length ? l : s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
 const ENTITY: Record<string, string> = { gt: '>', lt: '<', amp: '&', quot: '"', apos: "'", '#39': "'", '#x27': "'", '#34': '"' };
@@ -74,7 +77,7 @@ export function cleanLine(raw: string): string {
   if (/^[\s─━┌┐└┘├┤┬┴┼═╔╗╚╝╟╢╤╧│┃║]+$/.test(s) && /[─━┌┐└┘├┤┬┴┼═╔╗╚╝│┃║]/.test(s)) return '';
   s = s.replace(/^[ \t]*[│┃║][ \t]?/, '').replace(/[ \t]?[│┃║][ \t]*$/, '');
   // Code fences and inline code: the text between backticks is what matters.
-  if (/^\s*(?:```|~~~)/.test(s)) s = s.replace(/^\s*(?:```+|~~~+)[\w+-]*\s*/, '');
+  if (/^\s*(?:```|~~~)/.test(s)) s = s.replace(/^\s*(?:```+|~~~+)(?:[A-Za-z][\w+-]*(?=\s|$))?\s*/, '');
   if (s.includes('`')) s = s.replace(/`+/g, '');
   // JSON / Go %q escaping: `\"` (any depth) is a quote; Go's encoder writes < > & as \u003c \u003e \u0026.
   if (s.includes('\\')) {

@@ -395,6 +395,11 @@ export class FakeApiServer {
     return this.coll(kind).byKey.size;
   }
 
+  /** Watches open now. */
+  get openWatches(): number {
+    return this.watchers.size;
+  }
+
   get resourceVersion(): string {
     return String(this.rv);
   }
@@ -718,6 +723,8 @@ export class FakeApiServer {
 
   private watch(res: ServerResponse, coll: Collection, namespace: string | undefined, fields: Requirement[], labels: LabelRequirement[], q: URLSearchParams): void {
     res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+    // The API server sends the headers at once; Node would hold them until the first event.
+    res.flushHeaders();
     const w: Watcher = { coll, namespace, fields, labels, bookmarks: q.get('allowWatchBookmarks') === 'true', res };
     const rvParam = q.get('resourceVersion');
     if (rvParam && rvParam !== '0') {

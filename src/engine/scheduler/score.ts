@@ -21,15 +21,16 @@ function leastRequestedScore(requested: number, capacity: number): number {
 }
 
 export function scoreLeastAllocated(state: CycleState, node: NodeInfo): number {
+  const cpuCap = node.allocatable.cpu;
+  const memCap = node.allocatable.memory;
   let score = 0;
   let weights = 0;
-  const pairs: Array<[number, number]> = [
-    [node.nonZeroRequested.cpu + state.entry.nonZeroCpu, node.allocatable.cpu],
-    [node.nonZeroRequested.memory + state.entry.nonZeroMemory, node.allocatable.memory],
-  ];
-  for (const [requested, capacity] of pairs) {
-    if (capacity === 0) continue;
-    score += leastRequestedScore(requested, capacity);
+  if (cpuCap !== 0) {
+    score += leastRequestedScore(node.nonZeroRequested.cpu + state.entry.nonZeroCpu, cpuCap);
+    weights += 1;
+  }
+  if (memCap !== 0) {
+    score += leastRequestedScore(node.nonZeroRequested.memory + state.entry.nonZeroMemory, memCap);
     weights += 1;
   }
   return weights === 0 ? 0 : Math.floor(score / weights);
@@ -39,17 +40,13 @@ export function scoreLeastAllocated(state: CycleState, node: NodeInfo): number {
 export function scoreBalancedAllocation(state: CycleState, node: NodeInfo): number {
   const req = state.entry.request;
   if (req.cpu === 0 && req.memory === 0) return 0;
-  const fractions: number[] = [];
-  const pairs: Array<[number, number]> = [
-    [node.requested.cpu + req.cpu, node.allocatable.cpu],
-    [node.requested.memory + req.memory, node.allocatable.memory],
-  ];
-  for (const [requested, capacity] of pairs) {
-    if (capacity === 0) continue;
-    fractions.push(Math.min(requested / capacity, 1));
-  }
-  const std = fractions.length === 2 ? Math.abs((fractions[0]! - fractions[1]!) / 2) : 0;
-  return Math.trunc((1 - std) * MAX_NODE_SCORE);
+  const cpuCap = node.allocatable.cpu;
+  const memCap = node.allocatable.memory;
+  // With one resource (the other's allocatable is 0) the deviation is 0.
+  if (cpuCap === 0 || memCap === 0) return MAX_NODE_SCORE;
+  const fCpu = Math.min((node.requested.cpu + req.cpu) / cpuCap, 1);
+  const fMem = Math.min((node.requested.memory + req.memory) / memCap, 1);
+  return Math.trunc((1 - Math.abs((fCpu - fMem) / 2)) * MAX_NODE_SCORE);
 }
 
 export function scoreNode(state: CycleState, node: NodeInfo): number {

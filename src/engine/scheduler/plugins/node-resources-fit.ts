@@ -28,6 +28,12 @@ function requestsNothing(r: ResourceVector): boolean {
   return r.cpu === 0 && r.memory === 0 && r.ephemeralStorage === 0 && r.scalars.size === 0;
 }
 
+function pushIfInsufficient(out: InsufficientResource[], resource: string, want: number, capacity: number, inUse: number): void {
+  if (want > 0 && want > capacity - inUse) {
+    out.push({ resource, reason: `Insufficient ${resource}`, requested: want, used: inUse, capacity, unresolvable: want > capacity });
+  }
+}
+
 /** fitsRequest: every insufficient resource, in upstream order. */
 export function findInsufficientResources(request: ResourceVector, node: NodeInfo): InsufficientResource[] {
   const out: InsufficientResource[] = [];
@@ -37,24 +43,34 @@ export function findInsufficientResources(request: ResourceVector, node: NodeInf
   if (requestsNothing(request)) return out;
   const alloc = node.allocatable;
   const used = node.requested;
-  const check = (resource: string, want: number, capacity: number, inUse: number) => {
-    if (want > 0 && want > capacity - inUse) {
-      out.push({ resource, reason: `Insufficient ${resource}`, requested: want, used: inUse, capacity, unresolvable: want > capacity });
-    }
-  };
-  check('cpu', request.cpu, alloc.cpu, used.cpu);
-  check('memory', request.memory, alloc.memory, used.memory);
-  check('ephemeral-storage', request.ephemeralStorage, alloc.ephemeralStorage, used.ephemeralStorage);
+  pushIfInsufficient(out, 'cpu', request.cpu, alloc.cpu, used.cpu);
+  pushIfInsufficient(out, 'memory', request.memory, alloc.memory, used.memory);
+  pushIfInsufficient(out, 'ephemeral-storage', request.ephemeralStorage, alloc.ephemeralStorage, used.ephemeralStorage);
   if (request.scalars.size > 0) {
     for (const name of [...request.scalars.keys()].sort()) {
       // Absent allocatable counts as 0 (nvidia.com/gpu on a node without GPUs).
-      check(name, request.scalars.get(name)!, alloc.scalars.get(name) ?? 0, used.scalars.get(name) ?? 0);
+      pushIfInsufficient(out, name, request.scalars.get(name)!, alloc.scalars.get(name) ?? 0, used.scalars.get(name) ?? 0);
     }
   }
   return out;
 }
 
+/** The same test without allocating: the hot path when most nodes fit. */
+function fitsAll(r: ResourceVector, node: NodeInfo): boolean {
+  if (node.pods.size + 1 > node.allowedPods) return false;
+  const a = node.allocatable;
+  const u = node.requested;
+  if (r.cpu > 0 && r.cpu > a.cpu - u.cpu) return false;
+  if (r.memory > 0 && r.memory > a.memory - u.memory) return false;
+  if (r.ephemeralStorage > 0 && r.ephemeralStorage > a.ephemeralStorage - u.ephemeralStorage) return false;
+  if (r.scalars.size > 0) {
+    for (const [name, want] of r.scalars) if (want > 0 && want > (a.scalars.get(name) ?? 0) - (u.scalars.get(name) ?? 0)) return false;
+  }
+  return true;
+}
+
 export function filter(_pod: Pod, node: NodeInfo, state: CycleState): PluginStatus {
+  if (fitsAll(state.entry.request, node)) return OK;
   const insufficient = findInsufficientResources(state.entry.request, node);
   if (insufficient.length === 0) return OK;
   const reasons = insufficient.map((i) => i.reason);
