@@ -12,7 +12,7 @@ import type { AskContext } from '../answer/answerer.ts';
 import type { Answer } from '../answer/types.ts';
 
 const GREETING_EXAMPLES = [
-  'Error creating: pods "web-7d4b9c8f6d-x2k9q" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10',
+  'Error creating: pods "worker-5d8c7b9f4-glpms" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10',
   '/quota team-a',
   'what if web scales to 8 in team-a?',
 ];

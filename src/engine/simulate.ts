@@ -116,7 +116,16 @@ export function simulate(input: Snapshot, objects: KObject[], opts: SimOptions =
 /** Expands an admitted workload and runs its owned objects, claims and pods. */
 export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, replicas?: number): void {
   const nodes = state.list<Node & KObject>('Node');
-  const exp = expandWorkload(w, { nodes, replicas, seed: seed.n });
+  // A Deployment that already has a ReplicaSet (a what-if on a running workload) scales that one.
+  let existingReplicaSet: { name: string; hash?: string } | undefined;
+  if (w.kind === 'Deployment' && replicas !== undefined) {
+    const rs = state
+      .list<KObject & { metadata: { ownerReferences?: { kind: string; name: string }[]; labels?: Record<string, string> | null } }>('ReplicaSet', w.metadata.namespace)
+      .filter((r) => r.metadata.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === w.metadata.name))
+      .sort((a, b) => String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')))[0];
+    if (rs) existingReplicaSet = { name: rs.metadata.name ?? '', hash: rs.metadata.labels?.['pod-template-hash'] };
+  }
+  const exp = expandWorkload(w, { nodes, replicas, seed: seed.n, existingReplicaSet });
   seed.n += exp.pods.length;
   for (const owned of exp.owned) {
     const a = admitObject(owned, state, { ...opts, nameSeed: seed.n++ });

@@ -75,6 +75,8 @@ export interface ExpandOptions {
   seed?: number;
   /** DaemonSet eligibility: whether a node would take the pod (taints/affinity); default all nodes. */
   nodeEligible?: (pod: Pod, node: Node) => boolean;
+  /** A Deployment's existing ReplicaSet: new pods are its pods (no new ReplicaSet is created). */
+  existingReplicaSet?: { name: string; hash?: string };
 }
 
 export function expandWorkload(w: Workload, opts: ExpandOptions = {}): Expansion {
@@ -84,9 +86,13 @@ export function expandWorkload(w: Workload, opts: ExpandOptions = {}): Expansion
   switch (w.kind) {
     case 'Deployment': {
       const d = w as Deployment;
-      const hash = podTemplateHash(d.spec.template);
-      const rsName = `${name}-${hash}`;
+      const existing = opts.existingReplicaSet;
+      const hash = existing?.hash ?? podTemplateHash(d.spec.template);
+      const rsName = existing?.name ?? `${name}-${hash}`;
       const n = opts.replicas ?? replicas(d.spec.replicas);
+      if (existing) {
+        return { owned: [], claims: [], pods: randomPods(d.spec.template, ns, rsName, n, { kind: 'ReplicaSet', name: rsName, apiVersion: 'apps/v1' }, { 'pod-template-hash': hash }, seed), creator: { kind: 'ReplicaSet', name: rsName } };
+      }
       const rs: KObject = {
         apiVersion: 'apps/v1',
         kind: 'ReplicaSet',

@@ -26,7 +26,9 @@ export type ExtractedManifest =
   | { ok: false; error: string; source: ManifestSource; line: number };
 
 /** Largest block we hand to the YAML parser, and the most documents we read from one paste. */
-export const MAX_BLOCK_BYTES = 256 * 1024;
+export const MAX_BLOCK_BYTES = 64 * 1024;
+/** YAML parsing costs about 1 ms per KB: all blocks of one paste share this budget. */
+export const MAX_YAML_BYTES = 64 * 1024;
 export const MAX_DOCUMENTS = 100;
 const MAX_ALIASES = 10;
 
@@ -54,11 +56,12 @@ function mentionsManifest(s: string): boolean {
   return /(?:^|[\s{,"'])apiVersion["']?\s*:/m.test(s) && /(?:^|[\s{,"'])kind["']?\s*:/m.test(s);
 }
 
-function parseYamlBlock(b: Block, out: ExtractedManifest[]): void {
-  if (b.text.length > MAX_BLOCK_BYTES) {
-    out.push({ ok: false, error: `block larger than ${MAX_BLOCK_BYTES} bytes, not parsed`, source: b.source, line: b.line });
+function parseYamlBlock(b: Block, out: ExtractedManifest[], budget: { left: number }): void {
+  if (b.text.length > MAX_BLOCK_BYTES || b.text.length > budget.left) {
+    out.push({ ok: false, error: `block of ${b.text.length} bytes over the parse budget, not parsed`, source: b.source, line: b.line });
     return;
   }
+  budget.left -= b.text.length;
   let docs: ReturnType<typeof parseAllDocuments>;
   try {
     docs = parseAllDocuments(b.text, { prettyErrors: false });
@@ -139,6 +142,8 @@ function blocksOf(lines: string[]): Block[] {
 function bareBlocks(lines: string[], offset: number): Block[] {
   const out: Block[] = [];
   let i = 0;
+  // Never walk back into a block already taken (keeps the scan linear).
+  let floor = 0;
   while (i < lines.length) {
     const line = lines[i]!;
     if (/^\s*\{\s*$|^\s*\{\s*"/.test(line)) {
@@ -171,12 +176,13 @@ function bareBlocks(lines: string[], offset: number): Block[] {
       const text = lines.slice(i, j).join('\n');
       if (done && mentionsManifest(text)) out.push({ text, source: 'json', line: offset + i + 1 });
       i = Math.max(j, i + 1);
+      floor = i;
       continue;
     }
     if (/^(\s*)(?:-\s+)?(?:apiVersion|kind):\s*\S/.test(line) || /^---\s*$/.test(line)) {
       // Walk back to the start of this document (lines of the same YAML run), then forward to its end.
       let s = i;
-      while (s > 0 && lines[s - 1]!.trim() !== '' && YAML_LINE_RE.test(lines[s - 1]!) && !/^\s*\{/.test(lines[s - 1]!)) s--;
+      while (s > floor && lines[s - 1]!.trim() !== '' && YAML_LINE_RE.test(lines[s - 1]!) && !/^\s*\{/.test(lines[s - 1]!)) s--;
       let e = i + 1;
       let size = 0;
       while (e < lines.length && size <= MAX_BLOCK_BYTES) {
@@ -195,7 +201,8 @@ function bareBlocks(lines: string[], offset: number): Block[] {
       for (const l of body) if (l.trim() !== '') indent = Math.min(indent, /^\s*/.exec(l)![0].length);
       const text = body.map((l) => l.slice(Math.min(indent, /^\s*/.exec(l)![0].length))).join('\n');
       if (mentionsManifest(text)) out.push({ text, source: 'yaml', line: offset + s + 1 });
-      i = e;
+      i = Math.max(e, i + 1);
+      floor = i;
       continue;
     }
     i++;
@@ -212,6 +219,7 @@ export function extractManifests(text: string): ExtractedManifest[] {
   try {
     if (!mentionsManifest(text)) return out;
     const lines = text.split(/\r\n|\r|\n/).map(unquoteLine);
+    const budget = { left: MAX_YAML_BYTES };
     for (const b of blocksOf(lines)) {
       if (out.length >= MAX_DOCUMENTS) break;
       if (b.source === 'json') {
@@ -220,16 +228,16 @@ export function extractManifests(text: string): ExtractedManifest[] {
           if (m) out.push(m);
         } catch {
           // Not strict JSON (trailing commas, comments): YAML is a superset of JSON, try it as such.
-          parseYamlBlock({ ...b, source: 'json' }, out);
+          parseYamlBlock({ ...b, source: 'json' }, out, budget);
         }
       } else if (b.text.trimStart().startsWith('{')) {
         try {
           const m = toManifest(JSON.parse(b.text), b.source, b.line);
           if (m) out.push(m);
         } catch {
-          parseYamlBlock(b, out);
+          parseYamlBlock(b, out, budget);
         }
-      } else parseYamlBlock(b, out);
+      } else parseYamlBlock(b, out, budget);
     }
   } catch (e) {
     out.push({ ok: false, error: e instanceof Error ? e.message : String(e), source: 'yaml', line: 1 });

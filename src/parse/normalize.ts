@@ -33,6 +33,14 @@ export const ANCHORS = [
   'create pod', 'error creating',
 ];
 
+/** Every two- and three-character piece of an anchor: a join can only create an anchor across the break
+ * if the characters meeting there occur together in some anchor (an O(1) filter before counting). */
+const ANCHOR_GRAMS = new Set<string>();
+for (const a of ANCHORS) for (let i = 0; i + 2 <= a.length; i++) {
+  ANCHOR_GRAMS.add(a.slice(i, i + 2));
+  if (i + 3 <= a.length) ANCHOR_GRAMS.add(a.slice(i, i + 3));
+}
+
 /**
  * Words of the messages above, for deciding whether `No p` + `reemption` is one word cut by a
  * terminal (join without a space) or two words (join with one).
@@ -67,6 +75,7 @@ const WRAP_WIDTHS = new Set([80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 24
 
 /** Clean one physical line: quotes, entities, borders, fences, escapes, event-aggregation noise. */
 export function cleanLine(raw: string): string {
+  if (raw === '') return raw;
   let s = raw;
   // Issue trackers and chat exports keep some markup: `<code>`, `</pre>`, `<br>`.
   if (s.includes('<')) s = s.replace(/<\/?(?:code|pre|br|p|tt|kbd|samp)\s?\/?>/gi, '');
@@ -127,10 +136,8 @@ function vocab(word: string): boolean {
 function isOpen(cur: string): boolean {
   const tail = cur.length > 2048 ? cur.slice(-2048) : cur;
   const lower = lowerAscii(tail);
-  if (countAnchors(lower) === 0) return false;
   const t = tail.trimEnd();
-  if (/[:,;=([{/]$/.test(t)) return true;
-  if (/(?:^|\s)(?:is|but|of|to|per|and|for|no|had|didn't|match|requested|used|limited)$/i.test(t)) return true;
+  // Specific open messages first (a handful of scans), the generic anchor test only for open endings.
   const q = lower.lastIndexOf('exceeded quota');
   if (q >= 0 && lower.indexOf('limited:', q) < 0) return true;
   const open = lower.lastIndexOf('[');
@@ -139,7 +146,8 @@ function isOpen(cur: string): boolean {
   if (n >= 0 && !/\.["'`]?$/.test(t)) return true;
   const u = lower.lastIndexOf('usage per');
   if (u >= 0 && !/ is \S/.test(lower.slice(u))) return true;
-  return false;
+  const endsOpen = /[:,;=([{/]$/.test(t) || /(?:^|\s)(?:is|but|of|to|per|and|for|no|had|didn't|match|requested|used|limited)$/i.test(t.slice(-12));
+  return endsOpen && countAnchors(lower) > 0;
 }
 
 /** How to join `cur` and `next`: '' (a word cut in two), ' ' (a message continued), or null (separate). */
@@ -162,15 +170,18 @@ function joinDecision(cur: string, next: string, indentOfStart: number, startIsK
     const whole = a + b;
     if (vocab(whole) && !(vocab(a) && vocab(b))) return '';
     // Does gluing the two halves create an anchor that neither side had ("matches better")?
-    const wa = lowerAscii(tail.slice(-40));
-    const wb = lowerAscii(head.slice(0, 40));
-    const glued = countAnchors(wa + wb);
-    if (glued > countAnchors(`${wa} ${wb}`)) return '';
+    const c1 = tail[tail.length - 1]!.toLowerCase();
+    const c2 = head[0]!.toLowerCase();
+    if (ANCHOR_GRAMS.has(c1 + c2)) {
+      const wa = lowerAscii(tail.slice(-40));
+      const wb = lowerAscii(head.slice(0, 40));
+      if (countAnchors(wa + wb) > countAnchors(`${wa} ${wb}`)) return '';
+    }
   }
   if (/=$/.test(tail) || /^=/.test(head)) return isOpen(cur) ? '' : null;
   if (isOpen(cur)) return ' ';
   // `e` + `xceeds`-style cuts where the first line is not (yet) recognisably a message.
-  if (endsWord && startsWord) {
+  if (endsWord && startsWord && ANCHOR_GRAMS.has(`${tail[tail.length - 1]!.toLowerCase()} ${head[0]!.toLowerCase()}`)) {
     const wa = lowerAscii(tail.slice(-60));
     const wb = lowerAscii(head.slice(0, 60));
     if (countAnchors(`${wa} ${wb}`) > countAnchors(wa) + countAnchors(wb)) return ' ';

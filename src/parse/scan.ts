@@ -30,9 +30,16 @@ export function trimEndOf(s: string, chars: string): string {
 }
 
 
-/** Call `f` at every occurrence of `needle` in `lower`, collecting what it returns. */
+/**
+ * Most occurrences of one keyword we examine in a paste. Repeats beyond this are the same event again
+ * (they would be deduped) or an attack on our time budget.
+ */
+export const MAX_PER_KEYWORD = 500;
+
+/** Call `f` at each occurrence of `needle` in `lower` (at most MAX_PER_KEYWORD), collecting what it returns. */
 export function scanAll<T>(lower: string, needle: string, f: (k: number) => T | undefined, out: T[]): void {
-  for (let k = lower.indexOf(needle); k >= 0; k = lower.indexOf(needle, k + needle.length)) {
+  let n = 0;
+  for (let k = lower.indexOf(needle); k >= 0 && n < MAX_PER_KEYWORD; k = lower.indexOf(needle, k + needle.length), n++) {
     const m = f(k);
     if (m !== undefined) out.push(m);
   }

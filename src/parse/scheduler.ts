@@ -17,7 +17,7 @@
 
 import type { Match } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
-import { findWithin, lineEnd, lineStart, trimEndOf } from './scan.ts';
+import { MAX_PER_KEYWORD, findWithin, lineEnd, lineStart, trimEndOf } from './scan.ts';
 
 export interface ReasonCount {
   /** Nodes with this reason; null only where the text gives neither a count nor a node total. */
@@ -372,7 +372,8 @@ export function findScheduler(text: string, lowerText?: string): Match[] {
   let consumed = 0;
   const anchors: [number, string][] = [];
   const collect = (needle: string): void => {
-    for (let k = lower.indexOf(needle); k >= 0; k = lower.indexOf(needle, k + needle.length)) anchors.push([k, needle]);
+    let n = 0;
+    for (let k = lower.indexOf(needle); k >= 0 && n < MAX_PER_KEYWORD; k = lower.indexOf(needle, k + needle.length), n++) anchors.push([k, needle]);
   };
   collect('nodes are available:');
   collect('no nodes are available that match all of the');

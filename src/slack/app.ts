@@ -24,7 +24,7 @@ import type { SlackConfig } from '../config.ts';
 import { renderBlocks, type BlocksPayload } from '../render/blocks.ts';
 import { Asker, rateLimitedAnswer, SourceCache, type Entry, type Outcome, type SourceFor } from './ask.ts';
 import { RecentIds } from './dedupe.ts';
-import { toBoltLogger, type Logger } from './logger.ts';
+import { boltLevelOf, toBoltLogger, type Logger } from './logger.ts';
 import { createMetrics, type SlackMetrics } from './metrics.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { DIAGNOSE_SHORTCUT, QUOTA_COMMAND } from './surface.ts';
@@ -217,6 +217,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
     token: config.botToken.reveal(),
     receiver,
     logger: boltLogger,
+    logLevel: boltLevelOf(logger),
     clientOptions,
     convoStore: false,
     ignoreSelf: true,

@@ -99,6 +99,11 @@ const TO_PINO: Record<LogLevel, Level> = {
 
 const FROM_PINO: Record<string, LogLevel> = { trace: LogLevel.DEBUG, debug: LogLevel.DEBUG, info: LogLevel.INFO, warn: LogLevel.WARN, error: LogLevel.ERROR };
 
+/** The Bolt level matching a pino logger's (Bolt's App otherwise forces INFO onto the logger it is given). */
+export function boltLevelOf(logger: Logger): LogLevel {
+  return FROM_PINO[logger.level] ?? LogLevel.ERROR;
+}
+
 /**
  * Bolt's Logger interface on top of a pino child. Bolt formats its own messages (often whole JSON
  * bodies), so the arguments are formatted into one string and then go through the same scrubbing hook.

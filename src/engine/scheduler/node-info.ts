@@ -100,12 +100,12 @@ function emptyVector(): ResourceVector {
   return { cpu: 0, memory: 0, ephemeralStorage: 0, scalars: new Map() };
 }
 
-export function podKeyOf(pod: { metadata: { namespace?: string; name?: string } }): string {
+export function formatPodKey(pod: { metadata: { namespace?: string; name?: string } }): string {
   return `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
 }
 
 /** corev1helpers.PodPriority: spec.priority, 0 when unset (admission resolves classes before binding). */
-export function podPriority(pod: Pod): number {
+export function readPodPriority(pod: Pod): number {
   return pod.spec.priority ?? 0;
 }
 
@@ -113,7 +113,7 @@ export function podPriority(pod: Pod): number {
  * Host ports a pod occupies: containers and restartable init containers (schedutil.GetHostPorts),
  * with the defaults HostPortInfo.sanitize applies (IP 0.0.0.0, protocol TCP).
  */
-export function hostPortsOf(pod: Pod): HostPort[] {
+export function listHostPorts(pod: Pod): HostPort[] {
   const out: HostPort[] = [];
   const visit = (ports: ReadonlyArray<{ hostPort?: number | null; hostIP?: string | null; protocol?: string | null }> | null | undefined) => {
     for (const p of ports ?? []) {
@@ -130,7 +130,7 @@ export function hostPortsOf(pod: Pod): HostPort[] {
  * Requests with the scoring defaults (PodRequests with NonMissingContainerRequests): a container that
  * states no cpu (memory) request counts 100m (200Mi). An explicit 0 stays 0.
  */
-export function nonZeroRequests(pod: Pod, opts: AggregateOptions, requests: ResourceList): { cpu: number; memory: number } {
+export function computeNonZeroRequests(pod: Pod, opts: AggregateOptions, requests: ResourceList): { cpu: number; memory: number } {
   const missing = (c: Pod['spec']['containers'][number]) => {
     const r = c.resources?.requests;
     return !r || r.cpu === undefined || r.memory === undefined;
@@ -171,20 +171,20 @@ function startTimeOf(pod: Pod): string {
 export function makePodEntry(pod: Pod, assigned: boolean): PodEntry {
   const opts: AggregateOptions = { useStatusResources: assigned };
   const requests = podRequests(pod, opts);
-  const nz = nonZeroRequests(pod, opts, requests);
+  const nz = computeNonZeroRequests(pod, opts, requests);
   const affinity = pod.spec.affinity;
   const hasAnti = hasTerms(affinity?.podAntiAffinity);
   return {
-    key: podKeyOf(pod),
+    key: formatPodKey(pod),
     namespace: pod.metadata.namespace ?? '',
     name: pod.metadata.name ?? '',
     pod,
     labels: pod.metadata.labels ?? {},
-    priority: podPriority(pod),
+    priority: readPodPriority(pod),
     request: projectResources(requests),
     nonZeroCpu: nz.cpu,
     nonZeroMemory: nz.memory,
-    hostPorts: hostPortsOf(pod),
+    hostPorts: listHostPorts(pod),
     hasRequiredAffinity: hasAnti || hasTerms(affinity?.podAffinity),
     hasRequiredAntiAffinity: hasAnti,
     terminating: !!pod.metadata.deletionTimestamp,
@@ -344,18 +344,18 @@ export class NodeInfoIndex implements Derived {
 
   private changePod(prev: Pod | undefined, next: Pod | undefined): void {
     if (isBound(prev)) {
-      const removed = removePodFromNode(this.writable(prev.spec.nodeName!), podKeyOf(prev));
+      const removed = removePodFromNode(this.writable(prev.spec.nodeName!), formatPodKey(prev));
       if (removed?.hasRequiredAntiAffinity) this.antiAffinityPods--;
     }
     const prevNominated = nominatedNodeOf(prev);
-    if (prevNominated && prev) this.writable(prevNominated).nominated.delete(podKeyOf(prev));
+    if (prevNominated && prev) this.writable(prevNominated).nominated.delete(formatPodKey(prev));
     if (isBound(next)) {
       const e = makePodEntry(next, true);
       addPodToNode(this.writable(next.spec.nodeName!), e);
       if (e.hasRequiredAntiAffinity) this.antiAffinityPods++;
     }
     const nextNominated = nominatedNodeOf(next);
-    if (nextNominated && next) this.writable(nextNominated).nominated.set(podKeyOf(next), makePodEntry(next, false));
+    if (nextNominated && next) this.writable(nextNominated).nominated.set(formatPodKey(next), makePodEntry(next, false));
   }
 
   /** Names of the nodes that have a Node object, sorted (the scheduler snapshot's node list). */

@@ -57,7 +57,7 @@ function resolvePriority(snapshot: Snapshot, pod: Pod): { priority: number; pree
   return { priority, preemptionPolicy };
 }
 
-export function newCycleState(snapshot: Snapshot, index: NodeInfoIndex, pod: Pod, profile: SchedulerProfile): CycleState {
+export function createCycleState(snapshot: Snapshot, index: NodeInfoIndex, pod: Pod, profile: SchedulerProfile): CycleState {
   const { priority, preemptionPolicy } = resolvePriority(snapshot, pod);
   const entry = { ...makePodEntry(pod, false), priority };
   return {
@@ -92,7 +92,7 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
   const index = nodeInfoIndex(snapshot);
   const names = index.nodeNames();
   if (names.length === 0) return { scheduled: false, node: null, message: NO_NODES_AVAILABLE, nodeStatuses: new Map() };
-  const state = newCycleState(snapshot, index, pod, profile);
+  const state = createCycleState(snapshot, index, pod, profile);
   const numAllNodes = names.length;
   const nodeStatuses = new Map<string, NodeStatus>();
 

@@ -25,7 +25,7 @@ export interface NodeAffinityState {
 }
 
 /** nodeaffinity.GetRequiredNodeAffinity(pod). Null when the pod constrains nothing. */
-export function requiredNodeAffinityOf(pod: Pod): NodeAffinityState | null {
+export function readRequiredNodeAffinity(pod: Pod): NodeAffinityState | null {
   const sel = pod.spec.nodeSelector;
   const nodeSelector = sel && Object.keys(sel).length > 0 ? sel : null;
   const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? null;
@@ -52,7 +52,7 @@ function intersect(a: Set<string> | null, b: Set<string>): Set<string> {
 
 /** PreFilter: the node-name narrowing of upstream `PreFilter` (metadata.name `In` in every term). */
 export function preFilter(state: CycleState): PreFilterOutcome {
-  const required = requiredNodeAffinityOf(state.pod);
+  const required = readRequiredNodeAffinity(state.pod);
   state.nodeAffinity = required;
   const terms = required?.terms;
   if (!terms) return {};

@@ -16,7 +16,7 @@ import type { CycleState } from '../cycle-state.ts';
 import { compileLabelSelector, type LabelMatcher, type Labels } from '../label-selectors.ts';
 import type { NodeInfo, PodEntry } from '../node-info.ts';
 import { OK, unresolvable, unschedulable, type PluginStatus, type PreFilterOutcome } from '../plugin-status.ts';
-import { matchesRequiredNodeAffinity, requiredNodeAffinityOf, type NodeAffinityState } from './node-affinity.ts';
+import { matchesRequiredNodeAffinity, readRequiredNodeAffinity, type NodeAffinityState } from './node-affinity.ts';
 import { findUntoleratedTaint } from './taint-toleration.ts';
 
 export const NAME = 'PodTopologySpread';
@@ -78,7 +78,7 @@ export function preFilter(state: CycleState): PreFilterOutcome {
   const constraints = compileConstraints(state.pod);
   if (constraints.length === 0) return {};
   const namespace = state.pod.metadata.namespace ?? '';
-  const affinity = requiredNodeAffinityOf(state.pod);
+  const affinity = readRequiredNodeAffinity(state.pod);
   const counts = constraints.map(() => new Map<string, number>());
   for (const name of state.index.nodeNames()) {
     const node = state.index.get(name)!;
