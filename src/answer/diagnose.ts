@@ -204,7 +204,7 @@ function iconFor(layer: string): string {
 
 function objectWords(f: Finding, ns: string | undefined): string {
   const what = f.object?.name ? `${f.object.resource === 'pods' || !f.object.resource ? 'pod' : f.object.resource} ${f.object.name}` : f.controller ? `pods of ${f.controller.kind} ${f.controller.name}` : '';
-  return [what, ns ? `(${ns})` : ''].filter(Boolean).join(' ');
+  return [what, ns ? (what ? `(${ns})` : `in ${ns}`) : ''].filter(Boolean).join(' ');
 }
 
 /** The reply for one finding, from the text alone. */
@@ -313,6 +313,15 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
   if (!now) return [];
   const fixes: VerifiedFix[] = [];
   const failure = now.detail.admission.quota?.failure;
+  // The pod as the API server stores it (LimitRange defaults filled in): what quota and the scheduler count.
+  const admitted = now.object as unknown as Pod;
+  if (!now.admission.allowed && now.admission.message && differsFrom(f, now)) {
+    r.lines.unshift(`Now it would be refused differently: ${now.admission.message.replace(/^.*? is forbidden: /, '')}`);
+  }
+  const lrSet = (admitted.metadata?.annotations as Record<string, string> | undefined)?.['kubernetes.io/limit-ranger'];
+  if (lrSet && (f.kind === 'quota-exceeded' || failure?.type === 'exceeded')) {
+    r.lines.push(`LimitRange defaults count too: ${lrSet.replace(/^LimitRanger plugin set: /, '')} (the pod did not set them).`);
+  }
   if (f.kind === 'quota-exceeded') {
     const quota = str(f.facts.quota);
     const q = state.get<KObject & { status?: { used?: Record<string, string>; hard?: Record<string, string> } }>('ResourceQuota', ns, quota);
@@ -352,20 +361,29 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
     fixes.push(...limitRangeFixes(base, fresh, now.detail.admission.limitViolations, origin, opts));
   } else if (now.scheduling && !now.scheduling.scheduled && now.detail.schedule) {
     const statuses = now.detail.schedule.nodeStatuses;
-    const gaps = nodeGaps(base, fresh, statuses);
+    const gaps = nodeGaps(base, admitted, statuses);
     const insufficient = gaps.filter((g) => g.short && Object.keys(g.short).length);
     if (insufficient.length) {
       insufficient.sort((a, b) => (Quantity.parse(b.free?.cpu ?? '0').cmp(Quantity.parse(a.free?.cpu ?? '0'))));
       const top = insufficient[0]!;
-      const req = podUsage(fresh);
+      const req = podUsage(admitted);
       r.lines.push(`${insufficient.length} node${insufficient.length === 1 ? '' : 's'} short on resources — needs ${req.get('requests.cpu') ?? '0'} CPU / ${req.get('requests.memory') ?? '0'} memory; most free: ${top.node} with ${top.free?.cpu} CPU / ${top.free?.memory} (short ${Object.entries(top.short ?? {}).map(([k, v]) => `${v} ${k}`).join(', ')})`);
     }
     const lg = largestNode(base);
     if (lg) r.lines.push(`Largest free schedulable node: ${lg.name} (${Quantity.fromMilli(lg.cpu)} CPU, ${Quantity.fromInt(Math.max(0, lg.memory), 'BinarySI')} memory free).`);
     if (now.scheduling.message && f.message && !sameHistogram(now.scheduling.message, f.message)) r.lines.unshift(`Now the scheduler would say: ${now.scheduling.message}`);
-    fixes.push(...unschedulableFixes(base, fresh, statuses, origin, opts));
+    fixes.push(...unschedulableFixes(base, admitted, statuses, origin, opts));
   }
   return fixes.map(toFix);
+}
+
+/** Whether the re-simulated refusal is a different error than the pasted one (the state moved on). */
+function differsFrom(f: Finding, now: SimResult): boolean {
+  const failure = now.detail.admission.quota?.failure;
+  if (f.layer !== now.admission.layer) return true;
+  if (f.kind === 'quota-exceeded') return failure?.type !== 'exceeded' || (typeof f.facts.quota === 'string' && failure.quota !== f.facts.quota);
+  if (f.kind === 'quota-must-specify') return failure?.type !== 'must-specify';
+  return false;
 }
 
 function sameHistogram(a: string, b: string): boolean {

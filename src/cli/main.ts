@@ -97,6 +97,11 @@ export function buildProgram(io: Io, setCode: (n: number) => void): Command {
 }
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  // No command is bad usage (exit 2, one line), not a request for help (commander would print the whole help on stderr).
+  if (argv.length === 0) {
+    io.stderr('quota-doctor: missing command (simulate, check, diagnose, quota, whatif, console, start, serve); see quota-doctor --help\n');
+    return 2;
+  }
   let code = 0;
   const program = buildProgram(io, (n) => (code = n));
   try {
@@ -104,7 +109,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return e.exitCode === 0 ? 0 : 2;
       return 2;
     }
     if (e instanceof UsageError) {

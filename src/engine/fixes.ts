@@ -14,6 +14,7 @@ import { simulate, type SimOptions, type SimResult } from './simulate.ts';
 import { freeResources, nodeInfoIndex } from './scheduler/node-info.ts';
 import { isTerminal } from './resources.ts';
 import { releasePod } from './release.ts';
+import { admitObject } from './admit.ts';
 
 export type FixWho = 'app-team' | 'platform';
 
@@ -190,6 +191,9 @@ function removeWorkloadPods(state: Snapshot, ns: string, holder: Holder, count: 
 export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<QuotaFailure, { type: 'exceeded' }>, origin: PodOrigin, opts: SimOptions): VerifiedFix[] {
   const ns = pod.metadata.namespace ?? 'default';
   const candidates: Candidate[] = [];
+  // The pod as admission saw it: a value the pod does not set may come from LimitRange defaults, and
+  // lowering it means setting it explicitly.
+  const defaulted = admitObject(pod as KObject, state, { ...opts, dryRun: true }).object as unknown as Pod;
   // 1. Request less: the most the object may request now, per exceeded compute resource.
   let lowered: Pod | null = pod;
   const lowerParts: string[] = [];
@@ -203,7 +207,7 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
     const which = m[1] === 'limits.' ? 'limits' : 'requests';
     const free = failure.hard.get(r)!.sub(failure.used.get(r) ?? Quantity.zero());
     const over = failure.requested.get(r)!.sub(free);
-    const big = biggestContainer(lowered, which, m[2]!);
+    const big = biggestContainer(lowered, which, m[2]!) ?? biggestContainer(defaulted, which, m[2]!);
     if (!big || free.sign() <= 0 || big.value.cmp(over) <= 0) {
       lowered = null;
       break;
@@ -450,7 +454,10 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
       const over = want - free;
       const curr = res === 'cpu' ? Number(big.value.milliValue()) : Number(big.value.value());
       if (curr <= over) continue;
-      const target = res === 'cpu' ? Quantity.fromMilli(curr - over) : Quantity.fromInt(curr - over, 'BinarySI');
+      const mi = 1024 * 1024;
+      const bytes = curr - over;
+      // Memory reads like a request: whole Mi, rounded down (still ≤ what fits).
+      const target = res === 'cpu' ? Quantity.fromMilli(bytes) : Quantity.fromInt(bytes >= mi ? Math.floor(bytes / mi) * mi : bytes, 'BinarySI');
       p = setContainerValue(p, big.name, 'requests', res, target.toString());
       const lim = Quantity.tryParse(p.spec.containers.find((c) => c.name === big.name)?.resources?.limits?.[res]);
       void lim;
@@ -496,7 +503,7 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
     const memQ = Quantity.fromInt(mem, 'BinarySI');
     candidates.push({
       who: 'platform',
-      summary: `add a node with ≥ ${Quantity.fromMilli(req.cpu)} CPU and ≥ ${Quantity.fromInt(req.memory, 'BinarySI')} memory allocatable${template.pool ? ` to pool ${template.pool}` : ''}`,
+      summary: `add a node with ${[req.cpu > 0 ? `≥ ${Quantity.fromMilli(req.cpu)} CPU` : '', req.memory > 0 ? `≥ ${Quantity.fromInt(req.memory, 'BinarySI')} memory` : ''].filter(Boolean).join(' and ')} allocatable${template.pool ? ` to pool ${template.pool}` : ''}`,
       apply: (s) => {
         const base = template.node;
         s.put({

@@ -102,7 +102,11 @@ export function nodeBound(state: Snapshot, pod: Pod): number {
   const index = nodeInfoIndex(state);
   const req = projectResources(podRequests(pod));
   // Probe with the pod's requests removed: the nodes that still fail are excluded by taints, affinity…
-  const probe: Pod = { ...pod, spec: { ...pod.spec, nodeName: undefined, containers: pod.spec.containers.map((c) => ({ ...c, resources: {} })), initContainers: (pod.spec.initContainers ?? []).map((c) => ({ ...c, resources: {} })), overhead: undefined, resources: undefined } };
+  // Claims a controller has yet to create (a StatefulSet's volumeClaimTemplates) are left out: the probe
+  // asks where another copy could go, not whether its claim exists yet.
+  const ns = pod.metadata.namespace ?? 'default';
+  const volumes = pod.spec.volumes?.filter((v) => !v.persistentVolumeClaim || state.get('PersistentVolumeClaim', ns, v.persistentVolumeClaim.claimName));
+  const probe: Pod = { ...pod, spec: { ...pod.spec, nodeName: undefined, containers: pod.spec.containers.map((c) => ({ ...c, resources: {} })), initContainers: (pod.spec.initContainers ?? []).map((c) => ({ ...c, resources: {} })), overhead: undefined, resources: undefined, ...(pod.spec.volumes ? { volumes } : {}) } };
   const res = schedulePod(state, probe);
   const excluded = new Set<string>();
   for (const [node, st] of res.nodeStatuses) if (!st.reasons.every((r) => r === 'Too many pods')) excluded.add(node);

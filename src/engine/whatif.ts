@@ -250,8 +250,9 @@ export function whatIfRollout(state: Snapshot, w: WorkloadRef, opts: SimOptions 
   if (b.maxSurge > 0) simulateWorkloadPods(state.fork(), w.object as Workload, { ...opts, namespace: w.namespace }, results, [], { n: 9000 }, b.maxSurge);
   const t = tally(results.filter((r) => r.kind === 'Pod'));
   const answer: RolloutAnswer = { workload: w, strategy: b.strategy, maxSurge: b.maxSurge, maxUnavailable: b.maxUnavailable, replicas, surgeTally: t };
-  if (b.maxSurge > 0 && t.admitted + 0 < b.maxSurge) {
-    const fit = t.admitted;
+  // A surge pod that is admitted but stays Pending never becomes ready: the rollout stalls on it as on a refused one.
+  const fit = t.admitted - t.pending;
+  if (b.maxSurge > 0 && fit < b.maxSurge) {
     answer.advice = fit === 0
       ? `No surge pod fits: set strategy.rollingUpdate.maxSurge: 0 with maxUnavailable: ${Math.max(1, b.maxUnavailable)} (replace in place), or strategy Recreate.`
       : `Only ${fit} surge pod${fit === 1 ? '' : 's'} fit: set maxSurge: ${fit} (or 0 with maxUnavailable ≥ 1).`;

@@ -1,0 +1,145 @@
+/**
+ * `npm run bench` — a benchmark, not a test. For 500 nodes / 15,000 pods and 5,000 nodes / 150,000 pods
+ * (`--quick`: the smaller only), a generated cluster is served by the loopback fake API server and read
+ * by the real LiveSource; each figure is the median of several runs:
+ *   coldStartMs   first load() until every resource is listed (paged lists)
+ *   heapMB        heap used with the cache full (after gc)
+ *   headroomMs    `/quota` headroom of a namespace of 2,000 pods, warm (load() + computeHeadroom)
+ *   diagnoseMs    diagnose a pasted FailedScheduling for a pod, warm
+ *   whatifMs      a workload scaled by +1,000 replicas (admission + placement), warm
+ *   requestsPerAnswer  API requests per warm answer (target 0)
+ *   listEverythingMs   the same headroom, computed the obvious way: list all pods and nodes per question
+ *   topNodesMs         client-node's topNodes (one pod list per node)
+ * `--json` prints one JSON object.
+ */
+import { CoreV1Api, topNodes } from '@kubernetes/client-node';
+import { cpus } from 'node:os';
+import { FakeApiServer } from '../test/support/fake-apiserver.ts';
+import { LiveSource } from '../src/cluster/live-source.ts';
+import { Snapshot, type KObject } from '../src/k8s/snapshot.ts';
+import { computeHeadroom } from '../src/engine/headroom.ts';
+import { findWorkload, whatIfScale } from '../src/engine/whatif.ts';
+import { diagnose } from '../src/answer/diagnose.ts';
+import { generateCluster } from './generate.ts';
+
+interface SizeResult {
+  nodes: number;
+  pods: number;
+  coldStartMs: number;
+  heapMB: number;
+  headroomMs: number;
+  diagnoseMs: number;
+  whatifMs: number;
+  requestsPerAnswer: number;
+  listEverythingMs: number;
+  topNodesMs: number;
+}
+
+const json = process.argv.includes('--json');
+const quick = process.argv.includes('--quick');
+const log = (s: string) => {
+  if (!json) process.stderr.write(`${s}\n`);
+};
+
+function gc(): void {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g) {
+    g();
+    g();
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function time(runs: number, f: () => unknown | Promise<unknown>): Promise<number> {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await f();
+    out.push(performance.now() - t);
+  }
+  return median(out);
+}
+
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
+  log(`generating ${nodes} nodes / ${pods} pods…`);
+  const g = generateCluster({ nodes, pods, seed: 7 });
+  const fake = await FakeApiServer.start({ objects: g.objects });
+  g.objects.length = 0;
+  gc();
+  const src = new LiveSource({ kubeConfig: fake.kubeConfig(), syncTimeoutMs: 600_000, requestTimeoutMs: 120_000 });
+  try {
+    let t = performance.now();
+    const cold = await src.load();
+    const coldStartMs = performance.now() - t;
+    if (cold.errors.length) throw new Error(`cold start: ${JSON.stringify(cold.errors).slice(0, 300)}`);
+    log(`  cold start ${r1(coldStartMs)} ms (${cold.snapshot.count('Pod')} pods)`);
+    gc();
+    const heapMB = process.memoryUsage().heapUsed / 1024 / 1024;
+
+    fake.resetRequests();
+    let answers = 0;
+    const headroomMs = await time(7, async () => {
+      const { snapshot } = await src.load();
+      computeHeadroom(snapshot, g.bigNamespace);
+      answers++;
+    });
+    log(`  headroom ${r1(headroomMs)} ms`);
+    const paste = g.pending ? `Warning  FailedScheduling  3m (x4 over 9m)  default-scheduler  ${g.pending.message}` : '';
+    const diagnoseMs = await time(7, async () => {
+      const { snapshot } = await src.load();
+      diagnose({ text: paste, state: snapshot, namespace: g.pending?.namespace ?? g.bigNamespace });
+      answers++;
+    });
+    log(`  diagnose ${r1(diagnoseMs)} ms`);
+    const whatifMs = await time(3, async () => {
+      const { snapshot } = await src.load();
+      const w = findWorkload(snapshot, g.bigWorkload, 'Deployment', [g.bigNamespace])!;
+      const current = snapshot.count('Pod', g.bigNamespace) > 0 ? whatIfScale(snapshot, w, 0).from : 0;
+      whatIfScale(snapshot, w, current + 1000);
+      answers++;
+    });
+    log(`  what-if +1000 ${r1(whatifMs)} ms`);
+    const requestsPerAnswer = fake.requests.filter((r) => !r.watch).length / answers;
+
+    // The obvious way: list everything per question, build the state, answer.
+    const core = fake.kubeConfig().makeApiClient(CoreV1Api);
+    const listEverythingMs = await time(pods >= 100_000 ? 1 : 3, async () => {
+      const [p, n, q, l] = await Promise.all([core.listPodForAllNamespaces(), core.listNode(), core.listResourceQuotaForAllNamespaces(), core.listLimitRangeForAllNamespaces()]);
+      const s = new Snapshot();
+      for (const o of n.items) s.put({ ...(o as unknown as KObject), kind: 'Node' });
+      for (const o of p.items) s.put({ ...(o as unknown as KObject), kind: 'Pod' });
+      for (const o of q.items) s.put({ ...(o as unknown as KObject), kind: 'ResourceQuota' });
+      for (const o of l.items) s.put({ ...(o as unknown as KObject), kind: 'LimitRange' });
+      computeHeadroom(s, g.bigNamespace);
+    });
+    log(`  list everything ${r1(listEverythingMs)} ms`);
+    const topNodesMs = await time(1, () => topNodes(core));
+    log(`  topNodes ${r1(topNodesMs)} ms`);
+    return { nodes, pods, coldStartMs: r1(coldStartMs), heapMB: r1(heapMB), headroomMs: r1(headroomMs), diagnoseMs: r1(diagnoseMs), whatifMs: r1(whatifMs), requestsPerAnswer, listEverythingMs: r1(listEverythingMs), topNodesMs: r1(topNodesMs) };
+  } finally {
+    await src.close();
+    await fake.close();
+  }
+}
+
+const sizes: [number, number][] = quick ? [[500, 15_000]] : [[500, 15_000], [5_000, 150_000]];
+const results: SizeResult[] = [];
+for (const [n, p] of sizes) {
+  results.push(await benchSize(n, p));
+  gc();
+}
+if (json) process.stdout.write(JSON.stringify({ cores: cpus().length, sizes: results }) + '\n');
+else {
+  const cols = ['nodes', 'pods', 'coldStartMs', 'heapMB', 'headroomMs', 'diagnoseMs', 'whatifMs', 'requestsPerAnswer', 'listEverythingMs', 'topNodesMs'] as const;
+  const w = cols.map((c) => Math.max(c.length, ...results.map((r) => String(r[c]).length)));
+  process.stdout.write(`quota-doctor bench — ${cpus().length} cores, medians\n`);
+  process.stdout.write(cols.map((c, i) => c.padStart(w[i]!)).join('  ') + '\n');
+  for (const r of results) process.stdout.write(cols.map((c, i) => String(r[c]).padStart(w[i]!)).join('  ') + '\n');
+}
+process.exit(0);
