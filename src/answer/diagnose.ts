@@ -467,9 +467,15 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
 function guessNamespace(state: Snapshot, f: Finding): string | undefined {
   const name = f.object?.name ?? f.controller?.name;
   if (!name) return undefined;
+  // The pod itself, its controller, or the controller its generated name points at
+  // (`web-7c5d8f9b4-x2k9q` → ReplicaSet `web-7c5d8f9b4`, `db-3` → StatefulSet `db`).
+  const rs = /^(.*)-[a-z0-9]{5}$/.exec(name)?.[1];
+  const sts = /^(.*)-\d+$/.exec(name)?.[1];
   for (const ns of state.namespaces()) {
     if (state.get('Pod', ns, name)) return ns;
     if (f.controller && state.get(f.controller.kind, ns, f.controller.name)) return ns;
+    if (rs && ['ReplicaSet', 'Job', 'DaemonSet'].some((k) => state.get(k, ns, rs))) return ns;
+    if (sts && state.get('StatefulSet', ns, sts)) return ns;
   }
   const quota = typeof f.facts.quota === 'string' ? f.facts.quota : undefined;
   if (quota) {

@@ -273,13 +273,17 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
   const parts: string[] = [];
   const cmds: string[] = [];
   const fallback: Record<string, string> = { cpu: '100m', memory: '128Mi' };
+  const fallbackLimit: Record<string, string> = { cpu: '500m', memory: '512Mi' };
   for (const [res, containers] of Object.entries(missing)) {
     const m = /^(requests\.|limits\.)?(cpu|memory)$/.exec(res);
     if (!m) continue;
     const which = m[1] === 'limits.' ? 'limits' : 'requests';
     const base = m[2]!;
-    const value = (which === 'limits' ? lrDefaults.default[base] : lrDefaults.defaultRequest[base]) ?? fallback[base]!;
+    const preset = (which === 'limits' ? lrDefaults.default[base] ?? fallbackLimit[base] : lrDefaults.defaultRequest[base] ?? fallback[base])!;
     for (const c of containers.length ? containers : containerNames(pod)) {
+      // A limit below the container's own request is invalid (422): never set one lower than the request.
+      const req = which === 'limits' ? Quantity.tryParse(fixed.spec.containers.find((x) => x.name === c)?.resources?.requests?.[base]) : null;
+      const value = req && req.cmp(Quantity.parse(preset)) > 0 ? req.toString() : preset;
       fixed = setContainerValue(fixed, c, which, base, value);
       // A limit below the request is invalid: raise the limit with it when needed.
       if (which === 'requests') {

@@ -63,8 +63,8 @@ describe('bad input exits 2 with one line on stderr', () => {
 });
 
 describe('help exits 0', () => {
-  it.each([['simulate', '--help'], ['check', '--help'], ['--help'], ['help', 'simulate']])('%s %s', async (...argv) => {
-    const r = await run(argv.filter((a): a is string => typeof a === 'string'));
+  it.each([['simulate', '--help'], ['check', '--help'], ['--help'], ['help', 'simulate']].map((argv) => ({ argv, title: argv.join(' ') })))('$title', async ({ argv }) => {
+    const r = await run(argv);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: quota-doctor/);
     expect(r.stderr).toBe('');

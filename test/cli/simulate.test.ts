@@ -112,6 +112,18 @@ describe('simulate --json: --state in every form kubectl writes', () => {
     else expect(out.warnings).toEqual([]);
   });
 
+  // CONTRACT: "Others [kinds] are skipped with a warning". A folder of `kubectl get <kind> -o yaml` files
+  // holds empty Lists (no PVCs in the namespace) and kinds we do not read (ConfigMapList): neither is
+  // unreadable input.
+  it('a kubectl dump folder with an empty List and a ConfigMapList: answered, the ConfigMap skipped with a warning', async () => {
+    const r = await run(['simulate', '-f', `${M}/web.yaml`, '--state', `${S}/kubectl-dump`, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = json<SimJson>(r);
+    expect(out.results[0]!.admission.message).toBe(BUDGET);
+    expect(out.warnings).toEqual([expect.stringMatching(/ConfigMap team-a\/settings/)]);
+  });
+
   it('status.used is taken as given when present', async () => {
     const { results } = await simulate(`${M}/web.yaml`, `${S}/used-given.yaml`);
     expect(results[0]!.admission).toEqual({

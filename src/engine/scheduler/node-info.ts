@@ -312,8 +312,16 @@ export class NodeInfoIndex implements Derived {
     return index;
   }
 
+  /**
+   * Where the next scheduling cycle starts looking (schedule_one.go nextStartNodeIndex): kube-scheduler
+   * stops after numFeasibleNodesToFind feasible nodes and rotates the start, so placements spread.
+   */
+  nextStartNodeIndex = 0;
+
   fork(): NodeInfoIndex {
-    return new NodeInfoIndex(new Map(this.nodes), new Set(), this.names, this.antiAffinityPods);
+    const f = new NodeInfoIndex(new Map(this.nodes), new Set(), this.names, this.antiAffinityPods);
+    f.nextStartNodeIndex = this.nextStartNodeIndex;
+    return f;
   }
 
   onChange(kind: string, prev: KObject | undefined, next: KObject | undefined): void {

@@ -83,6 +83,16 @@ function joinPostFilter(parts: Array<string | null>): string {
   return parts.filter((p): p is string => !!p).join(', ');
 }
 
+/**
+ * numFeasibleNodesToFind (schedule_one.go, default percentageOfNodesToScore): all nodes below 100,
+ * else max(100, n × max(5, 50 − n/125) / 100).
+ */
+export function numFeasibleNodesToFind(numAllNodes: number): number {
+  if (numAllNodes < 100) return numAllNodes;
+  const percentage = Math.max(5, 50 - Math.trunc(numAllNodes / 125));
+  return Math.max(100, Math.trunc((numAllNodes * percentage) / 100));
+}
+
 /** Schedules one pod against the snapshot; never mutates it (see `bindPod`). */
 export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions = {}): ScheduleResult {
   if ((pod.spec.schedulingGates?.length ?? 0) > 0) {
@@ -129,7 +139,15 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
   const statuses = new Map<string, PluginStatus>();
   let best: NodeInfo | null = null;
   let bestScore = -1;
-  for (const name of candidates) {
+  // findNodesThatPassFilters: stop once numFeasibleNodesToFind nodes passed, starting where the last
+  // cycle stopped. An unschedulable pod is still checked against every node (the message needs them).
+  const toFind = opts.evaluateAllNodes ? candidates.length : numFeasibleNodesToFind(candidates.length);
+  const start = candidates.length > 0 ? index.nextStartNodeIndex % candidates.length : 0;
+  let feasible = 0;
+  let processed = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const name = candidates[(start + i) % candidates.length]!;
+    processed++;
     const info = index.get(name)!;
     const st = runFiltersWithNominatedPods(state, info);
     if (st.code !== 'ok') {
@@ -137,13 +155,15 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
       nodeStatuses.set(name, toNodeStatus(st));
       continue;
     }
-    // Candidates are visited in name order, so ">" keeps the smallest name on a tie.
+    // Ties keep the smallest node name, whatever the visiting order.
     const score = scoreNode(state, info);
-    if (score > bestScore) {
+    if (score > bestScore || (score === bestScore && best !== null && name < best.name)) {
       best = info;
       bestScore = score;
     }
+    if (++feasible >= toFind) break;
   }
+  if (candidates.length > 0) index.nextStartNodeIndex = (start + processed) % candidates.length;
   if (best) return { scheduled: true, node: best.name, message: null, nodeStatuses };
 
   const nodeReasons = new Map<string, string[]>();

@@ -9,6 +9,8 @@ export interface ScheduleOptions {
   k8sVersion?: string;
   /** DynamicResources plugin enabled (GA and on by default since 1.34). Default: true for ≥ 1.34. */
   draEnabled?: boolean;
+  /** Filter every node even once enough feasible ones were found (headroom needs the full picture). */
+  evaluateAllNodes?: boolean;
 }
 
 /** The version-dependent switches, resolved once per scheduling attempt. */
