@@ -155,21 +155,12 @@ function violationsOf(rule: Rule): string[] {
  * imports breaks the rule.
  */
 const KNOWN: Record<string, string[]> = {
-  // DESIGN.md: cluster/ "never imports engine". Both sources reconcile ResourceQuota status.used with the engine.
-  'src/cluster': ['src/cluster/file-source.ts → src/engine/quota-status.ts', 'src/cluster/live-source.ts → src/engine/quota-status.ts'],
-  // DESIGN.md: render/ may import "answer types, k8s"; text.ts takes SimResult straight from the engine.
-  'src/render': ['src/render/text.ts → src/engine/simulate.ts (type)'],
-  // DESIGN.md: slack/ may import answer, render.
-  'src/slack': ['src/slack/app.ts → src/config.ts (type)', 'src/slack/ask.ts → src/cluster/source.ts (type)', 'src/slack/rate-limit.ts → src/config.ts (type)'],
-  // DESIGN.md: cli/ is "argv → answer → render/JSON"; it calls the engine directly for simulate/check and
-  // the headroom JSON, and reaches back into the composition root (src/main.ts) for `serve`.
-  'src/cli': [
-    'src/cli/commands.ts → src/cluster/source.ts (type)',
-    'src/cli/commands.ts → src/engine/headroom.ts',
-    'src/cli/commands.ts → src/main.ts',
-    'src/cli/commands.ts → src/main.ts',
-    'src/cli/main.ts → src/engine/simulate.ts',
-  ],
+  // slack/ reads its own configuration types from the composition root's config.ts (the SlackConfig
+  // it is given); DESIGN.md's table predates config.ts. Type-only, documented in the issue notes.
+  'src/slack': ['src/slack/app.ts → src/config.ts (type)', 'src/slack/rate-limit.ts → src/config.ts (type)'],
+  // `serve` lives in the composition root (src/main.ts, which may import everything); cli/ reaches it
+  // lazily for `start` / `serve` only.
+  'src/cli': ['src/cli/commands.ts → src/main.ts', 'src/cli/commands.ts → src/main.ts'],
 };
 
 describe('the import graph is read', () => {

@@ -15,6 +15,7 @@ import {
 } from '../engine/fixes.ts';
 import { schedulePod } from '../engine/scheduler/schedule.ts';
 import { releasePod } from '../engine/release.ts';
+import { nodeInfoIndex } from '../engine/scheduler/node-info.ts';
 import { podUsage } from '../engine/admission/evaluators/pods.ts';
 import type { Answer, Fix, Reply } from './types.ts';
 import { emptyReply } from './types.ts';
@@ -307,6 +308,7 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
   const origin = { ref: located?.ref };
   // Re-run the pod now: what would happen today?
   let base = state;
+  nodeInfoIndex(state);
   if (located?.existing) base = releasePod(state.fork(), pod);
   const fresh = { ...pod, metadata: { ...pod.metadata, namespace: ns, resourceVersion: undefined, uid: undefined }, spec: { ...pod.spec, nodeName: undefined }, status: undefined } as unknown as Pod;
   const now = simulate(base, [fresh as unknown as KObject], opts).results.at(-1);

@@ -9,7 +9,7 @@ import { parseQuestion, type Question } from '../parse/question.ts';
 import { computeHeadroom, type Headroom } from '../engine/headroom.ts';
 import { findWorkload, whatIfDrain, whatIfQuota, whatIfRequests, whatIfRollout, whatIfScale, type PodTally } from '../engine/whatif.ts';
 import type { Answerer, AskContext } from './answerer.ts';
-import { diagnose, simulationReply } from './diagnose.ts';
+import { diagnose, recognises, simulationReply } from './diagnose.ts';
 import { emptyReply, type Answer, type Reply } from './types.ts';
 import type { ResourceQuota } from '../k8s/objects.ts';
 import type { KObject } from '../k8s/snapshot.ts';
@@ -164,13 +164,16 @@ async function answerQuestion(q: Question, text: string, ctx: AskContext): Promi
       const ns = w?.namespace ?? namespaces.find((n) => state.get('Pod', n, name)) ?? q.namespace ?? ctx.defaultNamespace;
       if (!ns) return notFound(name, []);
       const podName = w ? state.list('Pod', ns).find((p) => !(p as { spec?: { nodeName?: string } }).spec?.nodeName && p.metadata.name?.startsWith(name))?.metadata.name : name;
-      const events = state.list<KObject & { message?: string; involvedObject?: { name?: string } }>('Event', ns).filter((e) => e.involvedObject?.name && (e.involvedObject.name === podName || e.involvedObject.name.startsWith(name)));
+      const events = state.list<KObject & { message?: string; reason?: string; involvedObject?: { kind?: string; name?: string } }>('Event', ns).filter((e) => e.involvedObject?.name && (e.involvedObject.name === podName || e.involvedObject.name.startsWith(name)));
       if (!events.length) {
         const r = emptyReply('info', 'ℹ️', `No failure events for ${name} in ${ns}.`);
         return withGaps({ replies: [r], namespaces: [ns] });
       }
       const last = events[events.length - 1]!;
-      const d = diagnose({ text: `${last.message ?? ''}`, state, namespace: ns, now: ctx.now, gaps });
+      // A pod's event message does not name the pod (a FailedScheduling text never does): say which one, as
+      // `kubectl get events` would, so the diagnosis can find it in the state and verify fixes for it.
+      const about = last.involvedObject?.kind === 'Pod' && last.involvedObject.name ? `Warning  ${last.reason ?? 'FailedScheduling'}  pod/${last.involvedObject.name}  ` : '';
+      const d = diagnose({ text: `${about}${last.message ?? ''}`, state, namespace: ns, now: ctx.now, gaps });
       d.answer.namespaces.push(ns);
       return d.answer;
     }
@@ -225,12 +228,13 @@ export function createAnswerer(): Answerer {
     },
     async question(text, ctx) {
       const q = parseQuestion(text);
-      if (q.type === 'help') {
-        // A question that holds an error or a manifest is a diagnosis.
+      // A question that holds an error or a manifest is a diagnosis — even when its words ("exceeded
+      // quota: …") also read like a question.
+      if (q.type === 'help' || recognises(text)) {
         const { state, gaps } = await loadState(ctx);
         const d = diagnose({ text, state, namespace: ctx.defaultNamespace, now: ctx.now, gaps });
         if (d.recognised) return enforcePolicy(d.answer, ctx);
-        return helpAnswer(state, ctx);
+        if (q.type === 'help') return helpAnswer(state, ctx);
       }
       if ('namespace' in q && q.namespace && !allowed(ctx, q.namespace)) return refusal();
       return enforcePolicy(await answerQuestion(q, text, ctx), ctx);

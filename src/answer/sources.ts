@@ -1,10 +1,17 @@
 /**
  * Picks the cluster source for a command: `--state PATH` (or QUOTA_DOCTOR_STATE) reads files; otherwise
- * the live cluster from kubeconfig.
+ * the live cluster from kubeconfig. The engine's pieces the sources need are injected here (cluster/
+ * never imports the engine): quota status reconciliation, and the node index primed on the cache so
+ * every answer's fork inherits it instead of rebuilding it.
  */
 import { FileSource } from '../cluster/file-source.ts';
 import type { ClusterSource } from '../cluster/source.ts';
+import type { Snapshot } from '../k8s/snapshot.ts';
+import { reconcileQuotaStatus } from '../engine/quota-status.ts';
+import { nodeInfoIndex } from '../engine/scheduler/node-info.ts';
 import { UsageError } from './errors.ts';
+
+export type { ClusterSource } from '../cluster/source.ts';
 
 export interface SourceFlags {
   state?: string;
@@ -12,12 +19,15 @@ export interface SourceFlags {
   context?: string;
 }
 
+const reconcile = (s: Snapshot) => reconcileQuotaStatus(s, Date.now());
+const prime = (s: Snapshot) => void nodeInfoIndex(s);
+
 export async function openSource(flags: SourceFlags, env: NodeJS.ProcessEnv = process.env): Promise<ClusterSource> {
   const state = flags.state ?? env.QUOTA_DOCTOR_STATE;
-  if (state) return new FileSource(state);
+  if (state) return new FileSource(state, { reconcile, prime });
   const { createLiveSource } = await import('../cluster/live-source.ts');
   try {
-    return createLiveSource({ kubeconfig: flags.kubeconfig, context: flags.context, env });
+    return createLiveSource({ kubeconfig: flags.kubeconfig, context: flags.context, env, reconcile, prime });
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }

@@ -64,3 +64,6 @@ export interface Answer {
 export function emptyReply(kind: Reply['kind'], icon: string, headline: string): Reply {
   return { kind, icon, headline, lines: [], fixes: [], gaps: [] };
 }
+
+/** Simulation results as the renderers see them (the engine's type, passed through answer/). */
+export type { SimResult } from '../engine/simulate.ts';

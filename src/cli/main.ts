@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { decodeText, formatProblem } from '../k8s/decode.ts';
 import type { KObject } from '../k8s/snapshot.ts';
 import { openSource, type SourceFlags } from '../answer/sources.ts';
-import { simulate, simResultsToJson } from '../engine/simulate.ts';
+import { simulate, simResultsToJson } from '../answer/simulation.ts';
 import { renderSimulation } from '../render/text.ts';
 import { UsageError } from '../answer/errors.ts';
 import { registerCommands } from './commands.ts';

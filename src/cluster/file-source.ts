@@ -6,7 +6,6 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { decodeText, type DecodeProblem } from '../k8s/decode.ts';
 import { Snapshot, type KObject } from '../k8s/snapshot.ts';
-import { reconcileQuotaStatus } from '../engine/quota-status.ts';
 import type { ClusterSource, SourceResult } from './source.ts';
 
 const STATE_EXT = /\.(ya?ml|json)$/i;
@@ -33,7 +32,10 @@ export interface LoadedState {
 }
 
 /** Reads a state path into a snapshot; unreadable files and invalid objects come back as errors. */
-export function loadState(path: string, opts: { now?: number } = {}): LoadedState {
+/** Fills what the quota controller would (status.used of unreconciled quotas); injected by answer/. */
+export type Reconcile = (snapshot: Snapshot) => string[];
+
+export function loadState(path: string, opts: { now?: number; reconcile?: Reconcile } = {}): LoadedState {
   const snapshot = new Snapshot();
   const warnings: string[] = [];
   const errors: DecodeProblem[] = [];
@@ -58,7 +60,7 @@ export function loadState(path: string, opts: { now?: number } = {}): LoadedStat
     errors.push(...d.errors);
     for (const o of d.objects) snapshot.put(o as KObject);
   }
-  warnings.push(...reconcileQuotaStatus(snapshot, opts.now));
+  if (opts.reconcile) warnings.push(...opts.reconcile(snapshot));
   return { snapshot, warnings, errors };
 }
 
@@ -66,9 +68,11 @@ export class FileSource implements ClusterSource {
   readonly kind = 'file';
   private readonly path: string;
   private cached?: LoadedState;
+  private readonly opts: { reconcile?: Reconcile; prime?: (s: Snapshot) => void };
 
-  constructor(path: string) {
+  constructor(path: string, opts: { reconcile?: Reconcile; prime?: (s: Snapshot) => void } = {}) {
     this.path = path;
+    this.opts = opts;
   }
 
   describe(): string {
@@ -76,9 +80,13 @@ export class FileSource implements ClusterSource {
   }
 
   async load(): Promise<SourceResult> {
-    this.cached ??= loadState(this.path, { now: Date.now() });
+    if (!this.cached) {
+      this.cached = loadState(this.path, { reconcile: this.opts.reconcile });
+      this.opts.prime?.(this.cached.snapshot);
+    }
     return {
-      snapshot: this.cached.snapshot,
+      // Every answer gets its own copy-on-write fork: nothing an answer simulates leaks into the next.
+      snapshot: this.cached.snapshot.fork(),
       errors: this.cached.errors.map((e) => ({ resource: 'state', message: e.path ? `${e.source}: ${e.path}: ${e.message}` : `${e.source}: ${e.message}` })),
       warnings: this.cached.warnings,
     };

@@ -13,7 +13,6 @@ import { isIPv6 } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Snapshot, type KObject } from '../k8s/snapshot.ts';
 import type { ResourceQuota } from '../k8s/objects.ts';
-import { reconcileQuotaStatus } from '../engine/quota-status.ts';
 import type { ClusterSource, SourceError, SourceResult } from './source.ts';
 import { sameProjection } from './projection.ts';
 import { Reflector, type BackoffOptions, type ReflectorSink } from './reflector.ts';
@@ -48,6 +47,8 @@ export interface LiveSourceOptions {
    * terminal leaves the selection, and the API server sends it as DELETED on the watch.
    */
   podFieldSelector?: string;
+  /** Fills status.used of quotas the controller has not reconciled yet (injected: the engine computes it). */
+  reconcile?: (s: Snapshot) => string[];
   /** Called on the cache snapshot after each rebuild: register `Snapshot.derive` indexes here. */
   prime?: (s: Snapshot) => void;
   /** After this many handed-out generations the cache is rebuilt, freeing superseded stores. Default 256. */
@@ -61,7 +62,7 @@ const CACHE_KINDS = ALL_RESOURCES.map((r) => RESOURCES[r].kind);
 
 export class LiveSource implements ClusterSource {
   readonly kind = 'live';
-  private readonly o: Required<Omit<LiveSourceOptions, 'prime' | 'label' | 'resources'>> & Pick<LiveSourceOptions, 'prime' | 'label'>;
+  private readonly o: Required<Omit<LiveSourceOptions, 'prime' | 'label' | 'resources' | 'reconcile'>> & Pick<LiveSourceOptions, 'prime' | 'label' | 'reconcile'>;
   private readonly apis: Apis;
   private readonly resources: ResourceName[];
   private readonly reflectors = new Map<string, Reflector>();
@@ -88,6 +89,7 @@ export class LiveSource implements ClusterSource {
       podFieldSelector: opts.podFieldSelector ?? 'status.phase!=Succeeded,status.phase!=Failed',
       compactEvery: opts.compactEvery ?? 256,
       prime: opts.prime,
+      reconcile: opts.reconcile,
       label: opts.label,
     };
     this.resources = opts.resources ?? ALL_RESOURCES;
@@ -152,7 +154,7 @@ export class LiveSource implements ClusterSource {
         break;
       }
     }
-    if (unreconciled) warnings.push(...reconcileQuotaStatus(snapshot, Date.now()));
+    if (unreconciled && this.o.reconcile) warnings.push(...this.o.reconcile(snapshot));
     return { snapshot, errors, warnings };
   }
 
@@ -204,10 +206,11 @@ export class LiveSource implements ClusterSource {
   }
 
   /**
-   * The snapshot to hand out. `Snapshot.fork()` is copy-on-write for the child only: the parent keeps
-   * writing in place into stores it shares with its forks. So the cache is never forked while it is
-   * still written: when it changed since the last hand-out, it is frozen (no more writes) and a fork
-   * of it becomes the new cache; hand-outs are forks of the frozen one.
+   * The snapshot to hand out. When the cache changed since the last hand-out it is frozen (never
+   * written again) and a fork of it becomes the cache; hand-outs are forks of the frozen one. So
+   * questions between two watch events share one frozen generation (and the indexes `prime`
+   * registered on it, which `Snapshot.derive` lets an unchanged fork inherit), and a write never
+   * lands in a store a hand-out is reading, whatever `fork()`'s ownership rules.
    */
   private handout(): Snapshot {
     if (this.dirty || !this.frozen) {

@@ -62,6 +62,7 @@ export function verifyCandidates(base: Snapshot, candidates: Candidate[], opts: 
   const out: VerifiedFix[] = [];
   for (const c of candidates) {
     if (out.length >= max) break;
+    nodeInfoIndex(base);
     const { state, object } = c.apply(base.fork());
     const res = simulate(state, [object], { ...opts, dryRun: false }).results;
     const r = res[res.length - 1];
@@ -181,7 +182,8 @@ function removeWorkloadPods(state: Snapshot, ns: string, holder: Holder, count: 
       const o = ownerOf(state, p);
       return o && o.kind === holder.kind && o.name === holder.name && !isTerminal(p);
     })
-    .sort((a, b) => Number(!!a.spec.nodeName) - Number(!!b.spec.nodeName) || byteCompare(b.metadata.name ?? '', a.metadata.name ?? ''))
+    // Then the newest first (the controller's ActivePods ranking ends on creation time, newer deleted first).
+    .sort((a, b) => Number(!!a.spec.nodeName) - Number(!!b.spec.nodeName) || byteCompare(String(b.metadata.creationTimestamp ?? ''), String(a.metadata.creationTimestamp ?? '')) || byteCompare(b.metadata.name ?? '', a.metadata.name ?? ''))
     .slice(0, count);
   for (const p of pods) releasePod(state, p);
   return state;

@@ -9,7 +9,7 @@
  */
 import type { LimitRange, Pod, ResourceQuota, Workload } from '../k8s/objects.ts';
 import { WORKLOAD_KINDS } from '../k8s/objects.ts';
-import type { KObject, Snapshot } from '../k8s/snapshot.ts';
+import type { Derived, KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare, resourceList } from '../quantity.ts';
 import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';
 import { scopeRequirements } from './admission/scopes.ts';

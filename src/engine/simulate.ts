@@ -8,6 +8,7 @@ import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import { listToRecord } from '../quantity.ts';
 import { admitObject, commitAdmission, type AdmissionResult, type AdmitOptions } from './admit.ts';
 import { bindPod, schedulePod, type ScheduleResult } from './scheduler/schedule.ts';
+import { nodeInfoIndex } from './scheduler/node-info.ts';
 import type { DecisionLayer } from './status.ts';
 import { expandWorkload } from './workloads.ts';
 
@@ -98,6 +99,8 @@ function simulateOne(state: Snapshot, obj: KObject, opts: SimOptions, results: S
 
 /** Runs the objects of a manifest in order. */
 export function simulate(input: Snapshot, objects: KObject[], opts: SimOptions = {}): SimOutput {
+  // Build (or inherit) the node index before forking, so the fork takes a copy-on-write view of it.
+  if (!opts.skipScheduling) nodeInfoIndex(input);
   const state = input.fork();
   const results: SimResult[] = [];
   const warnings: string[] = [];

@@ -10,6 +10,7 @@ import { ownerOf, refOf } from './fixes.ts';
 import { releasePod } from './release.ts';
 import { isTerminal, podRequests } from './resources.ts';
 import { schedulePod, bindPod } from './scheduler/schedule.ts';
+import { nodeInfoIndex } from './scheduler/node-info.ts';
 import { simulate, simulateWorkloadPods, type SimOptions, type SimResult } from './simulate.ts';
 import { surgeBudget, workloadTemplate } from './workloads.ts';
 import { countFits } from './headroom.ts';
@@ -116,6 +117,7 @@ function perPodOf(state: Snapshot, w: WorkloadRef, opts: SimOptions): Record<str
 export function whatIfScale(state: Snapshot, w: WorkloadRef, target: number, opts: SimOptions = {}): ScaleAnswer {
   const current = workloadPods(state, w);
   const from = current.length;
+  nodeInfoIndex(state);
   const fork = state.fork();
   const results: SimResult[] = [];
   const warnings: string[] = [];
@@ -161,6 +163,7 @@ export function whatIfQuota(state: Snapshot, namespace: string, quotaName: strin
   const q = state.get<ResourceQuota & KObject>('ResourceQuota', namespace, quotaName);
   if (!q) return null;
   const v = Quantity.parse(value).toString();
+  nodeInfoIndex(state);
   const fork = state.fork();
   fork.put({ ...q, spec: { ...(q.spec ?? {}), hard: { ...(q.spec?.hard ?? {}), [resource]: v } }, status: { ...(q.status ?? {}), hard: { ...(q.status?.hard ?? {}), [resource]: v }, used: { ...(q.status?.used ?? {}), [resource]: q.status?.used?.[resource] ?? '0' } } } as KObject);
   const probe = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quota-doctor-probe', namespace }, spec: { containers: [{ name: 'app', image: 'app' }] } } as Pod;
@@ -190,6 +193,7 @@ export function whatIfRequests(state: Snapshot, w: WorkloadRef, which: 'requests
     }
     if (!container) break;
   }
+  nodeInfoIndex(state);
   const fork = state.fork();
   const current = workloadPods(state, w);
   for (const p of current) releasePod(fork, p);
@@ -208,6 +212,7 @@ export interface DrainAnswer {
 /** Losing a node: can its pods land elsewhere? (DaemonSet pods are left out: they die with the node.) */
 export function whatIfDrain(state: Snapshot, node: string, opts: SimOptions = {}): DrainAnswer | null {
   if (!state.get('Node', undefined, node)) return null;
+  nodeInfoIndex(state);
   const fork = state.fork();
   const pods: (Pod & KObject)[] = [];
   for (const p of state.iterate<Pod & KObject>('Pod')) {
@@ -247,6 +252,7 @@ export function whatIfRollout(state: Snapshot, w: WorkloadRef, opts: SimOptions 
   const b = w.kind === 'Deployment' ? surgeBudget(d) : { strategy: 'RollingUpdate', maxSurge: 1, maxUnavailable: 0, peakPods: 0 };
   const replicas = workloadPods(state, w).length;
   const results: SimResult[] = [];
+  nodeInfoIndex(state);
   if (b.maxSurge > 0) simulateWorkloadPods(state.fork(), w.object as Workload, { ...opts, namespace: w.namespace }, results, [], { n: 9000 }, b.maxSurge);
   const t = tally(results.filter((r) => r.kind === 'Pod'));
   const answer: RolloutAnswer = { workload: w, strategy: b.strategy, maxSurge: b.maxSurge, maxUnavailable: b.maxUnavailable, replicas, surgeTally: t };

@@ -82,7 +82,7 @@ export function decodeText(text: string, source: string, opts: DecodeOptions = {
     list.forEach((doc, i) => {
       if (doc.errors.length > 0) {
         const e = doc.errors[0]!;
-        out.errors.push({ source: list.length > 1 ? `${source} (document ${i + 1})` : source, message: `invalid YAML: ${e.message.split('\n')[0]}` });
+        out.errors.push({ source: list.length > 1 ? `${source} (document ${i + 1})` : source, message: `invalid YAML: ${e.message.split('\n')[0]!.replace(/:\s*$/, '')}` });
         return;
       }
       try {
@@ -95,8 +95,18 @@ export function decodeText(text: string, source: string, opts: DecodeOptions = {
   }
   const multi = raws.length > 1;
   for (const { value, doc } of raws) collect(value, multi ? `${source} (document ${doc + 1})` : source, out, opts);
-  if (out.objects.length === 0 && out.errors.length === 0) out.errors.push({ source, message: 'no Kubernetes objects found' });
+  // An empty `kind: List` (kubectl get of nothing) or a file of skipped kinds is not an error.
+  const emptyList = raws.some(({ value }) => isList(value));
+  if (out.objects.length === 0 && out.errors.length === 0 && out.warnings.length === 0 && !emptyList) {
+    out.errors.push({ source, message: 'no Kubernetes objects found' });
+  }
   return out;
+}
+
+function isList(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const kind = (value as Record<string, unknown>).kind;
+  return typeof kind === 'string' && kind.endsWith('List');
 }
 
 function collect(value: unknown, source: string, out: Decoded, opts: DecodeOptions): void {

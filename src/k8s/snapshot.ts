@@ -33,6 +33,9 @@ export class Snapshot {
   private ownedKinds: Set<string>;
   private derived: Map<string, Derived>;
   private parent?: Snapshot;
+  /** Bumped on every write; a fork remembers its parent's version to know whether they still agree. */
+  private version = 0;
+  private parentVersion = 0;
 
   constructor() {
     this.stores = new Map();
@@ -46,6 +49,10 @@ export class Snapshot {
     const child = new Snapshot();
     child.stores = new Map(this.stores);
     child.parent = this;
+    child.parentVersion = this.version;
+    // Both sides now share every store: the next write on either side copies first.
+    this.owned.clear();
+    this.ownedKinds.clear();
     for (const [k, d] of this.derived) child.derived.set(k, d.fork());
     return child;
   }
@@ -87,6 +94,7 @@ export class Snapshot {
     const store = this.writableNs(kind, ns);
     const prev = store.get(name);
     store.set(name, obj);
+    this.version++;
     for (const d of this.derived.values()) d.onChange?.(kind, prev, obj);
   }
 
@@ -95,6 +103,7 @@ export class Snapshot {
     if (!existing) return undefined;
     const store = this.writableNs(kind, namespace ?? CLUSTER);
     store.delete(name);
+    this.version++;
     for (const d of this.derived.values()) d.onChange?.(kind, existing, undefined);
     return existing;
   }
@@ -159,7 +168,13 @@ export class Snapshot {
   derive<T extends Derived>(key: string, build: (s: Snapshot) => T): T {
     let d = this.derived.get(key);
     if (!d) {
-      d = build(this);
+      // Built once at the root and inherited: a fork that has not diverged from its parent takes a
+      // fork of the parent's value (so the live cache's index survives every per-question fork).
+      if (this.parent && this.version === 0 && this.parent.version === this.parentVersion) {
+        d = this.parent.derive(key, build).fork();
+      } else {
+        d = build(this);
+      }
       this.derived.set(key, d);
     }
     return d as T;

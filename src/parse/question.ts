@@ -44,13 +44,15 @@ export function parseQuestion(input: string): Question {
     .toLowerCase();
   const ns = namespaceOf(text);
   const W = `((?:[a-z]+/)?${NAME})`;
+  // A workload name right after "scale[s]": not the "up"/"down"/"to" of "scales up to 6".
+  const SW = `(?!(?:up|down|to)\\s)${W}`;
   const withNs = <T extends object>(q: T): T => (ns ? { ...q, namespace: ns } : q);
   let m: RegExpExecArray | null;
 
   if (/^(help|usage|what can you do|commands)\b/.test(text) || text === '') return { type: 'help' };
 
   // Scale: "web scales to 8", "scale web to 8", "web goes to 12 replicas", "web to 8 replicas", "web +3".
-  if ((m = new RegExp(`(?:scale|scales|scaled|scaling)\\s+(?:up\\s+|down\\s+)?${W}\\s+(?:up\\s+|down\\s+)?to\\s+(\\d+)`).exec(text)) ||
+  if ((m = new RegExp(`(?:scale|scales|scaled|scaling)\\s+(?:up\\s+|down\\s+)?${SW}\\s+(?:up\\s+|down\\s+)?to\\s+(\\d+)`).exec(text)) ||
       (m = new RegExp(`${W}\\s+(?:scales?|scaled|goes|go|went|grows?|is scaled)\\s+(?:up\\s+|down\\s+)?to\\s+(\\d+)`).exec(text)) ||
       (m = new RegExp(`${W}\\s+(?:has|had|gets|got|with|at|to)\\s+(\\d+)\\s+replicas`).exec(text))) {
     return withNs({ type: 'scale', ...workloadRef(m[1]!), replicas: Number(m[m.length - 1]) });
@@ -61,7 +63,8 @@ export function parseQuestion(input: string): Question {
   }
   // Drain / lose a node.
   if ((m = new RegExp(`(?:drain|cordon|lose|lost|kill|remove)\\s+(?:node\\s+)?(${NAME})`).exec(text)) ||
-      (m = new RegExp(`(?:node\\s+)?(${NAME})\\s+(?:goes|went|is|were|was)\\s+(?:down|away|drained|lost|gone|cordoned)`).exec(text))) {
+      (m = new RegExp(`(?:node\\s+)?(${NAME})\\s+(?:goes|went|is|were|was)\\s+(?:down|away|drained|lost|gone|cordoned)`).exec(text)) ||
+      (m = new RegExp(`(?:node\\s+)?(${NAME})\\s+(?:dies|died|fails|failed|crashes|crashed)\\b`).exec(text))) {
     if (!/^(the|a|one)$/.test(m[1]!)) return { type: 'drain', node: m[1]! };
   }
   // Quota change: "raise requests.cpu of team-quota to 20", "what if team-quota pods is 60", "set pods to 60".
@@ -71,7 +74,8 @@ export function parseQuestion(input: string): Question {
     return withNs({ type: 'quota', resource: m[1]!, quota: m[2]!, value: fixCase(m[4]!) });
   }
   if ((m = new RegExp(`(?:quota\\s+)?(${NAME})\\s+${RES}\\s+(?:is|were|was|=|becomes|to)\\s+${QTY}\\b`).exec(text)) && /quota/.test(text) && /\.|pods|services|count/.test(m[3]!)) {
-    return withNs({ type: 'quota', quota: m[1]!, resource: m[3]!, value: fixCase(m[5]!) });
+    // (NAME) holds two groups (NAME has an inner one): quota 1, resource 3, value 4.
+    return withNs({ type: 'quota', quota: m[1]!, resource: m[3]!, value: fixCase(m[4]!) });
   }
   if ((m = new RegExp(`(?:raise|lower|set|change|increase|decrease|bump)\\s+(?:the\\s+)?(?:quota\\s+)?((?:requests\\.|limits\\.)[a-z0-9.\\-/]+|pods|services|persistentvolumeclaims)\\s+to\\s+${QTY}\\b`).exec(text))) {
     return withNs({ type: 'quota', resource: m[1]!, value: fixCase(m[2]!) });
@@ -85,11 +89,11 @@ export function parseQuestion(input: string): Question {
     return withNs({ type: 'requests', ...workloadRef(m[3]!), which: m[2]!.startsWith('limit') ? 'limits' : 'requests', resource: m[1]!, value: fixCase(m[5]!) });
   }
   // Rollout.
-  if ((m = new RegExp(`(?:roll\\s*out|rollout|redeploy|restart|update)\\s+(?:of\\s+)?${W}`).exec(text)) || (m = new RegExp(`${W}\\s+(?:rolls?\\s+out|is\\s+rolled\\s+out|redeploys?|restarts?)`).exec(text))) {
+  if ((m = new RegExp(`(?:roll\\s*out|rollout|redeploy|restart|update)\\s+(?:restart\\s+)?(?:of\\s+)?${W}`).exec(text)) || (m = new RegExp(`${W}\\s+(?:rolls?\\s+out|is\\s+rolled\\s+out|redeploys?|restarts?)`).exec(text))) {
     return withNs({ type: 'rollout', ...workloadRef(m[1]!) });
   }
   // Why pending / rejected.
-  if ((m = new RegExp(`why\\s+(?:is|are|does|do|did|was|can't|cannot|won't)\\s+(?:my\\s+|the\\s+|pod\\s+|deploy\\s+)?${W}\\s+(?:pod\\s+)?(?:still\\s+)?(?:pending|stuck|not|rejected|failing|fail)`).exec(text))) {
+  if ((m = new RegExp(`why\\s+(?:is|are|does|do|did|was|can't|cannot|won't)\\s+(?:(?:my|the|pod|deploy|deployment)\\s+)*${W}\\s+(?:pods?\\s+)?(?:still\\s+)?(?:pending|stuck|not|rejected|failing|fail)`).exec(text))) {
     return withNs({ type: 'why', name: workloadRef(m[1]!).workload });
   }
   if ((m = new RegExp(`(?:^|\\b)(?:quota|headroom|room|capacity)\\s+(?:for\\s+|in\\s+|of\\s+)?(${NAME})\\b`).exec(text)) && !['is', 'the', 'for'].includes(m[1]!)) {

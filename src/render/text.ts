@@ -3,7 +3,7 @@
  * in the order of ../shared/docs/replies.md. Pure: strings in, a string out.
  */
 import type { Answer, Fix, PathLayer, PathState, Reply } from '../answer/types.ts';
-import type { SimResult } from '../engine/simulate.ts';
+import type { SimResult } from '../answer/types.ts';
 
 export interface TextOptions {
   /** ANSI colour (TTY only). */

@@ -7,7 +7,7 @@
 import type { AskContext } from '../answer/answerer.ts';
 import { forbiddenNamespaces, refusalAnswer, type AccessPolicy, type ChannelAccess } from '../answer/policy.ts';
 import { emptyReply, type Answer } from '../answer/types.ts';
-import type { ClusterSource } from '../cluster/source.ts';
+import type { ClusterSource } from '../answer/sources.ts';
 import type { Logger } from './logger.ts';
 import type { SlackMetrics } from './metrics.ts';
 

@@ -14,6 +14,7 @@ import { projectObject } from '../../src/cluster/projection.ts';
 import { ALL_RESOURCES, RESOURCES } from '../../src/cluster/resources.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import type { SourceResult } from '../../src/cluster/source.ts';
+import { reconcileQuotaStatus } from '../../src/engine/quota-status.ts';
 
 const STATES = join(import.meta.dirname, '..', 'fixtures', 'states');
 const KINDS = ALL_RESOURCES.map((r) => RESOURCES[r].kind);
@@ -136,6 +137,18 @@ describe('LiveSource: requests', () => {
       expect(r.snapshot.count('Pod')).toBe(7);
     }
     expect(fake.requestCount()).toBe(0);
+  });
+
+  it('rebuilds the cache every compactEvery generations without losing or resurrecting objects', async () => {
+    const { fake, src } = await setup({ objects: [pod('a', 'ns1')] }, { compactEvery: 2, prime: (s) => void s.derive('noop', () => ({ fork() { return this; } })) });
+    for (let i = 0; i < 6; i++) {
+      fake.apply(pod(`p${i}`, 'ns1'));
+      if (i % 2) fake.remove('Pod', 'ns1', `p${i - 1}`);
+      await eventually(src, (x) => x.snapshot.get('Pod', 'ns1', `p${i}`) !== undefined);
+      await new Promise((r) => setImmediate(r));
+    }
+    const r = await eventually(src, (x) => x.snapshot.count('Pod') === 4);
+    expect(r.snapshot.list('Pod').map((p) => p.metadata.name)).toEqual(['a', 'p1', 'p3', 'p5']);
   });
 
   it('hands out a snapshot that later watch events do not change, and that writes do not leak from', async () => {
@@ -308,9 +321,19 @@ describe('LiveSource: faults are values next to the data', () => {
     await eventually(src, (x) => x.snapshot.get('Pod', 'ns1', 'c') !== undefined);
   });
 
-  it('a quota without status gets status.used computed, as FileSource does', async () => {
+  it('an object of unreadable shape is skipped and counted, not cached and not fatal', async () => {
+    const { fake, src } = await setup({ objects: [pod('a', 'ns1')] });
+    await src.load();
+    fake.apply({ kind: 'Pod', metadata: { name: 'odd', namespace: 'ns1' }, spec: { containers: 'nope' } });
+    fake.apply(pod('fine', 'ns1'));
+    const r = await eventually(src, (x) => x.snapshot.get('Pod', 'ns1', 'fine') !== undefined);
+    expect(r.snapshot.get('Pod', 'ns1', 'odd')).toBeUndefined();
+    expect(r.warnings).toEqual(['pods: 1 object(s) skipped, their shape was not readable']);
+  });
+
+  it('a quota without status gets status.used from the injected reconcile, as FileSource does', async () => {
     const quota: KObject = { kind: 'ResourceQuota', metadata: { name: 'q', namespace: 'ns1' }, spec: { hard: { pods: '5' } } };
-    const { src } = await setup({ objects: [quota, pod('a', 'ns1'), pod('b', 'ns1')] });
+    const { src } = await setup({ objects: [quota, pod('a', 'ns1'), pod('b', 'ns1')] }, { reconcile: (s) => reconcileQuotaStatus(s, Date.now()) });
     const r = await src.load();
     expect(r.snapshot.get('ResourceQuota', 'ns1', 'q')?.status).toEqual({ hard: { pods: '5' }, used: { pods: '2' } });
     expect(r.warnings).toEqual(['ResourceQuota ns1/q: status.used computed from the objects in the state']);

@@ -301,14 +301,12 @@ export class FakeApiServer {
       this.colls.set(d.kind, c);
       this.byRoute.set(`${d.group}/${d.version}/${d.resource}`, c);
     }
-    const initial: KObject[] = [];
     if (opts.state) {
       const st = loadState(opts.state);
       if (st.errors.length) throw new Error(`fake-apiserver: ${opts.state}: ${st.errors.map((e) => e.message).join('; ')}`);
-      for (const d of FAKE_KINDS) initial.push(...st.snapshot.list(d.kind));
+      for (const d of FAKE_KINDS) for (const o of st.snapshot.list(d.kind)) this.store(o, false);
     }
-    initial.push(...(opts.objects ?? []));
-    for (const o of initial) this.store(o, false);
+    for (const o of opts.objects ?? []) this.store(o, false);
     // Versions up to the initial load have no history: watching from before it is a 410, as after
     // an etcd compaction.
     for (const c of this.colls.values()) c.compactedRv = this.rv;

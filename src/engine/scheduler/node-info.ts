@@ -321,6 +321,8 @@ export class NodeInfoIndex implements Derived {
   fork(): NodeInfoIndex {
     const f = new NodeInfoIndex(new Map(this.nodes), new Set(), this.names, this.antiAffinityPods);
     f.nextStartNodeIndex = this.nextStartNodeIndex;
+    // NodeInfos are now shared: this side must copy before its next change too.
+    this.owned.clear();
     return f;
   }
 

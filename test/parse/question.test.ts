@@ -1,0 +1,66 @@
+/**
+ * The @mention / console question grammar: natural phrasings → a typed question; anything else → help.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseQuestion, type Question } from '../../src/parse/question.ts';
+
+describe('parseQuestion', () => {
+  it.each<[string, Question]>([
+    // scale
+    ['what if web scales to 8', { type: 'scale', workload: 'web', replicas: 8 }],
+    ['what if web scales to 8 in team-a?', { type: 'scale', workload: 'web', replicas: 8, namespace: 'team-a' }],
+    ['can deploy/api go to 12 replicas in team-a?', { type: 'scale', workload: 'api', kind: 'Deployment', replicas: 12, namespace: 'team-a' }],
+    ['scale web to 3', { type: 'scale', workload: 'web', replicas: 3 }],
+    ['scale deploy/web to 10 replicas -n team-a', { type: 'scale', workload: 'web', kind: 'Deployment', replicas: 10, namespace: 'team-a' }],
+    ['what if we scale web to 8?', { type: 'scale', workload: 'web', replicas: 8 }],
+    ['<@U0123ABC> what if api scales up to 6 replicas', { type: 'scale', workload: 'api', replicas: 6 }],
+    ['what if web scales down to 2', { type: 'scale', workload: 'web', replicas: 2 }],
+    ['what if sts/redis scales to 3', { type: 'scale', workload: 'redis', kind: 'StatefulSet', replicas: 3 }],
+    ['what if worker gets 3 replicas', { type: 'scale', workload: 'worker', replicas: 3 }],
+    ['what happens if web goes to 6', { type: 'scale', workload: 'web', replicas: 6 }],
+    ['web +2', { type: 'scale', workload: 'web', delta: 2 }],
+    ['web -1', { type: 'scale', workload: 'web', delta: -1 }],
+    ['add 2 replicas to web', { type: 'scale', workload: 'web', delta: 2 }],
+    ['remove 1 replica from web', { type: 'scale', workload: 'web', delta: -1 }],
+    // drain
+    ['what if node-3 goes down', { type: 'drain', node: 'node-3' }],
+    ['drain general-a-1', { type: 'drain', node: 'general-a-1' }],
+    ['what if node general-b-1 is drained', { type: 'drain', node: 'general-b-1' }],
+    ['what if we lose node-3', { type: 'drain', node: 'node-3' }],
+    ['what if general-a-1 dies', { type: 'drain', node: 'general-a-1' }],
+    // quota
+    ['raise requests.cpu of team-quota to 20', { type: 'quota', resource: 'requests.cpu', quota: 'team-quota', value: '20' }],
+    ['what if team-quota pods is 60', { type: 'quota', quota: 'team-quota', resource: 'pods', value: '60' }],
+    ['what if team-quota requests.cpu is 20', { type: 'quota', quota: 'team-quota', resource: 'requests.cpu', value: '20' }],
+    ['raise team-quota requests.memory to 16gi', { type: 'quota', quota: 'team-quota', resource: 'requests.memory', value: '16Gi' }],
+    ['increase pods of team-quota to 60', { type: 'quota', resource: 'pods', quota: 'team-quota', value: '60' }],
+    ['set pods to 60 in team-a', { type: 'quota', resource: 'pods', value: '60', namespace: 'team-a' }],
+    // requests / limits
+    ['what if web requests 250m cpu', { type: 'requests', workload: 'web', which: 'requests', resource: 'cpu', value: '250m' }],
+    ['web needs 1gi memory', { type: 'requests', workload: 'web', which: 'requests', resource: 'memory', value: '1Gi' }],
+    ['what if web requests 512Mi of memory', { type: 'requests', workload: 'web', which: 'requests', resource: 'memory', value: '512Mi' }],
+    ['what if web needs 2 cores', { type: 'requests', workload: 'web', which: 'requests', resource: 'cpu', value: '2' }],
+    ['what if web limits 1Gi memory', { type: 'requests', workload: 'web', which: 'limits', resource: 'memory', value: '1Gi' }],
+    ['set cpu requests of web to 300m', { type: 'requests', workload: 'web', which: 'requests', resource: 'cpu', value: '300m' }],
+    // rollout
+    ['roll out web', { type: 'rollout', workload: 'web' }],
+    ['rollout restart deploy/web', { type: 'rollout', workload: 'web', kind: 'Deployment' }],
+    ['roll out api in team-a', { type: 'rollout', workload: 'api', namespace: 'team-a' }],
+    // why
+    ['why is web pending?', { type: 'why', name: 'web' }],
+    ['why is api-6b9f4c7d8-gnt9f pending', { type: 'why', name: 'api-6b9f4c7d8-gnt9f' }],
+    ['why is my pod web-7c5d still pending', { type: 'why', name: 'web-7c5d' }],
+    ['why are api pods pending in team-a', { type: 'why', name: 'api', namespace: 'team-a' }],
+    // headroom
+    ['quota team-a', { type: 'headroom', namespace: 'team-a' }],
+    ['headroom in team-b', { type: 'headroom', namespace: 'team-b' }],
+    ['how much room is left in team-a?', { type: 'headroom', namespace: 'team-a' }],
+    // help
+    ['help', { type: 'help' }],
+    ['', { type: 'help' }],
+    ['lunch at noon?', { type: 'help' }],
+    ['what is the meaning of life', { type: 'help' }],
+  ])('%j', (text, q) => {
+    expect(parseQuestion(text)).toEqual(q);
+  });
+});
