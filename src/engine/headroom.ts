@@ -14,7 +14,7 @@ import { Quantity, byteCompare, resourceList } from '../quantity.ts';
 import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';
 import { scopeRequirements } from './admission/scopes.ts';
 import { admitObject } from './admit.ts';
-import { freeResources, nodeInfoIndex, projectResources } from './scheduler/node-info.ts';
+import { freeResources, nodeInfoIndex, projectResources, type NodeInfo } from './scheduler/node-info.ts';
 import { schedulePod } from './scheduler/schedule.ts';
 import { podRequests, isTerminal } from './resources.ts';
 import { expandWorkload, workloadReplicas } from './workloads.ts';
@@ -97,31 +97,99 @@ export function countFits(state: Snapshot, pod: Pod, opts: { now?: number } = {}
   return best;
 }
 
-/** Σ over nodes passing the non-resource filters of how many copies fit there. */
-export function nodeBound(state: Snapshot, pod: Pod): number {
-  const index = nodeInfoIndex(state);
-  const req = projectResources(podRequests(pod));
+/**
+ * Nodes a pod can never use whatever its size (taints, affinity, cordons…), cached per scheduling
+ * signature while no Node (or volume) changes — for pods whose eligibility does not depend on other pods.
+ */
+class EligibilityCache implements Derived {
+  static readonly KEY = 'headroom.eligibility';
+  map = new Map<string, Set<string>>();
+  fork(): EligibilityCache {
+    const c = new EligibilityCache();
+    c.map = this.map;
+    return c;
+  }
+  onChange(kind: string): void {
+    if (kind === 'Node' || kind === 'PersistentVolumeClaim' || kind === 'PersistentVolume') this.map = new Map();
+  }
+}
+
+function signatureOf(pod: Pod): string | null {
+  const s = pod.spec;
+  if (s.affinity?.podAffinity || s.affinity?.podAntiAffinity || (s.topologySpreadConstraints?.length ?? 0) > 0) return null;
+  if ((s.volumes ?? []).some((v) => v.persistentVolumeClaim || v.ephemeral)) return null;
+  if ([...s.containers, ...(s.initContainers ?? [])].some((c) => (c.ports ?? []).some((p) => p.hostPort))) return null;
+  return JSON.stringify([s.nodeSelector ?? null, s.affinity?.nodeAffinity ?? null, s.tolerations ?? null, s.nodeName ?? null, s.schedulerName ?? null, s.schedulingGates ?? null]);
+}
+
+function excludedNodes(state: Snapshot, pod: Pod): Set<string> {
+  const sig = signatureOf(pod);
+  const cache = sig ? state.derive(EligibilityCache.KEY, () => new EligibilityCache()) : null;
+  const hit = sig && cache ? cache.map.get(sig) : undefined;
+  if (hit) return hit;
   // Probe with the pod's requests removed: the nodes that still fail are excluded by taints, affinity…
   // Claims a controller has yet to create (a StatefulSet's volumeClaimTemplates) are left out: the probe
   // asks where another copy could go, not whether its claim exists yet.
   const ns = pod.metadata.namespace ?? 'default';
   const volumes = pod.spec.volumes?.filter((v) => !v.persistentVolumeClaim || state.get('PersistentVolumeClaim', ns, v.persistentVolumeClaim.claimName));
   const probe: Pod = { ...pod, spec: { ...pod.spec, nodeName: undefined, containers: pod.spec.containers.map((c) => ({ ...c, resources: {} })), initContainers: (pod.spec.initContainers ?? []).map((c) => ({ ...c, resources: {} })), overhead: undefined, resources: undefined, ...(pod.spec.volumes ? { volumes } : {}) } };
-  const res = schedulePod(state, probe);
+  const res = schedulePod(state, probe, { evaluateAllNodes: true });
   const excluded = new Set<string>();
+  if (!res.scheduled && res.nodeStatuses.size === 0) for (const n of nodeInfoIndex(state).nodeNames()) excluded.add(n);
   for (const [node, st] of res.nodeStatuses) if (!st.reasons.every((r) => r === 'Too many pods')) excluded.add(node);
-  if (!res.scheduled && res.nodeStatuses.size === 0) return 0;
-  let total = 0;
+  if (sig && cache) cache.map.set(sig, excluded);
+  return excluded;
+}
+
+/** Free capacity of the eligible nodes as flat arrays: one tight loop per pod shape. */
+interface FreeTable {
+  cpu: Float64Array;
+  mem: Float64Array;
+  eph: Float64Array;
+  pods: Float64Array;
+  infos: NodeInfo[];
+}
+
+const freeTables = new WeakMap<Snapshot, Map<Set<string>, FreeTable>>();
+
+function freeTableFor(state: Snapshot, excluded: Set<string>): FreeTable {
+  let perState = freeTables.get(state);
+  if (!perState) freeTables.set(state, (perState = new Map()));
+  const hit = perState.get(excluded);
+  if (hit) return hit;
+  const index = nodeInfoIndex(state);
+  const infos: NodeInfo[] = [];
   for (const name of index.nodeNames()) {
     if (excluded.has(name)) continue;
     const info = index.get(name);
-    if (!info) continue;
+    if (info) infos.push(info);
+  }
+  const t: FreeTable = { cpu: new Float64Array(infos.length), mem: new Float64Array(infos.length), eph: new Float64Array(infos.length), pods: new Float64Array(infos.length), infos };
+  infos.forEach((info, i) => {
     const f = freeResources(info);
-    let n = Math.max(0, f.pods);
-    if (req.cpu > 0) n = Math.min(n, Math.floor(Math.max(0, f.cpu) / req.cpu));
-    if (req.memory > 0) n = Math.min(n, Math.floor(Math.max(0, f.memory) / req.memory));
-    if (req.ephemeralStorage > 0) n = Math.min(n, Math.floor(Math.max(0, info.allocatable.ephemeralStorage - info.requested.ephemeralStorage) / req.ephemeralStorage));
-    for (const [r, v] of req.scalars) if (v > 0) n = Math.min(n, Math.floor(Math.max(0, (info.allocatable.scalars.get(r) ?? 0) - (info.requested.scalars.get(r) ?? 0)) / v));
+    t.cpu[i] = Math.max(0, f.cpu);
+    t.mem[i] = Math.max(0, f.memory);
+    t.eph[i] = Math.max(0, info.allocatable.ephemeralStorage - info.requested.ephemeralStorage);
+    t.pods[i] = Math.max(0, f.pods);
+  });
+  perState.set(excluded, t);
+  return t;
+}
+
+/** Σ over nodes passing the non-resource filters of how many copies fit there. */
+export function nodeBound(state: Snapshot, pod: Pod): number {
+  const req = projectResources(podRequests(pod));
+  const t = freeTableFor(state, excludedNodes(state, pod));
+  let total = 0;
+  for (let i = 0; i < t.infos.length; i++) {
+    let n = t.pods[i]!;
+    if (req.cpu > 0) n = Math.min(n, Math.floor(t.cpu[i]! / req.cpu));
+    if (req.memory > 0) n = Math.min(n, Math.floor(t.mem[i]! / req.memory));
+    if (req.ephemeralStorage > 0) n = Math.min(n, Math.floor(t.eph[i]! / req.ephemeralStorage));
+    if (req.scalars.size > 0) {
+      const info = t.infos[i]!;
+      for (const [r, v] of req.scalars) if (v > 0) n = Math.min(n, Math.floor(Math.max(0, (info.allocatable.scalars.get(r) ?? 0) - (info.requested.scalars.get(r) ?? 0)) / v));
+    }
     total += n;
     if (total >= CAP) return CAP;
   }
