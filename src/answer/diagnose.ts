@@ -10,7 +10,7 @@ import { parsePaste, type Finding } from '../parse/index.ts';
 import { simulate, simResultsToJson, type SimOptions, type SimResult } from '../engine/simulate.ts';
 import { expandWorkload } from '../engine/workloads.ts';
 import {
-  limitRangeFixes, mustSpecifyFixes, nodeGaps, ownerOf, quotaExceededFixes, quotaHolders, refOf, unschedulableFixes, largestNode,
+  formatMemoryFloor, limitRangeFixes, mustSpecifyFixes, nodeGaps, ownerOf, quotaExceededFixes, quotaHolders, refOf, unschedulableFixes, largestNode,
   type VerifiedFix,
 } from '../engine/fixes.ts';
 import { schedulePod } from '../engine/scheduler/schedule.ts';
@@ -372,7 +372,7 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
       r.lines.push(`${insufficient.length} node${insufficient.length === 1 ? '' : 's'} short on resources — needs ${req.get('requests.cpu') ?? '0'} CPU / ${req.get('requests.memory') ?? '0'} memory; most free: ${top.node} with ${top.free?.cpu} CPU / ${top.free?.memory} (short ${Object.entries(top.short ?? {}).map(([k, v]) => `${v} ${k}`).join(', ')})`);
     }
     const lg = largestNode(base);
-    if (lg) r.lines.push(`Largest free schedulable node: ${lg.name} (${Quantity.fromMilli(lg.cpu)} CPU, ${Quantity.fromInt(Math.max(0, lg.memory), 'BinarySI')} memory free).`);
+    if (lg) r.lines.push(`Largest free schedulable node: ${lg.name} (${Quantity.fromMilli(lg.cpu)} CPU, ${formatMemoryFloor(Math.max(0, lg.memory))} memory free).`);
     if (now.scheduling.message && f.message && !sameHistogram(now.scheduling.message, f.message)) r.lines.unshift(`Now the scheduler would say: ${now.scheduling.message}`);
     fixes.push(...unschedulableFixes(base, admitted, statuses, origin, opts));
   }

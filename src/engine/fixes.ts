@@ -407,7 +407,7 @@ export function nodeGaps(state: Snapshot, pod: Pod, statuses: Map<string, { reas
     const gap: NodeGap = { node, reasons: st.reasons };
     if (info && st.reasons.some((r) => r.startsWith('Insufficient'))) {
       const f = freeResources(info);
-      gap.free = { cpu: Quantity.fromMilli(Math.max(0, f.cpu)).toString(), memory: Quantity.fromInt(Math.max(0, f.memory), 'BinarySI').toString() };
+      gap.free = { cpu: Quantity.fromMilli(Math.max(0, f.cpu)).toString(), memory: formatMemoryFloor(Math.max(0, f.memory)) };
       gap.short = {};
       if (req.cpu > f.cpu) gap.short.cpu = Quantity.fromMilli(req.cpu - Math.max(0, f.cpu)).toString();
       if (req.memory > f.memory) gap.short.memory = Quantity.fromInt(req.memory - Math.max(0, f.memory), 'BinarySI').toString();
@@ -544,4 +544,10 @@ export function largestNode(state: Snapshot): { node: Node & KObject; name: stri
 
 export function toResourceRecord(list: ResourceList): Record<string, string> {
   return Object.fromEntries([...list].sort(([a], [b]) => byteCompare(a, b)).map(([k, v]) => [k, v.toString()]));
+}
+
+/** Free memory read as a request bound: whole Mi (rounded down) from 1Mi up, like people write requests. */
+export function formatMemoryFloor(bytes: number): string {
+  const mi = 1024 * 1024;
+  return (bytes >= mi ? Quantity.fromInt(Math.floor(bytes / mi) * mi, 'BinarySI') : Quantity.fromInt(Math.max(0, Math.floor(bytes)), 'BinarySI')).toString();
 }
