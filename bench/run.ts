@@ -3,17 +3,24 @@
  * (`--quick`: the smaller only), a generated cluster is served by the loopback fake API server and read
  * by the real LiveSource; each figure is the median of several runs:
  *   coldStartMs   first load() until every resource is listed (paged lists)
- *   heapMB        heap used with the cache full (after gc)
+ *   heapMB        heap the bot adds once warm (after gc): the cache, its node-info index and what one
+ *                 headroom answer leaves behind (eligibility, free-capacity tables), over a baseline taken
+ *                 with the fake API server loaded and its lists primed
+ *   indexMB       of which the scheduler's node-info index (measured by building a second one)
  *   headroomMs    `/quota` headroom of a namespace of 2,000 pods, warm (load() + computeHeadroom)
  *   diagnoseMs    diagnose a pasted FailedScheduling for a pod, warm
  *   whatifMs      a workload scaled by +1,000 replicas (admission + placement), warm
  *   requestsPerAnswer  API requests per warm answer (target 0)
  *   listEverythingMs   the same headroom, computed the obvious way: list all pods and nodes per question
  *   topNodesMs         client-node's topNodes (one pod list per node)
- * `--json` prints one JSON object.
+ * `--json` prints one JSON object. Each size runs in a child process of its own (`--size N,P`), so the
+ * heap of one size (and its fake server) never counts in, or out of, another's.
  */
 import { CoreV1Api, topNodes } from '@kubernetes/client-node';
-import { nodeInfoIndex } from '../src/engine/scheduler/node-info.ts';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { NodeInfoIndex, nodeInfoIndex } from '../src/engine/scheduler/node-info.ts';
+import { ALL_RESOURCES, RESOURCES, collectionPath } from '../src/cluster/resources.ts';
 import { reconcileQuotaStatus } from '../src/engine/quota-status.ts';
 import { cpus } from 'node:os';
 import { FakeApiServer } from '../test/support/fake-apiserver.ts';
@@ -29,6 +36,7 @@ interface SizeResult {
   pods: number;
   coldStartMs: number;
   heapMB: number;
+  indexMB: number;
   headroomMs: number;
   diagnoseMs: number;
   whatifMs: number;
@@ -39,6 +47,7 @@ interface SizeResult {
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
+const sizeArg = process.argv.indexOf('--size');
 const log = (s: string) => {
   if (!json) process.stderr.write(`${s}\n`);
 };
@@ -73,9 +82,13 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
   const g = generateCluster({ nodes, pods, seed: 7 });
   const fake = await FakeApiServer.start({ objects: g.objects });
   g.objects.length = 0;
+  // The fake API server lives in this process: measure the heap the cache adds on top of it. A first
+  // list of each resource makes the server build what it keeps for lists (sorted keys), so that is in
+  // the baseline too.
+  for (const r of ALL_RESOURCES) await (await fetch(`${fake.url}${collectionPath(RESOURCES[r])}?limit=1`)).arrayBuffer();
+  fake.resetRequests();
   gc();
-  // The fake API server lives in this process: measure the heap the cache adds on top of it.
-  const heapBase = process.memoryUsage().heapUsed / 1024 / 1024;
+  const heapBase = heapUsedMB();
   const src = new LiveSource({ kubeConfig: fake.kubeConfig(), syncTimeoutMs: 600_000, requestTimeoutMs: 120_000, prime: (s) => void nodeInfoIndex(s), reconcile: (s) => reconcileQuotaStatus(s, Date.now()) });
   try {
     let t = performance.now();
@@ -83,8 +96,18 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
     const coldStartMs = performance.now() - t;
     if (cold.errors.length) throw new Error(`cold start: ${JSON.stringify(cold.errors).slice(0, 300)}`);
     log(`  cold start ${r1(coldStartMs)} ms (${cold.snapshot.count('Pod')} pods)`);
+    // Warm: one answer builds the caches every later answer shares; then the heap is what stays.
+    computeHeadroom((await src.load()).snapshot, g.bigNamespace);
+    fake.resetRequests();
     gc();
-    const heapMB = process.memoryUsage().heapUsed / 1024 / 1024 - heapBase;
+    const heapMB = heapUsedMB() - heapBase;
+    // The node-info index alone: a second one, built from the same snapshot, kept while measuring.
+    const before = heapUsedMB();
+    const index = NodeInfoIndex.build(cold.snapshot);
+    gc();
+    const indexMB = heapUsedMB() - before;
+    void index.nodeNames();
+    log(`  heap ${r1(heapMB)} MB, of which node-info index ${r1(indexMB)} MB`);
 
     fake.resetRequests();
     let answers = 0;
@@ -143,22 +166,49 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
       topNodesMs = listMs + perNode * nodes;
       log(`  topNodes ≈ ${r1(topNodesMs)} ms (list nodes ${r1(listMs)} ms + ${nodes} × ${r1(perNode)} ms per-node list of all pods, from ${SAMPLE} nodes)`);
     }
-    return { nodes, pods, coldStartMs: r1(coldStartMs), heapMB: r1(heapMB), headroomMs: r1(headroomMs), diagnoseMs: r1(diagnoseMs), whatifMs: r1(whatifMs), requestsPerAnswer, listEverythingMs: r1(listEverythingMs), topNodesMs: r1(topNodesMs) };
+    return { nodes, pods, coldStartMs: r1(coldStartMs), heapMB: r1(heapMB), indexMB: r1(indexMB), headroomMs: r1(headroomMs), diagnoseMs: r1(diagnoseMs), whatifMs: r1(whatifMs), requestsPerAnswer, listEverythingMs: r1(listEverythingMs), topNodesMs: r1(topNodesMs) };
   } finally {
     await src.close();
     await fake.close();
   }
 }
 
+function heapUsedMB(): number {
+  return process.memoryUsage().heapUsed / 1024 / 1024;
+}
+
+/** One size in a child process (same node flags): its result, from the child's last stdout line. */
+function runChild(n: number, p: number): Promise<SizeResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--size', `${n},${p}`, ...(json ? ['--json'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code !== 0) return reject(new Error(`bench of ${n} nodes / ${p} pods exited with ${code}`));
+      try {
+        resolve(JSON.parse(last) as SizeResult);
+      } catch {
+        reject(new Error(`bench of ${n} nodes / ${p} pods: no result (${last.slice(0, 200)})`));
+      }
+    });
+  });
+}
+
+if (sizeArg > 0) {
+  const [n, p] = (process.argv[sizeArg + 1] ?? '').split(',').map(Number);
+  const r = await benchSize(n!, p!);
+  process.stdout.write(JSON.stringify(r) + '\n');
+  process.exit(0);
+}
+
 const sizes: [number, number][] = quick ? [[500, 15_000]] : [[500, 15_000], [5_000, 150_000]];
 const results: SizeResult[] = [];
-for (const [n, p] of sizes) {
-  results.push(await benchSize(n, p));
-  gc();
-}
+for (const [n, p] of sizes) results.push(await runChild(n, p));
 if (json) process.stdout.write(JSON.stringify({ cores: cpus().length, sizes: results }) + '\n');
 else {
-  const cols = ['nodes', 'pods', 'coldStartMs', 'heapMB', 'headroomMs', 'diagnoseMs', 'whatifMs', 'requestsPerAnswer', 'listEverythingMs', 'topNodesMs'] as const;
+  const cols = ['nodes', 'pods', 'coldStartMs', 'heapMB', 'indexMB', 'headroomMs', 'diagnoseMs', 'whatifMs', 'requestsPerAnswer', 'listEverythingMs', 'topNodesMs'] as const;
   const w = cols.map((c) => Math.max(c.length, ...results.map((r) => String(r[c]).length)));
   process.stdout.write(`quota-doctor bench — ${cpus().length} cores, medians\n`);
   process.stdout.write(cols.map((c, i) => c.padStart(w[i]!)).join('  ') + '\n');

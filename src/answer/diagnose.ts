@@ -20,6 +20,8 @@ import { podUsage } from '../engine/admission/evaluators/pods.ts';
 import type { Answer, Fix, Reply } from './types.ts';
 import { emptyReply } from './types.ts';
 import { redactSecrets } from './redact.ts';
+import { decodeValue, formatProblem } from '../k8s/decode.ts';
+import { boundWorkloads, MAX_ANSWER_PODS } from './bounds.ts';
 
 export interface DiagnoseInput {
   text: string;
@@ -47,7 +49,11 @@ export interface DiagnoseOutput {
   answer: Answer;
   json: { findings: JsonFinding[]; manifests: unknown[] };
   recognised: boolean;
+  /** The paste was longer than the parser's cap (1 MiB): only the start was read. */
+  truncated: boolean;
 }
+
+export const TRUNCATED_GAP = 'The paste was longer than 1 MiB: only the first 1 MiB was read.';
 
 const LAYER_WORDS: Record<string, string> = {
   'api-validation': 'Rejected by API validation',
@@ -444,25 +450,56 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     if (!r.why) r.why = explain(f);
   }
   // Manifests in the paste: run them through simulate (Secret data never echoed: only kinds and names).
-  const manifests = parsed.manifests.filter((m) => m.ok).map((m) => redactSecrets(m.object as unknown as KObject));
+  // They meet the same schemas as a `simulate -f` file first: `cpu: "1.5.5"`, `containers: {}` or a Pod
+  // without metadata used to throw inside the engine (the Slack reply was "Something went wrong").
+  const manifests: KObject[] = [];
+  const invalid: string[] = [];
+  for (const m of parsed.manifests) {
+    if (!m.ok) continue;
+    const obj = redactSecrets(m.object as unknown as KObject);
+    const meta = (obj as { metadata?: unknown }).metadata;
+    const pastedNs = typeof meta === 'object' && meta !== null && typeof (meta as { namespace?: unknown }).namespace === 'string' ? (meta as { namespace: string }).namespace : undefined;
+    const d = decodeValue(obj, 'pasted manifest', { keepUnknownKinds: true });
+    manifests.push(...d.objects);
+    if (d.errors.length > 0) {
+      invalid.push(...d.errors.map(formatProblem));
+      if (pastedNs) namespaces.add(pastedNs);
+    }
+  }
+  if (invalid.length > 0) {
+    const r = emptyReply('simulation', '🚫', `${invalid.length} pasted manifest${invalid.length === 1 ? '' : 's'} would be refused as invalid`);
+    r.lines.push(...invalid.slice(0, 5), ...(invalid.length > 5 ? [`… and ${invalid.length - 5} more`] : []));
+    replies.push(r);
+  }
+  // One reply may not simulate a billion replicas (./bounds.ts): the cut is stated.
+  const bounded = boundWorkloads(manifests, MAX_ANSWER_PODS);
   let manifestJson: unknown[] = [];
   if (manifests.length > 0 && input.state) {
     const ns = input.namespace ?? 'default';
-    const sim = simulate(input.state, manifests, { ...opts, namespace: ns });
-    manifestJson = simResultsToJson(sim).results;
-    replies.push(simulationReply(sim.results, sim.warnings));
-    for (const r of sim.results) namespaces.add(r.namespace);
+    for (const o of manifests) namespaces.add(o.metadata.namespace ?? ns);
+    try {
+      const sim = simulate(input.state, bounded.objects, { ...opts, namespace: ns });
+      manifestJson = simResultsToJson(sim).results;
+      replies.push(simulationReply(sim.results, [...bounded.warnings, ...sim.warnings]));
+      for (const r of sim.results) namespaces.add(r.namespace);
+    } catch {
+      // Nothing of the error is shown: it may name objects the asker may not see.
+      const r = emptyReply('error', '⚠️', `${manifests.length} manifest${manifests.length === 1 ? '' : 's'} found, but simulating them failed`);
+      r.gaps.push('The simulation hit an internal error; nothing was changed in the cluster.');
+      replies.push(r);
+    }
   } else if (manifests.length > 0) {
     const r = emptyReply('simulation', 'ℹ️', `${manifests.length} manifest${manifests.length === 1 ? '' : 's'} found`);
     r.lines.push(...manifests.slice(0, 10).map((m) => `${m.kind} ${m.metadata.name ?? m.metadata.generateName ?? ''}`));
     r.gaps.push('No cluster state to check them against.');
     replies.push(r);
   }
-  if (parsed.truncated) for (const r of replies) r.gaps.push('The paste was longer than 1 MiB: only the first 1 MiB was read.');
+  if (parsed.truncated) for (const r of replies) r.gaps.push(TRUNCATED_GAP);
   return {
     answer: { replies, namespaces: [...namespaces], json: { findings: json, manifests: manifestJson } },
     json: { findings: json, manifests: manifestJson },
-    recognised: parsed.findings.length > 0 || manifests.length > 0,
+    recognised: parsed.findings.length > 0 || manifests.length > 0 || invalid.length > 0,
+    truncated: parsed.truncated === true,
   };
 }
 

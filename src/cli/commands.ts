@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { openSource, type SourceFlags } from '../answer/sources.ts';
 import { UsageError } from '../answer/errors.ts';
-import { diagnose } from '../answer/diagnose.ts';
+import { diagnose, TRUNCATED_GAP } from '../answer/diagnose.ts';
 import { createAnswerer, quotaAnswer } from '../answer/index.ts';
 import { headroomJson, type Headroom } from '../answer/simulation.ts';
 import { renderAnswer } from '../render/text.ts';
@@ -50,7 +50,11 @@ export function registerCommands(program: Command, io: Io, setCode: (n: number) 
       const gaps = loaded?.errors.map((e) => `couldn't read ${e.resource}: ${e.message}`) ?? [];
       const out = diagnose({ text, state: loaded?.snapshot, namespace: flags.namespace, now: Date.now(), k8sVersion: flags.k8sVersion, gaps });
       if (flags.json) io.stdout(JSON.stringify(out.json, null, 2) + '\n');
-      else io.stdout((out.recognised ? renderAnswer(out.answer) : 'Nothing recognised: no quota, LimitRange, scheduling or runtime error and no manifest in the text.') + '\n');
+      else {
+        const nothing = 'Nothing recognised: no quota, LimitRange, scheduling or runtime error and no manifest in the text.';
+        // A cap that cut the text is said even when nothing was found in the part that was read.
+        io.stdout((out.recognised ? renderAnswer(out.answer) : out.truncated ? `${nothing}\n⚠ ${TRUNCATED_GAP}` : nothing) + '\n');
+      }
       setCode(0);
     } finally {
       await source?.close();

@@ -10,6 +10,8 @@ import { openSource, type SourceFlags } from '../answer/sources.ts';
 import { simulate, simResultsToJson } from '../answer/simulation.ts';
 import { renderSimulation } from '../render/text.ts';
 import { UsageError } from '../answer/errors.ts';
+import { boundWorkloads, MAX_CLI_PODS } from '../answer/bounds.ts';
+import { redactSecrets } from '../answer/redact.ts';
 import { registerCommands } from './commands.ts';
 
 export interface Io {
@@ -63,8 +65,12 @@ async function runSimulate(opts: SourceFlags & { file: string; namespace?: strin
   try {
     const loaded = await source.load({ namespaces: [...new Set(objects.map((o) => o.metadata.namespace ?? opts.namespace ?? 'default'))] });
     if (loaded.errors.some((e) => e.resource === 'state')) throw new UsageError(loaded.errors.find((e) => e.resource === 'state')!.message);
-    const out = simulate(loaded.snapshot, objects, { namespace: opts.namespace, k8sVersion: opts.k8sVersion, now: Date.now() });
-    const warnings = [...loaded.warnings, ...loaded.errors.map((e) => `could not read ${e.resource}${e.namespace ? ` in ${e.namespace}` : ''}: ${e.message}`), ...out.warnings];
+    // `replicas: 1000000000` expanded to a billion pods and ran out of heap: simulate at most MAX_CLI_PODS, and say so.
+    // A Secret in the manifest is admitted by kind and name only: `--json` prints each object as stored,
+    // and printed its `data`/`stringData` values (SECURITY.md: never echoed, not even the user's own).
+    const bounded = boundWorkloads(objects.map(redactSecrets), MAX_CLI_PODS);
+    const out = simulate(loaded.snapshot, bounded.objects, { namespace: opts.namespace, k8sVersion: opts.k8sVersion, now: Date.now() });
+    const warnings = [...loaded.warnings, ...loaded.errors.map((e) => `could not read ${e.resource}${e.namespace ? ` in ${e.namespace}` : ''}: ${e.message}`), ...bounded.warnings, ...out.warnings];
     const failed = out.results.some((r) => !r.admission.allowed || (r.scheduling !== null && !r.scheduling.scheduled));
     if (opts.json) io.stdout(JSON.stringify(simResultsToJson({ results: out.results, warnings }), null, 2) + '\n');
     else io.stdout(renderSimulation(out.results, warnings, { check }) + '\n');

@@ -44,6 +44,74 @@ function setIf(out: Json, key: string, v: unknown): void {
 }
 
 /**
+ * Shares equal parts between projections (DESIGN.md, Scale). The pods of one ReplicaSet carry the same
+ * labels, owner reference, containers (with their resource maps) and tolerations; most pods have the
+ * same status and many the same node: the cache keeps one copy of each, not 150,000. Equal means equal
+ * JSON, so only wire JSON goes in (the reflectors'; not a state file, whose YAML may hold other
+ * values). Sharing is safe because nothing writes to a snapshot's objects: they are already shared by
+ * every fork of the cache, and the engine copies (clone, spread) what it changes.
+ *
+ * The table is bounded: when it holds `limit` entries it starts over, which only ends sharing with the
+ * projections made before (nothing is ever looked up by identity).
+ */
+export class Interner {
+  private values = new Map<string, unknown>();
+  private strings = new Map<string, string>();
+  constructor(private readonly limit = 100_000) {}
+
+  /** An equal value seen before, or `v` (remembered). */
+  value<T>(v: T): T {
+    if (v === undefined || v === null || typeof v !== 'object') return v;
+    const key = JSON.stringify(v);
+    const hit = this.values.get(key);
+    if (hit !== undefined) return hit as T;
+    if (this.values.size >= this.limit) this.values.clear();
+    this.values.set(key, v);
+    return v;
+  }
+
+  /** One copy of a repeated string (namespace, node name, class names). */
+  string<T>(v: T): T {
+    if (typeof v !== 'string') return v;
+    const hit = this.strings.get(v);
+    if (hit !== undefined) return hit as T;
+    if (this.strings.size >= this.limit) this.strings.clear();
+    this.strings.set(v, v);
+    return v;
+  }
+}
+
+const shapes = new Map<string, Json>();
+
+/**
+ * `o` with its properties laid out inside the object. V8 keeps at most four properties in an object
+ * grown from `{}` key by key and puts the rest in a separate array (about 40 bytes more each); a
+ * spread of an object JSON.parse made has room for all of them. Same keys, same order, same values.
+ * Used for the per-pod objects of the cache (150,000 of each).
+ */
+function compact(o: Json): Json {
+  const keys = Object.keys(o);
+  if (keys.length <= 4) return o;
+  const sig = keys.join('\u0000');
+  let shape = shapes.get(sig);
+  if (!shape) {
+    shape = JSON.parse(JSON.stringify(Object.fromEntries(keys.map((k) => [k, 0])))) as Json;
+    if (shapes.size < 1000) shapes.set(sig, shape);
+  }
+  const out = { ...shape };
+  for (const k of keys) out[k] = o[k];
+  return out;
+}
+
+/** Interning off (state files, tests): every value is its own. */
+const NO_INTERN = {
+  value: <T>(v: T): T => v,
+  string: <T>(v: T): T => v,
+};
+
+type Intern = Pick<Interner, 'value' | 'string'>;
+
+/**
  * `kubectl apply` keeps a whole copy of the object in this annotation; it is the largest field of
  * many small objects and nothing reads it.
  */
@@ -67,10 +135,12 @@ function ownerRefs(m: Json): Json[] | undefined {
 }
 
 /** Pod metadata: exactly what owner lookup, label selectors and graceful deletion read. */
-function podMeta(m: Json): Json {
+function podMeta(m: Json, intern: Intern): Json {
   const out = pick(m, ['name', 'namespace', 'labels', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'resourceVersion']);
-  setIf(out, 'ownerReferences', ownerRefs(m));
-  return out;
+  if (out.namespace !== undefined) out.namespace = intern.string(out.namespace);
+  if (out.labels !== undefined) out.labels = intern.value(out.labels);
+  setIf(out, 'ownerReferences', intern.value(ownerRefs(m)));
+  return compact(out);
 }
 
 /**
@@ -114,22 +184,27 @@ const POD_SPEC_KEYS = [
 ] as const;
 
 /** A pod spec (of a pod or a workload template), or undefined when `containers` is not a list. */
-export function projectPodSpec(s: unknown): Json | undefined {
+export function projectPodSpec(s: unknown, intern: Intern = NO_INTERN): Json | undefined {
   if (!isRecord(s) || !Array.isArray(s.containers)) return undefined;
   const containers = arrayOf(s.containers, container) ?? [];
   if (containers.length !== s.containers.length) return undefined;
-  const out: Json = { containers };
-  setIf(out, 'initContainers', arrayOf(s.initContainers, container));
-  pick(s, POD_SPEC_KEYS, out);
-  setIf(out, 'resources', resources(s.resources));
+  const out: Json = { containers: intern.value(containers) };
+  setIf(out, 'initContainers', intern.value(arrayOf(s.initContainers, container)));
+  for (const k of POD_SPEC_KEYS) {
+    const v = s[k];
+    if (v !== undefined && v !== null) out[k] = typeof v === 'string' ? intern.string(v) : intern.value(v);
+  }
+  setIf(out, 'resources', intern.value(resources(s.resources)));
   // Only PVC-backed volumes matter (volume binding, PVC quota); the other sources are never read.
   setIf(
     out,
     'volumes',
-    arrayOf(s.volumes, (v) =>
-      typeof v.name === 'string' && isRecord(v.persistentVolumeClaim) && typeof v.persistentVolumeClaim.claimName === 'string'
-        ? { name: v.name, persistentVolumeClaim: pick(v.persistentVolumeClaim, ['claimName', 'readOnly']) }
-        : undefined,
+    intern.value(
+      arrayOf(s.volumes, (v) =>
+        typeof v.name === 'string' && isRecord(v.persistentVolumeClaim) && typeof v.persistentVolumeClaim.claimName === 'string'
+          ? { name: v.name, persistentVolumeClaim: pick(v.persistentVolumeClaim, ['claimName', 'readOnly']) }
+          : undefined,
+      ),
     ),
   );
   return out;
@@ -144,25 +219,28 @@ function containerStatus(c: Json): Json | undefined {
   return Object.keys(out).length > 1 ? out : undefined;
 }
 
-function projectPod(o: Json): Json | undefined {
-  const spec = projectPodSpec(o.spec);
-  if (!spec) return undefined;
-  const out: Json = { apiVersion: 'v1', kind: 'Pod', metadata: podMeta(o.metadata as Json), spec };
+function projectPod(o: Json, intern: Intern): Json | undefined {
+  const podSpec = projectPodSpec(o.spec, intern);
+  if (!podSpec) return undefined;
+  const spec = compact(podSpec);
+  const metadata = podMeta(o.metadata as Json, intern);
+  let status: Json | undefined;
   if (isRecord(o.status)) {
     const st = o.status;
-    const status = pick(st, ['phase', 'qosClass', 'nominatedNodeName']);
-    setIf(status, 'containerStatuses', arrayOf(st.containerStatuses, containerStatus));
-    setIf(status, 'initContainerStatuses', arrayOf(st.initContainerStatuses, containerStatus));
+    const s = pick(st, ['phase', 'qosClass', 'nominatedNodeName']);
+    setIf(s, 'containerStatuses', arrayOf(st.containerStatuses, containerStatus));
+    setIf(s, 'initContainerStatuses', arrayOf(st.initContainerStatuses, containerStatus));
     // The scheduler writes its verdict on a Pending pod here (PodScheduled=False, reason Unschedulable);
     // it is one short condition and only on pods that are not placed.
     setIf(
-      status,
+      s,
       'conditions',
       arrayOf(st.conditions, (c) => (c.type === 'PodScheduled' && c.status === 'False' ? pick(c, ['type', 'status', 'reason', 'message']) : undefined)),
     );
-    if (Object.keys(status).length) out.status = status;
+    if (Object.keys(s).length) status = intern.value(s);
   }
-  return out;
+  // One literal, so all five properties live inside the object.
+  return status ? { apiVersion: 'v1', kind: 'Pod', metadata, spec, status } : { apiVersion: 'v1', kind: 'Pod', metadata, spec };
 }
 
 function projectNode(o: Json): Json {
@@ -182,9 +260,9 @@ function projectNode(o: Json): Json {
   return out;
 }
 
-function projectTemplate(t: unknown): Json | undefined {
+function projectTemplate(t: unknown, intern: Intern): Json | undefined {
   if (!isRecord(t)) return undefined;
-  const spec = projectPodSpec(t.spec);
+  const spec = projectPodSpec(t.spec, intern);
   if (!spec) return undefined;
   const out: Json = { spec };
   if (isRecord(t.metadata)) {
@@ -210,14 +288,14 @@ function pvcSpec(s: unknown): Json | undefined {
   return out;
 }
 
-function projectWorkload(kind: string, apiVersion: string, o: Json): Json | undefined {
+function projectWorkload(kind: string, apiVersion: string, o: Json, intern: Intern): Json | undefined {
   const s = o.spec;
   if (!isRecord(s)) return undefined;
   let spec: Json;
   if (kind === 'CronJob') {
     const jt = s.jobTemplate;
     if (!isRecord(jt) || !isRecord(jt.spec)) return undefined;
-    const template = projectTemplate(jt.spec.template);
+    const template = projectTemplate(jt.spec.template, intern);
     if (!template) return undefined;
     const jobSpec = pick(jt.spec, ['parallelism', 'completions', 'completionMode', 'suspend', 'activeDeadlineSeconds']);
     jobSpec.template = template;
@@ -226,7 +304,7 @@ function projectWorkload(kind: string, apiVersion: string, o: Json): Json | unde
     spec = pick(s, ['schedule', 'suspend', 'concurrencyPolicy']);
     spec.jobTemplate = jobTemplate;
   } else {
-    const template = projectTemplate(s.template);
+    const template = projectTemplate(s.template, intern);
     if (!template) return undefined;
     spec = pick(s, ['replicas', 'selector', 'strategy', 'updateStrategy', 'paused', 'podManagementPolicy', 'parallelism', 'completions', 'completionMode', 'suspend', 'activeDeadlineSeconds']);
     spec.template = template;
@@ -279,15 +357,16 @@ export const API_VERSION_OF: Record<string, string> = {
 
 /**
  * The compact form of one object of `kind` (wire JSON, as a list item or a watch event carries it), or
- * undefined when its shape is not one we can read (the caller counts it and moves on).
+ * undefined when its shape is not one we can read (the caller counts it and moves on). With an
+ * `Interner` (wire JSON only), a pod shares its equal parts with the pods projected before it.
  */
-export function projectObject(kind: string, raw: unknown): KObject | undefined {
+export function projectObject(kind: string, raw: unknown, intern: Intern = NO_INTERN): KObject | undefined {
   if (!isRecord(raw) || !isRecord(raw.metadata) || typeof raw.metadata.name !== 'string') return undefined;
   const apiVersion = API_VERSION_OF[kind] ?? (typeof raw.apiVersion === 'string' ? raw.apiVersion : 'v1');
   let out: Json | undefined;
   switch (kind) {
     case 'Pod':
-      out = projectPod(raw);
+      out = projectPod(raw, intern);
       break;
     case 'Node':
       out = projectNode(raw);
@@ -301,7 +380,7 @@ export function projectObject(kind: string, raw: unknown): KObject | undefined {
     case 'DaemonSet':
     case 'Job':
     case 'CronJob':
-      out = projectWorkload(kind, apiVersion, raw);
+      out = projectWorkload(kind, apiVersion, raw, intern);
       break;
     case 'Namespace': {
       out = { apiVersion, kind, metadata: fullMeta(raw.metadata) };

@@ -23,7 +23,7 @@ import {
 } from '@kubernetes/client-node';
 import type { KObject } from '../k8s/snapshot.ts';
 import type { SourceError } from './source.ts';
-import { isRecord, projectObject } from './projection.ts';
+import { Interner, isRecord, projectObject } from './projection.ts';
 import { collectionPath, type Apis, type ResourceDef } from './resources.ts';
 
 /** Where a reflector writes: LiveSource's cache. */
@@ -93,6 +93,8 @@ export class Reflector {
   private firstAttempt: Promise<void>;
   private markAttempted!: () => void;
   private attempt = 0;
+  /** Equal parts of this resource's objects are kept once (projection.ts `Interner`). */
+  private readonly intern = new Interner();
 
   constructor(o: ReflectorOptions) {
     this.o = o;
@@ -202,7 +204,7 @@ export class Reflector {
       const page = await this.listPage(cont);
       this.counts.pages++;
       for (const raw of page.items) {
-        const p = projectObject(this.def.kind, raw);
+        const p = projectObject(this.def.kind, raw, this.intern);
         if (p) items.push(p);
         else this.skipped++;
       }
@@ -321,7 +323,7 @@ export class Reflector {
     switch (type) {
       case 'ADDED':
       case 'MODIFIED': {
-        const p = projectObject(this.def.kind, obj);
+        const p = projectObject(this.def.kind, obj, this.intern);
         if (p) this.o.sink.upsert(p);
         else this.skipped++;
         break;

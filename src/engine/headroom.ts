@@ -17,7 +17,7 @@ import { admitObject } from './admit.ts';
 import { freeResources, nodeInfoIndex, projectResources, type NodeInfo } from './scheduler/node-info.ts';
 import { schedulePod } from './scheduler/schedule.ts';
 import { podRequests, isTerminal } from './resources.ts';
-import { expandWorkload, workloadReplicas } from './workloads.ts';
+import { expandWorkload, podTemplateHash, workloadReplicas, workloadTemplate } from './workloads.ts';
 import { ownerOf, refOf } from './fixes.ts';
 
 export interface QuotaHeadroom {
@@ -66,23 +66,27 @@ function strings(list: Record<string, unknown> | null | undefined): Record<strin
 
 /** How many more copies of `pod` the namespace admits and the nodes hold. */
 export function countFits(state: Snapshot, pod: Pod, opts: { now?: number } = {}): FitCount {
+  return fitsOf(state, pod, opts).fit;
+}
+
+/** countFits, and the pod as admission left it (defaults applied), from one dry-run admission. */
+function fitsOf(state: Snapshot, pod: Pod, opts: { now?: number }): { fit: FitCount; admitted: Pod } {
   const ns = pod.metadata.namespace ?? 'default';
   const adm = admitObject(pod as KObject, state, { now: opts.now, dryRun: true });
+  const admitted = adm.object as unknown as Pod;
   if (!adm.allowed) {
     const f = adm.quota?.failure;
     // Full quota: zero more fit, stopped by that resource. Anything else refuses the pod outright.
-    if (f?.type === 'exceeded') return { fits: 0, limitedBy: f.exceeded[0]!, quota: f.quota };
-    return { fits: 0, limitedBy: adm.layer === 'limitrange' ? 'limitrange' : f?.type === 'must-specify' ? 'must-specify' : adm.layer, message: adm.message ?? undefined };
+    if (f?.type === 'exceeded') return { fit: { fits: 0, limitedBy: f.exceeded[0]!, quota: f.quota }, admitted };
+    return { fit: { fits: 0, limitedBy: adm.layer === 'limitrange' ? 'limitrange' : f?.type === 'must-specify' ? 'must-specify' : adm.layer, message: adm.message ?? undefined }, admitted };
   }
-  const admitted = adm.object as unknown as Pod;
   // Quota bound: every matching quota, every tracked resource the pod uses.
   let best: FitCount = { fits: CAP, limitedBy: null };
   const ev = evaluatorFor(admitted as KObject)!;
   const usage = ev.usage(admitted as KObject, { now: opts.now });
   for (const q of state.list<ResourceQuota & KObject>('ResourceQuota', ns)) {
     if (!quotaMatches(ev, q, admitted as KObject)) continue;
-    const hard = resourceList(q.status?.hard);
-    const used = resourceList(q.status?.used);
+    const { hard, used } = quotaLists(q);
     for (const [k, h] of hard) {
       const u = usage.get(k);
       if (!u || u.sign() <= 0) continue;
@@ -94,7 +98,15 @@ export function countFits(state: Snapshot, pod: Pod, opts: { now?: number } = {}
   // Node bound.
   const nodes = nodeBound(state, admitted);
   if (nodes < best.fits) best = { fits: nodes, limitedBy: 'nodes' };
-  return best;
+  return { fit: best, admitted };
+}
+
+/** A quota's status.hard / status.used, parsed once per (immutable) quota object. */
+const quotaListCache = new WeakMap<object, { hard: ReturnType<typeof resourceList>; used: ReturnType<typeof resourceList> }>();
+function quotaLists(q: ResourceQuota): { hard: ReturnType<typeof resourceList>; used: ReturnType<typeof resourceList> } {
+  let hit = quotaListCache.get(q);
+  if (!hit) quotaListCache.set(q, (hit = { hard: resourceList(q.status?.hard), used: resourceList(q.status?.used) }));
+  return hit;
 }
 
 /**
@@ -122,11 +134,12 @@ function signatureOf(pod: Pod): string | null {
   return JSON.stringify([s.nodeSelector ?? null, s.affinity?.nodeAffinity ?? null, s.tolerations ?? null, s.nodeName ?? null, s.schedulerName ?? null, s.schedulingGates ?? null]);
 }
 
-function excludedNodes(state: Snapshot, pod: Pod): Set<string> {
+/** The excluded nodes, and whether the set is the EligibilityCache's (so tables built on it may be kept). */
+function excludedNodes(state: Snapshot, pod: Pod): { excluded: Set<string>; cached: boolean } {
   const sig = signatureOf(pod);
   const cache = sig ? state.derive(EligibilityCache.KEY, () => new EligibilityCache()) : null;
   const hit = sig && cache ? cache.map.get(sig) : undefined;
-  if (hit) return hit;
+  if (hit) return { excluded: hit, cached: true };
   // Probe with the pod's requests removed: the nodes that still fail are excluded by taints, affinity…
   // Claims a controller has yet to create (a StatefulSet's volumeClaimTemplates) are left out: the probe
   // asks where another copy could go, not whether its claim exists yet.
@@ -138,7 +151,7 @@ function excludedNodes(state: Snapshot, pod: Pod): Set<string> {
   if (!res.scheduled && res.nodeStatuses.size === 0) for (const n of nodeInfoIndex(state).nodeNames()) excluded.add(n);
   for (const [node, st] of res.nodeStatuses) if (!st.reasons.every((r) => r === 'Too many pods')) excluded.add(node);
   if (sig && cache) cache.map.set(sig, excluded);
-  return excluded;
+  return { excluded, cached: !!(sig && cache) };
 }
 
 /** Free capacity of the eligible nodes as flat arrays: one tight loop per pod shape. */
@@ -148,14 +161,30 @@ interface FreeTable {
   eph: Float64Array;
   pods: Float64Array;
   infos: NodeInfo[];
+  /** nodeBound per request shape (cpu/memory/ephemeral-storage, no scalars): the table never changes. */
+  bounds: Map<string, number>;
 }
 
-const freeTables = new WeakMap<Snapshot, Map<Set<string>, FreeTable>>();
+/**
+ * Free tables per eligible-node set (the EligibilityCache's Set, by identity), kept while no Pod or
+ * Node changes: a fork of an unchanged snapshot (every question the live cache answers) shares them.
+ */
+class FreeTableCache implements Derived {
+  static readonly KEY = 'headroom.free-tables';
+  map = new Map<Set<string>, FreeTable>();
+  fork(): FreeTableCache {
+    const c = new FreeTableCache();
+    c.map = this.map;
+    return c;
+  }
+  onChange(kind: string): void {
+    if (kind === 'Node' || kind === 'Pod') this.map = new Map();
+  }
+}
 
-function freeTableFor(state: Snapshot, excluded: Set<string>): FreeTable {
-  let perState = freeTables.get(state);
-  if (!perState) freeTables.set(state, (perState = new Map()));
-  const hit = perState.get(excluded);
+function freeTableFor(state: Snapshot, excluded: Set<string>, keep: boolean): FreeTable {
+  const perState = keep ? state.derive(FreeTableCache.KEY, () => new FreeTableCache()).map : undefined;
+  const hit = perState?.get(excluded);
   if (hit) return hit;
   const index = nodeInfoIndex(state);
   const infos: NodeInfo[] = [];
@@ -164,7 +193,7 @@ function freeTableFor(state: Snapshot, excluded: Set<string>): FreeTable {
     const info = index.get(name);
     if (info) infos.push(info);
   }
-  const t: FreeTable = { cpu: new Float64Array(infos.length), mem: new Float64Array(infos.length), eph: new Float64Array(infos.length), pods: new Float64Array(infos.length), infos };
+  const t: FreeTable = { cpu: new Float64Array(infos.length), mem: new Float64Array(infos.length), eph: new Float64Array(infos.length), pods: new Float64Array(infos.length), infos, bounds: new Map() };
   infos.forEach((info, i) => {
     const f = freeResources(info);
     t.cpu[i] = Math.max(0, f.cpu);
@@ -172,14 +201,24 @@ function freeTableFor(state: Snapshot, excluded: Set<string>): FreeTable {
     t.eph[i] = Math.max(0, info.allocatable.ephemeralStorage - info.requested.ephemeralStorage);
     t.pods[i] = Math.max(0, f.pods);
   });
-  perState.set(excluded, t);
+  perState?.set(excluded, t);
   return t;
 }
 
 /** Σ over nodes passing the non-resource filters of how many copies fit there. */
 export function nodeBound(state: Snapshot, pod: Pod): number {
   const req = projectResources(podRequests(pod));
-  const t = freeTableFor(state, excludedNodes(state, pod));
+  const { excluded, cached } = excludedNodes(state, pod);
+  const t = freeTableFor(state, excluded, cached);
+  const key = req.scalars.size === 0 ? `${req.cpu}/${req.memory}/${req.ephemeralStorage}` : undefined;
+  const hit = key === undefined ? undefined : t.bounds.get(key);
+  if (hit !== undefined) return hit;
+  const total = sumFits(t, req);
+  if (key !== undefined) t.bounds.set(key, total);
+  return total;
+}
+
+function sumFits(t: FreeTable, req: ReturnType<typeof projectResources>): number {
   let total = 0;
   for (let i = 0; i < t.infos.length; i++) {
     let n = t.pods[i]!;
@@ -221,8 +260,7 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
     })),
   );
   const probe: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quota-doctor-probe', namespace }, spec: { containers: [{ name: 'app', image: 'app' }] } } as Pod;
-  const fit = countFits(state, probe, opts);
-  const admitted = admitObject(probe as KObject, state, { now: opts.now, dryRun: true }).object as unknown as Pod;
+  const { fit, admitted } = fitsOf(state, probe, opts);
   const defaultPod = {
     ...fit,
     requests: strings(admitted.spec.containers[0]?.resources?.requests),
@@ -234,11 +272,10 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
     for (const w of state.list<Workload & KObject>(kind, namespace)) {
       // ReplicaSets owned by a Deployment are counted under the Deployment.
       if (kind === 'ReplicaSet' && w.metadata.ownerReferences?.some((o) => o.kind === 'Deployment')) continue;
-      const pod = expandWorkload(w as Workload, { replicas: 1, nodes: [] }).pods[0];
+      const pod = headroomPod(w as Workload);
       if (!pod) continue;
       pod.metadata.name = `${w.metadata.name}-headroom`;
-      const f = countFits(state, pod, opts);
-      const admittedPod = admitObject(pod as KObject, state, { now: opts.now, dryRun: true }).object as unknown as Pod;
+      const { fit: f, admitted: admittedPod } = fitsOf(state, pod, opts);
       const req = podRequests(admittedPod);
       workloads.push({
         ...f,
@@ -290,6 +327,33 @@ export function headroomJson(h: Headroom): Record<string, unknown> {
     workloads: h.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, perPod: w.perPod, moreReplicasFit: w.fits, limitedBy: w.limitedBy })),
     pendingPods: h.pending.map((p) => p.name),
   };
+}
+
+const templateHashes = new WeakMap<object, string>();
+
+/**
+ * The first pod the workload's controller would create (what `expandWorkload` makes with one replica),
+ * without deep-copying the template's spec: the pod is only read here, and admission copies its input
+ * before changing anything. The spec is expanded from a template with an empty spec, then the real
+ * one is put in; a StatefulSet with claim templates (which adds volumes to the spec) takes the
+ * ordinary path.
+ */
+function headroomPod(w: Workload): Pod | undefined {
+  const template = workloadTemplate(w);
+  if (w.kind === 'CronJob' || ((w as { spec: { volumeClaimTemplates?: unknown[] | null } }).spec.volumeClaimTemplates?.length ?? 0) > 0) {
+    return expandWorkload(w, { replicas: 1, nodes: [] }).pods[0];
+  }
+  let existingReplicaSet: { name: string; hash: string } | undefined;
+  if (w.kind === 'Deployment') {
+    // The pod-template-hash is of the real template; hash it once per (immutable) template object.
+    let hash = templateHashes.get(template);
+    if (hash === undefined) templateHashes.set(template, (hash = podTemplateHash(template)));
+    existingReplicaSet = { name: `${w.metadata.name ?? 'workload'}-${hash}`, hash };
+  }
+  const light = { ...w, spec: { ...w.spec, template: { ...template, spec: {} } } } as Workload;
+  const pod = expandWorkload(light, { replicas: 1, nodes: [], existingReplicaSet }).pods[0];
+  if (pod) pod.spec = template.spec;
+  return pod;
 }
 
 /** Free memory as a request bound: whole Mi (rounded down) from 1Mi up, so it reads like a request. */

@@ -65,11 +65,15 @@ const REF_RE = new RegExp(
   'gi',
 );
 const OLD_EVENT_RE = /(?:^|\s)([a-z0-9][a-z0-9.-]{0,252})\.[0-9a-f]{8,20}\s+(Pod|ReplicaSet|StatefulSet|Job|DaemonSet|ReplicationController|Deployment|CronJob|PersistentVolumeClaim|Service|DeploymentConfig)\s/;
+/** What OLD_EVENT_RE needs somewhere in the line (a cheap scan before the expensive one). */
+const OLD_EVENT_HINT_RE = /\.[0-9a-f]{8,20}\s+[A-Z]/;
+const CMD_HINT_RE = /[lckms]\s/;
+const CMD_RE = /(?:^|[\s$#>%])(?:kubectl|oc|k|helm|kubens)\s/;
 const URL_NS_RE = new RegExp(`/namespaces/(${NS})/`);
 const OBJREF_RE = new RegExp(`ObjectReference\\{Kind:"([A-Za-z]{1,60})", Namespace:"(${NS})", Name:"([a-z0-9][a-z0-9.-]{0,252})"`);
 const ROW_NS_RE = new RegExp(`^\\s*(${NS})\\s+(?:\\d+(?:\\.\\d+)?[smhd]\\w*|<unknown>)\\s+(?:Warning|Normal)\\s`);
 const CMD_SUBJECT_RE = new RegExp(
-  `(?:kubectl|oc|k)\\s+(?:-n\\s+\\S+\\s+)?(?:describe|get|logs|edit)\\s+(?:-n\\s+\\S+\\s+)?(pods?|po|replicasets?|rs|statefulsets?|sts|jobs?|daemonsets?|ds|deployments?|deploy)(?:/|\\s+)(${NAME})`,
+  `(?:kubectl|oc|k)\\s+(?:-n\\s+\\S+\\s+)?(?:describe|get|logs|edit)\\s+(?:-n\\s+\\S+\\s+)?(pods?|po|replicasets?|rs|statefulsets?|sts|jobs?|daemonsets?|ds|deployments?|deploy)(?:/|\\s+(?:-n\\s+\\S+\\s+)?)(${NAME})`,
   'i',
 );
 const JSON_POD_KEY_RE = /^\s{0,2}"([a-z0-9][a-z0-9.-]{0,252}-[a-z0-9]{5})":\s*\{\s*$/;
@@ -108,18 +112,21 @@ export class PasteContext {
       }
       this.readLine(line, pos, lineNo);
       // Tables: a NAMESPACE column makes the first word of each row a namespace.
-      if (/^\s*NAMESPACE\s+(?:LAST SEEN|NAME)\b/.test(line)) inNsTable = true;
+      if (line.includes('NAMESPACE') && /^\s*NAMESPACE\s+(?:LAST SEEN|NAME)\b/.test(line)) inNsTable = true;
       else if (line.trim() === '') inNsTable = false;
       else if (inNsTable) {
         const m = TABLE_NS_RE.exec(line);
         if (m) this.addLine(lineNo, { pos, namespace: m[1]! });
       }
       // describe blocks
-      const name = /^Name:\s+(\S{1,253})\s*$/.exec(line);
+      // describe fields start with a capital letter at column 0 (cheap test before the expressions)
+      const c0 = line.charCodeAt(0);
+      const field = c0 >= 65 && c0 <= 90 && line.includes(':');
+      const name = field && c0 === 78 ? /^Name:\s+(\S{1,253})\s*$/.exec(line) : null;
       if (name) {
         block = { pos, name: name[1]! };
         this.blocks.push(block);
-      } else if (block) {
+      } else if (block && field) {
         const ns = /^Namespace:\s+(\S{1,63})\s*$/.exec(line);
         if (ns) {
           block.namespace = ns[1]!;
@@ -135,7 +142,7 @@ export class PasteContext {
         else if (/^(?:Replicas|Pods Status):/.test(line)) block.controllerLike ??= 'Replicas';
       }
       // Event involvedObject (YAML: an indented block; JSON: keys on the following lines or inline).
-      const inv = /^(\s*)["']?involvedObject["']?\s*:/.exec(line);
+      const inv = line.includes('involvedObject') ? /^(\s*)["']?involvedObject["']?\s*:/.exec(line) : null;
       if (inv) {
         const b: Block = { pos, involved: {} };
         this.blocks.push(b);
@@ -184,7 +191,8 @@ export class PasteContext {
 
   private readLine(line: string, pos: number, lineNo: number): void {
     if (line.length === 0) return;
-    const isCommand = /(?:^|[\s$#>%])(?:kubectl|oc|k|helm|kubens)\s/.test(line) || /^\s*[$#%]\s/.test(line);
+    // `kubectl`, `oc`, `k`, `helm`, `kubens` followed by a blank: a cheap test for the last letter first.
+    const isCommand = (CMD_HINT_RE.test(line) && CMD_RE.test(line)) || /^\s*[$#%]\s/.test(line);
     if (isCommand) {
       const m = CMD_NS_RE.exec(line);
       if (m) this.addNs({ pos, namespace: m[1]! });
@@ -207,7 +215,7 @@ export class PasteContext {
         if (/^\s*\S+\s*$/.test(line)) this.standalone.push(...refs);
         for (const r of refs) this.addLine(lineNo, r);
       }
-      const k = KLOG_POD_RE.exec(line) ?? ASSIGNED_RE.exec(line);
+      const k = (line.includes('od="') ? KLOG_POD_RE.exec(line) : null) ?? (line.includes('Successfully assigned ') ? ASSIGNED_RE.exec(line) : null);
       if (k) this.addLine(lineNo, { pos, namespace: k[1]!, ref: { kind: 'Pod', name: k[2]! } });
     }
     if (line.includes('/namespaces/')) {
@@ -218,11 +226,11 @@ export class PasteContext {
       const o = OBJREF_RE.exec(line);
       if (o) this.addLine(lineNo, { pos, namespace: o[2]!, ref: { kind: o[1]!, name: o[3]! } });
     }
-    if (line.includes('"')) {
+    if (line.includes('"') && line.includes('/')) {
       const q = QUOTED_NS_NAME_RE.exec(line);
       if (q) this.addLine(lineNo, { pos, namespace: q[1]! });
     }
-    const row = ROW_NS_RE.exec(line);
+    const row = line.includes('Warning') || line.includes('Normal') ? ROW_NS_RE.exec(line) : null;
     if (row) this.addLine(lineNo, { pos, namespace: row[1]! });
     if (isCommand) {
       const c = CMD_SUBJECT_RE.exec(line);
@@ -234,9 +242,9 @@ export class PasteContext {
         this.blocks.push(b);
       }
     }
-    const jk = JSON_POD_KEY_RE.exec(line);
+    const jk = line.includes('{') ? JSON_POD_KEY_RE.exec(line) : null;
     if (jk) this.blocks.push({ pos, name: jk[1]!, podLike: true });
-    const old = OLD_EVENT_RE.exec(line);
+    const old = OLD_EVENT_HINT_RE.test(line) ? OLD_EVENT_RE.exec(line) : null;
     if (old) this.addLine(lineNo, { pos, ref: { kind: old[2]!, name: old[1]! } });
     if (line.includes('in StatefulSet')) {
       const s = STS_RE.exec(line);
@@ -248,9 +256,9 @@ export class PasteContext {
       const y = YAML_NS_RE.exec(line);
       if (y) this.addNs({ pos, namespace: y[1]! });
     }
-    const gp = GET_PODS_ALL_RE.exec(line);
+    const gp = line.includes('/') ? GET_PODS_ALL_RE.exec(line) : null;
     if (gp) this.addLine(lineNo, { pos, namespace: gp[1]!, ref: { kind: 'Pod', name: gp[2]! } });
-    else {
+    else if (line.includes('/')) {
       const g = GET_PODS_RE.exec(line);
       if (g) this.addLine(lineNo, { pos, ref: { kind: 'Pod', name: g[1]! } });
     }

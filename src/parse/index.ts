@@ -44,22 +44,40 @@ const LAYER_RANK: Record<Layer, number> = {
 
 /** The first `maxBytes` UTF-8 bytes of `text` (never splitting a character). */
 function capBytes(text: string, maxBytes: number): { text: string; truncated: boolean } {
-  // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts need no encoding.
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts need no counting.
   if (text.length * 3 <= maxBytes) return { text, truncated: false };
-  const bytes = new TextEncoder().encode(text);
-  if (bytes.length <= maxBytes) return { text, truncated: false };
-  let end = Math.max(0, maxBytes);
-  // Back off continuation bytes (10xxxxxx) so the cut falls on a character boundary.
-  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
-  return { text: new TextDecoder().decode(bytes.subarray(0, end)), truncated: true };
+  if (text.length <= maxBytes && Buffer.byteLength(text, 'utf8') <= maxBytes) return { text, truncated: false };
+  // Count UTF-8 bytes per character up to the cut (no encode/decode round trip of the whole paste).
+  let bytes = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    let size = 3;
+    let units = 1;
+    if (c < 0x80) size = 1;
+    else if (c < 0x800) size = 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        size = 4;
+        units = 2;
+      }
+    }
+    if (bytes + size > maxBytes) return { text: text.slice(0, i), truncated: true };
+    bytes += size;
+    i += units;
+  }
+  return { text, truncated: false };
 }
 
+/** JSON of `v` with object keys sorted (a hand-written walk: a `JSON.stringify` replacer is several times slower). */
 function stableKey(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : x,
-  );
+  if (v === null || typeof v !== 'object') return v === undefined ? 'null' : JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : stableKey(x))).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableKey(o[k])}`).join(',')}}`;
 }
 
 /** A finding in the field order of CONTRACT.md, without parser bookkeeping. */
@@ -118,12 +136,23 @@ function dropNested(matches: Match[]): Match[] {
 function dedupe(matches: Match[]): Match[] {
   const first = new Map<string, Match>();
   const out: Match[] = [];
+  // Facts of repeated messages serialize alike: sort keys once per distinct serialization.
+  const keys = new Map<string, string>();
+  const factsKey = (facts: Record<string, unknown>): string => {
+    const raw = JSON.stringify(facts);
+    let k = keys.get(raw);
+    if (k === undefined) {
+      k = stableKey(facts);
+      keys.set(raw, k);
+    }
+    return k;
+  };
   const oomPods = new Set(matches.filter((m) => m.layer === 'runtime' && m.facts.reason === 'OOMKilled').map((m) => m.object?.name ?? ''));
   for (const m of matches) {
     // Exit code 137 next to an OOMKilled of the same pod is the same kill, not a second problem.
     if (m.layer === 'runtime' && m.facts.reason === 'ExitCode137' && (oomPods.has(m.object?.name ?? '') || oomPods.has(''))) continue;
     const who = m.layer === 'runtime' || m.layer === 'other' ? (m.object?.name ?? '') : '';
-    const key = `${m.layer}|${m.kind}|${who}|${stableKey(m.facts)}`;
+    const key = `${m.layer}|${m.kind}|${who}|${factsKey(m.facts)}`;
     const prev = first.get(key);
     if (prev) {
       if (prev.namespace && m.namespace && prev.namespace !== m.namespace) {
@@ -164,7 +193,8 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
         // A parser bug must not hide what the other layers found.
       }
     }
-    withContext(matches, new PasteContext(norm));
+    // The context scan is per line of the whole paste: only worth it when there is something to place.
+    if (matches.length > 0) withContext(matches, new PasteContext(norm));
     matches.sort((a, b) => LAYER_RANK[a.layer] - LAYER_RANK[b.layer] || a.start - b.start);
     result.findings = dedupe(dropNested(matches)).map(toFinding);
     result.manifests = extractManifests(capped.text);

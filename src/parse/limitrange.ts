@@ -13,7 +13,7 @@
 
 import type { Match } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
-import { bare, lineEnd, scanAll, wordBefore } from './scan.ts';
+import { bare, lineEnd, scanMany, wordBefore } from './scan.ts';
 import { envelopeBefore } from './subject.ts';
 
 export interface Violation {
@@ -120,8 +120,14 @@ function versionOf(text: string, g: Item[]): string | undefined {
 export function findLimitRange(text: string, lowerText?: string): Match[] {
   const lower = lowerText ?? lowerAscii(text);
   const items: Item[] = [];
-  scanAll(lower, 'usage per ', (k) => minMax(text, k), items);
-  scanAll(lower, ' max limit to request ratio per ', (k) => ratio(text, k), items);
+  scanMany(
+    lower,
+    [
+      ['usage per ', (k) => minMax(text, k)],
+      [' max limit to request ratio per ', (k) => ratio(text, k)],
+    ],
+    items,
+  );
   items.sort((a, b) => a.start - b.start);
   const out: Match[] = [];
   for (const g of group(text, items)) {

@@ -17,7 +17,7 @@
 
 import type { Match } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
-import { findWithin, lineEnd, lineStart, scanAll, trimEndOf } from './scan.ts';
+import { findWithin, lineEnd, lineStart, scanMany, trimEndOf } from './scan.ts';
 import { splitHistogram } from './scheduler.ts';
 
 
@@ -34,37 +34,41 @@ function sentence(text: string, k: number, max = 400): number {
 export function findLookalikes(text: string, lowerText?: string): Match[] {
   const lower = lowerText ?? lowerAscii(text);
   const out: Match[] = [];
+  const table: [string, (k: number) => Match | undefined][] = [];
+  const on = (needle: string, f: (k: number) => Match | undefined): void => {
+    table.push([needle, f]);
+  };
 
   // GCE: `Quota 'CPUS' exceeded.  Limit: 24.0 in region us-central1.` (compute API error text).
-  scanAll(lower, "quota '", (k) => {
+  on("quota '", (k) => {
     const m = /^quota '([A-Za-z0-9_-]{1,80})' exceeded\.?(?:\s{1,3}limit: ([0-9.]{1,20})(?: (?:in region|globally) ?([a-z0-9-]{0,40}))?)?/i.exec(text.slice(k, k + 200));
     if (!m) return undefined;
     const facts: Record<string, unknown> = { provider: 'gcp', quota: m[1]! };
     if (m[2] !== undefined) facts.limit = trimEndOf(m[2], '.');
     if (m[3]) facts.region = m[3];
     return other('cloud-quota', facts, text, k, k + m[0].length);
-  }, out);
+  });
   // GKE/gcloud: `Insufficient regional quota to satisfy request: resource "SSD_TOTAL_GB": request requires '900.0' …`.
-  scanAll(lower, 'insufficient regional quota to satisfy request', (k) => {
+  on('insufficient regional quota to satisfy request', (k) => {
     const m = /resource "([A-Za-z0-9_-]{1,80})"/.exec(text.slice(k, k + 200));
     return other('cloud-quota', { provider: 'gcp', quota: m ? m[1]! : null }, text, k, sentence(text, k, 600));
-  }, out);
-  scanAll(lower, 'gce quota exceeded', (k) => other('cloud-quota', { provider: 'gcp', quota: null }, text, lineStart(text, k), sentence(text, k)), out);
+  });
+  on('gce quota exceeded', (k) => other('cloud-quota', { provider: 'gcp', quota: null }, text, lineStart(text, k), sentence(text, k)));
   // AWS error codes (ELB, EC2): `TooManyLoadBalancers: Exceeded quota of account 123456789012`.
   for (const code of ['toomanyloadbalancers', 'vcpulimitexceeded', 'instancelimitexceeded', 'addresslimitexceeded', 'volumelimitexceeded', 'toomanytargetgroups']) {
-    scanAll(lower, code, (k) => {
+    on(code, (k) => {
       const name = text.slice(k, k + code.length);
       return other('cloud-quota', { provider: 'aws', quota: name }, text, k, sentence(text, k));
-    }, out);
+    });
   }
   // Azure ARM: `Code="QuotaExceeded" Message="Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota.`
-  scanAll(lower, 'exceeding approved', (k) => {
+  on('exceeding approved', (k) => {
     const m = /^exceeding approved ([A-Za-z0-9_ -]{1,80}?) quota/i.exec(text.slice(k, k + 120));
     return other('cloud-quota', { provider: 'azure', quota: m ? m[1]! : null }, text, lineStart(text, k), sentence(text, k));
-  }, out);
+  });
 
   // Admission webhooks (apiserver pkg/admission/plugin/webhook/errors: `admission webhook %q denied the request: %s`).
-  scanAll(lower, 'admission webhook "', (k) => {
+  on('admission webhook "', (k) => {
     const q = findWithin(text, '"', k + 'admission webhook "'.length, k + 300);
     if (q < 0) return undefined;
     const webhook = text.slice(k + 'admission webhook "'.length, q);
@@ -77,32 +81,33 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (/gatekeeper/i.test(webhook)) facts.engine = 'gatekeeper';
     else if (/kyverno/i.test(webhook)) facts.engine = 'kyverno';
     return other('webhook-denied', facts, text, k, end);
-  }, out);
+  });
 
   // A webhook that did not answer (`failed calling webhook "x": … context deadline exceeded`): the
   // request was refused because the webhook is down, not because of any resource.
-  scanAll(lower, 'failed calling webhook', (k) => {
+  on('failed calling webhook', (k) => {
     const from = k + 'failed calling webhook'.length;
     const m = /^\s{0,4}"([^"\n]{1,253})"/.exec(text.slice(from, from + 300));
     if (!m) return undefined;
     const ls = lineStart(text, k);
     return other('webhook-unavailable', { webhook: m[1]! }, text, ls, lineEnd(text, from + m[0].length, 2000));
-  }, out);
+  });
 
   // cluster-autoscaler NotTriggerScaleUp (its reasons use the scheduler's histogram form).
-  scanAll(lower, "didn't trigger scale-up", (k) => {
+  on("didn't trigger scale-up", (k) => {
     const end = lineEnd(text, k, 2000);
     const colon = findWithin(text, ':', k, end);
     const body = colon > 0 ? text.slice(colon + 1, end).trim() : '';
     const reasons = /^\d/.test(body) ? splitHistogram(trimEndOf(body, '.')) : body ? [{ count: null, reason: body }] : [];
     const start = lower.slice(Math.max(0, k - 4), k) === 'pod ' ? k - 4 : k;
     return other('autoscaler', { reason: 'NotTriggerScaleUp', reasons }, text, start, end);
-  }, out);
+  });
 
   // Scheduler extender quota (tkestack gpu-admission): `0/2 nodes are available: 2 ExceedsGPUQuota.`
-  scanAll(lower, 'exceedsgpuquota', (k) => other('extender-quota', { extender: 'gpu-admission', reason: 'ExceedsGPUQuota' }, text, lineStart(text, k), lineEnd(text, k, 1200)), out);
+  on('exceedsgpuquota', (k) => other('extender-quota', { extender: 'gpu-admission', reason: 'ExceedsGPUQuota' }, text, lineStart(text, k), lineEnd(text, k, 1200)));
 
   // volcano gangs (`1/1 tasks in gang unschedulable: pod group is not ready, …`): a PodGroup wait, not a node decision.
-  scanAll(lower, 'tasks in gang unschedulable', (k) => other('volcano', { scheduler: 'volcano', gang: true }, text, lineStart(text, k), lineEnd(text, k, 1000)), out);
+  on('tasks in gang unschedulable', (k) => other('volcano', { scheduler: 'volcano', gang: true }, text, lineStart(text, k), lineEnd(text, k, 1000)));
+  scanMany(lower, table, out);
   return out.sort((a, b) => a.start - b.start);
 }

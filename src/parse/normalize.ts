@@ -33,6 +33,9 @@ export const ANCHORS = [
   'create pod', 'error creating',
 ];
 
+/** Any anchor, case-insensitively: one scan answers "is there an anchor at all?" (the usual answer is no). */
+const ANCHOR_RE = new RegExp(ANCHORS.map((a) => a.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'i');
+
 /** Every two- and three-character piece of an anchor: a join can only create an anchor across the break
  * if the characters meeting there occur together in some anchor (an O(1) filter before counting). */
 const ANCHOR_GRAMS = new Set<string>();
@@ -68,25 +71,35 @@ const VOCAB = new Set(
 const NEW_RECORD_RE =
   /^(?:\d+(?:\.\d+)?(?:ms|[smhd])\d*[smh]?\s|<unknown>\s|LAST SEEN|NAMESPACE\s|FirstSeen|Warning\s|Normal\s|Events:|Name:|Namespace:|Type\s+Reason|[$%#>]\s|[IWEF]\d{4}\s|\d{4}-\d\d-\d\d[T ]|time="|level=|kubectl\s|oc\s|k\s|helm\s|---|\.\.\.$|```|[-*+]\s|\d+\.\s)/;
 
+/** NEW_RECORD_RE at a given offset (`lastIndex`), for a line whose leading blanks are not cut off. */
+const NEW_RECORD_STICKY_RE = new RegExp(NEW_RECORD_RE.source.replace(/^\^/, ''), 'y');
+
 /** A YAML mapping key at the start of a line (`reason: FailedCreate`, `"message": …`). */
 const YAML_KEY_RE = /^(\s*)(?:-\s+)?["']?[A-Za-z_][\w.-]{0,80}["']?:(?:\s|$)/;
 
 const WRAP_WIDTHS = new Set([80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240]);
 
+/** A character some cleaning rule starts from: markup, entities, quotes, box drawing, fences, escapes, `''`, `(…)`. */
+const NEEDS_CLEANING_RE = /[<&>\u2500-\u257f`~\\'(]/;
+
 /** Clean one physical line: quotes, entities, borders, fences, escapes, event-aggregation noise. */
 export function cleanLine(raw: string): string {
   if (raw === '') return raw;
+  // Most lines carry none of the characters any rule below looks for: one scan instead of a dozen.
+  if (!NEEDS_CLEANING_RE.test(raw) && !raw.includes('Error from server')) return raw;
   let s = raw;
   // Issue trackers and chat exports keep some markup: `<code>`, `</pre>`, `<br>`.
   if (s.includes('<')) s = s.replace(/<\/?(?:code|pre|br|p|tt|kbd|samp)\s?\/?>/gi, '');
   if (s.includes('&')) s = s.replace(/&(gt|lt|amp|quot|apos|#39|#x27|#34);/g, (_m, e: string) => ENTITY[e] ?? _m);
   // Slack and e-mail quoting: one or more leading `>` (after entity decoding `&gt;` is one too).
-  s = s.replace(/^(?:[ \t]*>[ \t]?)+/, '');
+  if (s.includes('>')) s = s.replace(/^(?:[ \t]*>[ \t]?)+/, '');
   // k9s / box-drawing borders: a frame line disappears, a `│ text │` line keeps its text.
-  if (/^[\s─━┌┐└┘├┤┬┴┼═╔╗╚╝╟╢╤╧│┃║]+$/.test(s) && /[─━┌┐└┘├┤┬┴┼═╔╗╚╝│┃║]/.test(s)) return '';
-  s = s.replace(/^[ \t]*[│┃║][ \t]?/, '').replace(/[ \t]?[│┃║][ \t]*$/, '');
+  if (/[\u2500-\u257f]/.test(s)) {
+    if (/^[\s─━┌┐└┘├┤┬┴┼═╔╗╚╝╟╢╤╧│┃║]+$/.test(s) && /[─━┌┐└┘├┤┬┴┼═╔╗╚╝│┃║]/.test(s)) return '';
+    s = s.replace(/^[ \t]*[│┃║][ \t]?/, '').replace(/[ \t]?[│┃║][ \t]*$/, '');
+  }
   // Code fences and inline code: the text between backticks is what matters.
-  if (/^\s*(?:```|~~~)/.test(s)) s = s.replace(/^\s*(?:```+|~~~+)(?:[A-Za-z][\w+-]*(?=\s|$))?\s*/, '');
+  if ((s.includes('```') || s.includes('~~~')) && /^\s*(?:```|~~~)/.test(s)) s = s.replace(/^\s*(?:```+|~~~+)(?:[A-Za-z][\w+-]*(?=\s|$))?\s*/, '');
   if (s.includes('`')) s = s.replace(/`+/g, '');
   // JSON / Go %q escaping: `\"` (any depth) is a quote; Go's encoder writes < > & as \u003c \u003e \u0026.
   if (s.includes('\\')) {
@@ -109,17 +122,28 @@ export function cleanLine(raw: string): string {
   return s;
 }
 
-/** Last and first word around a break, for the cut-word test. */
-function tailWord(s: string): string {
-  const m = /[A-Za-z0-9'()/._-]{1,40}$/.exec(s.slice(-40));
-  return m ? m[0] : '';
+/** Last and first word around a break, for the cut-word test (character loops: no `…$` regex). */
+function isWordChar(c: number, colon: boolean): boolean {
+  return (
+    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ||
+    c === 39 || c === 40 || c === 41 || c === 47 || c === 46 || c === 95 || c === 45 || (colon && c === 58)
+  );
 }
-function headWord(s: string): string {
-  const m = /^[A-Za-z0-9'()/._:-]{1,40}/.exec(s);
-  return m ? m[0] : '';
+/** The word that ends at `end` of `s`. */
+function tailWord(s: string, end: number): string {
+  let i = end;
+  while (i > 0 && end - i < 40 && isWordChar(s.charCodeAt(i - 1), false)) i--;
+  return s.slice(i, end);
+}
+/** The word that starts at `start` of `s`. */
+function headWord(s: string, start: number): string {
+  let i = start;
+  while (i < s.length && i - start < 40 && isWordChar(s.charCodeAt(i), true)) i++;
+  return s.slice(start, i);
 }
 
 function countAnchors(lower: string): number {
+  if (!ANCHOR_RE.test(lower)) return 0;
   let n = 0;
   for (const a of ANCHORS) if (lower.includes(a)) n++;
   return n;
@@ -135,6 +159,8 @@ function vocab(word: string): boolean {
  */
 function isOpen(cur: string): boolean {
   const tail = cur.length > 2048 ? cur.slice(-2048) : cur;
+  // Every open message below contains an anchor; most lines contain none.
+  if (!ANCHOR_RE.test(tail)) return false;
   const lower = lowerAscii(tail);
   const t = tail.trimEnd();
   // Specific open messages first (a handful of scans), the generic anchor test only for open endings.
@@ -147,46 +173,88 @@ function isOpen(cur: string): boolean {
   const u = lower.lastIndexOf('usage per');
   if (u >= 0 && !/ is \S/.test(lower.slice(u))) return true;
   const endsOpen = /[:,;=([{/]$/.test(t) || /(?:^|\s)(?:is|but|of|to|per|and|for|no|had|didn't|match|requested|used|limited)$/i.test(t.slice(-12));
-  return endsOpen && countAnchors(lower) > 0;
+  return endsOpen;
 }
 
-/** How to join `cur` and `next`: '' (a word cut in two), ' ' (a message continued), or null (separate). */
-function joinDecision(cur: string, next: string, indentOfStart: number, startIsKey: boolean, hardWrapped: boolean): '' | ' ' | null {
-  const tail = cur.trimEnd();
-  const head = next.trimStart();
-  if (tail === '' || head === '') return null;
-  if (NEW_RECORD_RE.test(head)) return null;
+function isAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+}
+
+/** Indentation of a line that is a YAML mapping key (what YAML_KEY_RE matches), else -1; no allocation. */
+function keyIndent(line: string, indent: number): number {
+  let i = indent;
+  if (line.charCodeAt(i) === 45) {
+    // `- key:` (a list item that is a mapping)
+    let j = i + 1;
+    while (j < line.length && isBlank(line.charCodeAt(j))) j++;
+    if (j === i + 1) return -1;
+    i = j;
+  }
+  let c = line.charCodeAt(i);
+  if (c === 34 || c === 39) c = line.charCodeAt(++i);
+  if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return -1;
+  i++;
+  let n = 0;
+  while (i < line.length && n <= 80) {
+    c = line.charCodeAt(i);
+    if (isAlnum(c) || c === 95 || c === 46 || c === 45) {
+      i++;
+      n++;
+    } else break;
+  }
+  if (n > 80) return -1;
+  c = line.charCodeAt(i);
+  if (c === 34 || c === 39) c = line.charCodeAt(++i);
+  if (c !== 58) return -1;
+  return i + 1 >= line.length || isBlank(line.charCodeAt(i + 1)) ? indent : -1;
+}
+
+/**
+ * How to join `cur` and `next`: '' (a word cut in two), ' ' (a message continued), or null (separate).
+ * `nextIndent` is where `next` starts after its leading blanks; offsets are used instead of trimmed
+ * copies because this runs once per line of the paste.
+ */
+function joinDecision(cur: string, next: string, indentOfStart: number, startIsKey: boolean, hardWrapped: boolean, nextKeyIndent: number, nextIndent: number): '' | ' ' | null {
+  const te = trimmedEnd(cur);
+  const hs = nextIndent;
+  if (te === 0 || hs >= next.length) return null;
+  NEW_RECORD_STICKY_RE.lastIndex = hs;
+  if (NEW_RECORD_STICKY_RE.test(next)) return null;
   if (hardWrapped) return '';
   // In YAML, a key at the indentation of the logical line's first key (or less) is a sibling, not a continuation.
-  if (startIsKey) {
-    const key = YAML_KEY_RE.exec(next);
-    if (key && key[1]!.length <= indentOfStart) return null;
-  }
-  const endsWord = /[A-Za-z0-9]$/.test(tail);
-  const startsWord = /^[A-Za-z0-9]/.test(head);
+  if (startIsKey && nextKeyIndent >= 0 && nextKeyIndent <= indentOfStart) return null;
+  const endsWord = isAlnum(cur.charCodeAt(te - 1));
+  const startsWord = isAlnum(next.charCodeAt(hs));
   if (endsWord && startsWord) {
-    const a = tailWord(tail);
-    const b = headWord(head);
+    const a = tailWord(cur, te);
+    const b = headWord(next, hs);
     const whole = a + b;
     if (vocab(whole) && !(vocab(a) && vocab(b))) return '';
     // Does gluing the two halves create an anchor that neither side had ("matches better")?
-    const c1 = tail[tail.length - 1]!.toLowerCase();
-    const c2 = head[0]!.toLowerCase();
+    const c1 = cur[te - 1]!.toLowerCase();
+    const c2 = next[hs]!.toLowerCase();
     if (ANCHOR_GRAMS.has(c1 + c2)) {
-      const wa = lowerAscii(tail.slice(-40));
-      const wb = lowerAscii(head.slice(0, 40));
+      const wa = lowerAscii(cur.slice(Math.max(0, te - 40), te));
+      const wb = lowerAscii(next.slice(hs, hs + 40));
       if (countAnchors(wa + wb) > countAnchors(`${wa} ${wb}`)) return '';
     }
   }
-  if (/=$/.test(tail) || /^=/.test(head)) return isOpen(cur) ? '' : null;
+  if (cur.charCodeAt(te - 1) === 61 || next.charCodeAt(hs) === 61) return isOpen(cur) ? '' : null;
   if (isOpen(cur)) return ' ';
   // `e` + `xceeds`-style cuts where the first line is not (yet) recognisably a message.
-  if (endsWord && startsWord && ANCHOR_GRAMS.has(`${tail[tail.length - 1]!.toLowerCase()} ${head[0]!.toLowerCase()}`)) {
-    const wa = lowerAscii(tail.slice(-60));
-    const wb = lowerAscii(head.slice(0, 60));
+  if (endsWord && startsWord && ANCHOR_GRAMS.has(`${cur[te - 1]!.toLowerCase()} ${next[hs]!.toLowerCase()}`)) {
+    const wa = lowerAscii(cur.slice(Math.max(0, te - 60), te));
+    const wb = lowerAscii(next.slice(hs, hs + 60));
     if (countAnchors(`${wa} ${wb}`) > countAnchors(wa) + countAnchors(wb)) return ' ';
   }
   return null;
+}
+
+/** `s.trimEnd().length` without the copy. */
+function trimmedEnd(s: string): number {
+  let e = s.length;
+  while (e > 0 && isBlank(s.charCodeAt(e - 1))) e--;
+  return e;
 }
 
 /**
@@ -207,41 +275,63 @@ function detectWrapWidth(lines: string[]): number | undefined {
   return undefined;
 }
 
+/** A character `\\s` matches (JavaScript's white space and line terminators). */
+function isBlank(c: number): boolean {
+  return (
+    c === 32 || c === 9 || c === 10 || c === 11 || c === 12 || c === 13 || c === 0xa0 || c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/** Length of the leading white space of `s` (what `/^\\s*\/` matches). */
+function indentOf(s: string): number {
+  let i = 0;
+  while (i < s.length && isBlank(s.charCodeAt(i))) i++;
+  return i;
+}
+
 /**
  * Normalize a paste into logical lines (joined by "\n"): each message that was broken over several
  * physical lines becomes one line again.
  */
 export function normalizePaste(input: string): string {
-  const physical = input.split(/\r\n|\r|\n/);
+  const physical = input.includes('\r') ? input.split(/\r\n|\r|\n/) : input.split('\n');
   const width = detectWrapWidth(physical);
   const out: string[] = [];
   let cur = '';
   let curIndent = 0;
   let curIsKey = false;
   let prevRawLen = -1;
+  // A paste no rule changed is its own normal form: no need to build it again (1 MB of YAML, say).
+  let changed = input.includes('\r');
   for (const raw of physical) {
     const line = cleanLine(raw);
+    if (line !== raw) changed = true;
+    const lineIndent = indentOf(line);
+    const lineKey = keyIndent(line, lineIndent);
     if (cur === '') {
       cur = line;
-      curIndent = /^\s*/.exec(line)![0].length;
-      curIsKey = YAML_KEY_RE.test(line);
+      curIndent = lineIndent;
+      curIsKey = lineKey >= 0;
       prevRawLen = raw.length;
       continue;
     }
     const hardWrapped = width !== undefined && prevRawLen === width && raw.length > 0 && !/^\s/.test(raw);
-    const d = cur.length + line.length < MAX_MESSAGE ? joinDecision(cur, line, curIndent, curIsKey, hardWrapped) : null;
+    const d = cur.length + line.length < MAX_MESSAGE ? joinDecision(cur, line, curIndent, curIsKey, hardWrapped, lineKey, lineIndent) : null;
     if (d === null) {
       out.push(cur);
       cur = line;
-      curIndent = /^\s*/.exec(line)![0].length;
-      curIsKey = YAML_KEY_RE.test(line);
+      curIndent = lineIndent;
+      curIsKey = lineKey >= 0;
     } else if (d === '') {
+      changed = true;
       cur = hardWrapped ? cur + line : cur.trimEnd() + line.trimStart();
     } else {
+      changed = true;
       cur = `${cur.trimEnd()} ${line.trimStart()}`;
     }
     prevRawLen = raw.length;
   }
   out.push(cur);
-  return out.join('\n');
+  return changed ? out.join('\n') : input;
 }

@@ -1,15 +1,25 @@
 /**
  * What-if and help questions (the @mention grammar): a small deterministic grammar, forgiving in wording.
  * "what if web scales to 8", "can deploy/api go to 12 replicas in team-a?", "what if node-3 goes down",
- * "raise requests.cpu of team-quota to 20", "what if web requests 250m cpu", "roll out web", "why is web pending?".
+ * "raise requests.cpu of team-quota to 20", "what if web requests 250m cpu", "roll out web", "why is web pending?",
+ * "what if the limitrange max cpu is 4", "what if web rolls out with 500m cpu", "roll out web with image web:2.15".
  */
+
+/** A change to the pod template in a rollout question (the engine's TemplateChange, spelled out here). */
+export type TemplateChangeQ =
+  | { field: 'requests' | 'limits'; resource: string; value: string; container?: string }
+  | { field: 'image'; value: string; container?: string };
+
+export type LimitRangeFieldQ = 'min' | 'max' | 'default' | 'defaultRequest' | 'maxLimitRequestRatio';
+export type LimitRangeTypeQ = 'Container' | 'Pod' | 'PersistentVolumeClaim';
 
 export type Question =
   | { type: 'scale'; workload: string; kind?: string; replicas?: number; delta?: number; namespace?: string }
   | { type: 'quota'; quota?: string; resource: string; value: string; namespace?: string }
   | { type: 'requests'; workload: string; kind?: string; which: 'requests' | 'limits'; resource: string; value: string; container?: string; namespace?: string }
   | { type: 'drain'; node: string }
-  | { type: 'rollout'; workload: string; kind?: string; namespace?: string }
+  | { type: 'rollout'; workload: string; kind?: string; namespace?: string; changes?: TemplateChangeQ[] }
+  | { type: 'limitrange'; limitRange?: string; field: LimitRangeFieldQ; limitType?: LimitRangeTypeQ; resource: string; value: string; namespace?: string }
   | { type: 'why'; name: string; namespace?: string }
   | { type: 'headroom'; namespace?: string }
   | { type: 'help' };
@@ -67,6 +77,9 @@ export function parseQuestion(input: string): Question {
       (m = new RegExp(`(?:node\\s+)?(${NAME})\\s+(?:dies|died|fails|failed|crashes|crashed)\\b`).exec(text))) {
     if (!/^(the|a|one)$/.test(m[1]!)) return { type: 'drain', node: m[1]! };
   }
+  // LimitRange value: "what if the limitrange max cpu is 4", "set limitrange defaults default memory to 1Gi".
+  const lr = limitRangeQuestion(text);
+  if (lr) return withNs(lr);
   // Quota change: "raise requests.cpu of team-quota to 20", "what if team-quota pods is 60", "set pods to 60".
   const RES = '((?:requests\\.|limits\\.|count\\/)?[a-z0-9.\\-/]+)';
   const QTY = '([0-9.]+(?:[eE][-+]?[0-9]+)?(?:ki|mi|gi|ti|pi|ei|m|k|g|t|p|e)?)';
@@ -80,6 +93,14 @@ export function parseQuestion(input: string): Question {
   if ((m = new RegExp(`(?:raise|lower|set|change|increase|decrease|bump)\\s+(?:the\\s+)?(?:quota\\s+)?((?:requests\\.|limits\\.)[a-z0-9.\\-/]+|pods|services|persistentvolumeclaims)\\s+to\\s+${QTY}\\b`).exec(text))) {
     return withNs({ type: 'quota', resource: m[1]!, value: fixCase(m[2]!) });
   }
+  // Rollout, with an optional new template: "roll out web with image x", "what if web rolls out with 500m cpu",
+  // "what if web's new version requests 1Gi memory". Before the requests rules: "version requests 1Gi" is not a workload.
+  if ((m = new RegExp(`(?:roll\\s*out|rollout|redeploy|restart|update)\\s+(?:restart\\s+)?(?:of\\s+)?${W}`).exec(text)) ||
+      (m = new RegExp(`new\\s+(?:version|template|release|revision|build)\\s+of\\s+${W}`).exec(text)) ||
+      (m = new RegExp(`(?<![-a-z0-9./])(?!(?:the|a|our|my|its)\\s)${W}(?:'s|')?\\s+(?:rolls?\\s+out|is\\s+rolled\\s+out|redeploys?|restarts?|new\\s+(?:version|template|release|revision|build|image|rollout))`).exec(text))) {
+    const changes = templateChanges(text.slice(m.index + m[0].length), input);
+    return withNs({ type: 'rollout', ...workloadRef(m[1]!), ...(changes.length ? { changes } : {}) });
+  }
   // Requests / limits of a workload.
   if ((m = new RegExp(`${W}\\s+(?:requests?|asks? for|needs?|uses?|limits?|gets?)\\s+${QTY}\\s+(?:of\\s+)?(cpus?|cores?|memory|mem|ram)\\b`).exec(text))) {
     const which = /limit/.test(m[0]) ? 'limits' : 'requests';
@@ -87,10 +108,6 @@ export function parseQuestion(input: string): Question {
   }
   if ((m = new RegExp(`(?:set|change)\\s+(cpu|memory)\\s+(requests?|limits?)\\s+(?:of|for|on)\\s+${W}\\s+to\\s+${QTY}`).exec(text))) {
     return withNs({ type: 'requests', ...workloadRef(m[3]!), which: m[2]!.startsWith('limit') ? 'limits' : 'requests', resource: m[1]!, value: fixCase(m[5]!) });
-  }
-  // Rollout.
-  if ((m = new RegExp(`(?:roll\\s*out|rollout|redeploy|restart|update)\\s+(?:restart\\s+)?(?:of\\s+)?${W}`).exec(text)) || (m = new RegExp(`${W}\\s+(?:rolls?\\s+out|is\\s+rolled\\s+out|redeploys?|restarts?)`).exec(text))) {
-    return withNs({ type: 'rollout', ...workloadRef(m[1]!) });
   }
   // Why pending / rejected.
   if ((m = new RegExp(`why\\s+(?:is|are|does|do|did|was|can't|cannot|won't)\\s+(?:(?:my|the|pod|deploy|deployment)\\s+)*${W}\\s+(?:pods?\\s+)?(?:still\\s+)?(?:pending|stuck|not|rejected|failing|fail)`).exec(text))) {
@@ -101,6 +118,74 @@ export function parseQuestion(input: string): Question {
   }
   if (/\b(quota|headroom|room left|how much room)\b/.test(text)) return withNs({ type: 'headroom' });
   return { type: 'help' };
+}
+
+const QTY_RE = '([0-9.]+(?:[eE][-+]?[0-9]+)?(?:ki|mi|gi|ti|pi|ei|m|k|g|t|p|e)?)';
+const RES_RE = '(cpus?|cores?|memory|mem|ram)';
+
+/**
+ * The new template of a rollout question, from the words after the workload: "with image x", "with 500m
+ * cpu", "requests 1gi memory", "with a 2 cpu limit", "with limits of 1gi memory", "-c app" / "container app".
+ * The image is read from the original input (image names keep their case and underscores).
+ */
+function templateChanges(rest: string, input: string): TemplateChangeQ[] {
+  const out: TemplateChangeQ[] = [];
+  const container = /(?:-c|\bcontainer)\s+([a-z0-9]([-a-z0-9]*[a-z0-9])?)/.exec(rest)?.[1];
+  const inC = container ? { container } : {};
+  if (/\bimage\s+\S/.test(rest)) {
+    const img = /\bimage\s+[`'"]?([A-Za-z0-9][\w.\-/:@]*)/i.exec(input)?.[1]?.replace(/[.,:]+$/, '');
+    if (img) out.push({ field: 'image', value: img, ...inC });
+  }
+  const body = rest.replace(/\bimage\s+\S+/, ' ');
+  const re = new RegExp(`(?:(requests?|limits?)\\s+(?:of\\s+)?)?${QTY_RE}\\s+(?:of\\s+)?${RES_RE}(?:\\s+(requests?|limits?))?\\b`, 'g');
+  for (const x of body.matchAll(re)) {
+    const word = x[1] ?? x[4] ?? '';
+    out.push({ field: word.startsWith('limit') ? 'limits' : 'requests', resource: RESOURCE_WORDS[x[3]!]!, value: fixCase(x[2]!), ...inC });
+  }
+  return out;
+}
+
+const LR_FIELDS: [RegExp, LimitRangeFieldQ][] = [
+  [/^(?:default\s*request|defaultrequest)$/, 'defaultRequest'],
+  [/^(?:max\s*limit\s*(?:\/|to\s+)?\s*request\s*ratio|maxlimitrequestratio|limit\s*(?:\/|to\s+)\s*request\s+ratio|ratio)$/, 'maxLimitRequestRatio'],
+  [/^(?:default(?:\s+limit)?)$/, 'default'],
+  [/^(?:max|maximum)$/, 'max'],
+  [/^(?:min|minimum)$/, 'min'],
+];
+const LR_FIELD = '(default\\s*request|defaultrequest|max\\s*limit\\s*(?:/|to\\s+)?\\s*request\\s*ratio|maxlimitrequestratio|limit\\s*(?:/|to\\s+)\\s*request\\s+ratio|ratio|default(?:\\s+limit)?|maximum|max|minimum|min)';
+const LR_RES = '(cpus?|cores?|memory|mem|ram|ephemeral-storage|storage|[a-z0-9.-]+/[a-z0-9.-]+)';
+const LR_TYPES: Record<string, LimitRangeTypeQ> = { pod: 'Pod', pods: 'Pod', container: 'Container', containers: 'Container', pvc: 'PersistentVolumeClaim', pvcs: 'PersistentVolumeClaim', persistentvolumeclaim: 'PersistentVolumeClaim', claim: 'PersistentVolumeClaim', claims: 'PersistentVolumeClaim' };
+const LR_NOT_A_NAME = /^(?:the|a|an|of|in|for|to|is|was|were|per|max|maximum|min|minimum|default|defaultrequest|maxlimitrequestratio|limitrange|ratio|pod|pods|container|containers|pvc|type|value|values|limit|limits|cpu|memory)$/;
+
+/**
+ * A LimitRange value: a field word (min, max, default, defaultRequest, maxLimitRequestRatio) next to a
+ * resource, a value after is/were/to/=, and a LimitRange name after "limitrange" (or before it) when given.
+ * Without the word "limitrange" only the unambiguous fields count ("defaultRequest cpu", "max cpu").
+ */
+function limitRangeQuestion(text: string): Question | null {
+  const mentions = /\blimit\s*ranges?\b|\blr\b/.test(text);
+  const fr = new RegExp(`(?:^|\\s)(?:(pods?|containers?|pvcs?|persistentvolumeclaim|claims?)\\s+)?${LR_FIELD}\\s+(?:(?:of|for|on)\\s+)?(?:(pods?|containers?|pvcs?)\\s+)?${LR_RES}(?=[\\s,.]|$)`).exec(text);
+  if (!fr) return null;
+  const fieldWord = fr[2]!.replace(/\s+/g, ' ');
+  const field = LR_FIELDS.find(([re]) => re.test(fieldWord))?.[1];
+  if (!field) return null;
+  // "what if web limits 1Gi memory" is a requests question; "default"/"min"/"ratio" need the word limitrange.
+  if (!mentions && !['defaultRequest', 'max', 'maxLimitRequestRatio'].includes(field)) return null;
+  const after = text.slice(fr.index + fr[0].length);
+  const val = new RegExp(`^(?:.*?\\s)?(?:is|were|was|=|to|becomes|be|at|of)\\s+${QTY_RE}(?=[\\s,.]|$)`).exec(after.trim()) ?? new RegExp(`\\bto\\s+${QTY_RE}(?=[\\s,.]|$)`).exec(text);
+  if (!val) return null;
+  const rawRes = fr[4]!;
+  const resource = RESOURCE_WORDS[rawRes] ?? rawRes;
+  const typeWord = fr[1] ?? fr[3] ?? /\bper\s+(pod|container|pvc)\b/.exec(text)?.[1] ?? /\btype\s+(pod|container|pvc|persistentvolumeclaim)\b/.exec(text)?.[1];
+  let name: string | undefined;
+  const n1 = new RegExp(`\\b(?:limit\\s*range|lr)\\s+(${NAME})\\b`).exec(text);
+  const n2 = new RegExp(`\\b(${NAME})\\s+(?:limit\\s*range|lr)\\b`).exec(text);
+  if (n1 && !LR_NOT_A_NAME.test(n1[1]!) && !/^(?:is|to|in)$/.test(n1[1]!)) name = n1[1]!;
+  else if (n2 && !LR_NOT_A_NAME.test(n2[1]!) && !/^(?:if|set|raise|lower|change|what|increase|decrease|bump)$/.test(n2[1]!)) name = n2[1]!;
+  const q: Question = { type: 'limitrange', field, resource, value: fixCase(val[1]!) };
+  if (name) q.limitRange = name;
+  if (typeWord && LR_TYPES[typeWord]) q.limitType = LR_TYPES[typeWord];
+  return q;
 }
 
 /** Quantity suffixes are case-sensitive (`Mi`, `m`), users type them in any case. */

@@ -15,7 +15,7 @@
 
 import { Quantity } from '../quantity.ts';
 import type { Match } from './finding.ts';
-import { bare, findWithin, lineEnd, scanAll, trimEndOf, wordBefore } from './scan.ts';
+import { bare, findWithin, lineEnd, scanMany, trimEndOf, wordBefore } from './scan.ts';
 import { lowerAscii } from './normalize.ts';
 import { envelopeBefore } from './subject.ts';
 
@@ -303,7 +303,10 @@ function insufficient(text: string, lower: string, k: number): Match | undefined
 export function findQuota(text: string, lowerText?: string): Match[] {
   const lower = lowerText ?? lowerAscii(text);
   const out: Match[] = [];
-  const scan = (needle: string, f: (k: number) => Match | undefined): void => scanAll(lower, needle, f, out);
+  const table: [string, (k: number) => Match | undefined][] = [];
+  const scan = (needle: string, f: (k: number) => Match | undefined): void => {
+    table.push([needle, f]);
+  };
   scan('exceeded quota:', (k) => exceeded(text, lower, k));
   scan(' quota is ', (k) => (lower.startsWith(', current usage is', findWithin(lower, ',', k, k + 200)) ? pre12Exceeded(text, k) : undefined));
   scan('limited to ', (k) => limitedTo(text, k));
@@ -311,5 +314,6 @@ export function findQuota(text: string, lowerText?: string): Match[] {
   scan(' is limited by quota, must make explicit request', (k) => pre12MustSpecify(text, k));
   scan('status unknown for quota:', (k) => statusUnknown(text, lower, k));
   scan('insufficient quota to ', (k) => insufficient(text, lower, k));
+  scanMany(lower, table, out);
   return out.sort((a, b) => a.start - b.start);
 }

@@ -16,7 +16,7 @@
 
 import type { Match } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
-import { lineEnd, lineStart, scanAll } from './scan.ts';
+import { lineEnd, lineStart, scanMany } from './scan.ts';
 
 
 function wordAt(lower: string, k: number, len: number): boolean {
@@ -43,24 +43,28 @@ function runtime(text: string, k: number, reason: string, messageFrom?: number):
 export function findRuntime(text: string, lowerText?: string): Match[] {
   const lower = lowerText ?? lowerAscii(text);
   const out: Match[] = [];
-  scanAll(lower, 'oomkilled', (k) => (wordAt(lower, k, 9) ? runtime(text, k, 'OOMKilled') : undefined), out);
-  scanAll(lower, 'oom killed', (k) => {
+  const table: [string, (k: number) => Match | undefined][] = [];
+  const on = (needle: string, f: (k: number) => Match | undefined): void => {
+    table.push([needle, f]);
+  };
+  on('oomkilled', (k) => (wordAt(lower, k, 9) ? runtime(text, k, 'OOMKilled') : undefined));
+  on('oom killed', (k) => {
     const m = runtime(text, k, 'OOMKilled');
     m.version = '2014';
     return m;
-  }, out);
-  scanAll(lower, 'memory cgroup out of memory', (k) => runtime(text, k, 'OOMKilled'), out);
-  scanAll(lower, 'the node was low on resource:', (k) => {
+  });
+  on('memory cgroup out of memory', (k) => runtime(text, k, 'OOMKilled'));
+  on('the node was low on resource:', (k) => {
     const m = runtime(text, k, 'Evicted', k);
     if (/has larger consumption of/i.test(m.message)) m.version = 'new wording';
     else if (/which exceeds its request of/i.test(m.message)) m.version = 'old wording';
     return m;
-  }, out);
-  scanAll(lower, 'evicted', (k) => (wordAt(lower, k, 7) ? runtime(text, k, 'Evicted') : undefined), out);
-  scanAll(lower, 'the node had condition: [', (k) => {
+  });
+  on('evicted', (k) => (wordAt(lower, k, 7) ? runtime(text, k, 'Evicted') : undefined));
+  on('the node had condition: [', (k) => {
     // The kubelet rejected or evicted the pod for the node condition: the pod's status reason is Evicted.
     return runtime(text, k, 'Evicted', k);
-  }, out);
+  });
   for (const [needle, reason] of [
     ['memorypressure', 'MemoryPressure'],
     ['nodehasinsufficientmemory', 'MemoryPressure'],
@@ -69,36 +73,37 @@ export function findRuntime(text: string, lowerText?: string): Match[] {
     ['pidpressure', 'PIDPressure'],
     ['evictionthresholdmet', 'EvictionThresholdMet'],
   ] as const) {
-    scanAll(lower, needle, (k) => {
+    on(needle, (k) => {
       if (!/[a-z]/.test(lower[k + needle.length] ?? ' ') && !(lower.slice(Math.max(0, k - 26), k).endsWith('the node had condition: ['))) {
         return runtime(text, k, reason);
       }
       return undefined;
-    }, out);
+    });
   }
   // Kubelet admission (pkg/kubelet/lifecycle/predicate.go): the node the scheduler picked no longer has
   // room when the kubelet admits the pod: reason `OutOf<resource>` (`OutOfcpu`, `OutOfmemory`, `OutOfpods`),
   // message `Node didn't have enough resource: cpu, requested: 150, used: 11388, capacity: 11500`.
-  scanAll(lower, 'outof', (k) => {
+  on('outof', (k) => {
     if (k > 0 && /[a-z0-9]/.test(lower[k - 1]!)) return undefined;
     const m = /^OutOf([a-z][a-z0-9./-]{0,60})\b/.exec(text.slice(k, k + 70));
     return m ? runtime(text, k, m[0]) : undefined;
-  }, out);
-  scanAll(lower, "node didn't have enough resource: ", (k) => {
+  });
+  on("node didn't have enough resource: ", (k) => {
     // Only when no `OutOf…` reason is on the line: then name it the way the kubelet does.
     const ls = lineStart(text, k);
     if (/\bOutOf[a-z]/.test(text.slice(ls, k))) return undefined;
     const m = /^([a-z][a-z0-9./-]{0,60})/.exec(text.slice(k + "node didn't have enough resource: ".length, k + 100));
     return m ? runtime(text, k, `OutOf${m[1]!}`) : undefined;
-  }, out);
-  scanAll(lower, 'exit code', (k) => {
+  });
+  on('exit code', (k) => {
     const m = /^exit code:?\s{0,20}137\b/.exec(lower.slice(k, k + 40));
     return m ? runtime(text, k, 'ExitCode137') : undefined;
-  }, out);
-  scanAll(lower, 'exitcode', (k) => (/^exitcode"?:\s{0,5}137\b/.test(lower.slice(k, k + 30)) ? runtime(text, k, 'ExitCode137') : undefined), out);
-  scanAll(lower, 'exited with code 137', (k) => runtime(text, k, 'ExitCode137'), out);
-  scanAll(lower, 'cputhrottlinghigh', (k) => runtime(text, k, 'CPUThrottling'), out);
-  scanAll(lower, 'throttling of cpu', (k) => runtime(text, k, 'CPUThrottling'), out);
-  scanAll(lower, 'cpu throttling', (k) => runtime(text, k, 'CPUThrottling'), out);
+  });
+  on('exitcode', (k) => (/^exitcode"?:\s{0,5}137\b/.test(lower.slice(k, k + 30)) ? runtime(text, k, 'ExitCode137') : undefined));
+  on('exited with code 137', (k) => runtime(text, k, 'ExitCode137'));
+  on('cputhrottlinghigh', (k) => runtime(text, k, 'CPUThrottling'));
+  on('throttling of cpu', (k) => runtime(text, k, 'CPUThrottling'));
+  on('cpu throttling', (k) => runtime(text, k, 'CPUThrottling'));
+  scanMany(lower, table, out);
   return out.sort((a, b) => a.start - b.start);
 }

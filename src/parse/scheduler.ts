@@ -15,9 +15,9 @@
  * - zero nodes: `no nodes available to schedule pods`.
  */
 
-import type { Match } from './finding.ts';
+import { MAX_MESSAGE, type Match } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
-import { MAX_PER_KEYWORD, findWithin, lineEnd, lineStart, trimEndOf } from './scan.ts';
+import { findAllNeedles, findWithin, lineEnd, lineStart, trimEndOf } from './scan.ts';
 
 export interface ReasonCount {
   /** Nodes with this reason; null only where the text gives neither a count nor a node total. */
@@ -112,13 +112,16 @@ function fragment(text: string, t: { total: number; start: number }, k: number):
   let main = text.slice(ls, p).trim();
   if (main.endsWith(DRA_CLAUSE.trim())) main = main.slice(0, -DRA_CLAUSE.trim().length).trim();
   main = trimEndOf(main, '. ');
+  // `status="no new claims to deallocate, preemption: …"` (klog): the fragment opens a quoted value,
+  // nothing before it is a reason.
+  if (/["'=]$/.test(main)) main = '';
   const colon = main.lastIndexOf(': ');
   if (colon >= 0 && !/^\d/.test(main)) main = main.slice(colon + 2);
   const end = lineEnd(text, k);
   const s = readSentence(text, t.total, k + 'nodes are available:'.length, end);
   const reasons = main === '' ? [] : /^\d/.test(main) ? splitHistogram(main) : [{ count: t.total, reason: main }];
   const stop = text[s.end] === '.' ? s.end + 1 : s.end;
-  return {
+  const m: Match = {
     layer: 'scheduler',
     kind: 'unschedulable',
     facts: { total: t.total, reasons, preemption: { total: s.total, reasons: s.reasons } },
@@ -127,6 +130,22 @@ function fragment(text: string, t: { total: number; start: number }, k: number):
     end: stop,
     version: '>=1.24',
   };
+  FRAGMENTS.add(m);
+  return m;
+}
+
+/** Matches made by `fragment` (a PostFilter part without its first sentence). */
+const FRAGMENTS = new WeakSet<Match>();
+
+/**
+ * A fragment on the same logical line as a whole message with the same preemption part is a copy of
+ * that message's tail (klog prints `status="<PostFilter part>" err="<whole message>"`): drop it.
+ */
+function dropCopiedFragments(text: string, out: Match[]): Match[] {
+  if (!out.some((m) => FRAGMENTS.has(m))) return out;
+  const key = (m: Match): string => `${lineStart(text, m.start, MAX_MESSAGE)}|${JSON.stringify(m.facts.preemption ?? null)}`;
+  const whole = new Set(out.filter((m) => !FRAGMENTS.has(m) && m.facts.preemption).map(key));
+  return out.filter((m) => !FRAGMENTS.has(m) || !whole.has(key(m)));
 }
 
 function fitError(text: string, k: number): Match | undefined {
@@ -150,7 +169,8 @@ function fitError(text: string, k: number): Match | undefined {
     pos += lead + DRA_CLAUSE.length;
     r = rest();
   }
-  const pre = /^[ .]*preemption: /.exec(r);
+  // `. , preemption:` (a vendor build joins the PostFilter message with ", ").
+  const pre = /^[ .]*(?:, ?)?preemption: /.exec(r);
   if (pre) {
     preemption = true;
     pos += pre[0].length;
@@ -365,27 +385,30 @@ function gkeConsole(text: string, lower: string, k: number): Match {
   };
 }
 
+const ANCHOR_NEEDLES = [
+  'nodes are available:',
+  'no nodes are available that match all of the',
+  'fit failure summary on nodes',
+  'failed to fit in any node',
+  'fit failure on node (',
+  'failed to find fit for pod',
+  'no nodes available to schedule pods',
+  'failed for reason ',
+  'persistentvolumeclaim is not bound:',
+  'nodes are unavailable:',
+  'cannot schedule pods:',
+];
+
 /** All FailedScheduling findings in normalized `text`. */
 export function findScheduler(text: string, lowerText?: string): Match[] {
   const lower = lowerText ?? lowerAscii(text);
   const out: Match[] = [];
   let consumed = 0;
   const anchors: [number, string][] = [];
-  const collect = (needle: string): void => {
-    let n = 0;
-    for (let k = lower.indexOf(needle); k >= 0 && n < MAX_PER_KEYWORD; k = lower.indexOf(needle, k + needle.length), n++) anchors.push([k, needle]);
-  };
-  collect('nodes are available:');
-  collect('no nodes are available that match all of the');
-  collect('fit failure summary on nodes');
-  collect('failed to fit in any node');
-  collect('fit failure on node (');
-  collect('failed to find fit for pod');
-  collect('no nodes available to schedule pods');
-  collect('failed for reason ');
-  collect('persistentvolumeclaim is not bound:');
-  collect('nodes are unavailable:');
-  collect('cannot schedule pods:');
+  const hits = findAllNeedles(lower, ANCHOR_NEEDLES);
+  ANCHOR_NEEDLES.forEach((needle, i) => {
+    for (const k of hits[i]!) anchors.push([k, needle]);
+  });
   anchors.sort((a, b) => a[0] - b[0]);
   for (const [k, needle] of anchors) {
     if (k < consumed) continue;
@@ -450,5 +473,5 @@ export function findScheduler(text: string, lowerText?: string): Match[] {
       consumed = Math.max(consumed, m.end);
     }
   }
-  return out;
+  return dropCopiedFragments(text, out);
 }

@@ -10,7 +10,7 @@
 
 import type { Match } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
-import { bare, scanAll, wordBefore } from './scan.ts';
+import { bare, scanMany, wordBefore } from './scan.ts';
 import { envelopeBefore, subjectBefore } from './subject.ts';
 
 /** The field path that ends at `end` of `s` (`spec.containers[0].resources.requests`). */
@@ -99,8 +99,14 @@ function limitMustBeSet(text: string, k: number): Match | undefined {
 export function findValidation(text: string, lowerText?: string): Match[] {
   const lower = lowerText ?? lowerAscii(text);
   const out: Match[] = [];
-  scanAll(lower, 'must be less than or', (k) => lessOrEqual(text, k), out);
-  scanAll(lower, 'must be equal to ', (k) => lessOrEqual(text, k), out);
-  scanAll(lower, 'limit must be set for non overcommitable resources', (k) => limitMustBeSet(text, k), out);
+  scanMany(
+    lower,
+    [
+      ['must be less than or', (k) => lessOrEqual(text, k)],
+      ['must be equal to ', (k) => lessOrEqual(text, k)],
+      ['limit must be set for non overcommitable resources', (k) => limitMustBeSet(text, k)],
+    ],
+    out,
+  );
   return out.sort((a, b) => a.start - b.start);
 }

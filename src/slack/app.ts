@@ -231,7 +231,8 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   });
 
   // ---- global middleware: count, and drop redelivered events ----
-  app.use(async ({ body, context, next }) => {
+  app.use(async (args) => {
+    const { body, context, next } = args;
     const b: Record<string, unknown> = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     if (b.type === 'event_callback') {
       const ev = (b.event ?? {}) as Record<string, unknown>;
@@ -247,10 +248,19 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
         // First sight of a retry: the original never reached this process (or it restarted); answer once.
         logger.info({ eventId, retryNum: context.retryNum }, 'answering a retried event seen for the first time');
       }
-    } else if (typeof b.command === 'string') {
-      metrics.events.inc({ type: 'command', name: b.command });
-    } else if (b.type === 'message_action' || b.type === 'shortcut') {
-      metrics.events.inc({ type: 'shortcut', name: typeof b.callback_id === 'string' ? b.callback_id : 'unknown' });
+    } else if (typeof b.command === 'string' || b.type === 'message_action' || b.type === 'shortcut') {
+      if (typeof b.command === 'string') metrics.events.inc({ type: 'command', name: b.command });
+      else metrics.events.inc({ type: 'shortcut', name: typeof b.callback_id === 'string' ? b.callback_id : 'unknown' });
+      // Commands and shortcuts carry no event_id, but each has its own trigger_id: a captured, correctly
+      // signed body replayed inside the 5-minute window would otherwise be answered again.
+      const triggerId = typeof b.trigger_id === 'string' ? b.trigger_id : undefined;
+      if (triggerId !== undefined && recent.seen(`trigger:${triggerId}`)) {
+        metrics.duplicates.inc({ type: typeof b.command === 'string' ? 'command' : 'shortcut' });
+        logger.info({ entry: typeof b.command === 'string' ? 'command' : 'shortcut' }, 'dropped a replayed command or shortcut (trigger_id seen before)');
+        const ack = (args as { ack?: () => Promise<void> }).ack;
+        if (ack) await ack();
+        return;
+      }
     } else {
       metrics.events.inc({ type: typeof b.type === 'string' ? b.type : 'unknown', name: '' });
     }

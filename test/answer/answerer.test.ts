@@ -6,9 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { AskContext } from '../../src/answer/answerer.ts';
 import { createAnswerer } from '../../src/answer/index.ts';
+import { reconcileQuotaStatus } from '../../src/engine/quota-status.ts';
+import { parseQuestion } from '../../src/parse/question.ts';
 import { FileSource } from '../../src/cluster/file-source.ts';
 import type { ClusterSource } from '../../src/cluster/source.ts';
-import type { KObject } from '../../src/k8s/snapshot.ts';
+import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import { node, pod, snapshotOf } from '../support/builders.ts';
 
 const DEMO = fileURLToPath(new URL('../../manifests/demo', import.meta.url));
@@ -65,7 +67,9 @@ describe('question', () => {
     expect(r.replies[0]!.headline).toBe('Paste an error, an event or a manifest — or ask:');
     // examples from the channel's own namespace: its first Deployment and quota
     expect(r.replies[0]!.lines).toContain('what if api scales to 8 in team-a?');
-    expect(r.replies[0]!.lines).toContain('raise requests.cpu of team-quota to 20 in team-a');
+    // requests.cpu 8 × 2; the LimitRange's max cpu 2 × 2
+    expect(r.replies[0]!.lines).toContain('raise requests.cpu of team-quota to 16 in team-a');
+    expect(r.replies[0]!.lines).toContain('what if the limitrange defaults max cpu is 4 in team-a?');
   });
 
   it('a question holding an error is a diagnosis', async () => {
@@ -94,6 +98,8 @@ describe('question', () => {
     'roll out web in team-a',
     'what if web requests 250m cpu in team-a',
     'raise requests.cpu of team-quota to 20 in team-a',
+    'what if the limitrange max cpu is 4 in team-a',
+    'what if web rolls out with 500m cpu in team-a',
     'why is api pending in team-a?',
     'quota team-a',
   ])('refuses %j for a team-b channel', async (text) => {
@@ -147,5 +153,130 @@ describe('quota', () => {
     const r = await createAnswerer().quota('team-a', { source: broken });
     expect(r.replies[0]!.kind).toBe('error');
     expect(r.replies[0]!.gaps).toEqual(['the cluster did not answer: connection refused']);
+  });
+});
+
+/**
+ * A small namespace `ro`: node r1 (`nodeCpu`, 16Gi); deploy/api 4 × 100m/128Mi (limits the same), maxSurge 1 /
+ * maxUnavailable 0; ro-quota pods `podsHard` (4 used); LimitRange limits: Container default 200m/256Mi,
+ * defaultRequest 100m/128Mi, max cpu 1.
+ */
+function smallState(podsHard: string, nodeCpu = '8'): Snapshot {
+  const tpl = { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'app', image: 'api', resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '100m', memory: '128Mi' } } }] } };
+  const objs: KObject[] = [
+    node('r1', { cpu: nodeCpu, memory: '16Gi' }) as KObject,
+    { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'ro-quota', namespace: 'ro' }, spec: { hard: { pods: podsHard } } },
+    { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'limits', namespace: 'ro' }, spec: { limits: [{ type: 'Container', max: { cpu: '1' }, default: { cpu: '200m', memory: '256Mi' }, defaultRequest: { cpu: '100m', memory: '128Mi' } }] } },
+    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'api', namespace: 'ro' }, spec: { replicas: 4, selector: { matchLabels: { app: 'api' } }, template: tpl, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } } } },
+    { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'api-7c5d9', namespace: 'ro', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', controller: true }] }, spec: { replicas: 4, selector: { matchLabels: { app: 'api' } }, template: tpl } },
+  ];
+  for (const sfx of ['aaaaa', 'bbbbb', 'ccccc', 'ddddd']) {
+    const p = pod(`api-7c5d9-${sfx}`, { namespace: 'ro', cpu: '100m', memory: '128Mi', node: 'r1' });
+    p.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'api-7c5d9', controller: true }];
+    objs.push(p as KObject);
+  }
+  const snap = snapshotOf(...objs);
+  reconcileQuotaStatus(snap);
+  return snap;
+}
+
+function inlineCtx(snapshot: Snapshot, extra: Partial<AskContext> = {}): AskContext {
+  const inline: ClusterSource = { kind: 'file', describe: () => 'inline', load: async () => ({ snapshot, errors: [], warnings: [] }), ready: async () => true, close: async () => {} };
+  return { source: inline, now: NOW, ...extra };
+}
+
+describe('question: rolling out a new template (small state)', () => {
+  it('api with 200m cpu, pods 4/4, maxSurge 1 / maxUnavailable 0: stalls on ro-quota; maxSurge 0 and Recreate verified', async () => {
+    const r = await createAnswerer().question('what if api rolls out with 200m cpu in ro?', inlineCtx(smallState('4')));
+    expect(r.namespaces).toEqual(['ro']);
+    const reply = r.replies[0]!;
+    expect(reply.headline).toBe('api rolls out in ro with requests.cpu=200m: RollingUpdate, maxSurge 1, maxUnavailable 0');
+    // 200m > the 100m limit → the limit goes to 200m with it (LimitRange max cpu 1: fine)
+    expect(reply.lines[0]).toBe('Per pod: 100m cpu / 128Mi memory → 200m cpu / 128Mi memory (after LimitRange defaults)');
+    expect(reply.lines[1]).toBe('Round 1: 1 surge pod next to the 4 running:');
+    expect(reply.lines[2]).toBe('   +1 pod: 0 admitted, 1 rejected');
+    // round 1: the surge pod refused (pods 4/4); 4 + 1 − 4 − (1 − 0) = 0 old may go; round 2: the same → stuck
+    expect(reply.lines).toContain('✗ Stalls after 2 rounds: 0 of 4 new pods running, 4 old still running.');
+    expect(reply.lines).toContain('   ro-quota pods: 4 of 4 used, a new pod needs 1');
+    // maxSurge 0 / maxUnavailable 1: 1 old out, then 4 × (1 in, 1 out) → 5 rounds, 3 running at least
+    expect(reply.fixes).toEqual([
+      { who: 'app-team', summary: 'maxSurge 0, maxUnavailable 1 (replace in place)', change: `kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}'`, verified: true, outcome: 'completes in 5 rounds, never fewer than 3 running' },
+      { who: 'app-team', summary: 'strategy Recreate (all 4 down at once)', change: `kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'`, verified: true, outcome: 'completes in 2 rounds, never fewer than 0 running' },
+    ]);
+  });
+
+  it('with one pod free (pods 5) the same rollout completes: 4 rounds, 5 pods at most', async () => {
+    const r = await createAnswerer().question('roll out api with image api:2 in ro', inlineCtx(smallState('5')));
+    const reply = r.replies[0]!;
+    expect(reply.headline).toBe('api rolls out in ro with image=api:2: RollingUpdate, maxSurge 1, maxUnavailable 0');
+    expect(reply.lines[0]).toBe('Per pod: 100m cpu / 128Mi memory → 100m cpu / 128Mi memory (after LimitRange defaults)');
+    // each round: 1 new in (pods 5/5), then 4 + 1 − 4 − 0 = 1 old out (pods 4) → 4 rounds, never below 4 running
+    expect(reply.lines).toContain('✓ Completes in 4 rounds: at most 5 pods at once, never fewer than 4 running.');
+    expect(reply.fixes).toEqual([]);
+  });
+});
+
+describe('question: a LimitRange value (small state)', () => {
+  it('defaultRequest cpu 200m on a 1-CPU node: the default pod 100m → 200m, fits 6 (pods) → 3 (node capacity)', async () => {
+    const r = await createAnswerer().question('what if defaultRequest cpu were 200m in ro', inlineCtx(smallState('10', '1')));
+    expect(r.namespaces).toEqual(['ro']);
+    const reply = r.replies[0]!;
+    expect(reply.headline).toBe('LimitRange limits in ro: Container defaultRequest cpu 100m → 200m');
+    // before: pods 10 − 4 = 6, r1 (1000 − 400)/100 = 6 → 6 (pods); after: r1 600/200 = 3 → 3 (node capacity)
+    expect(reply.lines[0]).toBe('A pod with no resources gets 200m cpu / 128Mi memory → limits 200m cpu / 256Mi memory (was 100m cpu / 128Mi memory → limits 200m cpu / 256Mi memory): 6 (pods) → 3 (node capacity) more fit.');
+    expect(reply.lines[1]).toBe('✓ Still admitted by the LimitRange: deploy/api.');
+    expect(reply.lines[2]).toBe('Existing pods are untouched: LimitRanger checks pods only when they are created — the 4 running in ro keep running.');
+    expect(reply.fixes).toEqual([{ who: 'platform', summary: 'set LimitRange limits Container defaultRequest.cpu to 200m', change: `kubectl -n ro patch limitrange limits --type json -p '[{"op":"add","path":"/spec/limits/0/defaultRequest/cpu","value":"200m"}]'`, verified: true, outcome: "3 default pods fit; no workload's next pod newly refused" }]);
+  });
+
+  it('max cpu 150m below the default 200m: refused by the API server, no fix', async () => {
+    const r = await createAnswerer().question('what if the limitrange max cpu is 150m in ro', inlineCtx(smallState('10')));
+    expect(r.replies[0]!.lines).toEqual(['✗ The API server would refuse this LimitRange (422 Invalid):', '   spec.limits[0].default[cpu]: default value 200m is greater than max value 150m']);
+    expect(r.replies[0]!.fixes).toEqual([]);
+  });
+
+  it('maxLimitRequestRatio cpu 1: api (100m/100m) still passes, the default pod (200m/100m = 2) is refused; no fix', async () => {
+    const r = await createAnswerer().question('set limitrange limits maxLimitRequestRatio cpu to 1 in ro', inlineCtx(smallState('10')));
+    const reply = r.replies[0]!;
+    expect(reply.headline).toBe('LimitRange limits in ro: Container maxLimitRequestRatio cpu unset → 1');
+    expect(reply.lines[0]).toBe('✗ A pod with no resources would be refused: cpu max limit to request ratio per Container is 1, but provided ratio is 2.000000');
+    expect(reply.lines[1]).toBe('✓ Still admitted by the LimitRange: deploy/api.');
+    expect(reply.fixes).toEqual([]);
+  });
+
+  it('a Pod-level max cpu 300m: api (one 100m container) passes LimitRanger; ro-quota pods 4/4 is named as quota\'s doing', async () => {
+    const r = await createAnswerer().question('what if the pod max cpu of limitrange limits is 300m in ro', inlineCtx(smallState('4')));
+    const reply = r.replies[0]!;
+    expect(reply.headline).toBe('LimitRange limits in ro: Pod max cpu unset → 300m');
+    // api: 1 container, limit 100m ≤ 300m → passes LimitRanger; then ro-quota pods 4/4 refuses it
+    expect(reply.lines).toContain('✓ Still admitted by the LimitRange: deploy/api.');
+    expect(reply.lines).toContain('   (ro-quota is full: the next pod of deploy/api is refused by quota either way, not by the LimitRange.)');
+  });
+
+  it('a LimitRange name that is not there', async () => {
+    const r = await createAnswerer().question('set limitrange nope max cpu to 2 in ro', inlineCtx(smallState('10')));
+    expect(r.replies[0]!.headline).toBe("I can't find LimitRange nope in ro.");
+  });
+});
+
+describe('question: help drawn from the namespace at hand (small state)', () => {
+  it('names api, ro-quota, the LimitRange limits and node r1 — and every example parses', async () => {
+    const r = await createAnswerer().question('lunch at noon?', inlineCtx(smallState('4'), { defaultNamespace: 'ro' }));
+    const lines = r.replies[0]!.lines;
+    expect(lines).toEqual([
+      'what if api scales to 8 in ro?',
+      'what if api requests 250m cpu in ro?',
+      // pods 4 × 2
+      'raise pods of ro-quota to 8 in ro',
+      // max cpu 1 × 2
+      'what if the limitrange limits max cpu is 2 in ro?',
+      'what if r1 goes down?',
+      'roll out api in ro',
+      'what if api rolls out with 500m cpu in ro?',
+      'why is api pending?',
+      'quota ro   (or /quota ro in Slack)',
+    ]);
+    const types = lines.map((l) => parseQuestion(l).type);
+    expect(types).toEqual(['scale', 'requests', 'quota', 'limitrange', 'drain', 'rollout', 'rollout', 'why', 'headroom']);
   });
 });

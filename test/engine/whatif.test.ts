@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reconcileQuotaStatus } from '../../src/engine/quota-status.ts';
-import { findWorkload, tally, whatIfDrain, whatIfQuota, whatIfRequests, whatIfRollout, whatIfScale } from '../../src/engine/whatif.ts';
+import { findWorkload, tally, whatIfDrain, whatIfLimitRange, whatIfQuota, whatIfRequests, whatIfRollout, whatIfScale } from '../../src/engine/whatif.ts';
 import type { Pod } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import { node, pod, snapshotOf } from '../support/builders.ts';
@@ -189,13 +189,17 @@ describe('whatIfDrain', () => {
   });
 });
 
-describe('whatIfRollout: the surge pods next to the old ones', () => {
-  /** api: 4 replicas of 100m on a roomy node; quota pods `podsHard` with 4 used. */
-  function rolloutState(podsHard: string, strategy?: Record<string, unknown>): Snapshot {
+describe('whatIfRollout: the rollout round by round, as the deployment controller drives it', () => {
+  /**
+   * api: 4 replicas of 100m/128Mi (limits the same) on r1 (8 CPU / 16Gi); quota ro-quota `hard`, used
+   * 4 pods / 400m. One round = scale the new ReplicaSet up (≤ replicas + maxSurge pods in all), create
+   * its missing pods (quota and scheduler), scale the old down (≥ replicas − maxUnavailable available).
+   */
+  function rolloutState(hard: Record<string, string>, strategy?: Record<string, unknown>, nodeCpu = '8'): Snapshot {
     const tpl = { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'app', image: 'api', resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '100m', memory: '128Mi' } } }] } };
     const objs: KObject[] = [
-      node('r1', { cpu: '8', memory: '16Gi' }) as KObject,
-      { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'ro-quota', namespace: 'ro' }, spec: { hard: { pods: podsHard } } },
+      node('r1', { cpu: nodeCpu, memory: '16Gi' }) as KObject,
+      { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'ro-quota', namespace: 'ro' }, spec: { hard } },
       { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'api', namespace: 'ro' }, spec: { replicas: 4, selector: { matchLabels: { app: 'api' } }, template: tpl, ...(strategy ? { strategy } : {}) } },
       { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'api-7c5d9', namespace: 'ro', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', controller: true }] }, spec: { replicas: 4, selector: { matchLabels: { app: 'api' } }, template: tpl } },
     ];
@@ -208,47 +212,207 @@ describe('whatIfRollout: the surge pods next to the old ones', () => {
     reconcileQuotaStatus(s);
     return s;
   }
+  const api = (s: Snapshot) => findWorkload(s, 'api', undefined, ['ro'])!;
+  const SURGE1_UNAVAIL0 = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
 
-  it('maxSurge 25% of 4 → 1 extra pod; with room (pods 5) it is admitted, no advice', () => {
-    const s = rolloutState('5');
-    const a = whatIfRollout(s, findWorkload(s, 'api', undefined, ['ro'])!);
-    // maxSurge ⌈0.25 × 4⌉ = 1, maxUnavailable ⌊0.25 × 4⌋ = 1
-    expect(a).toMatchObject({ strategy: 'RollingUpdate', maxSurge: 1, maxUnavailable: 1, replicas: 4 });
+  it('25%/25% with room (pods 5): completes in 3 rounds, 5 pods at most, never fewer than 3', () => {
+    const s = rolloutState({ pods: '5' });
+    const a = whatIfRollout(s, api(s));
+    // maxSurge ⌈0.25 × 4⌉ = 1, maxUnavailable ⌊0.25 × 4⌋ = 1 → minAvailable 3
+    expect(a).toMatchObject({ strategy: 'RollingUpdate', maxSurge: 1, maxUnavailable: 1, replicas: 4, target: 4, change: null });
+    // round 1: new 0 → 1 (4 + 1 = 5), admitted (pods 5/5); scale down 4 + 1 − 3 − 0 = 2 allowed, available 5 − 3 = 2 → old 2
+    // round 2: 2 + 1 = 3 < 5 → new 1 → 3, 2 created (pods 5/5); available 2 + 3 = 5 − 3 = 2 → old 0
+    // round 3: new 3 → 4, 1 created → 4 new running, no old → done
     expect(a.surgeTally).toMatchObject({ attempted: 1, admitted: 1, scheduled: 1, nodes: { r1: 1 } });
+    expect(a.run).toMatchObject({ completed: true, rounds: 3, peakPods: 5, minRunning: 3, refusedCreates: 0 });
+    expect(a.run.stall).toBeUndefined();
+    expect(a.alternatives).toEqual([]);
     expect(a.advice).toBeUndefined();
   });
 
-  it('with a full quota (pods 4/4) the surge pod is refused → advice: maxSurge 0 or Recreate', () => {
-    const s = rolloutState('4');
-    const a = whatIfRollout(s, findWorkload(s, 'api', undefined, ['ro'])!);
+  it('25%/25% with a full quota (pods 4/4): every surge pod refused, yet it completes — maxUnavailable 1 lets old pods go', () => {
+    const s = rolloutState({ pods: '4' });
+    const a = whatIfRollout(s, api(s));
+    // round 1: new → 1, refused (4/4); scale down 4 + 1 − 3 − (1 − 0) = 1, available 4 − 3 = 1 → old 3 (pods 3)
+    // rounds 2–4: new +1 each (old + new = 4 < 5); of the 2 missing, 1 admitted (pods 4), 1 refused; old −1
+    //   → after round 4: old 0, new 3 running, refusals 1 + 1 + 1 + 1 = 4
+    // round 5: 1 missing created (pods 4/4) → 4 running, done
     expect(a.surgeTally).toMatchObject({ attempted: 1, admitted: 0, rejected: 1 });
     expect(a.surgeTally.rejections[0]!.message).toMatch(/exceeded quota: ro-quota, requested: pods=1, used: pods=4, limited: pods=4$/);
-    expect(a.advice).toBe('No surge pod fits: set strategy.rollingUpdate.maxSurge: 0 with maxUnavailable: 1 (replace in place), or strategy Recreate.');
-  });
-
-  it('maxSurge 3 with one free pod → only 1 fits', () => {
-    const s = rolloutState('5', { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 0 } });
-    const a = whatIfRollout(s, findWorkload(s, 'api', undefined, ['ro'])!);
-    // pods 4 + 1 = 5 admitted, the 2nd and 3rd surge pods are refused
-    expect(a.surgeTally).toMatchObject({ attempted: 3, admitted: 1, rejected: 2 });
-    expect(a.advice).toBe('Only 1 surge pod fit: set maxSurge: 1 (or 0 with maxUnavailable ≥ 1).');
-  });
-
-  it('a surge pod admitted but Pending (no node room) stalls the rollout just the same', () => {
-    const s = rolloutState('5');
-    // r1 shrunk to 400m: the 4 api pods (4 × 100m) fill it, the surge pod has nowhere to go.
-    s.put(node('r1', { cpu: '400m', memory: '16Gi' }) as KObject);
-    const a = whatIfRollout(s, findWorkload(s, 'api', undefined, ['ro'])!);
-    expect(a.surgeTally).toMatchObject({ attempted: 1, admitted: 1, scheduled: 0, pending: 1 });
-    expect(a.advice).toBe('No surge pod fits: set strategy.rollingUpdate.maxSurge: 0 with maxUnavailable: 1 (replace in place), or strategy Recreate.');
-  });
-
-  it('Recreate needs no surge', () => {
-    const s = rolloutState('4', { type: 'Recreate' });
-    const a = whatIfRollout(s, findWorkload(s, 'api', undefined, ['ro'])!);
-    expect(a).toMatchObject({ strategy: 'Recreate', maxSurge: 0, maxUnavailable: 4 });
-    expect(a.surgeTally.attempted).toBe(0);
+    expect(a.run).toMatchObject({ completed: true, rounds: 5, peakPods: 4, minRunning: 3, refusedCreates: 4 });
     expect(a.advice).toBeUndefined();
+  });
+
+  it('maxSurge 1 / maxUnavailable 0 with a full quota stalls; maxSurge 0 + maxUnavailable 1 and Recreate, re-simulated, complete', () => {
+    const s = rolloutState({ pods: '4' }, SURGE1_UNAVAIL0);
+    const a = whatIfRollout(s, api(s));
+    // round 1: new → 1, refused; scale down 4 + 1 − 4 − (1 − 0) = 0 → nothing. round 2: refused again, nothing moved → stuck
+    expect(a.run).toMatchObject({ completed: false, rounds: 2, refusedCreates: 2, stall: { oldPods: 4, newRunning: 0, newPending: 0, blockers: ['ro-quota pods: 4 of 4 used, a new pod needs 1'] } });
+    // maxSurge 0 / maxUnavailable 1 (minAvailable 3): round 1 old 4 → 3; rounds 2–5 one new in (pods 4), one old out → 5 rounds
+    // Recreate: all 4 old out (round 1), 4 new in (pods 4/4) (round 2), nothing running in between
+    expect(a.alternatives.map((x) => [x.setting, x.run.completed, x.run.rounds, x.run.minRunning])).toEqual([
+      [{ strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1 }, true, 5, 3],
+      [{ strategy: 'Recreate', maxSurge: 0, maxUnavailable: 4 }, true, 2, 0],
+    ]);
+    expect(a.alternatives[0]!.patch).toBe(`kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}'`);
+    expect(a.alternatives[1]!.patch).toBe(`kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'`);
+    expect(a.advice).toBe('Set strategy.rollingUpdate.maxSurge: 0 with maxUnavailable: 1 (replace in place), or strategy Recreate.');
+  });
+
+  it('a bigger template (300m) against requests.cpu 1200m: stalls at the last step, old 100m + surge 300m do not fit', () => {
+    const s = rolloutState({ pods: '10', 'requests.cpu': '1200m' }, SURGE1_UNAVAIL0);
+    const a = whatIfRollout(s, api(s), {}, [{ field: 'requests', resource: 'cpu', value: '300m' }]);
+    // the request above the 100m limit raises the limit to 300m
+    expect(a).toMatchObject({ change: 'requests.cpu=300m', perPodBefore: { cpu: '100m', memory: '128Mi' }, perPodAfter: { cpu: '300m', memory: '128Mi' } });
+    // used 400m. Each round: one new (+300m), then one old out (−100m) while 4 stay available:
+    // r1 700 → 600 · r2 900 → 800 · r3 1100 → 1000 (old 1, new 3) · r4: 1000 + 300 = 1300 > 1200 refused;
+    // scale down 1 + 4 − 4 − (4 − 3) = 0 · r5: the same → stuck
+    expect(a.run).toMatchObject({ completed: false, rounds: 5, refusedCreates: 2, stall: { oldPods: 1, newRunning: 3, newPending: 0 } });
+    expect(a.run.stall!.blockers).toEqual(['ro-quota requests.cpu: 1 of 1200m used, a new pod needs 300m']);
+    // maxSurge 0 / maxUnavailable 1: one old out first; used climbs 300 → 600 → 900 → 1200 ≤ 1200 → completes
+    // (round 1 only removes, rounds 2–5 one in, one out)
+    expect(a.alternatives.map((x) => [x.setting.strategy, x.setting.maxUnavailable, x.run.completed, x.run.rounds])).toEqual([
+      ['RollingUpdate', 1, true, 5],
+      ['Recreate', 4, true, 2],
+    ]);
+  });
+
+  it('new pods that fit nowhere: no strategy completes (r1 1 CPU, 4 × 500m)', () => {
+    const s = rolloutState({ pods: '10' }, undefined, '1');
+    const a = whatIfRollout(s, api(s), {}, [{ field: 'requests', resource: 'cpu', value: '500m' }]);
+    // r1 free 1000 − 400 = 600m. round 1: +1 new (500m → 100m free); 2 old out (→ 300m)
+    // round 2: +2 new, both Pending (500m > 300m); scale down 2 + 3 − 3 − 2 = 0 · round 3: nothing moves
+    expect(a.run).toMatchObject({ completed: false, rounds: 3, stall: { oldPods: 2, newRunning: 1, newPending: 2 } });
+    expect(a.run.stall!.blockers).toEqual(['Pending: 0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.']);
+    // Recreate: 4 × 500m on 1000m → 2 run, 2 Pending
+    const rec = a.alternatives.find((x) => x.setting.strategy === 'Recreate')!;
+    expect(rec.run).toMatchObject({ completed: false, stall: { oldPods: 0, newRunning: 2, newPending: 2 } });
+    expect(a.alternatives.every((x) => !x.run.completed)).toBe(true);
+    expect(a.advice).toBe('No strategy completes: the new pods do not fit even with every old pod gone — make room or lower their requests.');
+  });
+
+  it('an image-only rollout keeps the resources (same numbers as a restart)', () => {
+    const s = rolloutState({ pods: '4' });
+    const a = whatIfRollout(s, api(s), {}, [{ field: 'image', value: 'api:2.0' }]);
+    expect(a).toMatchObject({ change: 'image=api:2.0', perPodBefore: { cpu: '100m', memory: '128Mi' }, perPodAfter: { cpu: '100m', memory: '128Mi' } });
+    expect(a.run).toMatchObject({ completed: true, rounds: 5, refusedCreates: 4 });
+  });
+
+  it('Recreate: no surge; all 4 down, then 4 new (pods 4/4 is enough)', () => {
+    const s = rolloutState({ pods: '4' }, { type: 'Recreate' });
+    const a = whatIfRollout(s, api(s));
+    expect(a).toMatchObject({ strategy: 'Recreate', maxSurge: 0, maxUnavailable: 4 });
+    expect(a.run).toMatchObject({ completed: true, rounds: 2, peakPods: 4, minRunning: 0 });
+    expect(a.surgeTally).toMatchObject({ attempted: 4, admitted: 4, scheduled: 4 });
+  });
+
+  it('leaves the state untouched', () => {
+    const s = rolloutState({ pods: '4' });
+    whatIfRollout(s, api(s), {}, [{ field: 'requests', resource: 'cpu', value: '300m' }]);
+    expect(s.count('Pod', 'ro')).toBe(4);
+    expect(s.count('ReplicaSet', 'ro')).toBe(1);
+  });
+});
+
+describe('whatIfRollout: a StatefulSet, highest ordinal first, one pod at a time', () => {
+  /** db: 2 × 300m (db-0, db-1) on s1 (1 CPU); no quota. */
+  function stsState(): Snapshot {
+    const tpl = { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'app', image: 'db', resources: { requests: { cpu: '300m' } } }] } };
+    const objs: KObject[] = [
+      node('s1', { cpu: '1', memory: '4Gi' }) as KObject,
+      { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'st' }, spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: tpl } },
+    ];
+    for (const i of [0, 1]) {
+      const p = pod(`db-${i}`, { namespace: 'st', cpu: '300m', node: 's1', labels: { app: 'db' } });
+      p.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', controller: true }];
+      objs.push(p as KObject);
+    }
+    return snapshotOf(...objs);
+  }
+
+  it('500m: db-1 out (free 400 + 300 = 700m), db-1 in (200m left); db-0 out (500m), db-0 in → completes in 2', () => {
+    const s = stsState();
+    const a = whatIfRollout(s, findWorkload(s, 'db', undefined, ['st'])!, {}, [{ field: 'requests', resource: 'cpu', value: '500m' }]);
+    expect(a).toMatchObject({ strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1, replicas: 2, target: 2 });
+    expect(a.run).toMatchObject({ completed: true, rounds: 2, minRunning: 1 });
+  });
+
+  it('600m: db-1 fits (700m free → 100m), db-0 does not (400m free) → stalls with db-0 Pending', () => {
+    const s = stsState();
+    const a = whatIfRollout(s, findWorkload(s, 'db', undefined, ['st'])!, {}, [{ field: 'requests', resource: 'cpu', value: '600m' }]);
+    expect(a.run).toMatchObject({ completed: false, rounds: 2, stall: { oldPods: 0, newRunning: 1, newPending: 1 } });
+    expect(a.run.stall!.blockers[0]).toMatch(/^Pending: 0\/1 nodes are available: 1 Insufficient cpu\./);
+    expect(a.alternatives).toEqual([]);
+  });
+});
+
+describe('whatIfLimitRange: stored-form defaulting, each workload\'s next pod, the default pod before → after', () => {
+  // whatIfState: LimitRange defaults (Container default 500m/512Mi, defaultRequest 100m/128Mi, no max);
+  // web's template 500m/256Mi, limits 2/1Gi; wi-quota requests.cpu 10, pods `podsHard`, used 1000m / 2 pods;
+  // node room: w1 1500m, w2 0.
+
+  it('max cpu 1: web (limit 2) would be refused; the default pod (limit 500m) is unaffected: 3 → 3 (pods)', () => {
+    const a = whatIfLimitRange(whatIfState(), NS, undefined, 'max', undefined, 'cpu', '1')!;
+    expect(a).toMatchObject({ limitRange: 'defaults', created: false, type: 'Container', field: 'max', resource: 'cpu', from: null, to: '1', filled: [], invalid: [], existingPods: 2 });
+    // default pod: pods 5 − 2 = 3 · requests.cpu 9000/100 = 90 · nodes 1500/100 = 15 → 3 (pods), both sides
+    expect(a.defaultPodBefore).toMatchObject({ requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' }, fits: 3, limitedBy: 'pods' });
+    expect(a.defaultPodAfter).toMatchObject({ requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' }, fits: 3, limitedBy: 'pods' });
+    const web = a.workloads.find((w) => w.ref === 'deploy/web')!;
+    expect(web).toMatchObject({ pods: 2, before: { limitRange: 'pass' }, after: { limitRange: 'fail', message: 'maximum cpu usage per Container is 1, but limit is 2' } });
+    expect(a.patch).toBe(`kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/0/max","value":{"cpu":"1"}}]'`);
+  });
+
+  it('defaultRequest cpu 250m (pods 20): the default pod 100m → 250m, fits 15 → 6, both bound by the nodes', () => {
+    const a = whatIfLimitRange(whatIfState('20'), NS, undefined, 'defaultRequest', undefined, 'cpu', '250m')!;
+    // before: pods 20 − 2 = 18 · cpu 9000/100 = 90 · nodes 1500/100 = 15 → 15 (nodes)
+    // after:  pods 18 · cpu 9000/250 = 36 · nodes ⌊1500/250⌋ = 6 → 6 (nodes)
+    expect(a).toMatchObject({ from: '100m', to: '250m', invalid: [] });
+    expect(a.defaultPodBefore).toMatchObject({ requests: { cpu: '100m', memory: '128Mi' }, fits: 15, limitedBy: 'nodes' });
+    expect(a.defaultPodAfter).toMatchObject({ requests: { cpu: '250m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' }, fits: 6, limitedBy: 'nodes' });
+    // web sets its own requests: unchanged, still passes
+    expect(a.workloads).toEqual([expect.objectContaining({ ref: 'deploy/web', perPodBefore: { cpu: '500m', memory: '256Mi' }, perPodAfter: { cpu: '500m', memory: '256Mi' }, before: { limitRange: 'pass' }, after: { limitRange: 'pass' } })]);
+    expect(a.patch).toBe(`kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/0/defaultRequest/cpu","value":"250m"}]'`);
+  });
+
+  it('max cpu 250m below the default limit 500m: the API server would refuse the LimitRange', () => {
+    const a = whatIfLimitRange(whatIfState(), NS, 'defaults', 'max', 'Container', 'cpu', '250m')!;
+    expect(a.invalid).toEqual(['spec.limits[0].default[cpu]: default value 500m is greater than max value 250m']);
+    // (and were it stored, the default pod's 500m limit would be refused)
+    expect(a.defaultPodAfter).toMatchObject({ fits: 0, limitedBy: 'limitrange' });
+  });
+
+  it('maxLimitRequestRatio cpu 2: web (2 / 500m = 4) and the default pod (500m / 100m = 5) refused', () => {
+    const a = whatIfLimitRange(whatIfState(), NS, undefined, 'maxLimitRequestRatio', undefined, 'cpu', '2')!;
+    expect(a.workloads[0]!.after).toEqual({ limitRange: 'fail', message: 'cpu max limit to request ratio per Container is 2, but provided ratio is 4.000000' });
+    expect(a.defaultPodAfter.message).toBe('pods "quota-doctor-probe" is forbidden: cpu max limit to request ratio per Container is 2, but provided ratio is 5.000000');
+  });
+
+  it('a Pod item added: web\'s pod limits 2 > max 1', () => {
+    const a = whatIfLimitRange(whatIfState(), NS, 'defaults', 'max', 'Pod', 'cpu', '1')!;
+    expect(a.workloads[0]!.after).toEqual({ limitRange: 'fail', message: 'maximum cpu usage per Pod is 1, but limit is 2' });
+    expect(a.patch).toBe(`kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/-","value":{"type":"Pod","max":{"cpu":"1"}}}]'`);
+  });
+
+  it('no LimitRange yet: a new one, stored with default and defaultRequest filled from max (pods 20)', () => {
+    const s = whatIfState('20');
+    s.remove('LimitRange', NS, 'defaults');
+    const a = whatIfLimitRange(s, NS, undefined, 'max', undefined, 'cpu', '1')!;
+    // SetDefaults_LimitRangeItem: default.cpu := max 1, defaultRequest.cpu := default 1
+    expect(a).toMatchObject({ limitRange: 'limits', created: true, from: null, to: '1', filled: ['default.cpu=1', 'defaultRequest.cpu=1'], invalid: [] });
+    // before: a pod with no requests is refused outright — wi-quota tracks requests.cpu, so it must specify it
+    expect(a.defaultPodBefore).toMatchObject({ requests: {}, limits: {}, fits: 0, limitedBy: 'must-specify' });
+    // after: 1 CPU each → pods 18 · requests.cpu 9000/1000 = 9 · nodes w1 ⌊1500/1000⌋ = 1, w2 0 → 1 (nodes)
+    expect(a.defaultPodAfter).toMatchObject({ requests: { cpu: '1' }, limits: { cpu: '1' }, fits: 1, limitedBy: 'nodes' });
+    // web's limit 2 > max 1: its next pod is refused; its 2 running pods stay
+    expect(a.workloads[0]).toMatchObject({ ref: 'deploy/web', pods: 2, before: { limitRange: 'pass' }, after: { limitRange: 'fail', message: 'maximum cpu usage per Container is 1, but limit is 2' } });
+    expect(a.patch).toBe(`echo '{"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"limits"},"spec":{"limits":[{"type":"Container","max":{"cpu":"1"}}]}}' | kubectl -n wi create -f -`);
+  });
+
+  it('a named LimitRange that is not there is null; the caller\'s state is untouched', () => {
+    const s = whatIfState();
+    expect(whatIfLimitRange(s, NS, 'nope', 'max', undefined, 'cpu', '1')).toBeNull();
+    whatIfLimitRange(s, NS, undefined, 'max', undefined, 'cpu', '1');
+    expect(s.get<{ spec: { limits: { max?: unknown }[] } } & KObject>('LimitRange', NS, 'defaults')!.spec.limits[0]!.max).toBeUndefined();
   });
 });
 

@@ -46,6 +46,27 @@ describe('parseQuestion', () => {
     ['roll out web', { type: 'rollout', workload: 'web' }],
     ['rollout restart deploy/web', { type: 'rollout', workload: 'web', kind: 'Deployment' }],
     ['roll out api in team-a', { type: 'rollout', workload: 'api', namespace: 'team-a' }],
+    // rollout of a new template
+    ['what if web rolls out with 500m cpu', { type: 'rollout', workload: 'web', changes: [{ field: 'requests', resource: 'cpu', value: '500m' }] }],
+    ['roll out web with image x', { type: 'rollout', workload: 'web', changes: [{ field: 'image', value: 'x' }] }],
+    ['roll out web with image ghcr.io/acme/My_Web:2.15.0 in team-a', { type: 'rollout', workload: 'web', namespace: 'team-a', changes: [{ field: 'image', value: 'ghcr.io/acme/My_Web:2.15.0' }] }],
+    ["what if web's new version requests 1Gi memory", { type: 'rollout', workload: 'web', changes: [{ field: 'requests', resource: 'memory', value: '1Gi' }] }],
+    ['what if the new version of api needs 2 cores and 1gi memory in team-a', { type: 'rollout', workload: 'api', namespace: 'team-a', changes: [{ field: 'requests', resource: 'cpu', value: '2' }, { field: 'requests', resource: 'memory', value: '1Gi' }] }],
+    ['roll out deploy/web with 1gi memory limit -c web', { type: 'rollout', workload: 'web', kind: 'Deployment', changes: [{ field: 'limits', resource: 'memory', value: '1Gi', container: 'web' }] }],
+    ['what if deploy/web rolls out with limits of 2 cpu', { type: 'rollout', workload: 'web', kind: 'Deployment', changes: [{ field: 'limits', resource: 'cpu', value: '2' }] }],
+    // LimitRange values
+    ['what if the limitrange max cpu is 4', { type: 'limitrange', field: 'max', resource: 'cpu', value: '4' }],
+    ['set limitrange defaults default memory to 1Gi in team-a', { type: 'limitrange', limitRange: 'defaults', field: 'default', resource: 'memory', value: '1Gi', namespace: 'team-a' }],
+    ['raise max memory of limitrange defaults to 8Gi', { type: 'limitrange', limitRange: 'defaults', field: 'max', resource: 'memory', value: '8Gi' }],
+    ['what if defaultRequest cpu were 250m', { type: 'limitrange', field: 'defaultRequest', resource: 'cpu', value: '250m' }],
+    ['what if default_request cpu were 250m', { type: 'limitrange', field: 'defaultRequest', resource: 'cpu', value: '250m' }],
+    ['what if the default request memory is 256mi in team-a', { type: 'limitrange', field: 'defaultRequest', resource: 'memory', value: '256Mi', namespace: 'team-a' }],
+    ['what if max cpu is 4', { type: 'limitrange', field: 'max', resource: 'cpu', value: '4' }],
+    ['lower limitrange min memory to 64Mi', { type: 'limitrange', field: 'min', resource: 'memory', value: '64Mi' }],
+    ['what if the pod max cpu of limitrange defaults is 4', { type: 'limitrange', limitRange: 'defaults', field: 'max', limitType: 'Pod', resource: 'cpu', value: '4' }],
+    ['what if limitrange defaults pvc max storage is 10Gi', { type: 'limitrange', limitRange: 'defaults', field: 'max', limitType: 'PersistentVolumeClaim', resource: 'storage', value: '10Gi' }],
+    ['what if the defaults limitrange maxLimitRequestRatio cpu is 4', { type: 'limitrange', limitRange: 'defaults', field: 'maxLimitRequestRatio', resource: 'cpu', value: '4' }],
+    ['set the limit range max limit/request ratio for cpu to 5', { type: 'limitrange', field: 'maxLimitRequestRatio', resource: 'cpu', value: '5' }],
     // why
     ['why is web pending?', { type: 'why', name: 'web' }],
     ['why is api-6b9f4c7d8-gnt9f pending', { type: 'why', name: 'api-6b9f4c7d8-gnt9f' }],
@@ -60,6 +81,8 @@ describe('parseQuestion', () => {
     ['', { type: 'help' }],
     ['lunch at noon?', { type: 'help' }],
     ['what is the meaning of life', { type: 'help' }],
+    // "default" alone is too common a word without "limitrange"
+    ['what if default cpu is 4', { type: 'help' }],
   ])('%j', (text, q) => {
     expect(parseQuestion(text)).toEqual(q);
   });

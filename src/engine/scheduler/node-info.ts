@@ -165,6 +165,26 @@ function startTimeOf(pod: Pod): string {
 }
 
 /**
+ * Request vectors without scalars, shared between the entries that request the same (most pods of a
+ * cluster ask for one of a few shapes). Entries are immutable: nothing writes to `entry.request`.
+ */
+const sharedVectors = new Map<string, ResourceVector>();
+const NO_SCALARS: Map<string, number> = new Map();
+const NO_HOST_PORTS: readonly HostPort[] = Object.freeze([]);
+const NO_LABELS: Labels = Object.freeze({});
+
+function shareVector(v: ResourceVector): ResourceVector {
+  if (v.scalars.size > 0) return v;
+  const key = `${v.cpu}/${v.memory}/${v.ephemeralStorage}`;
+  const hit = sharedVectors.get(key);
+  if (hit) return hit;
+  if (sharedVectors.size >= 10_000) sharedVectors.clear();
+  const out: ResourceVector = { cpu: v.cpu, memory: v.memory, ephemeralStorage: v.ephemeralStorage, scalars: NO_SCALARS };
+  sharedVectors.set(key, out);
+  return out;
+}
+
+/**
  * Projects a pod once. Assigned pods use status resources (in-place resize) like NodeInfo.update;
  * the incoming pod uses its spec only (k8s-semantics §5.4).
  */
@@ -174,17 +194,20 @@ export function makePodEntry(pod: Pod, assigned: boolean): PodEntry {
   const nz = computeNonZeroRequests(pod, opts, requests);
   const affinity = pod.spec.affinity;
   const hasAnti = hasTerms(affinity?.podAntiAffinity);
+  const hostPorts = listHostPorts(pod);
   return {
-    key: formatPodKey(pod),
+    // Array.join makes one flat string; a template literal makes a rope that the Map flattens into a
+    // second string, and the entry would keep both.
+    key: [pod.metadata.namespace ?? '', pod.metadata.name ?? ''].join('/'),
     namespace: pod.metadata.namespace ?? '',
     name: pod.metadata.name ?? '',
     pod,
-    labels: pod.metadata.labels ?? {},
+    labels: pod.metadata.labels ?? NO_LABELS,
     priority: readPodPriority(pod),
-    request: projectResources(requests),
+    request: shareVector(projectResources(requests)),
     nonZeroCpu: nz.cpu,
     nonZeroMemory: nz.memory,
-    hostPorts: listHostPorts(pod),
+    hostPorts: hostPorts.length > 0 ? hostPorts : NO_HOST_PORTS,
     hasRequiredAffinity: hasAnti || hasTerms(affinity?.podAffinity),
     hasRequiredAntiAffinity: hasAnti,
     terminating: !!pod.metadata.deletionTimestamp,
@@ -292,13 +315,15 @@ function nominatedNodeOf(pod: Pod | undefined): string | null {
 export class NodeInfoIndex implements Derived {
   static readonly KEY = 'scheduler.node-info';
   private nodes: Map<string, NodeInfo>;
+  /** `nodes` is shared with a fork (or the index forked from): copy it before the next write. */
+  private nodesShared = false;
   /** node names whose NodeInfo this fork may mutate in place. */
   private owned: Set<string>;
-  private names: string[] | null;
+  private names: readonly string[] | null;
   /** Number of assigned pods with required anti-affinity, cluster-wide (InterPodAffinity PreFilter shortcut). */
   private antiAffinityPods: number;
 
-  private constructor(nodes: Map<string, NodeInfo>, owned: Set<string>, names: string[] | null, antiAffinityPods: number) {
+  private constructor(nodes: Map<string, NodeInfo>, owned: Set<string>, names: readonly string[] | null, antiAffinityPods: number) {
     this.nodes = nodes;
     this.owned = owned;
     this.names = names;
@@ -319,7 +344,11 @@ export class NodeInfoIndex implements Derived {
   nextStartNodeIndex = 0;
 
   fork(): NodeInfoIndex {
-    const f = new NodeInfoIndex(new Map(this.nodes), new Set(), this.names, this.antiAffinityPods);
+    // The sorted names are computed once here, so every fork of an unchanged index shares them; the
+    // node map itself is shared until either side writes (a question's fork usually never does).
+    const f = new NodeInfoIndex(this.nodes, new Set(), this.nodeNames(), this.antiAffinityPods);
+    f.nodesShared = true;
+    this.nodesShared = true;
     f.nextStartNodeIndex = this.nextStartNodeIndex;
     // NodeInfos are now shared: this side must copy before its next change too.
     this.owned.clear();
@@ -332,6 +361,10 @@ export class NodeInfoIndex implements Derived {
   }
 
   private writable(name: string): NodeInfo {
+    if (this.nodesShared) {
+      this.nodes = new Map(this.nodes);
+      this.nodesShared = false;
+    }
     let info = this.nodes.get(name);
     if (!info) {
       info = newNodeInfo(name);
