@@ -8,6 +8,10 @@
  *                 with the fake API server loaded and its lists primed
  *   indexMB       of which the scheduler's node-info index (measured by building a second one)
  *   headroomMs    `/quota` headroom of a namespace of 2,000 pods, warm (load() + computeHeadroom)
+ *   churnMs       the same, each time on a new cache generation: a pod of another namespace changed
+ *                 (watch event) since the last answer, so node capacities are new
+ *   quotaChurnMs  the same, the namespace's own quota changed since the last answer (nothing of the
+ *                 namespace's admissions can be reused)
  *   diagnoseMs    diagnose a pasted FailedScheduling for a pod, warm
  *   whatifMs      a workload scaled by +1,000 replicas (admission + placement), warm
  *   requestsPerAnswer  API requests per warm answer (target 0)
@@ -38,6 +42,8 @@ interface SizeResult {
   heapMB: number;
   indexMB: number;
   headroomMs: number;
+  churnMs: number;
+  quotaChurnMs: number;
   diagnoseMs: number;
   whatifMs: number;
   requestsPerAnswer: number;
@@ -117,6 +123,38 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
       answers++;
     });
     log(`  headroom ${r1(headroomMs)} ms`);
+    // A change arrives by watch before each answer (waiting for it is not timed).
+    const changed = async (kind: string, ns: string, name: string, i: number, meta: 'labels' | 'annotations'): Promise<void> => {
+      const raw = fake.get(kind, ns, name) as { metadata: Record<string, unknown> } | undefined;
+      if (!raw) throw new Error(`bench: no ${kind} ${ns}/${name}`);
+      const mark = `bench-${i}`;
+      const m = raw.metadata;
+      fake.apply({ ...raw, kind, metadata: { ...m, [meta]: { ...((m[meta] as Record<string, string> | undefined) ?? {}), churn: mark } } } as KObject);
+      for (let tries = 0; ; tries++) {
+        const o = (await src.load()).snapshot.get(kind, ns, name) as { metadata: Record<string, Record<string, string> | undefined> } | undefined;
+        if (o?.metadata[meta]?.churn === mark) return;
+        if (tries > 2000) throw new Error(`bench: ${kind} ${ns}/${name} change not seen`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    const otherPod = (await src.load()).snapshot.list('Pod').find((p) => p.metadata.namespace !== g.bigNamespace)!;
+    const quota = (await src.load()).snapshot.list('ResourceQuota', g.bigNamespace)[0]!;
+    const churnTimes: number[] = [];
+    const quotaTimes: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      await changed('Pod', otherPod.metadata.namespace!, otherPod.metadata.name!, i, 'labels');
+      let t0 = performance.now();
+      computeHeadroom((await src.load()).snapshot, g.bigNamespace);
+      churnTimes.push(performance.now() - t0);
+      await changed('ResourceQuota', g.bigNamespace, quota.metadata.name!, i, 'annotations');
+      t0 = performance.now();
+      computeHeadroom((await src.load()).snapshot, g.bigNamespace);
+      quotaTimes.push(performance.now() - t0);
+    }
+    const churnMs = median(churnTimes);
+    const quotaChurnMs = median(quotaTimes);
+    log(`  headroom after a pod change ${r1(churnMs)} ms, after a quota change ${r1(quotaChurnMs)} ms`);
+    fake.resetRequests();
     // As `kubectl get events` prints it: the pod is named, so the diagnosis re-runs it against the state.
     const paste = g.pending ? `${g.pending.namespace}   3m   Warning   FailedScheduling   pod/${g.pending.name}   ${g.pending.message}` : '';
     const diagnoseMs = await time(7, async () => {
@@ -166,7 +204,7 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
       topNodesMs = listMs + perNode * nodes;
       log(`  topNodes ≈ ${r1(topNodesMs)} ms (list nodes ${r1(listMs)} ms + ${nodes} × ${r1(perNode)} ms per-node list of all pods, from ${SAMPLE} nodes)`);
     }
-    return { nodes, pods, coldStartMs: r1(coldStartMs), heapMB: r1(heapMB), indexMB: r1(indexMB), headroomMs: r1(headroomMs), diagnoseMs: r1(diagnoseMs), whatifMs: r1(whatifMs), requestsPerAnswer, listEverythingMs: r1(listEverythingMs), topNodesMs: r1(topNodesMs) };
+    return { nodes, pods, coldStartMs: r1(coldStartMs), heapMB: r1(heapMB), indexMB: r1(indexMB), headroomMs: r1(headroomMs), churnMs: r1(churnMs), quotaChurnMs: r1(quotaChurnMs), diagnoseMs: r1(diagnoseMs), whatifMs: r1(whatifMs), requestsPerAnswer, listEverythingMs: r1(listEverythingMs), topNodesMs: r1(topNodesMs) };
   } finally {
     await src.close();
     await fake.close();
@@ -208,7 +246,7 @@ const results: SizeResult[] = [];
 for (const [n, p] of sizes) results.push(await runChild(n, p));
 if (json) process.stdout.write(JSON.stringify({ cores: cpus().length, sizes: results }) + '\n');
 else {
-  const cols = ['nodes', 'pods', 'coldStartMs', 'heapMB', 'indexMB', 'headroomMs', 'diagnoseMs', 'whatifMs', 'requestsPerAnswer', 'listEverythingMs', 'topNodesMs'] as const;
+  const cols = ['nodes', 'pods', 'coldStartMs', 'heapMB', 'indexMB', 'headroomMs', 'churnMs', 'quotaChurnMs', 'diagnoseMs', 'whatifMs', 'requestsPerAnswer', 'listEverythingMs', 'topNodesMs'] as const;
   const w = cols.map((c) => Math.max(c.length, ...results.map((r) => String(r[c]).length)));
   process.stdout.write(`quota-doctor bench — ${cpus().length} cores, medians\n`);
   process.stdout.write(cols.map((c, i) => c.padStart(w[i]!)).join('  ') + '\n');

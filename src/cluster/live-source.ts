@@ -70,6 +70,12 @@ export class LiveSource implements ClusterSource {
   private closed = false;
   /** The cache: written by the reflectors, never handed out. */
   private base = new Snapshot();
+  /**
+   * `base` is the frozen generation itself (no write since the hand-out): the next write forks it
+   * first. Forking then, not at the hand-out, lets the new cache inherit the indexes the questions of
+   * that generation built on it (Snapshot.derive), kept current by their onChange from then on.
+   */
+  private baseShared = false;
   /** What load() hands forks of; never written once it stops being `base`. */
   private frozen?: Snapshot;
   private dirty = true;
@@ -207,15 +213,16 @@ export class LiveSource implements ClusterSource {
 
   /**
    * The snapshot to hand out. When the cache changed since the last hand-out it is frozen (never
-   * written again) and a fork of it becomes the cache; hand-outs are forks of the frozen one. So
-   * questions between two watch events share one frozen generation (and the indexes `prime`
-   * registered on it, which `Snapshot.derive` lets an unchanged fork inherit), and a write never
-   * lands in a store a hand-out is reading, whatever `fork()`'s ownership rules.
+   * written again) and a fork of it becomes the cache at the next write; hand-outs are forks of the
+   * frozen one. So questions between two watch events share one frozen generation (and the indexes
+   * `prime` registered on it, which `Snapshot.derive` lets an unchanged fork inherit), the next
+   * generation inherits every index built on this one, and a write never lands in a store a
+   * hand-out is reading, whatever `fork()`'s ownership rules.
    */
   private handout(): Snapshot {
     if (this.dirty || !this.frozen) {
       this.frozen = this.base;
-      this.base = this.frozen.fork();
+      this.baseShared = true;
       this.dirty = false;
       if (++this.generations >= this.o.compactEvery) this.queueCompaction();
     }
@@ -237,10 +244,19 @@ export class LiveSource implements ClusterSource {
       this.o.prime?.(fresh);
       for (const kind of CACHE_KINDS) for (const obj of this.base.iterate(kind)) fresh.put(obj);
       this.base = fresh;
+      this.baseShared = false;
       this.frozen = undefined;
       this.dirty = true;
       this.generations = 0;
     });
+  }
+
+  private writableBase(): Snapshot {
+    if (this.baseShared) {
+      this.base = this.base.fork();
+      this.baseShared = false;
+    }
+    return this.base;
   }
 
   private readonly sink: ReflectorSink = {
@@ -249,11 +265,13 @@ export class LiveSource implements ClusterSource {
       // Most updates change nothing we keep (kubelet status heartbeats, managedFields): skip them, so
       // the cache is not copied for nothing.
       if (prev && sameProjection(prev, obj)) return;
-      this.base.put(obj);
+      this.writableBase().put(obj);
       this.dirty = true;
     },
     remove: (kind, namespace, name) => {
-      if (this.base.remove(kind, namespace, name)) this.dirty = true;
+      if (!this.base.get(kind, namespace, name)) return;
+      this.writableBase().remove(kind, namespace, name);
+      this.dirty = true;
     },
     replace: (kind, namespace, objects) => {
       const seen = new Set<string>();

@@ -13,7 +13,7 @@ import type { Derived, KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare, resourceList } from '../quantity.ts';
 import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';
 import { scopeRequirements } from './admission/scopes.ts';
-import { admitObject } from './admit.ts';
+import { admitObject, type AdmissionResult } from './admit.ts';
 import { freeResources, nodeInfoIndex, projectResources, type NodeInfo } from './scheduler/node-info.ts';
 import { schedulePod } from './scheduler/schedule.ts';
 import { podRequests, isTerminal } from './resources.ts';
@@ -69,10 +69,46 @@ export function countFits(state: Snapshot, pod: Pod, opts: { now?: number } = {}
   return fitsOf(state, pod, opts).fit;
 }
 
-/** countFits, and the pod as admission left it (defaults applied), from one dry-run admission. */
-function fitsOf(state: Snapshot, pod: Pod, opts: { now?: number }): { fit: FitCount; admitted: Pod } {
+/**
+ * A dry-run admission of a workload's headroom pod, kept with what it read: the namespace's
+ * LimitRanges and ResourceQuotas and the PriorityClasses (admitObject reads nothing else for a pod).
+ * Snapshot objects are immutable, so while the same objects are there the answer is the same; a quota
+ * whose usage moved is a new object, and the pod is admitted again.
+ */
+interface AdmissionMemo {
+  now: number | undefined;
+  limitRanges: KObject[];
+  quotas: KObject[];
+  classes: KObject[];
+  result: AdmissionResult;
+}
+
+const admissions = new WeakMap<object, AdmissionMemo>();
+
+function sameObjects(a: readonly KObject[], b: readonly KObject[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** admitObject (dry run); with `memoKey` (the workload the pod is made from), remembered as above. */
+function admitDryRun(state: Snapshot, pod: Pod, now: number | undefined, memoKey?: object): AdmissionResult {
+  if (!memoKey) return admitObject(pod as KObject, state, { now, dryRun: true });
   const ns = pod.metadata.namespace ?? 'default';
-  const adm = admitObject(pod as KObject, state, { now: opts.now, dryRun: true });
+  const limitRanges = state.list('LimitRange', ns);
+  const quotas = state.list('ResourceQuota', ns);
+  const classes = state.list('PriorityClass');
+  const hit = admissions.get(memoKey);
+  if (hit && hit.now === now && sameObjects(hit.limitRanges, limitRanges) && sameObjects(hit.quotas, quotas) && sameObjects(hit.classes, classes)) return hit.result;
+  const result = admitObject(pod as KObject, state, { now, dryRun: true });
+  admissions.set(memoKey, { now, limitRanges, quotas, classes, result });
+  return result;
+}
+
+/** countFits, and the pod as admission left it (defaults applied), from one dry-run admission. */
+function fitsOf(state: Snapshot, pod: Pod, opts: { now?: number }, memoKey?: object): { fit: FitCount; admitted: Pod } {
+  const ns = pod.metadata.namespace ?? 'default';
+  const adm = admitDryRun(state, pod, opts.now, memoKey);
   const admitted = adm.object as unknown as Pod;
   if (!adm.allowed) {
     const f = adm.quota?.failure;
@@ -127,6 +163,12 @@ class EligibilityCache implements Derived {
 }
 
 function signatureOf(pod: Pod): string | null {
+  let sig = signatures.get(pod);
+  if (sig === undefined) signatures.set(pod, (sig = computeSignature(pod)));
+  return sig;
+}
+
+function computeSignature(pod: Pod): string | null {
   const s = pod.spec;
   if (s.affinity?.podAffinity || s.affinity?.podAntiAffinity || (s.topologySpreadConstraints?.length ?? 0) > 0) return null;
   if ((s.volumes ?? []).some((v) => v.persistentVolumeClaim || v.ephemeral)) return null;
@@ -171,19 +213,24 @@ interface FreeTable {
  */
 class FreeTableCache implements Derived {
   static readonly KEY = 'headroom.free-tables';
-  map = new Map<Set<string>, FreeTable>();
+  /** Shared by every fork until one of them sees a change. */
+  shared: { tables: Map<Set<string>, FreeTable>; largest?: { value: Headroom['largestSchedulablePod'] } } = { tables: new Map() };
   fork(): FreeTableCache {
     const c = new FreeTableCache();
-    c.map = this.map;
+    c.shared = this.shared;
     return c;
   }
   onChange(kind: string): void {
-    if (kind === 'Node' || kind === 'Pod') this.map = new Map();
+    if (kind === 'Node' || kind === 'Pod') this.shared = { tables: new Map() };
   }
 }
 
+function nodeTables(state: Snapshot): FreeTableCache['shared'] {
+  return state.derive(FreeTableCache.KEY, () => new FreeTableCache()).shared;
+}
+
 function freeTableFor(state: Snapshot, excluded: Set<string>, keep: boolean): FreeTable {
-  const perState = keep ? state.derive(FreeTableCache.KEY, () => new FreeTableCache()).map : undefined;
+  const perState = keep ? nodeTables(state).tables : undefined;
   const hit = perState?.get(excluded);
   if (hit) return hit;
   const index = nodeInfoIndex(state);
@@ -207,7 +254,7 @@ function freeTableFor(state: Snapshot, excluded: Set<string>, keep: boolean): Fr
 
 /** Σ over nodes passing the non-resource filters of how many copies fit there. */
 export function nodeBound(state: Snapshot, pod: Pod): number {
-  const req = projectResources(podRequests(pod));
+  const req = requestVectorOf(pod);
   const { excluded, cached } = excludedNodes(state, pod);
   const t = freeTableFor(state, excluded, cached);
   const key = req.scalars.size === 0 ? `${req.cpu}/${req.memory}/${req.ephemeralStorage}` : undefined;
@@ -275,19 +322,39 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
       const pod = headroomPod(w as Workload);
       if (!pod) continue;
       pod.metadata.name = `${w.metadata.name}-headroom`;
-      const { fit: f, admitted: admittedPod } = fitsOf(state, pod, opts);
-      const req = podRequests(admittedPod);
+      const { fit: f, admitted: admittedPod } = fitsOf(state, pod, opts, w);
       workloads.push({
         ...f,
         ref: refOf(kind, w.metadata.name ?? ''),
         kind,
         name: w.metadata.name ?? '',
         replicas: workloadReplicas(w as Workload),
-        perPod: strings(Object.fromEntries([...req].filter(([k]) => k === 'cpu' || k === 'memory' || k.includes('/')).map(([k, v]) => [k, v.toString()]))),
+        perPod: perPodOf(admittedPod),
       });
     }
   }
 
+  const pending: Headroom['pending'] = [];
+  for (const p of state.iterate<Pod & KObject>('Pod', namespace)) {
+    if (p.spec.nodeName || isTerminal(p)) continue;
+    const owner = ownerOf(state, p);
+    const cond = p.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
+    pending.push({ name: p.metadata.name ?? '', owner: owner ? refOf(owner.kind, owner.name) : undefined, reason: cond?.message ?? undefined });
+  }
+  pending.sort((a, b) => byteCompare(a.name, b.name));
+  void WORKLOAD_KINDS;
+  return { namespace, quotas, limitRanges, defaultPod, largestSchedulablePod: largestSchedulablePod(state), workloads, pending, cap: CAP };
+}
+
+/** The node with the most free cpu (then memory) that takes ordinary pods; kept while no Pod or Node changes. */
+function largestSchedulablePod(state: Snapshot): Headroom['largestSchedulablePod'] {
+  const tables = nodeTables(state);
+  tables.largest ??= { value: findLargest(state) };
+  const v = tables.largest.value;
+  return v ? { ...v } : null;
+}
+
+function findLargest(state: Snapshot): Headroom['largestSchedulablePod'] {
   const index = nodeInfoIndex(state);
   let largest: Headroom['largestSchedulablePod'] = null;
   let bestCpu = -1;
@@ -303,17 +370,7 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
       largest = { cpu: Quantity.fromMilli(Math.max(0, f.cpu)).toString(), memory: roundDownMemory(Math.max(0, f.memory)), node: name };
     }
   }
-
-  const pending: Headroom['pending'] = [];
-  for (const p of state.iterate<Pod & KObject>('Pod', namespace)) {
-    if (p.spec.nodeName || isTerminal(p)) continue;
-    const owner = ownerOf(state, p);
-    const cond = p.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
-    pending.push({ name: p.metadata.name ?? '', owner: owner ? refOf(owner.kind, owner.name) : undefined, reason: cond?.message ?? undefined });
-  }
-  pending.sort((a, b) => byteCompare(a.name, b.name));
-  void WORKLOAD_KINDS;
-  return { namespace, quotas, limitRanges, defaultPod, largestSchedulablePod: largest, workloads, pending, cap: CAP };
+  return largest;
 }
 
 /** The CONTRACT.md JSON of `quota NS` (extra fields are extensions). */
@@ -327,6 +384,30 @@ export function headroomJson(h: Headroom): Record<string, unknown> {
     workloads: h.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, perPod: w.perPod, moreReplicasFit: w.fits, limitedBy: w.limitedBy })),
     pendingPods: h.pending.map((p) => p.name),
   };
+}
+
+/**
+ * What is read off an admitted pod, kept per admitted object: a remembered admission (above) hands
+ * the same object out again, and it is never changed.
+ */
+const perPods = new WeakMap<object, Record<string, string>>();
+const requestVectors = new WeakMap<object, ReturnType<typeof projectResources>>();
+const signatures = new WeakMap<object, string | null>();
+
+function perPodOf(admitted: Pod): Record<string, string> {
+  let v = perPods.get(admitted);
+  if (!v) {
+    const req = podRequests(admitted);
+    v = strings(Object.fromEntries([...req].filter(([k]) => k === 'cpu' || k === 'memory' || k.includes('/')).map(([k, q]) => [k, q.toString()])));
+    perPods.set(admitted, v);
+  }
+  return { ...v };
+}
+
+function requestVectorOf(pod: Pod): ReturnType<typeof projectResources> {
+  let v = requestVectors.get(pod);
+  if (!v) requestVectors.set(pod, (v = projectResources(podRequests(pod))));
+  return v;
 }
 
 const templateHashes = new WeakMap<object, string>();

@@ -142,6 +142,38 @@ function headWord(s: string, start: number): string {
   return s.slice(start, i);
 }
 
+/** Anchors by the two-character pieces they contain. */
+const ANCHORS_BY_GRAM = new Map<string, string[]>();
+for (const a of ANCHORS) {
+  for (let i = 0; i + 2 <= a.length; i++) {
+    const g = a.slice(i, i + 2);
+    const list = ANCHORS_BY_GRAM.get(g) ?? [];
+    if (!list.includes(a)) list.push(a);
+    ANCHORS_BY_GRAM.set(g, list);
+  }
+}
+
+/**
+ * `countAnchors(wa + wb) > countAnchors(wa + ' ' + wb)`, looking only at the anchors that can differ
+ * between the two: an anchor found in one and not the other spans the junction, so it contains the
+ * two characters that meet there (`c1 c2` glued, `c1 ' '` or `' ' c2` spaced).
+ */
+const JUNCTION_CANDIDATES = new Map<string, string[]>();
+
+function gluingAddsAnchors(wa: string, wb: string, c1: string, c2: string): boolean {
+  const glued = wa + wb;
+  const spaced = `${wa} ${wb}`;
+  const key = c1 + c2;
+  let candidates = JUNCTION_CANDIDATES.get(key);
+  if (!candidates) {
+    candidates = [...new Set([...(ANCHORS_BY_GRAM.get(key) ?? []), ...(ANCHORS_BY_GRAM.get(`${c1} `) ?? []), ...(ANCHORS_BY_GRAM.get(` ${c2}`) ?? [])])];
+    JUNCTION_CANDIDATES.set(key, candidates);
+  }
+  let diff = 0;
+  for (const a of candidates) diff += (glued.includes(a) ? 1 : 0) - (spaced.includes(a) ? 1 : 0);
+  return diff > 0;
+}
+
 function countAnchors(lower: string): number {
   if (!ANCHOR_RE.test(lower)) return 0;
   let n = 0;
@@ -236,7 +268,7 @@ function joinDecision(cur: string, next: string, indentOfStart: number, startIsK
     if (ANCHOR_GRAMS.has(c1 + c2)) {
       const wa = lowerAscii(cur.slice(Math.max(0, te - 40), te));
       const wb = lowerAscii(next.slice(hs, hs + 40));
-      if (countAnchors(wa + wb) > countAnchors(`${wa} ${wb}`)) return '';
+      if (gluingAddsAnchors(wa, wb, c1, c2)) return '';
     }
   }
   if (cur.charCodeAt(te - 1) === 61 || next.charCodeAt(hs) === 61) return isOpen(cur) ? '' : null;

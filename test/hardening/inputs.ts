@@ -159,3 +159,10 @@ export function specialInputs(): Input[] {
     { name: 'mrkdwn and mentions', text: `<!channel> <@U0ALICE> *bold* \`code\` \`\`\` & < > ${PASTE}` },
   ];
 }
+
+/** The whole corpus, the same on every run: the worst cases, 40 random byte strings, every real paste mutated once. */
+export function fuzzCorpus(): { special: Input[]; corpus: Input[] } {
+  const rnd = prng(0x9a7d0c7);
+  const special = specialInputs();
+  return { special, corpus: [...special, ...randomBytes(rnd, 40, 4096), ...realPastes().map((p) => ({ name: `mutated ${p.name}`, text: mutate(p.text, rnd) }))] };
+}

@@ -95,11 +95,14 @@ describe('fuzz', () => {
     expect(slowest).toBeLessThan(200);
   });
 
-  it.each(big)('1 MB input: %s, in well under a second', (_name, make) => {
+  it.each(big)('1 MB input: %s, well under 300 ms', (_name, make) => {
     const text = make();
+    // One warm-up run: the bound is about the parser, not about compiling it.
+    timed(text);
     const ms = timed(text);
-    // The goal is ≪100 ms on a developer machine; CI machines are slower, so the bound here is generous.
-    expect(ms).toBeLessThan(1000);
+    // The acceptance target is < 100 ms (median ≤ 60 ms on an idle 2-core machine, see bench/parse.ts);
+    // test files run in parallel with other suites here, so the bound leaves room for a loaded machine.
+    expect(ms).toBeLessThan(300);
   });
 
   it('caps input above maxBytes', () => {
