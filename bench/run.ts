@@ -146,15 +146,16 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
       let t0 = performance.now();
       computeHeadroom((await src.load()).snapshot, g.bigNamespace);
       churnTimes.push(performance.now() - t0);
+      answers++;
       await changed('ResourceQuota', g.bigNamespace, quota.metadata.name!, i, 'annotations');
       t0 = performance.now();
       computeHeadroom((await src.load()).snapshot, g.bigNamespace);
       quotaTimes.push(performance.now() - t0);
+      answers++;
     }
     const churnMs = median(churnTimes);
     const quotaChurnMs = median(quotaTimes);
     log(`  headroom after a pod change ${r1(churnMs)} ms, after a quota change ${r1(quotaChurnMs)} ms`);
-    fake.resetRequests();
     // As `kubectl get events` prints it: the pod is named, so the diagnosis re-runs it against the state.
     const paste = g.pending ? `${g.pending.namespace}   3m   Warning   FailedScheduling   pod/${g.pending.name}   ${g.pending.message}` : '';
     const diagnoseMs = await time(7, async () => {

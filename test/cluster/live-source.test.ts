@@ -162,6 +162,59 @@ describe('LiveSource: requests', () => {
   });
 });
 
+describe('LiveSource: what questions build is kept', () => {
+  it('the next cache generation inherits an index a question built, kept current by its onChange', async () => {
+    const { fake, src } = await setup({ objects: [pod('a', 'ns1'), pod('b', 'ns1')] });
+    let builds = 0;
+    /** Counts the pods it is told about; a fork shares nothing mutable. */
+    class PodCount {
+      constructor(public n: number) {}
+      fork(): PodCount {
+        return new PodCount(this.n);
+      }
+      onChange(kind: string, prev: KObject | undefined, next: KObject | undefined): void {
+        if (kind === 'Pod') this.n += (next ? 1 : 0) - (prev ? 1 : 0);
+      }
+    }
+    const count = (s: Snapshot) =>
+      s.derive('test.pod-count', (x) => {
+        builds++;
+        return new PodCount(x.count('Pod'));
+      }).n;
+    expect(count((await src.load()).snapshot)).toBe(2);
+    expect(count((await src.load()).snapshot)).toBe(2);
+    fake.apply(pod('c', 'ns1'));
+    const r = await eventually(src, (x) => x.snapshot.get('Pod', 'ns1', 'c') !== undefined);
+    expect(count(r.snapshot)).toBe(3);
+    fake.remove('Pod', 'ns1', 'a');
+    const r2 = await eventually(src, (x) => x.snapshot.get('Pod', 'ns1', 'a') === undefined);
+    expect(count(r2.snapshot)).toBe(2);
+    expect(builds).toBe(1);
+  });
+
+  it('pods of one ReplicaSet share their equal parts (labels, owner, containers, tolerations, status)', async () => {
+    const owned = (name: string, node: string): KObject => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'ns1', labels: { app: 'web', 'pod-template-hash': 'h1' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-h1', uid: 'u1', controller: true }] },
+      spec: { nodeName: node, containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '100m' } } }], tolerations: [{ key: 'k', operator: 'Exists' }] },
+      status: { phase: 'Running', qosClass: 'Burstable' },
+    });
+    const { src } = await setup({ objects: [owned('web-h1-aaaaa', 'n1'), owned('web-h1-bbbbb', 'n2')] });
+    const { snapshot } = await src.load();
+    const [a, b] = ['web-h1-aaaaa', 'web-h1-bbbbb'].map((n) => snapshot.get('Pod', 'ns1', n) as KObject & { spec: Record<string, unknown>; status: unknown });
+    expect(a!.metadata.labels).toBe(b!.metadata.labels);
+    expect(a!.metadata.ownerReferences).toBe(b!.metadata.ownerReferences);
+    expect(a!.spec.containers).toBe(b!.spec.containers);
+    expect(a!.spec.tolerations).toBe(b!.spec.tolerations);
+    expect(a!.status).toBe(b!.status);
+    expect(a!.metadata.namespace).toBe('ns1');
+    expect(a!.spec.nodeName).toBe('n1');
+    expect(b!.spec.nodeName).toBe('n2');
+    expect(comparable(snapshot, 'Pod', false)).toEqual(comparable(snapshot, 'Pod', true));
+  });
+});
+
 describe('LiveSource: watches', () => {
   it('applies ADDED, MODIFIED and DELETED; a pod turning Succeeded leaves the cache', async () => {
     const { fake, src } = await setup({ objects: [pod('a', 'ns1', { node: 'n1' }), pod('b', 'ns1'), { kind: 'Node', metadata: { name: 'n1' }, status: { allocatable: { cpu: '4' } } }] });

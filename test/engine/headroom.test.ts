@@ -187,3 +187,44 @@ describe('computeHeadroom: Pending pods', () => {
     expect(h.pending).toEqual([{ name: 'web-5f7c9-ccccc', owner: 'deploy/web', reason: undefined }]);
   });
 });
+
+describe('computeHeadroom: what it keeps between answers follows the state', () => {
+  const KINDS = ['Node', 'Pod', 'ResourceQuota', 'LimitRange', 'ReplicaSet', 'Deployment', 'StatefulSet', 'Job', 'PriorityClass', 'Namespace', 'PersistentVolumeClaim', 'StorageClass'];
+  /** The same objects in a new snapshot: nothing remembered, every number computed afresh. */
+  function fresh(s: Snapshot): Snapshot {
+    const out = snapshotOf();
+    for (const k of KINDS) for (const o of s.list(k)) out.put(o);
+    return out;
+  }
+  const web = (cpu: string) => ({ ...WEB_TEMPLATE, spec: { containers: [{ name: 'app', image: 'web', resources: { requests: { cpu, memory: '256Mi' } } }] } });
+
+  it.each<[string, (s: Snapshot) => void]>([
+    ['the quota is raised', (s) => s.put(quota(NS, 'team-quota', { 'requests.cpu': '8', 'requests.memory': '8Gi', pods: '50' }, { 'requests.cpu': '1', 'requests.memory': '1Gi', pods: '3' }))],
+    ['the LimitRange defaults change', (s) => s.put(limitRange(NS, { cpu: '250m', memory: '256Mi' }, { cpu: '1', memory: '1Gi' }))],
+    ['a pod lands on n1', (s) => s.put(pod('big', { namespace: 'other', cpu: '3', memory: '7Gi', node: 'n1' }) as KObject)],
+    ['n2 grows', (s) => s.put(node('n2', { cpu: '32', memory: '128Gi' }))],
+    ['n1 is cordoned', (s) => s.put(node('n1', { cpu: '4', memory: '8Gi', unschedulable: true }))],
+    ['the Deployment asks for more cpu', (s) => s.put({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: NS }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: web('900m') } })],
+    ['a PriorityClass becomes the global default', (s) => s.put({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000, globalDefault: true })],
+  ])('%s: a fork answers as a fresh snapshot would, and the original keeps its answer', (_what, change) => {
+    const s = headroomState('20');
+    const before = headroomJson(computeHeadroom(s, NS));
+    expect(headroomJson(computeHeadroom(s.fork(), NS))).toEqual(before);
+    const f = s.fork();
+    change(f);
+    const after = headroomJson(computeHeadroom(f, NS));
+    expect(after).toEqual(headroomJson(computeHeadroom(fresh(f), NS)));
+    expect(headroomJson(computeHeadroom(s, NS))).toEqual(before);
+    // A second answer on the changed fork (everything remembered now) is the same again.
+    expect(headroomJson(computeHeadroom(f, NS))).toEqual(after);
+  });
+
+  it('the changes above change the answer (the check is not vacuous)', () => {
+    const s = headroomState('20');
+    const before = headroomJson(computeHeadroom(s, NS));
+    const f = s.fork();
+    f.put(node('n2', { cpu: '32', memory: '128Gi' }));
+    f.put(limitRange(NS, { cpu: '250m', memory: '256Mi' }, { cpu: '1', memory: '1Gi' }));
+    expect(headroomJson(computeHeadroom(f, NS))).not.toEqual(before);
+  });
+});
