@@ -17,11 +17,12 @@
  *   requestsPerAnswer  API requests per warm answer (target 0)
  *   listEverythingMs   the same headroom, computed the obvious way: list all pods and nodes per question
  *   topNodesMs         client-node's topNodes (one pod list per node)
- * `--json` prints one JSON object. Each size runs in a child process of its own (`--size N,P`), so the
+ * `--json` prints one JSON object; `BENCH_TIMES=1` prints every run of each median. Each size runs in a child process of its own (`--size N,P`), so the
  * heap of one size (and its fake server) never counts in, or out of, another's.
  */
 import { CoreV1Api, topNodes } from '@kubernetes/client-node';
 import { spawn } from 'node:child_process';
+import { runParseBench } from './parse.ts';
 import { fileURLToPath } from 'node:url';
 import { NodeInfoIndex, nodeInfoIndex } from '../src/engine/scheduler/node-info.ts';
 import { ALL_RESOURCES, RESOURCES, collectionPath } from '../src/cluster/resources.ts';
@@ -78,6 +79,7 @@ async function time(runs: number, f: () => unknown | Promise<unknown>): Promise<
     await f();
     out.push(performance.now() - t);
   }
+  if (process.env.BENCH_TIMES) process.stderr.write(`    runs: ${out.map((x) => r1(x)).join(' ')}\n`);
   return median(out);
 }
 
@@ -109,11 +111,16 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
     const heapMB = heapUsedMB() - heapBase;
     // The node-info index alone: a second one, built from the same snapshot, kept while measuring.
     const before = heapUsedMB();
-    const index = NodeInfoIndex.build(cold.snapshot);
+    let index: NodeInfoIndex | undefined = NodeInfoIndex.build(cold.snapshot);
     gc();
     const indexMB = heapUsedMB() - before;
     void index.nodeNames();
+    index = undefined;
     log(`  heap ${r1(heapMB)} MB, of which node-info index ${r1(indexMB)} MB`);
+    // Timings start from a settled heap: after a full collection of the server's and the cache's
+    // heap, V8 sweeps it in the background for a while, and answers timed meanwhile pay for that.
+    gc();
+    await new Promise((r) => setTimeout(r, 1000));
 
     fake.resetRequests();
     let answers = 0;
@@ -245,12 +252,17 @@ if (sizeArg > 0) {
 const sizes: [number, number][] = quick ? [[500, 15_000]] : [[500, 15_000], [5_000, 150_000]];
 const results: SizeResult[] = [];
 for (const [n, p] of sizes) results.push(await runChild(n, p));
-if (json) process.stdout.write(JSON.stringify({ cores: cpus().length, sizes: results }) + '\n');
+// Pasted text: every 1 MB shape through parsePaste (the understanding issue's bound: < 100 ms).
+const parse = runParseBench();
+if (json) process.stdout.write(JSON.stringify({ cores: cpus().length, sizes: results, parse1MB: parse }) + '\n');
 else {
   const cols = ['nodes', 'pods', 'coldStartMs', 'heapMB', 'indexMB', 'headroomMs', 'churnMs', 'quotaChurnMs', 'diagnoseMs', 'whatifMs', 'requestsPerAnswer', 'listEverythingMs', 'topNodesMs'] as const;
   const w = cols.map((c) => Math.max(c.length, ...results.map((r) => String(r[c]).length)));
   process.stdout.write(`quota-doctor bench — ${cpus().length} cores, medians\n`);
   process.stdout.write(cols.map((c, i) => c.padStart(w[i]!)).join('  ') + '\n');
   for (const r of results) process.stdout.write(cols.map((c, i) => String(r[c]).padStart(w[i]!)).join('  ') + '\n');
+  process.stdout.write('\nparsePaste on 1 MB inputs (ms)\n');
+  const sw = Math.max(...parse.map((r) => r.shape.length));
+  for (const r of parse) process.stdout.write(`  ${r.shape.padEnd(sw)}  median ${String(r.medianMs).padStart(6)}  max ${String(r.maxMs).padStart(6)}\n`);
 }
 process.exit(0);
