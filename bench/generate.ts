@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { KObject } from '../src/k8s/snapshot.ts';
 import { generateNameSuffix } from '../src/engine/admit.ts';
 import { podTemplateHash } from '../src/engine/workloads.ts';
+import { prng as rng } from '../test/support/prng.ts';
 
 export interface GenOptions {
   nodes: number;
@@ -30,15 +31,6 @@ export interface Generated {
   counts: { nodes: number; pods: number; namespaces: number };
 }
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ZONES = ['a', 'b', 'c'];
 const SHAPES = [

@@ -12,6 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parsePaste } from '../src/parse/index.ts';
+import { prng } from '../test/support/prng.ts';
 
 export interface ParseBenchRow {
   shape: string;
@@ -22,17 +23,6 @@ export interface ParseBenchRow {
 const MB = 1024 * 1024;
 const RUNS = 7;
 
-/** mulberry32: seeded, so every run parses the same bytes. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function repeatTo(unit: string, size: number): string {
   return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Quantity, QuantityError, formatPairs, resourceList } from '../src/quantity.ts';
+import { prng as rng } from './support/prng.ts';
 
 describe('Quantity.parse → toString (canonical form, k8s-semantics §1.2)', () => {
   it.each([
@@ -68,16 +69,6 @@ describe('quota message pairs', () => {
   });
 });
 
-/** Seeded generator (mulberry32): properties over thousands of values. */
-function rng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('properties', () => {
   const rand = rng(42);

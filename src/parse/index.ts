@@ -5,7 +5,7 @@
  * parser over the same normalized text, attach the surrounding context (namespace, controller, pod),
  * dedupe repeats, and order the findings the way the API server and scheduler meet an object:
  * validation → LimitRanger → ResourceQuota → scheduler → runtime → look-alikes.
- * Never throws: any internal failure yields what was found so far.
+ * Never throws: on an internal failure it returns what was found so far.
  */
 
 import { resourceOf } from '../k8s/objects.ts';
