@@ -4,7 +4,7 @@
  * generation → validation (422) → LimitRanger validation → ResourceQuota (last). The first failure wins.
  */
 import type { LimitRange, PersistentVolumeClaim, Pod, PriorityClass, ResourceQuota, StorageClass } from '../k8s/objects.ts';
-import { resourceOf } from '../k8s/objects.ts';
+import { CLUSTER_SCOPED_KINDS, resourceOf } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import type { ResourceList } from '../quantity.ts';
 import { applyLimitRangeDefaults, validatePodLimits, validatePVCLimits, type LimitViolation } from './admission/limitranger.ts';
@@ -14,6 +14,7 @@ import type { Operation } from './admission/evaluators/types.ts';
 import { clone, defaultLimitRange, defaultPod } from './defaults.ts';
 import { forbidden, type DecisionLayer } from './status.ts';
 import { versionAtLeast } from './version.ts';
+import { computeQuotaUsed } from './quota-status.ts';
 
 export interface AdmitOptions {
   operation?: Operation;
@@ -130,6 +131,12 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
   const podLevelResources = featureOn(opts, 'PodLevelResources', true);
   const version = opts.k8sVersion ?? '1.35';
   const warnings: string[] = [];
+  if (CLUSTER_SCOPED_KINDS.has(input.kind ?? '')) {
+    // Cluster-scoped objects (Namespace, PriorityClass, StorageClass, Node …) are never quota-checked.
+    const { namespace: _ignored, ...metadata } = input.metadata;
+    void _ignored;
+    return { allowed: true, layer: null, message: null, object: clone({ ...input, metadata }), quotaUsage: new Map(), quotaUsedAfter: new Map(), warnings };
+  }
   const ns = input.metadata.namespace ?? 'default';
   let obj: KObject = clone({ ...input, metadata: { ...input.metadata, namespace: ns } });
   const { resource, group } = resourceOf(obj.kind ?? '', obj.apiVersion);
@@ -213,5 +220,13 @@ export function commitAdmission(snapshot: Snapshot, result: AdmissionResult): vo
     for (const [k, v] of used) usedObj[k] = v.toString();
     snapshot.put({ ...q, status: { ...(q.status ?? {}), used: usedObj } } as KObject);
   }
-  snapshot.put(result.object);
+  let obj = result.object;
+  // A quota created here has no controller to fill its status: hard from spec, used recomputed (§4.1).
+  const quota = obj as unknown as ResourceQuota;
+  if (obj.kind === 'ResourceQuota' && quota.spec?.hard && !(quota.status?.hard && quota.status?.used)) {
+    const withHard: ResourceQuota = { ...quota, status: { ...(quota.status ?? {}), hard: quota.spec.hard } };
+    const used = Object.fromEntries([...computeQuotaUsed(snapshot, withHard)].map(([k, v]) => [k, v.toString()]));
+    obj = { ...obj, status: { hard: quota.spec.hard, used } } as KObject;
+  }
+  snapshot.put(obj);
 }

@@ -3,7 +3,7 @@
  * quota), then for pods the scheduler; workloads expand to the pods their controllers would create.
  * Each admitted object updates the state the next one sees. The caller's snapshot is never modified.
  */
-import { WORKLOAD_KINDS, type Node, type Pod, type Workload } from '../k8s/objects.ts';
+import { CLUSTER_SCOPED_KINDS, WORKLOAD_KINDS, type Node, type Pod, type Workload } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import { listToRecord } from '../quantity.ts';
 import { admitObject, commitAdmission, type AdmissionResult, type AdmitOptions } from './admit.ts';
@@ -107,7 +107,7 @@ export function simulate(input: Snapshot, objects: KObject[], opts: SimOptions =
   const seed = { n: opts.nameSeed ?? 0 };
   for (const raw of objects) {
     const ns = raw.metadata.namespace ?? opts.namespace ?? 'default';
-    const obj: KObject = { ...raw, metadata: { ...raw.metadata, namespace: ns } };
+    const obj: KObject = CLUSTER_SCOPED_KINDS.has(raw.kind ?? '') ? raw : { ...raw, metadata: { ...raw.metadata, namespace: ns } };
     const isWorkload = (WORKLOAD_KINDS as readonly string[]).includes(obj.kind ?? '');
     const admission = simulateOne(state, obj, opts, results, warnings, seed);
     if (!isWorkload || !admission.allowed) continue;

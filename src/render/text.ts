@@ -79,7 +79,7 @@ export function renderAnswer(a: Answer): string {
 export function renderSimulation(results: SimResult[], warnings: string[], opts: { check?: boolean } = {}): string {
   const out: string[] = [];
   for (const r of results) {
-    const id = `${r.kind} ${r.namespace}/${r.name}`;
+    const id = r.namespace ? `${r.kind} ${r.namespace}/${r.name}` : `${r.kind} ${r.name}`;
     if (!r.admission.allowed) {
       out.push(`✗ ${id}: rejected by ${layerWords(r.admission.layer)}`, `    ${r.admission.message}`);
       continue;
