@@ -12,6 +12,13 @@ export interface AggregateOptions {
   podLevelResources?: boolean;
   /** Use container statuses too (in-place resize: quota and already-assigned pods). */
   useStatusResources?: boolean;
+  /**
+   * Pod-level override limited to cpu and memory. LimitRanger keeps its own copy of
+   * isSupportedPodLevelResource (plugin/pkg/admission/limitranger/admission.go:
+   * `supportedPodLevelResources = sets.New(ResourceCPU, ResourceMemory)`), which, unlike
+   * component-helpers, does not accept hugepages-*.
+   */
+  podLevelCpuMemoryOnly?: boolean;
 }
 
 export function isSidecar(c: Container): boolean {
@@ -86,7 +93,8 @@ function aggregate(pod: Pod, which: 'requests' | 'limits', opts: AggregateOption
   const podLevel = which === 'requests' ? pod.spec.resources?.requests : pod.spec.resources?.limits;
   if ((opts.podLevelResources ?? true) && hasPodLevel(podLevel)) {
     result = new Map(result);
-    for (const [k, v] of Object.entries(podLevel!)) if (isSupportedPodLevelResource(k)) result.set(k, Quantity.parse(v));
+    const supported = opts.podLevelCpuMemoryOnly ? (k: string) => k === 'cpu' || k === 'memory' : isSupportedPodLevelResource;
+    for (const [k, v] of Object.entries(podLevel!)) if (supported(k)) result.set(k, Quantity.parse(v));
   }
   if (!opts.excludeOverhead && pod.spec.overhead) {
     const overhead = resourceList(pod.spec.overhead);

@@ -47,6 +47,15 @@ function capBytes(text: string, maxBytes: number): { text: string; truncated: bo
   // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts need no counting.
   if (text.length * 3 <= maxBytes) return { text, truncated: false };
   if (text.length <= maxBytes && Buffer.byteLength(text, 'utf8') <= maxBytes) return { text, truncated: false };
+  // Native encode, cut at a character boundary, native decode: several times faster than counting in a
+  // loop. Buffer writes a lone surrogate as U+FFFD (3 bytes, as counted below) but decodes it back as
+  // U+FFFD, so the result is used only when it is a prefix of the input.
+  const buf = Buffer.from(text, 'utf8');
+  if (buf.length <= maxBytes) return { text, truncated: false };
+  let cut = maxBytes;
+  while (cut > 0 && (buf[cut]! & 0xc0) === 0x80) cut--;
+  const head = buf.toString('utf8', 0, cut);
+  if (text.startsWith(head)) return { text: head, truncated: true };
   // Count UTF-8 bytes per character up to the cut (no encode/decode round trip of the whole paste).
   let bytes = 0;
   let i = 0;

@@ -7,11 +7,16 @@ import { Snapshot, type KObject } from '../../src/k8s/snapshot.ts';
 import { simulate } from '../../src/engine/simulate.ts';
 import { evaluatorFor } from '../../src/engine/admission/resourcequota.ts';
 import { Quantity } from '../../src/quantity.ts';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { loadCases, normalizeBracketed, type Case } from '../support/cases.ts';
 import type { LimitedResource } from '../../src/engine/admission/resourcequota.ts';
 
 const ADMISSION = new Set(['api-defaulting', 'limitrange', 'quota']);
-const cases = loadCases().filter((c) => ADMISSION.has(c.layer));
+/** Rows ported from upstream's own unit-test tables (same schema), kept with the repository. */
+const UPSTREAM = fileURLToPath(new URL('../fixtures/cases/upstream-admission.jsonl', import.meta.url));
+const upstreamCases: Case[] = readFileSync(UPSTREAM, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Case);
+const cases = [...loadCases(), ...upstreamCases].filter((c) => ADMISSION.has(c.layer));
 
 function withKind(list: unknown, kind: string): KObject[] {
   return ((list as KObject[] | undefined) ?? []).map((o) => ({ ...o, kind: o.kind ?? kind }));

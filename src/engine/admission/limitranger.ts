@@ -201,7 +201,8 @@ export function validatePodLimits(pod: Pod, limitRanges: LimitRange[], opts: { p
         for (const c of pod.spec.containers) checkItem(name, 'Container', item, containerRequests(c), containerLimits(c), { container: c.name }, violations);
         for (const c of pod.spec.initContainers ?? []) checkItem(name, 'Container', item, containerRequests(c), containerLimits(c), { container: c.name, init: true }, violations);
       } else if (item.type === 'Pod') {
-        const aggOpts = { excludeOverhead: true, podLevelResources: opts.podLevelResources ?? true };
+        // LimitRanger's own podRequests/podLimits: no overhead, spec only, pod-level override for cpu/memory only.
+        const aggOpts = { excludeOverhead: true, podLevelResources: opts.podLevelResources ?? true, podLevelCpuMemoryOnly: true };
         checkItem(name, 'Pod', item, podRequests(pod, aggOpts), podLimits(pod, aggOpts), {}, violations);
       }
     }

@@ -2,6 +2,8 @@
  * Every `layer: "scheduler"` conformance case of ../shared/cases/k8s-cases.jsonl (or QUOTA_DOCTOR_CASES):
  * full scheduling cases build a snapshot from input.nodes / pods / persistentVolumeClaims /
  * persistentVolumes and schedule input.object; `fitError` cases exercise the message assembly alone.
+ * Also runs ../../fixtures/cases/upstream-scheduler.jsonl: rows ported from kube-scheduler's own unit-test
+ * tables (each case cites its upstream file and test name).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -41,8 +43,9 @@ function casesFile(): string {
   return fileURLToPath(new URL('../../../../shared/cases/k8s-cases.jsonl', import.meta.url));
 }
 
-function loadSchedulerCases(): SchedulerCase[] {
-  const file = casesFile();
+const UPSTREAM_CASES = fileURLToPath(new URL('../../fixtures/cases/upstream-scheduler.jsonl', import.meta.url));
+
+function loadSchedulerCases(file: string = casesFile()): SchedulerCase[] {
   if (!existsSync(file)) throw new Error(`conformance cases not found at ${file} (set QUOTA_DOCTOR_CASES)`);
   return readFileSync(file, 'utf8')
     .split('\n')
@@ -69,15 +72,8 @@ function optionsOf(c: SchedulerCase, extra: ScheduleOptions = {}): ScheduleOptio
   return { ...(c.k8sVersion && c.k8sVersion !== '1.35' ? { k8sVersion: c.k8sVersion } : {}), ...extra };
 }
 
-const cases = loadSchedulerCases();
-
-describe('scheduler conformance cases', () => {
-  it('finds the scheduler cases', () => {
-    expect(cases.length).toBeGreaterThan(0);
-  });
-
-  it.each(cases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
-    if (c.input.fitError) {
+function runCase(c: SchedulerCase): void {
+  if (c.input.fitError) {
       expect(formatFitError(c.input.fitError, optionsOf(c))).toBe(c.expected.message);
       return;
     }
@@ -92,5 +88,24 @@ describe('scheduler conformance cases', () => {
       const off = schedulePod(buildSnapshot(c), pod, optionsOf(c, { draEnabled: false }));
       expect(off.message).toBe(c.expected.messageDRADisabled);
     }
+}
+
+const cases = loadSchedulerCases();
+const upstreamCases = loadSchedulerCases(UPSTREAM_CASES);
+
+describe('scheduler conformance cases', () => {
+  it('finds the scheduler cases', () => {
+    expect(cases.length).toBeGreaterThan(0);
   });
+
+  it.each(cases.map((c) => [c.id, c] as const))('%s', (_id, c) => runCase(c));
+});
+
+describe('scheduler cases ported from upstream unit tests', () => {
+  it('finds the upstream cases', () => {
+    expect(upstreamCases.length).toBeGreaterThan(0);
+    expect(new Set(upstreamCases.map((c) => c.id)).size).toBe(upstreamCases.length);
+  });
+
+  it.each(upstreamCases.map((c) => [`${c.id} ${c.source}`, c] as const))('%s', (_id, c) => runCase(c));
 });

@@ -18,10 +18,10 @@ const VALIDATION_SET = new Set(['cpu', 'memory', 'requests.cpu', 'requests.memor
 /** An extended resource: a domain-qualified name outside kubernetes.io, not `requests.`-prefixed. */
 export function isExtendedResourceName(name: string): boolean {
   if (name.startsWith('requests.')) return false;
-  const slash = name.indexOf('/');
-  if (slash <= 0) return false;
-  const domain = name.slice(0, slash);
-  return domain !== 'kubernetes.io' && !domain.endsWith('.kubernetes.io');
+  // helper.IsNativeResource: no "/" at all, or the name contains "kubernetes.io/" anywhere
+  // (IsPrefixedNativeResource is a strings.Contains, so e.g. "xkubernetes.io/a" is native too).
+  if (!name.includes('/')) return false;
+  return !name.includes('kubernetes.io/');
 }
 
 export function isPodQuotaResource(name: string): boolean {

@@ -28,7 +28,11 @@ export interface NodeAffinityState {
 export function readRequiredNodeAffinity(pod: Pod): NodeAffinityState | null {
   const sel = pod.spec.nodeSelector;
   const nodeSelector = sel && Object.keys(sel).length > 0 ? sel : null;
-  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? null;
+  const required = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  // Upstream GetRequiredNodeAffinity keys on the NodeSelector object, not its terms: a present
+  // `requiredDuringScheduling…` with nil or empty `nodeSelectorTerms` matches no node
+  // (node_affinity_test.go "Pod with a nil []NodeSelectorTerm in affinity, can't match …").
+  const terms = required ? (required.nodeSelectorTerms ?? []) : null;
   if (!nodeSelector && !terms) return null;
   return { nodeSelector, terms };
 }
@@ -66,9 +70,11 @@ export function preFilter(state: CycleState): PreFilterOutcome {
     }
     // A term without a name pin lets every node through (terms are ORed).
     if (termNames === null) return {};
+    // Upstream checks each term inside the loop: a term whose name pins intersect to nothing rejects
+    // the pod with errReasonConflict, even if another (earlier or later) term pins a real node.
+    if (termNames.size === 0) return { status: unresolvable(NAME, ERR_REASON_CONFLICT) };
     nodeNames = nodeNames === null ? termNames : new Set([...nodeNames, ...termNames]);
   }
-  if (nodeNames !== null && nodeNames.size === 0) return { status: unresolvable(NAME, ERR_REASON_CONFLICT) };
   if (nodeNames !== null) return { nodeNames };
   return {};
 }
