@@ -87,13 +87,6 @@ const TABLE_NS_RE = new RegExp(`^\\s*(${NS})\\s`);
 const NS_KEY_RE = new RegExp(`["']?namespace["']?\\s*:\\s*["']?(${NS})`);
 const GET_PODS_RE = /^([a-z0-9][a-z0-9.-]{0,252})\s+\d{1,3}\/\d{1,3}\s+[A-Za-z:]+\s+\d/;
 const GET_PODS_ALL_RE = new RegExp(`^(${NS})\\s+([a-z0-9][a-z0-9.-]{0,252})\\s+\\d{1,3}/\\d{1,3}\\s+[A-Za-z:]+\\s+\\d`);
-/**
- * Something on the line `readLine` or the table and involvedObject tests react to (a superset, each
- * alternative within one line): every expression above needs `/`, `⎈`, a command, an events row word,
- * `amespace`, a JSON key line, an old-style event name, or one of the literal phrases.
- */
-const LINE_HINT_RE =
-  /[/⎈]|\{[^\S\n]*$|^[^\S\n]*[$#%][^\S\n]|(?:^|[^\S\n]|[$#>%])(?:kubectl|oc|k|helm|kubens)[^\S\n]|Warning|Normal|amespace|NAMESPACE|involvedObject|ObjectReference\{|in StatefulSet|\.[0-9a-f]{8}/gm;
 
 export class PasteContext {
   private readonly lineStarts: number[] = [];
@@ -103,65 +96,24 @@ export class PasteContext {
   private readonly standalone: Mark[] = [];
   private readonly namespaces = new Set<string>();
 
-  /** The paste, and the end of the line being read (for `has`). */
-  private readonly text: string;
-  private lineEnd = 0;
-  /** Per needle, its first occurrence at or after the line last asked about. */
-  private readonly nextAt = new Map<string, number>();
-
-  /**
-   * Does the line being read (from `from` to `lineEnd`) contain `needle`? One `indexOf` over the paste
-   * per occurrence instead of one per line (`includes` on a slice of a two-byte paste is slow); `from`
-   * never decreases between calls, and no needle contains a line break.
-   */
-  private has(needle: string, from: number): boolean {
-    let p = this.nextAt.get(needle);
-    if (p === undefined || p < from) {
-      p = this.text.indexOf(needle, from);
-      if (p < 0) p = Number.POSITIVE_INFINITY;
-      this.nextAt.set(needle, p);
-    }
-    return p < this.lineEnd;
-  }
-
-  constructor(text: string) {
-    this.text = text;
+  /** `lines`: `text.split('\n')`, when the caller has it already. */
+  constructor(text: string, lines: string[] = text.split('\n')) {
     let pos = 0;
     let inNsTable = false;
     let block: Block | undefined;
     let involvedIndent = -1;
     let lineNo = 0;
-    // Lines with none of what `readLine` (or a NAMESPACE header, an involvedObject) looks for are
-    // found by one scan of the whole text; for them only the cheap per-line state below is kept
-    // (most lines of a paste, and no string is cut out of the paste for them).
-    let hint = -1;
-    const n = text.length;
-    while (pos <= n) {
-      let end = text.indexOf('\n', pos);
-      if (end < 0) end = n;
+    for (const line of lines) {
       this.lineStarts.push(pos);
-      if (end === pos) {
+      if (line.length === 0) {
         inNsTable = false;
         pos += 1;
         lineNo++;
         continue;
       }
-      if (hint < pos) {
-        LINE_HINT_RE.lastIndex = pos;
-        hint = LINE_HINT_RE.exec(text)?.index ?? n + 1;
-      }
-      const candidate = hint < end;
-      const c0 = text.charCodeAt(pos);
-      if (!candidate && !inNsTable && !(c0 >= 65 && c0 <= 90 && (c0 === 78 || block)) && !(involvedIndent >= 0 && block?.involved)) {
-        pos = end + 1;
-        lineNo++;
-        continue;
-      }
-      const line = text.slice(pos, end);
-      this.lineEnd = end;
-      if (candidate) this.readLine(line, pos, lineNo);
+      this.readLine(line, pos, lineNo);
       // Tables: a NAMESPACE column makes the first word of each row a namespace.
-      if (this.has('NAMESPACE', pos) && /^\s*NAMESPACE\s+(?:LAST SEEN|NAME)\b/.test(line)) inNsTable = true;
+      if (line.includes('NAMESPACE') && /^\s*NAMESPACE\s+(?:LAST SEEN|NAME)\b/.test(line)) inNsTable = true;
       else if (line.trim() === '') inNsTable = false;
       else if (inNsTable) {
         const m = TABLE_NS_RE.exec(line);
@@ -169,7 +121,8 @@ export class PasteContext {
       }
       // describe blocks
       // describe fields start with a capital letter at column 0 (cheap test before the expressions)
-      const field = c0 >= 65 && c0 <= 90 && this.has(':', pos);
+      const c0 = line.charCodeAt(0);
+      const field = c0 >= 65 && c0 <= 90 && line.includes(':');
       const name = field && c0 === 78 ? /^Name:\s+(\S{1,253})\s*$/.exec(line) : null;
       if (name) {
         block = { pos, name: name[1]! };
@@ -190,7 +143,7 @@ export class PasteContext {
         else if (/^(?:Replicas|Pods Status):/.test(line)) block.controllerLike ??= 'Replicas';
       }
       // Event involvedObject (YAML: an indented block; JSON: keys on the following lines or inline).
-      const inv = this.has('involvedObject', pos) ? /^(\s*)["']?involvedObject["']?\s*:/.exec(line) : null;
+      const inv = line.includes('involvedObject') ? /^(\s*)["']?involvedObject["']?\s*:/.exec(line) : null;
       if (inv) {
         const b: Block = { pos, involved: {} };
         this.blocks.push(b);
@@ -247,11 +200,11 @@ export class PasteContext {
       const e = /kubens\s+([a-z0-9][a-z0-9-]{0,62})\s*$/.exec(line);
       if (e) this.addNs({ pos, namespace: e[1]! });
     }
-    if (this.has('⎈', pos)) {
+    if (line.includes('⎈')) {
       const m = PS1_RE.exec(line);
       if (m) this.addNs({ pos, namespace: m[1]! });
     }
-    if (this.has('/', pos)) {
+    if (line.includes('/')) {
       REF_RE.lastIndex = 0;
       const refs: Mark[] = [];
       for (let m = REF_RE.exec(line); m; m = REF_RE.exec(line)) {
@@ -263,22 +216,22 @@ export class PasteContext {
         if (/^\s*\S+\s*$/.test(line)) this.standalone.push(...refs);
         for (const r of refs) this.addLine(lineNo, r);
       }
-      const k = (this.has('od="', pos) ? KLOG_POD_RE.exec(line) : null) ?? (this.has('Successfully assigned ', pos) ? ASSIGNED_RE.exec(line) : null);
+      const k = (line.includes('od="') ? KLOG_POD_RE.exec(line) : null) ?? (line.includes('Successfully assigned ') ? ASSIGNED_RE.exec(line) : null);
       if (k) this.addLine(lineNo, { pos, namespace: k[1]!, ref: { kind: 'Pod', name: k[2]! } });
     }
-    if (this.has('/namespaces/', pos)) {
+    if (line.includes('/namespaces/')) {
       const u = URL_NS_RE.exec(line);
       if (u) this.addLine(lineNo, { pos, namespace: u[1]! });
     }
-    if (this.has('ObjectReference{', pos)) {
+    if (line.includes('ObjectReference{')) {
       const o = OBJREF_RE.exec(line);
       if (o) this.addLine(lineNo, { pos, namespace: o[2]!, ref: { kind: o[1]!, name: o[3]! } });
     }
-    if (this.has('"', pos) && this.has('/', pos)) {
+    if (line.includes('"') && line.includes('/')) {
       const q = QUOTED_NS_NAME_RE.exec(line);
       if (q) this.addLine(lineNo, { pos, namespace: q[1]! });
     }
-    const row = this.has('Warning', pos) || this.has('Normal', pos) ? ROW_NS_RE.exec(line) : null;
+    const row = line.includes('Warning') || line.includes('Normal') ? ROW_NS_RE.exec(line) : null;
     if (row) this.addLine(lineNo, { pos, namespace: row[1]! });
     if (isCommand) {
       const c = CMD_SUBJECT_RE.exec(line);
@@ -290,23 +243,23 @@ export class PasteContext {
         this.blocks.push(b);
       }
     }
-    const jk = this.has('{', pos) ? JSON_POD_KEY_RE.exec(line) : null;
+    const jk = line.includes('{') ? JSON_POD_KEY_RE.exec(line) : null;
     if (jk) this.blocks.push({ pos, name: jk[1]!, podLike: true });
     const old = OLD_EVENT_HINT_RE.test(line) ? OLD_EVENT_RE.exec(line) : null;
     if (old) this.addLine(lineNo, { pos, ref: { kind: old[2]!, name: old[1]! } });
-    if (this.has('in StatefulSet', pos)) {
+    if (line.includes('in StatefulSet')) {
       const s = STS_RE.exec(line);
       if (s) this.addLine(lineNo, { pos, ref: { kind: 'StatefulSet', name: s[2]! } });
     }
-    if (this.has('amespace', pos)) {
+    if (line.includes('amespace')) {
       const n = IN_NS_RE.exec(line);
       if (n) this.addNs({ pos, namespace: n[1]! });
       const y = YAML_NS_RE.exec(line);
       if (y) this.addNs({ pos, namespace: y[1]! });
     }
-    const gp = this.has('/', pos) ? GET_PODS_ALL_RE.exec(line) : null;
+    const gp = line.includes('/') ? GET_PODS_ALL_RE.exec(line) : null;
     if (gp) this.addLine(lineNo, { pos, namespace: gp[1]!, ref: { kind: 'Pod', name: gp[2]! } });
-    else if (this.has('/', pos)) {
+    else if (line.includes('/')) {
       const g = GET_PODS_RE.exec(line);
       if (g) this.addLine(lineNo, { pos, ref: { kind: 'Pod', name: g[1]! } });
     }

@@ -14,7 +14,7 @@ import type { Finding, Layer, Match } from './finding.ts';
 import { findLimitRange } from './limitrange.ts';
 import { findLookalikes } from './lookalikes.ts';
 import { extractManifests, type ExtractedManifest } from './manifests.ts';
-import { lowerAscii, normalizePaste } from './normalize.ts';
+import { lowerAscii, normalizeLines } from './normalize.ts';
 import { findQuota } from './quota.ts';
 import { findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
@@ -192,7 +192,8 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     const maxBytes = opts?.maxBytes !== undefined && Number.isFinite(opts.maxBytes) && opts.maxBytes >= 0 ? Math.floor(opts.maxBytes) : DEFAULT_MAX_BYTES;
     const capped = capBytes(input, maxBytes);
     if (capped.truncated) result.truncated = true;
-    const norm = normalizePaste(capped.text);
+    // One split of the paste each for the normalizer, the context scan and the manifest scan.
+    const { text: norm, lines, physical } = normalizeLines(capped.text);
     const lower = lowerAscii(norm);
     const matches: Match[] = [];
     for (const find of [findValidation, findLimitRange, findQuota, findScheduler, findRuntime, findLookalikes]) {
@@ -203,10 +204,10 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
       }
     }
     // The context scan is per line of the whole paste: only worth it when there is something to place.
-    if (matches.length > 0) withContext(matches, new PasteContext(norm));
+    if (matches.length > 0) withContext(matches, new PasteContext(norm, lines));
     matches.sort((a, b) => LAYER_RANK[a.layer] - LAYER_RANK[b.layer] || a.start - b.start);
     result.findings = dedupe(dropNested(matches)).map(toFinding);
-    result.manifests = extractManifests(capped.text);
+    result.manifests = extractManifests(capped.text, physical);
   } catch {
     // Never throw on user text; return what we have.
   }

@@ -288,12 +288,13 @@ function* bareBlocks(lines: string[], offset: number): Generator<Block> {
 /**
  * Manifests found in a paste. Never throws: a document that does not parse is an `ok: false` entry.
  * Slack quoting and HTML entities are undone first (as for the message parsers); fences are kept.
+ * `physicalLines`, when the caller has them: `splitLines(text)` (not modified).
  */
-export function extractManifests(text: string): ExtractedManifest[] {
+export function extractManifests(text: string, physicalLines?: string[]): ExtractedManifest[] {
   const out: ExtractedManifest[] = [];
   try {
     if (!mentionsManifest(text)) return out;
-    const raw = splitLines(text);
+    const raw = physicalLines ?? splitLines(text);
     // Unquoting is per line; skip it when no line could need it.
     const lines = /^[ \t]*>|&(?:gt|lt|amp|quot|#39);|[│┃║]/m.test(text) ? raw.map(unquoteLine) : raw;
     const budget = { left: MAX_YAML_BYTES };

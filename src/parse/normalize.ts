@@ -327,6 +327,14 @@ function indentOf(s: string): number {
  * physical lines becomes one line again.
  */
 export function normalizePaste(input: string): string {
+  return normalizeLines(input).text;
+}
+
+/**
+ * `normalizePaste` and what it splits on the way, so that the callers need not split 1 MB again:
+ * `lines` is `text.split('\n')` and `physical` the input's physical lines (`\r\n`, `\r` or `\n`).
+ */
+export function normalizeLines(input: string): { text: string; lines: string[]; physical: string[] } {
   const physical = input.includes('\r') ? input.split(/\r\n|\r|\n/) : input.split('\n');
   const width = detectWrapWidth(physical);
   const out: string[] = [];
@@ -365,5 +373,7 @@ export function normalizePaste(input: string): string {
     prevRawLen = raw.length;
   }
   out.push(cur);
-  return changed ? out.join('\n') : input;
+  // Unchanged, the input has no carriage return and its lines are the physical ones (`out` drops
+  // empty lines, which only a change rebuilds the text without).
+  return changed ? { text: out.join('\n'), lines: out, physical } : { text: input, lines: physical, physical };
 }

@@ -42,22 +42,28 @@ function validateContainer(c: Container, path: string, out: FieldError[]): void 
   for (const k of [...requests.keys()].sort(byteCompare)) {
     const req = requests.get(k)!;
     const lim = limits.get(k);
+    // Hugepages and extended resources cannot be overcommitted (helper.IsOvercommitAllowed): their
+    // request must equal the limit, and a request needs a limit.
+    const overcommit = !isExtended(k) && !isHugePages(k);
     if (lim) {
-      if (isExtended(k) || isHugePages(k)) {
-        if (isExtended(k) && !req.eq(lim)) {
-          const detail = `must be equal to ${k} limit of ${lim}`;
-          out.push({ field: reqPath, resource: k, value: req.toString(), limit: lim.toString(), detail, text: `${reqPath}: Invalid value: "${req}": ${detail}` });
-          continue;
-        }
-      }
-      if (req.cmp(lim) > 0) {
+      if (!overcommit && !req.eq(lim)) {
+        const detail = `must be equal to ${k} limit of ${lim}`;
+        out.push({ field: reqPath, resource: k, value: req.toString(), limit: lim.toString(), detail, text: `${reqPath}: Invalid value: "${req}": ${detail}` });
+      } else if (req.cmp(lim) > 0) {
         const detail = `must be less than or equal to ${k} limit of ${lim}`;
         out.push({ field: reqPath, resource: k, value: req.toString(), limit: lim.toString(), detail, text: `${reqPath}: Invalid value: "${req}": ${detail}` });
       }
-    } else if (isExtended(k)) {
+    } else if (!overcommit) {
       const detail = 'Limit must be set for non overcommitable resources';
       out.push({ field: limPath, resource: k, value: '', detail, text: `${limPath}: Required value: ${detail}` });
     }
+  }
+  // Hugepages only come with cpu or memory (ValidateResourceRequirements).
+  const hasHuge = [...requests.keys(), ...limits.keys()].some(isHugePages);
+  const hasCpuMem = [...requests.keys(), ...limits.keys()].some((k) => k === 'cpu' || k === 'memory');
+  if (hasHuge && !hasCpuMem) {
+    const detail = 'HugePages require cpu or memory';
+    out.push({ field: `${path}.resources`, resource: 'hugepages', value: '', detail, text: `${path}.resources: Forbidden: ${detail}` });
   }
 }
 

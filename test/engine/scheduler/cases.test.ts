@@ -15,6 +15,7 @@ import { schedulePod, type ScheduleOptions } from '../../../src/engine/scheduler
 
 interface SchedulerCase {
   id: string;
+  source?: string;
   layer: string;
   k8sVersion?: string;
   input: {
