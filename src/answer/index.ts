@@ -292,7 +292,11 @@ async function answerQuestion(q: Question, text: string, ctx: AskContext): Promi
       const r = emptyReply('whatif', '🔮', `${w.name} ${a.from} → ${a.to} replicas in ${w.namespace} (${Object.entries(a.perPod).map(([k, v]) => `${v} ${k}`).join(' / ') || 'no requests'} each, after LimitRange defaults)`);
       if (a.to > a.from) r.lines.push(...tallyLines(a.tally));
       else r.lines.push(`Scaling down frees ${a.from - a.to} pod${a.from - a.to === 1 ? '' : 's'}.`);
-      if (a.toGetAll?.length) r.lines.push(`To get all ${a.to}: ${a.toGetAll.join('; ')}`);
+      if (a.toGetAll?.length) {
+        const v = a.withRaisedQuota;
+        const verified = v ? (v.rejected === 0 ? (v.pending === 0 ? `  ✓ verified: all ${v.admitted} admitted and scheduled` : `  ✓ verified for quota: all ${v.admitted} admitted; ${v.pending} would still wait for a node`) : `  (still ${v.rejected} refused: ${v.rejections[0]?.message ?? ''})`) : '';
+        r.lines.push(`To get all ${a.to}: ${a.toGetAll.join('; ')}${verified}`);
+      }
       if (target < asked) r.gaps.push(`You asked for ${asked} replicas; I simulated the first ${MAX_ANSWER_PODS} new pods only.`);
       return withGaps({ replies: [r], namespaces: [w.namespace] });
     }

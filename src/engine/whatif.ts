@@ -98,8 +98,10 @@ export interface ScaleAnswer {
   to: number;
   perPod: Record<string, string>;
   tally: PodTally;
-  /** When some did not fit: what it would take (verified by re-running). */
+  /** When some did not fit: what it would take. */
   toGetAll?: string[];
+  /** The same scale re-simulated with the quota raised as `toGetAll` says. */
+  withRaisedQuota?: PodTally;
 }
 
 function perPodOf(state: Snapshot, w: WorkloadRef, opts: SimOptions): Record<string, string> {
@@ -133,15 +135,32 @@ export function whatIfScale(state: Snapshot, w: WorkloadRef, target: number, opt
   const answer: ScaleAnswer = { workload: w, from, to: target, perPod: perPodOf(state, w, opts), tally: t };
   if (t.rejected > 0 || t.pending > 0) {
     const hints: string[] = [];
+    const raises: { quota: string; resource: string; value: Quantity }[] = [];
     for (const r of podResults) {
       const f = r.detail.admission.quota?.failure;
       if (f?.type === 'exceeded') {
+        // The first refusal's `used` already holds every pod admitted before it; each later pod needs the same again.
         for (const k of f.exceeded) {
           const need = f.used.get(k)!.add(f.requested.get(k)!.times(t.rejected));
           hints.push(`raise ${f.quota} ${k} to ${need}`);
+          raises.push({ quota: f.quota, resource: k, value: need });
         }
         break;
       }
+    }
+    if (raises.length > 0) {
+      // Re-simulate with the raised quota before saying it: the outcome is what it leads to.
+      const again = state.fork();
+      for (const { quota, resource, value } of raises) {
+        const q = again.get<ResourceQuota & KObject>('ResourceQuota', w.namespace, quota);
+        if (!q) continue;
+        const v = value.toString();
+        again.put({ ...q, spec: { ...(q.spec ?? {}), hard: { ...(q.spec?.hard ?? {}), [resource]: v } }, status: { ...(q.status ?? {}), hard: { ...(q.status?.hard ?? {}), [resource]: v } } } as KObject);
+      }
+      const rerun: SimResult[] = [];
+      simulateWorkloadPods(again, w.object as Workload, { ...opts, namespace: w.namespace }, rerun, [], { n: 1000 + from }, target - from);
+      const t2 = tally(rerun.filter((r) => r.kind === 'Pod'));
+      answer.withRaisedQuota = t2;
     }
     if (t.pending > 0) hints.push(`${t.pending} pod${t.pending === 1 ? '' : 's'} would need node capacity (${Object.entries(answer.perPod).map(([k, v]) => `${v} ${k}`).join(', ')} each)`);
     answer.toGetAll = [...new Set(hints)];

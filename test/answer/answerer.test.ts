@@ -83,7 +83,8 @@ describe('question', () => {
     expect(r.replies[0]!.headline).toBe('web 4 → 8 replicas in team-a (100m cpu / 128Mi memory each, after LimitRange defaults)');
     expect(r.replies[0]!.lines[0]).toBe('+4 pods: 0 admitted, 4 rejected');
     // used 10 + 1 × 4 rejected = 14
-    expect(r.replies[0]!.lines).toContain('To get all 8: raise team-quota pods to 14');
+    // Re-simulated with pods: 14 → the 4 new web pods (100m/128Mi each) are admitted and fit the demo's nodes.
+    expect(r.replies[0]!.lines).toContain('To get all 8: raise team-quota pods to 14  ✓ verified: all 4 admitted and scheduled');
   });
 
   it('why is api pending: the Pending pod, diagnosed with verified fixes', async () => {
