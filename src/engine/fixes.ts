@@ -496,7 +496,10 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
     candidates.push({
       who: 'app-team',
       summary: `tolerate ${t.key}${t.value ? `=${t.value}` : ''}:${t.effect} (${t.nodes} node${t.nodes === 1 ? '' : 's'}) — only if the pod belongs on them`,
-      change: `spec.template.spec.tolerations: [${JSON.stringify(tol)}]`,
+      // A JSON patch appends to the template's tolerations (a merge patch would replace the whole list).
+      change: origin.ref && !origin.ref.startsWith('pod/')
+        ? `kubectl -n ${ns} patch ${origin.ref} --type json -p '[{"op":"add","path":"/spec/template/spec/tolerations${pod.spec.tolerations?.length ? '/-' : ''}","value":${JSON.stringify(pod.spec.tolerations?.length ? tol : [tol])}}]'`
+        : `spec.tolerations: [${JSON.stringify(tol)}]`,
       apply: (s) => ({ state: s, object: p as KObject }),
     });
   }

@@ -88,6 +88,18 @@ const NS_KEY_RE = new RegExp(`["']?namespace["']?\\s*:\\s*["']?(${NS})`);
 const GET_PODS_RE = /^([a-z0-9][a-z0-9.-]{0,252})\s+\d{1,3}\/\d{1,3}\s+[A-Za-z:]+\s+\d/;
 const GET_PODS_ALL_RE = new RegExp(`^(${NS})\\s+([a-z0-9][a-z0-9.-]{0,252})\\s+\\d{1,3}/\\d{1,3}\\s+[A-Za-z:]+\\s+\\d`);
 
+/**
+ * Marks and blocks are built with every field from the start (one object shape each): the scan meets
+ * thousands of them, and code optimized for one shape is not thrown away when another one turns up.
+ */
+function mark(pos: number, namespace: string | undefined, ref: Ref | undefined): Mark {
+  return { pos, namespace, ref };
+}
+
+function newBlock(pos: number, name: string | undefined): Block {
+  return { pos, name, namespace: undefined, kind: undefined, controlledBy: undefined, involved: undefined, podLike: undefined, controllerLike: undefined };
+}
+
 export class PasteContext {
   private readonly lineStarts: number[] = [];
   private readonly lineMarks = new Map<number, Mark[]>();
@@ -117,7 +129,7 @@ export class PasteContext {
       else if (line.trim() === '') inNsTable = false;
       else if (inNsTable) {
         const m = TABLE_NS_RE.exec(line);
-        if (m) this.addLine(lineNo, { pos, namespace: m[1]! });
+        if (m) this.addLine(lineNo, mark(pos, m[1]!, undefined));
       }
       // describe blocks
       // describe fields start with a capital letter at column 0 (cheap test before the expressions)
@@ -125,13 +137,13 @@ export class PasteContext {
       const field = c0 >= 65 && c0 <= 90 && line.includes(':');
       const name = field && c0 === 78 ? /^Name:\s+(\S{1,253})\s*$/.exec(line) : null;
       if (name) {
-        block = { pos, name: name[1]! };
+        block = newBlock(pos, name[1]!);
         this.blocks.push(block);
       } else if (block && field) {
         const ns = /^Namespace:\s+(\S{1,63})\s*$/.exec(line);
         if (ns) {
           block.namespace = ns[1]!;
-          this.addNs({ pos, namespace: ns[1]! });
+          this.addNs(mark(pos, ns[1]!, undefined));
         }
         const cb = /^Controlled By:\s+(\w{1,60})\/(\S{1,253})/.exec(line);
         if (cb) block.controlledBy = cb[1]!;
@@ -145,7 +157,8 @@ export class PasteContext {
       // Event involvedObject (YAML: an indented block; JSON: keys on the following lines or inline).
       const inv = line.includes('involvedObject') ? /^(\s*)["']?involvedObject["']?\s*:/.exec(line) : null;
       if (inv) {
-        const b: Block = { pos, involved: {} };
+        const b = newBlock(pos, undefined);
+        b.involved = {};
         this.blocks.push(b);
         block = b;
         involvedIndent = inv[1]!.length;
@@ -174,7 +187,7 @@ export class PasteContext {
     const ns = NS_KEY_RE.exec(s);
     if (ns) {
       inv.namespace = ns[1]!;
-      this.addNs({ pos: b.pos, namespace: ns[1]! });
+      this.addNs(mark(b.pos, ns[1]!, undefined));
     }
   }
 
@@ -196,20 +209,20 @@ export class PasteContext {
     const isCommand = (CMD_HINT_RE.test(line) && CMD_RE.test(line)) || /^\s*[$#%]\s/.test(line);
     if (isCommand) {
       const m = CMD_NS_RE.exec(line);
-      if (m) this.addNs({ pos, namespace: m[1]! });
+      if (m) this.addNs(mark(pos, m[1]!, undefined));
       const e = /kubens\s+([a-z0-9][a-z0-9-]{0,62})\s*$/.exec(line);
-      if (e) this.addNs({ pos, namespace: e[1]! });
+      if (e) this.addNs(mark(pos, e[1]!, undefined));
     }
     if (line.includes('⎈')) {
       const m = PS1_RE.exec(line);
-      if (m) this.addNs({ pos, namespace: m[1]! });
+      if (m) this.addNs(mark(pos, m[1]!, undefined));
     }
     if (line.includes('/')) {
       REF_RE.lastIndex = 0;
       const refs: Mark[] = [];
       for (let m = REF_RE.exec(line); m; m = REF_RE.exec(line)) {
         const kind = KIND_OF_PREFIX[m[1]!.toLowerCase()];
-        if (kind) refs.push({ pos: pos + m.index, ref: { kind, name: m[2]!.replace(/[.-]+$/, '') } });
+        if (kind) refs.push(mark(pos + m.index, undefined, { kind, name: m[2]!.replace(/[.-]+$/, '') }));
       }
       if (refs.length > 0) {
         // A line that is nothing but `rc/test-1` labels the lines under it (web consoles).
@@ -217,51 +230,55 @@ export class PasteContext {
         for (const r of refs) this.addLine(lineNo, r);
       }
       const k = (line.includes('od="') ? KLOG_POD_RE.exec(line) : null) ?? (line.includes('Successfully assigned ') ? ASSIGNED_RE.exec(line) : null);
-      if (k) this.addLine(lineNo, { pos, namespace: k[1]!, ref: { kind: 'Pod', name: k[2]! } });
+      if (k) this.addLine(lineNo, mark(pos, k[1]!, { kind: 'Pod', name: k[2]! }));
     }
     if (line.includes('/namespaces/')) {
       const u = URL_NS_RE.exec(line);
-      if (u) this.addLine(lineNo, { pos, namespace: u[1]! });
+      if (u) this.addLine(lineNo, mark(pos, u[1]!, undefined));
     }
     if (line.includes('ObjectReference{')) {
       const o = OBJREF_RE.exec(line);
-      if (o) this.addLine(lineNo, { pos, namespace: o[2]!, ref: { kind: o[1]!, name: o[3]! } });
+      if (o) this.addLine(lineNo, mark(pos, o[2]!, { kind: o[1]!, name: o[3]! }));
     }
     if (line.includes('"') && line.includes('/')) {
       const q = QUOTED_NS_NAME_RE.exec(line);
-      if (q) this.addLine(lineNo, { pos, namespace: q[1]! });
+      if (q) this.addLine(lineNo, mark(pos, q[1]!, undefined));
     }
     const row = line.includes('Warning') || line.includes('Normal') ? ROW_NS_RE.exec(line) : null;
-    if (row) this.addLine(lineNo, { pos, namespace: row[1]! });
+    if (row) this.addLine(lineNo, mark(pos, row[1]!, undefined));
     if (isCommand) {
       const c = CMD_SUBJECT_RE.exec(line);
       if (c) {
         const kind = KIND_OF_PREFIX[c[1]!.toLowerCase()]!;
-        const b: Block = { pos, name: c[2]! };
+        const b = newBlock(pos, c[2]!);
         if (kind === 'Pod') b.podLike = true;
         else b.controllerLike = kind;
         this.blocks.push(b);
       }
     }
     const jk = line.includes('{') ? JSON_POD_KEY_RE.exec(line) : null;
-    if (jk) this.blocks.push({ pos, name: jk[1]!, podLike: true });
+    if (jk) {
+      const b = newBlock(pos, jk[1]!);
+      b.podLike = true;
+      this.blocks.push(b);
+    }
     const old = OLD_EVENT_HINT_RE.test(line) ? OLD_EVENT_RE.exec(line) : null;
-    if (old) this.addLine(lineNo, { pos, ref: { kind: old[2]!, name: old[1]! } });
+    if (old) this.addLine(lineNo, mark(pos, undefined, { kind: old[2]!, name: old[1]! }));
     if (line.includes('in StatefulSet')) {
       const s = STS_RE.exec(line);
-      if (s) this.addLine(lineNo, { pos, ref: { kind: 'StatefulSet', name: s[2]! } });
+      if (s) this.addLine(lineNo, mark(pos, undefined, { kind: 'StatefulSet', name: s[2]! }));
     }
     if (line.includes('amespace')) {
       const n = IN_NS_RE.exec(line);
-      if (n) this.addNs({ pos, namespace: n[1]! });
+      if (n) this.addNs(mark(pos, n[1]!, undefined));
       const y = YAML_NS_RE.exec(line);
-      if (y) this.addNs({ pos, namespace: y[1]! });
+      if (y) this.addNs(mark(pos, y[1]!, undefined));
     }
     const gp = line.includes('/') ? GET_PODS_ALL_RE.exec(line) : null;
-    if (gp) this.addLine(lineNo, { pos, namespace: gp[1]!, ref: { kind: 'Pod', name: gp[2]! } });
+    if (gp) this.addLine(lineNo, mark(pos, gp[1]!, { kind: 'Pod', name: gp[2]! }));
     else if (line.includes('/')) {
       const g = GET_PODS_RE.exec(line);
-      if (g) this.addLine(lineNo, { pos, ref: { kind: 'Pod', name: g[1]! } });
+      if (g) this.addLine(lineNo, mark(pos, undefined, { kind: 'Pod', name: g[1]! }));
     }
   }
 

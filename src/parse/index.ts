@@ -42,42 +42,54 @@ const LAYER_RANK: Record<Layer, number> = {
   other: 5,
 };
 
+/** UTF-8 size of one character of `text` at `i` (a lone surrogate is written as U+FFFD: 3 bytes), and its code units. */
+function charAt(text: string, i: number): [bytes: number, units: number] {
+  const c = text.charCodeAt(i);
+  if (c < 0x80) return [1, 1];
+  if (c < 0x800) return [2, 1];
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    const d = text.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return [4, 2];
+  }
+  return [3, 1];
+}
+
+/** Is `i` between the two halves of a surrogate pair of `text`? */
+function splitsPair(text: string, i: number): boolean {
+  if (i <= 0 || i >= text.length) return false;
+  const c = text.charCodeAt(i - 1);
+  const d = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff;
+}
+
 /** The first `maxBytes` UTF-8 bytes of `text` (never splitting a character). */
 function capBytes(text: string, maxBytes: number): { text: string; truncated: boolean } {
   // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts need no counting.
   if (text.length * 3 <= maxBytes) return { text, truncated: false };
-  if (text.length <= maxBytes && Buffer.byteLength(text, 'utf8') <= maxBytes) return { text, truncated: false };
-  // Native encode, cut at a character boundary, native decode: several times faster than counting in a
-  // loop. Buffer writes a lone surrogate as U+FFFD (3 bytes, as counted below) but decodes it back as
-  // U+FFFD, so the result is used only when it is a prefix of the input.
-  const buf = Buffer.from(text, 'utf8');
-  if (buf.length <= maxBytes) return { text, truncated: false };
-  let cut = maxBytes;
-  while (cut > 0 && (buf[cut]! & 0xc0) === 0x80) cut--;
-  const head = buf.toString('utf8', 0, cut);
-  if (text.startsWith(head)) return { text: head, truncated: true };
-  // Count UTF-8 bytes per character up to the cut (no encode/decode round trip of the whole paste).
-  let bytes = 0;
-  let i = 0;
+  const total = Buffer.byteLength(text, 'utf8');
+  if (total <= maxBytes) return { text, truncated: false };
+  // Cutting the last `total - maxBytes` code units removes at least that many bytes: a prefix that fits.
+  // From there, grow by a third of the remaining room at a time (a code unit is at most 3 bytes), sizing
+  // each piece natively: no JavaScript loop over the paste, no encoded copy of it.
   const n = text.length;
+  let i = Math.max(0, n - (total - maxBytes));
+  if (splitsPair(text, i)) i--;
+  let bytes = Buffer.byteLength(text.slice(0, i), 'utf8');
+  while (maxBytes - bytes >= 3) {
+    let next = Math.min(n, i + Math.floor((maxBytes - bytes) / 3));
+    if (splitsPair(text, next)) next--;
+    if (next <= i) break;
+    bytes += Buffer.byteLength(text.slice(i, next), 'utf8');
+    i = next;
+  }
+  // The last few bytes of room, a character at a time.
   while (i < n) {
-    const c = text.charCodeAt(i);
-    let size = 3;
-    let units = 1;
-    if (c < 0x80) size = 1;
-    else if (c < 0x800) size = 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        size = 4;
-        units = 2;
-      }
-    }
-    if (bytes + size > maxBytes) return { text: text.slice(0, i), truncated: true };
+    const [size, units] = charAt(text, i);
+    if (bytes + size > maxBytes) break;
     bytes += size;
     i += units;
   }
-  return { text, truncated: false };
+  return i < n ? { text: text.slice(0, i), truncated: true } : { text, truncated: false };
 }
 
 /** JSON of `v` with object keys sorted (a hand-written walk: a `JSON.stringify` replacer is several times slower). */
@@ -100,6 +112,25 @@ function toFinding(m: Match): Finding {
     facts: m.facts,
     message: m.message,
     ...(m.version ? { version: m.version } : {}),
+  };
+}
+
+/**
+ * A match with every field present, in one order: the parsers build theirs in a dozen shapes, and the
+ * steps below (context, sort, dedupe) then meet thousands of objects of a single shape.
+ */
+function uniform(m: Match): Match {
+  return {
+    layer: m.layer,
+    kind: m.kind,
+    object: m.object,
+    controller: m.controller,
+    namespace: m.namespace,
+    facts: m.facts,
+    message: m.message,
+    version: m.version,
+    start: m.start,
+    end: m.end,
   };
 }
 
@@ -198,7 +229,7 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     const matches: Match[] = [];
     for (const find of [findValidation, findLimitRange, findQuota, findScheduler, findRuntime, findLookalikes]) {
       try {
-        matches.push(...find(norm, lower));
+        for (const m of find(norm, lower)) matches.push(uniform(m));
       } catch {
         // A parser bug must not hide what the other layers found.
       }

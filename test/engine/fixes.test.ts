@@ -125,8 +125,17 @@ function reapply(state: Snapshot, ns: string, p: Pod, fix: Fix): boolean {
     } else if ((m = /^kubectl -n \S+ set resources \S+ -c (\S+) --(requests|limits)=([^=]+)=(\S+)$/.exec(line))) {
       setResource(p, m[1]!, m[2] as 'requests' | 'limits', m[3]!, m[4]!);
       applied = true;
-    } else if ((m = /^spec\.template\.spec\.tolerations: (\[.*\])$/.exec(line))) {
+    } else if ((m = /^spec\.(?:template\.spec\.)?tolerations: (\[.*\])$/.exec(line))) {
       p.spec.tolerations = [...(p.spec.tolerations ?? []), ...JSON.parse(m[1]!)];
+      applied = true;
+    } else if ((m = /^kubectl -n \S+ patch \S+ --type json -p '(\[.*\])'$/.exec(line))) {
+      // JSON patch adding tolerations to the template (append with /-, or the whole list when there was none).
+      for (const op of JSON.parse(m[1]!) as { op: string; path: string; value: unknown }[]) {
+        expect(op.op).toBe('add');
+        if (op.path === '/spec/template/spec/tolerations/-') p.spec.tolerations = [...(p.spec.tolerations ?? []), op.value as never];
+        else if (op.path === '/spec/template/spec/tolerations') p.spec.tolerations = op.value as never;
+        else throw new Error(`unexpected patch path ${op.path}`);
+      }
       applied = true;
     }
   }
