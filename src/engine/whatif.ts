@@ -149,8 +149,10 @@ export function whatIfScale(state: Snapshot, w: WorkloadRef, target: number, opt
       }
     }
     if (raises.length > 0) {
-      // Re-simulate with the raised quota before saying it: the outcome is what it leads to.
-      const again = state.fork();
+      // Re-simulate with the raised quota before saying it. Raising a quota changes nothing for the pods
+      // already admitted (same order, same placements), so only the refused ones run again, on top of the
+      // state the first run left.
+      const again = fork.fork();
       for (const { quota, resource, value } of raises) {
         const q = again.get<ResourceQuota & KObject>('ResourceQuota', w.namespace, quota);
         if (!q) continue;
@@ -158,9 +160,15 @@ export function whatIfScale(state: Snapshot, w: WorkloadRef, target: number, opt
         again.put({ ...q, spec: { ...(q.spec ?? {}), hard: { ...(q.spec?.hard ?? {}), [resource]: v } }, status: { ...(q.status ?? {}), hard: { ...(q.status?.hard ?? {}), [resource]: v } } } as KObject);
       }
       const rerun: SimResult[] = [];
-      simulateWorkloadPods(again, w.object as Workload, { ...opts, namespace: w.namespace }, rerun, [], { n: 1000 + from }, target - from);
+      simulateWorkloadPods(again, w.object as Workload, { ...opts, namespace: w.namespace }, rerun, [], { n: 1000 + target }, t.rejected);
       const t2 = tally(rerun.filter((r) => r.kind === 'Pod'));
-      answer.withRaisedQuota = t2;
+      answer.withRaisedQuota = {
+        ...t2,
+        attempted: t.attempted,
+        admitted: t.admitted + t2.admitted,
+        scheduled: t.scheduled + t2.scheduled,
+        pending: t.pending + t2.pending,
+      };
     }
     if (t.pending > 0) hints.push(`${t.pending} pod${t.pending === 1 ? '' : 's'} would need node capacity (${Object.entries(answer.perPod).map(([k, v]) => `${v} ${k}`).join(', ')} each)`);
     answer.toGetAll = [...new Set(hints)];
