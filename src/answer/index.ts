@@ -210,7 +210,7 @@ function rolloutReply(a: RolloutAnswer): Reply {
   return r;
 }
 
-async function answerQuestion(q: Question, text: string, ctx: AskContext): Promise<Answer> {
+async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
   const { state, gaps } = await loadState(ctx);
   if (q.type === 'help') return helpAnswer(state, ctx);
   if (!state) {
@@ -316,7 +316,6 @@ async function answerQuestion(q: Question, text: string, ctx: AskContext): Promi
     const a = whatIfRollout(state, w, opts, q.changes ?? []);
     return withGaps({ replies: [rolloutReply(a)], namespaces: [w.namespace] });
   }
-  void text;
   return helpAnswer(state, ctx);
 }
 
@@ -352,7 +351,7 @@ export function createAnswerer(): Answerer {
         if (q.type === 'help') return helpAnswer(state, ctx);
       }
       if ('namespace' in q && q.namespace && !allowed(ctx, q.namespace)) return refusal();
-      return enforcePolicy(await answerQuestion(q, text, ctx), ctx);
+      return enforcePolicy(await answerQuestion(q, ctx), ctx);
     },
     async quota(namespace, ctx) {
       const ns = namespace ?? ctx.defaultNamespace;

@@ -460,13 +460,9 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
       const over = want - free;
       const curr = res === 'cpu' ? Number(big.value.milliValue()) : Number(big.value.value());
       if (curr <= over) continue;
-      const mi = 1024 * 1024;
-      const bytes = curr - over;
       // Memory reads like a request: whole Mi, rounded down (still ≤ what fits).
-      const target = res === 'cpu' ? Quantity.fromMilli(bytes) : Quantity.fromInt(bytes >= mi ? Math.floor(bytes / mi) * mi : bytes, 'BinarySI');
+      const target = res === 'cpu' ? Quantity.fromMilli(curr - over) : Quantity.parse(formatMemoryFloor(curr - over));
       p = setContainerValue(p, big.name, 'requests', res, target.toString());
-      const lim = Quantity.tryParse(p.spec.containers.find((c) => c.name === big.name)?.resources?.limits?.[res]);
-      void lim;
       parts.push(`requests.${res} of ${big.name} to ≤ ${target}`);
       const cmd = kubectlSetResources(ns, origin.ref, big.name, 'requests', res, target.toString());
       if (cmd) cmds.push(cmd);

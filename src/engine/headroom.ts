@@ -8,7 +8,6 @@
  * free pod slots — the scheduler's own arithmetic, without running it once per replica.
  */
 import type { LimitRange, Pod, ResourceQuota, Workload } from '../k8s/objects.ts';
-import { WORKLOAD_KINDS } from '../k8s/objects.ts';
 import type { Derived, KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare, resourceList } from '../quantity.ts';
 import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';
@@ -345,7 +344,6 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
     pending.push({ name: p.metadata.name ?? '', owner: owner ? refOf(owner.kind, owner.name) : undefined, reason: cond?.message ?? undefined });
   }
   pending.sort((a, b) => byteCompare(a.name, b.name));
-  void WORKLOAD_KINDS;
   return { namespace, quotas, limitRanges, defaultPod, largestSchedulablePod: largestSchedulablePod(state), workloads, pending, cap: CAP };
 }
 
