@@ -33,6 +33,8 @@ export interface DiagnoseInput {
   k8sVersion?: string;
   /** What could not be seen (from the source). */
   gaps?: string[];
+  /** Namespaces the asker may see (the channel's policy); undefined = all. Guesses stay inside them. */
+  allowedNamespaces?: readonly string[];
 }
 
 export interface JsonFinding {
@@ -422,7 +424,7 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
   const namespaces = new Set<string>();
   const opts: SimOptions = { now: input.now, k8sVersion: input.k8sVersion };
   for (const f of parsed.findings) {
-    const ns = f.namespace ?? input.namespace ?? (input.state ? guessNamespace(input.state, f) : undefined);
+    const ns = pickNamespace(f, input.namespace, input.state, input.allowedNamespaces);
     if (ns) namespaces.add(ns);
     const r = textReply(f, ns);
     let fixes: Fix[] = [];
@@ -503,14 +505,37 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
   };
 }
 
-function guessNamespace(state: Snapshot, f: Finding): string | undefined {
+/**
+ * The namespace a finding is about: the one the text names; else the assumed one (`-n`, the channel's
+ * default) when what the text names is there; else the one namespace the state places it in.
+ */
+function pickNamespace(f: Finding, assumed: string | undefined, state: Snapshot | undefined, allowed?: readonly string[]): string | undefined {
+  if (f.namespace) return f.namespace;
+  if (!state) return assumed;
+  if (assumed && holds(state, f, assumed)) return assumed;
+  // The asker's own namespaces first. With no assumed namespace at all, the whole state is searched —
+  // the access policy then refuses an answer about a namespace the asker may not see.
+  return guessNamespace(state, f, allowed) ?? assumed ?? guessNamespace(state, f);
+}
+
+/** Whether a namespace holds what a finding names (its quota, pod or controller). */
+function holds(state: Snapshot, f: Finding, ns: string): boolean {
+  const quota = typeof f.facts.quota === 'string' ? f.facts.quota : undefined;
+  if (quota) return !!state.get('ResourceQuota', ns, quota);
+  const name = f.object?.name;
+  if (name && state.get('Pod', ns, name)) return true;
+  if (f.controller && state.get(f.controller.kind, ns, f.controller.name)) return true;
+  return !name && !f.controller;
+}
+
+function guessNamespace(state: Snapshot, f: Finding, allowed?: readonly string[]): string | undefined {
+  const visible = (ns: string) => !allowed || allowed.includes('*') || allowed.includes(ns);
   const name = f.object?.name ?? f.controller?.name;
-  if (!name) return undefined;
   // The pod itself, its controller, or the controller its generated name points at
   // (`web-7c5d8f9b4-x2k9q` → ReplicaSet `web-7c5d8f9b4`, `db-3` → StatefulSet `db`).
-  const rs = /^(.*)-[a-z0-9]{5}$/.exec(name)?.[1];
-  const sts = /^(.*)-\d+$/.exec(name)?.[1];
-  for (const ns of state.namespaces()) {
+  const rs = name ? /^(.*)-[a-z0-9]{5}$/.exec(name)?.[1] : undefined;
+  const sts = name ? /^(.*)-\d+$/.exec(name)?.[1] : undefined;
+  if (name) for (const ns of state.namespaces().filter(visible)) {
     if (state.get('Pod', ns, name)) return ns;
     if (f.controller && state.get(f.controller.kind, ns, f.controller.name)) return ns;
     if (rs && ['ReplicaSet', 'Job', 'DaemonSet'].some((k) => state.get(k, ns, rs))) return ns;
@@ -518,7 +543,7 @@ function guessNamespace(state: Snapshot, f: Finding): string | undefined {
   }
   const quota = typeof f.facts.quota === 'string' ? f.facts.quota : undefined;
   if (quota) {
-    const hits = state.namespaces().filter((ns) => state.get('ResourceQuota', ns, quota));
+    const hits = state.namespaces().filter((ns) => visible(ns) && state.get('ResourceQuota', ns, quota));
     if (hits.length === 1) return hits[0];
   }
   return undefined;

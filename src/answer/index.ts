@@ -336,7 +336,7 @@ export function createAnswerer(): Answerer {
     async message(text, ctx) {
       if (!text.trim()) return null;
       const { state, gaps } = await loadState(ctx);
-      const d = diagnose({ text, state, namespace: ctx.defaultNamespace, now: ctx.now, gaps });
+      const d = diagnose({ text, state, namespace: ctx.defaultNamespace, now: ctx.now, gaps, allowedNamespaces: ctx.allowedNamespaces });
       if (!d.recognised) return null;
       return enforcePolicy(d.answer, ctx);
     },
@@ -346,7 +346,7 @@ export function createAnswerer(): Answerer {
       // quota: …") also read like a question.
       if (q.type === 'help' || recognises(text)) {
         const { state, gaps } = await loadState(ctx);
-        const d = diagnose({ text, state, namespace: ctx.defaultNamespace, now: ctx.now, gaps });
+        const d = diagnose({ text, state, namespace: ctx.defaultNamespace, now: ctx.now, gaps, allowedNamespaces: ctx.allowedNamespaces });
         if (d.recognised) return enforcePolicy(d.answer, ctx);
         if (q.type === 'help') return helpAnswer(state, ctx);
       }

@@ -51,6 +51,17 @@ describe('message', () => {
     expect(r!.replies[0]!.fixes.map((f) => f.summary)).toContain('raise team-quota pods to 11');
   });
 
+  it.each([
+    // The channel's default (team-b) has no team-quota; team-a, which the channel may also see, does.
+    ['a channel that sees team-a and team-b, default team-b', ['team-a', 'team-b'], 'team-b', 'team-a'],
+    // The channel sees only team-b: the guess never reaches into team-a; the answer stays in team-b's name.
+    ['a channel that sees only team-b, default team-b', ['team-b'], 'team-b', 'team-b'],
+  ])('%s: the paste is read in %j → %s', async (_n, allowed, dflt, want) => {
+    const r = await a.message(WORKER, ctx({ allowedNamespaces: allowed, defaultNamespace: dflt }));
+    expect(r!.namespaces).toEqual([want]);
+    expect(r!.replies[0]!.headline).toBe(`Rejected at admission — ResourceQuota team-quota — pod worker-5d8c7b9f4-glpms (${want})`);
+  });
+
   it('refuses when the channel may not see team-a, naming none of its data', async () => {
     expectRefusal(await a.message(WORKER, ctx({ allowedNamespaces: ['team-b'] })));
   });
