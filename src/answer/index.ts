@@ -229,9 +229,9 @@ async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
     return withGaps(quotaAnswer(state, ns));
   }
   if (q.type === 'drain') {
-    const d = whatIfDrain(state, q.node, opts);
+    const d = whatIfDrain(state, q.node, opts, q.how);
     if (!d) return notFound(`node ${q.node}`, []);
-    const r = emptyReply('whatif', '🔮', `${q.node} goes away: ${d.pods} pod${d.pods === 1 ? '' : 's'} to place elsewhere`);
+    const r = emptyReply('whatif', '🔮', `${q.node} ${q.how === 'drain' ? 'drained (cordoned, pods evicted)' : 'goes down (unreachable, pods evicted)'}: ${d.pods} pod${d.pods === 1 ? '' : 's'} to place elsewhere`);
     const landed = Object.values(d.rescheduled).reduce((a, b) => a + b, 0);
     r.lines.push(`${landed} land elsewhere${landed ? ` (${Object.entries(d.rescheduled).map(([n, c]) => `${n} ×${c}`).join(', ')})` : ''}, ${d.stranded.length} stay Pending`);
     for (const s of d.stranded.slice(0, 5)) r.lines.push(`   ${s.pod}: ${s.message}`);

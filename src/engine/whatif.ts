@@ -238,8 +238,16 @@ export interface DrainAnswer {
 }
 
 /** Losing a node: can its pods land elsewhere? (DaemonSet pods are left out: they die with the node.) */
-export function whatIfDrain(state: Snapshot, node: string, opts: SimOptions = {}): DrainAnswer | null {
-  if (!state.get('Node', undefined, node)) return null;
+/**
+ * `drain`: kubectl cordons the node (spec.unschedulable, the `node.kubernetes.io/unschedulable` taint) and
+ * evicts its pods. `down`: the node stops reporting; the node lifecycle controller taints it
+ * `node.kubernetes.io/unreachable` (NoSchedule and NoExecute) and its pods are evicted once their
+ * tolerationSeconds (300 s by default) run out. Either way the node stays in the scheduler's list, so
+ * messages count it (`1 node(s) were unschedulable` / `1 node(s) had untolerated taint(s)`).
+ */
+export function whatIfDrain(state: Snapshot, node: string, opts: SimOptions = {}, how: 'drain' | 'down' = 'drain'): DrainAnswer | null {
+  const nodeObj = state.get<Node & KObject>('Node', undefined, node);
+  if (!nodeObj) return null;
   nodeInfoIndex(state);
   const fork = state.fork();
   const pods: (Pod & KObject)[] = [];
@@ -248,7 +256,11 @@ export function whatIfDrain(state: Snapshot, node: string, opts: SimOptions = {}
     if (p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet')) continue;
     pods.push(p);
   }
-  fork.remove('Node', undefined, node);
+  const taints = (nodeObj.spec?.taints ?? []).filter((t) => !t.key.startsWith('node.kubernetes.io/unschedulable') && !t.key.startsWith('node.kubernetes.io/unreachable'));
+  const added = how === 'drain'
+    ? [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }]
+    : [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }];
+  fork.put({ ...nodeObj, spec: { ...(nodeObj.spec ?? {}), ...(how === 'drain' ? { unschedulable: true } : {}), taints: [...taints, ...added] } } as KObject);
   for (const p of pods) fork.put({ ...p, spec: { ...p.spec, nodeName: undefined } } as KObject);
   const out: DrainAnswer = { node, pods: pods.length, rescheduled: {}, stranded: [] };
   // Bigger pods first, as a human would place them (and kube-scheduler's queue tends to by priority).

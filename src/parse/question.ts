@@ -17,7 +17,7 @@ export type Question =
   | { type: 'scale'; workload: string; kind?: string; replicas?: number; delta?: number; namespace?: string }
   | { type: 'quota'; quota?: string; resource: string; value: string; namespace?: string }
   | { type: 'requests'; workload: string; kind?: string; which: 'requests' | 'limits'; resource: string; value: string; container?: string; namespace?: string }
-  | { type: 'drain'; node: string }
+  | { type: 'drain'; node: string; how: 'drain' | 'down' }
   | { type: 'rollout'; workload: string; kind?: string; namespace?: string; changes?: TemplateChangeQ[] }
   | { type: 'limitrange'; limitRange?: string; field: LimitRangeFieldQ; limitType?: LimitRangeTypeQ; resource: string; value: string; namespace?: string }
   | { type: 'why'; name: string; namespace?: string }
@@ -75,7 +75,7 @@ export function parseQuestion(input: string): Question {
   if ((m = new RegExp(`(?:drain|cordon|lose|lost|kill|remove)\\s+(?:node\\s+)?(${NAME})`).exec(text)) ||
       (m = new RegExp(`(?:node\\s+)?(${NAME})\\s+(?:goes|went|is|were|was)\\s+(?:down|away|drained|lost|gone|cordoned)`).exec(text)) ||
       (m = new RegExp(`(?:node\\s+)?(${NAME})\\s+(?:dies|died|fails|failed|crashes|crashed)\\b`).exec(text))) {
-    if (!/^(the|a|one)$/.test(m[1]!)) return { type: 'drain', node: m[1]! };
+    if (!/^(the|a|one)$/.test(m[1]!)) return { type: 'drain', node: m[1]!, how: /\b(drain|cordon|drained|cordoned)\b/.test(m[0]) ? 'drain' : 'down' };
   }
   // LimitRange value: "what if the limitrange max cpu is 4", "set limitrange defaults default memory to 1Gi".
   const lr = limitRangeQuestion(text);

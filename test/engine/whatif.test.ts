@@ -168,8 +168,15 @@ describe('whatIfDrain', () => {
       node: 'w2',
       pods: 2,
       rescheduled: { w1: 1 },
-      stranded: [{ pod: 'wi/web-5f7c9-bbbbb', message: '0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.' }],
+      // w2 stays in the list, cordoned: w1 lacks cpu (no lower-priority victims), w2 is unschedulable (preemption not helpful).
+      stranded: [{ pod: 'wi/web-5f7c9-bbbbb', message: '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.' }],
     });
+  });
+
+  it('w2 goes down: the same pods move, and w2 counts as tainted unreachable', () => {
+    const d = whatIfDrain(whatIfState(), 'w2', {}, 'down')!;
+    expect(d.rescheduled).toEqual({ w1: 1 });
+    expect(d.stranded).toEqual([{ pod: 'wi/web-5f7c9-bbbbb', message: '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.' }]);
   });
 
   it('w1 goes: its web pod fits nowhere (w2 full)', () => {

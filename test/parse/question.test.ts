@@ -23,11 +23,11 @@ describe('parseQuestion', () => {
     ['add 2 replicas to web', { type: 'scale', workload: 'web', delta: 2 }],
     ['remove 1 replica from web', { type: 'scale', workload: 'web', delta: -1 }],
     // drain
-    ['what if node-3 goes down', { type: 'drain', node: 'node-3' }],
-    ['drain general-a-1', { type: 'drain', node: 'general-a-1' }],
-    ['what if node general-b-1 is drained', { type: 'drain', node: 'general-b-1' }],
-    ['what if we lose node-3', { type: 'drain', node: 'node-3' }],
-    ['what if general-a-1 dies', { type: 'drain', node: 'general-a-1' }],
+    ['what if node-3 goes down', { type: 'drain', node: 'node-3', how: 'down' }],
+    ['drain general-a-1', { type: 'drain', node: 'general-a-1', how: 'drain' }],
+    ['what if node general-b-1 is drained', { type: 'drain', node: 'general-b-1', how: 'drain' }],
+    ['what if we lose node-3', { type: 'drain', node: 'node-3', how: 'down' }],
+    ['what if general-a-1 dies', { type: 'drain', node: 'general-a-1', how: 'down' }],
     // quota
     ['raise requests.cpu of team-quota to 20', { type: 'quota', resource: 'requests.cpu', quota: 'team-quota', value: '20' }],
     ['what if team-quota pods is 60', { type: 'quota', quota: 'team-quota', resource: 'pods', value: '60' }],
