@@ -39,32 +39,50 @@ export async function runConsole(io: Io, flags: SourceFlags & { namespace?: stri
       io.stdout(renderAnswer(await answerLine(text, { ...ctx, now: Date.now() })) + '\n');
       return 0;
     }
-    io.stdout(`quota-doctor console — ${source.describe()}\nPaste an error or a manifest, or ask. Try:\n${GREETING_EXAMPLES.map((e) => `  ${e}`).join('\n')}\nA blank line sends a multi-line paste; Ctrl-D quits.\n\n`);
+    io.stdout(`quota-doctor console — ${source.describe()}\nPaste an error or a manifest, or ask. Try:\n${GREETING_EXAMPLES.map((e) => `  ${e}`).join('\n')}\nA paste of many lines is one message (a manifest ends with a blank line); Ctrl-D quits.\n\n`);
     const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: 'quota-doctor> ' });
+    // A terminal paste arrives as many lines within milliseconds: lines that come in one burst are one
+    // message. A YAML manifest or a line ending in ':' waits for a blank line (pastes may pause).
+    const BURST_MS = 60;
     let buffer: string[] = [];
-    rl.prompt();
-    for await (const line of rl) {
-      if (line.trim() === '' && buffer.length === 0) {
-        rl.prompt();
-        continue;
+    let timer: NodeJS.Timeout | undefined;
+    let busy = Promise.resolve();
+    let closed = false;
+    const incomplete = () => buffer.length > 0 && (/^\s*(apiVersion|kind|---)/.test(buffer[0]!) || /[:{]\s*$/.test(buffer[buffer.length - 1]!));
+    const send = () => {
+      timer = undefined;
+      const text = buffer.join('\n').trim();
+      buffer = [];
+      if (!text) return;
+      if (/^(quit|exit)$/i.test(text)) {
+        rl.close();
+        return;
+      }
+      busy = busy.then(async () => {
+        try {
+          io.stdout(renderAnswer(await answerLine(text, { ...ctx, now: Date.now() })) + '\n\n');
+        } catch (e) {
+          io.stdout(`⚠️ ${e instanceof Error ? e.message : String(e)}\n\n`);
+        }
+        if (!closed) rl.prompt();
+      });
+    };
+    rl.on('line', (line) => {
+      if (timer) clearTimeout(timer);
+      if (line.trim() === '') {
+        if (buffer.length > 0) send();
+        else rl.prompt();
+        return;
       }
       buffer.push(line);
-      // Single-line questions answer at once; pastes (several lines) wait for a blank line.
-      if (line.trim() !== '' && buffer.length === 1 && !/[:{]\s*$/.test(line) && !/^\s*(apiVersion|kind|---)/.test(line)) {
-        // fall through to answer
-      } else if (line.trim() !== '') {
-        continue;
-      }
-      const text = buffer.join('\n');
-      buffer = [];
-      if (/^(quit|exit)$/i.test(text.trim())) break;
-      try {
-        io.stdout(renderAnswer(await answerLine(text, { ...ctx, now: Date.now() })) + '\n\n');
-      } catch (e) {
-        io.stdout(`⚠️ ${e instanceof Error ? e.message : String(e)}\n\n`);
-      }
-      rl.prompt();
-    }
+      if (!incomplete()) timer = setTimeout(send, BURST_MS);
+    });
+    rl.prompt();
+    await new Promise<void>((resolve) => rl.once('close', () => resolve()));
+    closed = true;
+    if (timer) clearTimeout(timer);
+    if (buffer.length) send();
+    await busy;
     return 0;
   } finally {
     await source.close();
