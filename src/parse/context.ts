@@ -57,6 +57,8 @@ export interface ContextAt {
 
 const NS = '[a-z0-9][a-z0-9-]{0,62}';
 const CMD_NS_RE = new RegExp(`(?:^|\\s)(?:-n|--namespace)(?:=|\\s+)(${NS})(?![\\w.-])`);
+/** kubectl also takes the shorthand flag with its value attached: `kubectl -nistio-system describe …`. */
+const CMD_NS_ATTACHED_RE = new RegExp(`(?:^|[\\s$#>%*])(?:kubectl|oc|k)\\s(?:[^|;&\\n]{0,200}\\s)?-n(${NS})(?![\\w.-])`);
 const PS1_RE = new RegExp(`\\(⎈ ?\\|[^:)\\n]{1,200}:(${NS})\\)`);
 /** An object name as pasted: DNS names, plus redactions like `egg-<id here>`. */
 const NAME = '[a-z0-9](?:[a-z0-9.-]|<[^<>\\n]{1,40}>){0,252}';
@@ -68,14 +70,16 @@ const OLD_EVENT_RE = /(?:^|\s)([a-z0-9][a-z0-9.-]{0,252})\.[0-9a-f]{8,20}\s+(Pod
 /** What OLD_EVENT_RE needs somewhere in the line (a cheap scan before the expensive one). */
 const OLD_EVENT_HINT_RE = /\.[0-9a-f]{8,20}\s+[A-Z]/;
 const CMD_HINT_RE = /[lckms]\s/;
-const CMD_RE = /(?:^|[\s$#>%])(?:kubectl|oc|k|helm|kubens)\s/;
+const CMD_RE = /(?:^|[\s$#>%"'])(?:kubectl|oc|k|helm|kubens)\s/;
 const URL_NS_RE = new RegExp(`/namespaces/(${NS})/`);
 const OBJREF_RE = new RegExp(`ObjectReference\\{Kind:"([A-Za-z]{1,60})", Namespace:"(${NS})", Name:"([a-z0-9][a-z0-9.-]{0,252})"`);
 const ROW_NS_RE = new RegExp(`^\\s*(${NS})\\s+(?:\\d+(?:\\.\\d+)?[smhd]\\w*|<unknown>)\\s+(?:Warning|Normal)\\s`);
 const CMD_SUBJECT_RE = new RegExp(
-  `(?:kubectl|oc|k)\\s+(?:-n\\s+\\S+\\s+)?(?:describe|get|logs|edit)\\s+(?:-n\\s+\\S+\\s+)?(pods?|po|replicasets?|rs|statefulsets?|sts|jobs?|daemonsets?|ds|deployments?|deploy)(?:/|\\s+(?:-n\\s+\\S+\\s+)?)(${NAME})`,
+  `(?:kubectl|oc|k)\\s+(?:-n\\s*\\S+\\s+)?(?:describe|get|logs|edit)\\s+(?:-n\\s*\\S+\\s+)?(pods?|po|replicasets?|rs|statefulsets?|sts|jobs?|daemonsets?|ds|deployments?|deploy)(?:/|\\s+(?:-n\\s*\\S+\\s+)?)(${NAME})`,
   'i',
 );
+/** Words that follow `kubectl describe pod` in prose, never a pod's name there. */
+const PROSE_WORDS = new Set(['on', 'the', 'to', 'and', 'with', 'for', 'in', 'of', 'it', 'is', 'that', 'this', 'then', 'again', 'command', 'output', 'shows', 'says', 'gives']);
 const JSON_POD_KEY_RE = /^\s{0,2}"([a-z0-9][a-z0-9.-]{0,252}-[a-z0-9]{5})":\s*\{\s*$/;
 const QUOTED_NS_NAME_RE = new RegExp(`(?:for|pod|Pod|object|key)[ =]"(${NS})/(${NAME})"`);
 const KLOG_POD_RE = new RegExp(`(?:pod|Pod)="(${NS})/([a-z0-9][a-z0-9.-]{0,252})"`);
@@ -208,7 +212,7 @@ export class PasteContext {
     // `kubectl`, `oc`, `k`, `helm`, `kubens` followed by a blank: a cheap test for the last letter first.
     const isCommand = (CMD_HINT_RE.test(line) && CMD_RE.test(line)) || /^\s*[$#%]\s/.test(line);
     if (isCommand) {
-      const m = CMD_NS_RE.exec(line);
+      const m = CMD_NS_RE.exec(line) ?? CMD_NS_ATTACHED_RE.exec(line);
       if (m) this.addNs(mark(pos, m[1]!, undefined));
       const e = /kubens\s+([a-z0-9][a-z0-9-]{0,62})\s*$/.exec(line);
       if (e) this.addNs(mark(pos, e[1]!, undefined));
@@ -248,7 +252,8 @@ export class PasteContext {
     if (row) this.addLine(lineNo, mark(pos, row[1]!, undefined));
     if (isCommand) {
       const c = CMD_SUBJECT_RE.exec(line);
-      if (c) {
+      // `When I run kubectl describe pod on the pod, …`: prose about a command names no pod.
+      if (c && !PROSE_WORDS.has(c[2]!)) {
         const kind = KIND_OF_PREFIX[c[1]!.toLowerCase()]!;
         const b = newBlock(pos, c[2]!);
         if (kind === 'Pod') b.podLike = true;

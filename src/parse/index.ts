@@ -169,6 +169,17 @@ function dropNested(matches: Match[]): Match[] {
 }
 
 /**
+ * Facts compared without an order that carries no meaning: LimitRanger lists a Pod's violations in map
+ * order, so the same pod recreated prints them in another order (`[min cpu …, min memory …]` then
+ * `[min memory …, min cpu …]`): one problem.
+ */
+function orderless(m: Match): Record<string, unknown> {
+  const v = m.facts.violations;
+  if (m.kind !== 'limitrange' || !Array.isArray(v) || v.length < 2) return m.facts;
+  return { ...m.facts, violations: v.map((x) => stableKey(x)).sort() };
+}
+
+/**
  * One finding per distinct problem: the same facts (pods that differ only by a generated suffix, the
  * same event repeated). Runtime and look-alike findings are per object. A repeat may name what the first
  * occurrence did not (object, namespace, controller): those are merged into the first.
@@ -188,11 +199,15 @@ function dedupe(matches: Match[]): Match[] {
     return k;
   };
   const oomPods = new Set(matches.filter((m) => m.layer === 'runtime' && m.facts.reason === 'OOMKilled').map((m) => m.object?.name ?? ''));
+  // Reasons some runtime finding names a pod for: a mention of the same reason without a pod (`pod's status
+  // is Evicted` above the `get pods` row that shows it) is that pod's problem, not another one.
+  const namedReasons = new Set(matches.filter((m) => m.layer === 'runtime' && m.object?.name).map((m) => String(m.facts.reason)));
   for (const m of matches) {
+    if (m.layer === 'runtime' && !m.object?.name && namedReasons.has(String(m.facts.reason))) continue;
     // Exit code 137 next to an OOMKilled of the same pod is the same kill, not a second problem.
     if (m.layer === 'runtime' && m.facts.reason === 'ExitCode137' && (oomPods.has(m.object?.name ?? '') || oomPods.has(''))) continue;
     const who = m.layer === 'runtime' || m.layer === 'other' ? (m.object?.name ?? '') : '';
-    const key = `${m.layer}|${m.kind}|${who}|${factsKey(m.facts)}`;
+    const key = `${m.layer}|${m.kind}|${who}|${factsKey(orderless(m))}`;
     const prev = first.get(key);
     if (prev) {
       if (prev.namespace && m.namespace && prev.namespace !== m.namespace) {

@@ -69,7 +69,7 @@ const VOCAB = new Set(
 
 /** A line that starts a new record: never the continuation of the line before it. */
 const NEW_RECORD_RE =
-  /^(?:\d+(?:\.\d+)?(?:ms|[smhd])\d*[smh]?\s|<unknown>\s|LAST SEEN|NAMESPACE\s|FirstSeen|Warning\s|Normal\s|Events:|Name:|Namespace:|Type\s+Reason|[$%#>]\s|[IWEF]\d{4}\s|\d{4}-\d\d-\d\d[T ]|time="|level=|kubectl\s|oc\s|k\s|helm\s|---|\.\.\.$|```|[-*+]\s|\d+\.\s)/;
+  /^(?:\d+(?:\.\d+)?(?:ms|[smhd])\d*[smh]?\s|<unknown>\s|LAST SEEN|NAMESPACE\s|FirstSeen|Warning\s|Normal\s|Events:|Name:|Namespace:|Type\s+Reason|[$%#>]\s|[IWEF]\d{4}\s|\d{4}-\d\d-\d\d[T ]|time="|level=|kubectl\s|oc\s|k\s|helm\s|---|\.\.\.$|```|[-*+]\s|\d+\.\s|-->\s)/;
 
 /** NEW_RECORD_RE at a given offset (`lastIndex`), for a line whose leading blanks are not cut off. */
 const NEW_RECORD_STICKY_RE = new RegExp(NEW_RECORD_RE.source.replace(/^\^/, ''), 'y');

@@ -75,6 +75,14 @@ export function findRuntime(text: string, lowerText?: string): Match[] {
   ] as const) {
     on(needle, (k) => {
       if (!/[a-z]/.test(lower[k + needle.length] ?? ' ') && !(lower.slice(Math.max(0, k - 26), k).endsWith('the node had condition: ['))) {
+        // A bare condition name is a problem only where it is set: a `describe node` row `DiskPressure  True`
+        // or a `NodeHasDiskPressure` / `KubeletHasDiskPressure` reason. `MemoryPressure  False`,
+        // `KubeletHasNoDiskPressure` (a healthy node) and prose mentions are not.
+        if (needle.endsWith('pressure') && !needle.startsWith('nodehas')) {
+          const before = lower.slice(Math.max(0, k - 12), k);
+          const set = /has$/.test(before) || /^[ \t]+true\b/.test(lower.slice(k + needle.length, k + needle.length + 40));
+          if (!set) return undefined;
+        }
         return runtime(text, k, reason);
       }
       return undefined;

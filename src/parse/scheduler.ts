@@ -37,7 +37,8 @@ function sentenceEnd(text: string, i: number, end: number): number {
   for (let p = i; p < end; p++) {
     if (text[p] !== '.') continue;
     const c = text[p + 1];
-    if (p + 1 >= end || c === ' ' || c === '\t' || c === '"' || c === "'" || c === '`' || c === '.' || c === ')') return p;
+    // `., ` too: a vendor scheduler appends `, reject the pod X … even after PostFilter.` (kuscia).
+    if (p + 1 >= end || c === ' ' || c === '\t' || c === '"' || c === "'" || c === '`' || c === '.' || c === ')' || c === ',') return p;
   }
   return -1;
 }
