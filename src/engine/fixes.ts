@@ -14,6 +14,7 @@ import { simulate, type SimOptions, type SimResult } from './simulate.ts';
 import { freeResources, nodeInfoIndex } from './scheduler/node-info.ts';
 import { isTerminal } from './resources.ts';
 import { releasePod } from './release.ts';
+import { withQuotaHard } from './quota-status.ts';
 import { admitObject } from './admit.ts';
 
 export type FixWho = 'app-team' | 'platform';
@@ -110,18 +111,6 @@ function biggestContainer(pod: Pod, which: 'requests' | 'limits', resource: stri
     if (v && (!best || v.cmp(best.value) > 0)) best = { name: c.name, value: v };
   }
   return best;
-}
-
-function withQuotaHard(state: Snapshot, ns: string, name: string, resource: string, value: Quantity): Snapshot {
-  const q = state.get<ResourceQuota & KObject>('ResourceQuota', ns, name);
-  if (!q) return state;
-  const v = value.toString();
-  state.put({
-    ...q,
-    spec: { ...(q.spec ?? {}), hard: { ...(q.spec?.hard ?? {}), [resource]: v } },
-    status: { ...(q.status ?? {}), hard: { ...(q.status?.hard ?? {}), [resource]: v } },
-  } as KObject);
-  return state;
 }
 
 /** Owner workload of a pod, as `kind/name` of the top controller (Deployment for ReplicaSet pods). */

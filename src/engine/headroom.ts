@@ -17,7 +17,7 @@ import { freeResources, nodeInfoIndex, projectResources, type NodeInfo } from '.
 import { schedulePod } from './scheduler/schedule.ts';
 import { podRequests, isTerminal } from './resources.ts';
 import { expandWorkload, podTemplateHash, workloadReplicas, workloadTemplate } from './workloads.ts';
-import { ownerOf, refOf } from './fixes.ts';
+import { formatMemoryFloor, ownerOf, refOf } from './fixes.ts';
 
 export interface QuotaHeadroom {
   name: string;
@@ -368,7 +368,7 @@ function findLargest(state: Snapshot): Headroom['largestSchedulablePod'] {
     if (f.cpu > bestCpu || (f.cpu === bestCpu && f.memory > bestMem)) {
       bestCpu = f.cpu;
       bestMem = f.memory;
-      largest = { cpu: Quantity.fromMilli(Math.max(0, f.cpu)).toString(), memory: roundDownMemory(Math.max(0, f.memory)), node: name };
+      largest = { cpu: Quantity.fromMilli(Math.max(0, f.cpu)).toString(), memory: formatMemoryFloor(Math.max(0, f.memory)), node: name };
     }
   }
   return largest;
@@ -436,10 +436,4 @@ function headroomPod(w: Workload): Pod | undefined {
   const pod = expandWorkload(light, { replicas: 1, nodes: [], existingReplicaSet }).pods[0];
   if (pod) pod.spec = template.spec;
   return pod;
-}
-
-/** Free memory as a request bound: whole Mi (rounded down) from 1Mi up, so it reads like a request. */
-export function roundDownMemory(bytes: number): string {
-  const mi = 1024 * 1024;
-  return (bytes >= mi ? Quantity.fromInt(Math.floor(bytes / mi) * mi, 'BinarySI') : Quantity.fromInt(bytes, 'BinarySI')).toString();
 }

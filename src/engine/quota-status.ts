@@ -47,3 +47,24 @@ export function reconcileQuotaStatus(snapshot: Snapshot, now?: number): string[]
   }
   return notes;
 }
+
+/**
+ * Sets one hard limit of a quota (spec and status, as the controller mirrors them). A resource the quota
+ * did not track before gets its status.used computed from the namespace, as the controller would.
+ */
+export function withQuotaHard(state: Snapshot, ns: string, name: string, resource: string, value: Quantity, now?: number): Snapshot {
+  const q = state.get<ResourceQuota & KObject>('ResourceQuota', ns, name);
+  if (!q) return state;
+  const v = value.toString();
+  const next: ResourceQuota = {
+    ...q,
+    spec: { ...(q.spec ?? {}), hard: { ...(q.spec?.hard ?? {}), [resource]: v } },
+    status: { ...(q.status ?? {}), hard: { ...(q.status?.hard ?? {}), [resource]: v } },
+  };
+  if (q.status?.used?.[resource] === undefined) {
+    const used = computeQuotaUsed(state, { ...next, status: { ...next.status, hard: { [resource]: v } } }, now).get(resource) ?? Quantity.zero();
+    next.status = { ...next.status, used: { ...(q.status?.used ?? {}), [resource]: used.toString() } };
+  }
+  state.put(next as KObject);
+  return state;
+}

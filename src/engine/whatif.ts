@@ -12,6 +12,7 @@ import { releasePod } from './release.ts';
 import { isTerminal, podRequests } from './resources.ts';
 import { schedulePod, bindPod } from './scheduler/schedule.ts';
 import { nodeInfoIndex } from './scheduler/node-info.ts';
+import { withQuotaHard } from './quota-status.ts';
 import { simulate, simulateWorkloadPods, type SimOptions, type SimResult } from './simulate.ts';
 import { expandWorkload, podTemplateHash, surgeBudget, workloadTemplate } from './workloads.ts';
 import { countFits, type FitCount } from './headroom.ts';
@@ -153,12 +154,7 @@ export function whatIfScale(state: Snapshot, w: WorkloadRef, target: number, opt
       // already admitted (same order, same placements), so only the refused ones run again, on top of the
       // state the first run left.
       const again = fork.fork();
-      for (const { quota, resource, value } of raises) {
-        const q = again.get<ResourceQuota & KObject>('ResourceQuota', w.namespace, quota);
-        if (!q) continue;
-        const v = value.toString();
-        again.put({ ...q, spec: { ...(q.spec ?? {}), hard: { ...(q.spec?.hard ?? {}), [resource]: v } }, status: { ...(q.status ?? {}), hard: { ...(q.status?.hard ?? {}), [resource]: v } } } as KObject);
-      }
+      for (const { quota, resource, value } of raises) withQuotaHard(again, w.namespace, quota, resource, value, opts.now);
       const rerun: SimResult[] = [];
       simulateWorkloadPods(again, w.object as Workload, { ...opts, namespace: w.namespace }, rerun, [], { n: 1000 + target }, t.rejected);
       const t2 = tally(rerun.filter((r) => r.kind === 'Pod'));
@@ -192,8 +188,7 @@ export function whatIfQuota(state: Snapshot, namespace: string, quotaName: strin
   if (!q) return null;
   const v = Quantity.parse(value).toString();
   nodeInfoIndex(state);
-  const fork = state.fork();
-  fork.put({ ...q, spec: { ...(q.spec ?? {}), hard: { ...(q.spec?.hard ?? {}), [resource]: v } }, status: { ...(q.status ?? {}), hard: { ...(q.status?.hard ?? {}), [resource]: v }, used: { ...(q.status?.used ?? {}), [resource]: q.status?.used?.[resource] ?? '0' } } } as KObject);
+  const fork = withQuotaHard(state.fork(), namespace, quotaName, resource, Quantity.parse(value), opts.now);
   const probe = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quota-doctor-probe', namespace }, spec: { containers: [{ name: 'app', image: 'app' }] } } as Pod;
   const before = countFits(state, probe, opts);
   const after = countFits(fork, probe, opts);

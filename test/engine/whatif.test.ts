@@ -127,9 +127,14 @@ describe('whatIfQuota: the default pod (100m/128Mi) before → after', () => {
   });
 
   it('a new resource starts at from null; an unknown quota is null', () => {
-    // limits.cpu 1 with used 0: the default pod's 500m limit → ⌊1000/500⌋ = 2 < 3 pods
+    // limits.cpu 1, newly tracked: its used is what the quota controller would count — the two web pods'
+    // limits, 2 × 2 = 4 > 1 — so no default pod (500m limit) fits any more.
     const a = whatIfQuota(whatIfState(), NS, 'wi-quota', 'limits.cpu', '1')!;
-    expect(a).toMatchObject({ from: null, to: '1', defaultPodBefore: 3, defaultPodAfter: 2, limitedByAfter: 'limits.cpu' });
+    expect(a).toMatchObject({ from: null, to: '1', defaultPodBefore: 3, defaultPodAfter: 0, limitedByAfter: 'limits.cpu' });
+    // limits.cpu 6: 6 − 4 = 2 free → ⌊2000/500⌋ = 4, but pods 5 − 2 used = 3 stop it first.
+    expect(whatIfQuota(whatIfState(), NS, 'wi-quota', 'limits.cpu', '6')).toMatchObject({ defaultPodAfter: 3, limitedByAfter: 'pods' });
+    // limits.cpu 5: 1 free → ⌊1000/500⌋ = 2 < 3.
+    expect(whatIfQuota(whatIfState(), NS, 'wi-quota', 'limits.cpu', '5')).toMatchObject({ defaultPodAfter: 2, limitedByAfter: 'limits.cpu' });
     expect(whatIfQuota(whatIfState(), NS, 'nope', 'pods', '1')).toBeNull();
   });
 });
