@@ -14,7 +14,7 @@ import type { Operation } from './admission/evaluators/types.ts';
 import { clone, defaultLimitRange, defaultPod } from './defaults.ts';
 import { forbidden, type DecisionLayer } from './status.ts';
 import { versionAtLeast } from './version.ts';
-import { computeQuotaUsed } from './quota-status.ts';
+import { reconciledQuota } from './quota-status.ts';
 
 export interface AdmitOptions {
   operation?: Operation;
@@ -222,11 +222,6 @@ export function commitAdmission(snapshot: Snapshot, result: AdmissionResult): vo
   }
   let obj = result.object;
   // A quota created here has no controller to fill its status: hard from spec, used recomputed (§4.1).
-  const quota = obj as unknown as ResourceQuota;
-  if (obj.kind === 'ResourceQuota' && quota.spec?.hard && !(quota.status?.hard && quota.status?.used)) {
-    const withHard: ResourceQuota = { ...quota, status: { ...(quota.status ?? {}), hard: quota.spec.hard } };
-    const used = Object.fromEntries([...computeQuotaUsed(snapshot, withHard)].map(([k, v]) => [k, v.toString()]));
-    obj = { ...obj, status: { hard: quota.spec.hard, used } } as KObject;
-  }
+  if (obj.kind === 'ResourceQuota') obj = (reconciledQuota(snapshot, obj as unknown as ResourceQuota) as KObject | null) ?? obj;
   snapshot.put(obj);
 }

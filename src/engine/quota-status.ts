@@ -33,16 +33,25 @@ export function computeQuotaUsed(snapshot: Snapshot, quota: ResourceQuota, now?:
   return used;
 }
 
+/**
+ * The quota as the controller would have it: status.hard from spec.hard, status.used recomputed when
+ * absent. Null when it needs nothing (already reconciled, or no hard limits at all).
+ */
+export function reconciledQuota(snapshot: Snapshot, quota: ResourceQuota, now?: number): ResourceQuota | null {
+  const hard = quota.status?.hard ?? quota.spec?.hard;
+  if (!hard || (quota.status?.hard && quota.status?.used)) return null;
+  const withHard: ResourceQuota = { ...quota, status: { ...(quota.status ?? {}), hard } };
+  const used = quota.status?.used ?? Object.fromEntries([...computeQuotaUsed(snapshot, withHard, now)].map(([k, v]) => [k, v.toString()]));
+  return { ...quota, status: { ...(quota.status ?? {}), hard, used } };
+}
+
 /** Fills in missing status.hard / status.used of every quota in the snapshot (in place). */
 export function reconcileQuotaStatus(snapshot: Snapshot, now?: number): string[] {
   const notes: string[] = [];
   for (const quota of snapshot.list<ResourceQuota & KObject>('ResourceQuota')) {
-    const hard = quota.status?.hard ?? quota.spec?.hard;
-    if (!hard) continue;
-    if (quota.status?.hard && quota.status?.used) continue;
-    const withHard: ResourceQuota = { ...quota, status: { ...(quota.status ?? {}), hard } };
-    const used = quota.status?.used ?? Object.fromEntries([...computeQuotaUsed(snapshot, withHard, now)].map(([k, v]) => [k, v.toString()]));
-    snapshot.put({ ...quota, status: { ...(quota.status ?? {}), hard, used } } as KObject);
+    const next = reconciledQuota(snapshot, quota, now);
+    if (!next) continue;
+    snapshot.put(next as KObject);
     if (!quota.status?.used) notes.push(`ResourceQuota ${quota.metadata.namespace}/${quota.metadata.name}: status.used computed from the objects in the state`);
   }
   return notes;
