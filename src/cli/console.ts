@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { createAnswerer } from '../answer/index.ts';
 import { openSource, type SourceFlags } from '../answer/sources.ts';
 import { renderAnswer } from '../render/text.ts';
-import type { Io } from './main.ts';
+import type { Io } from './io.ts';
 import type { AskContext } from '../answer/answerer.ts';
 import type { Answer } from '../answer/types.ts';
 

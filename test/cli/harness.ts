@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { main, type Io } from '../../src/cli/main.ts';
+import { main, type Io } from '../../src/cli/program.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const STATES = 'test/fixtures/states/cli';

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type Io } from '../../src/cli/main.ts';
+import { main, type Io } from '../../src/cli/program.ts';
 import { FakeApiServer } from '../support/fake-apiserver.ts';
 
 function capture(): Io & { out: string[]; err: string[] } {

@@ -1,15 +1,20 @@
 /**
- * Composition root: configuration → cluster source(s) → answerer → Slack app. The CLI (`src/cli/`)
- * calls `serve` for `npm start` with Slack tokens and for `quota-doctor serve`.
+ * The long-running bot, and the composition root that builds it: configuration → cluster source(s) →
+ * answerer → Slack app. The CLI runs it for `quota-doctor serve` and for `npm start` with Slack tokens
+ * (src/cli/commands/serve.ts, start.ts); it never imports the CLI back.
  */
 import { loadConfig, secretValues, describeConfig, ConfigError } from './config.ts';
 import { loadPolicy } from './answer/policy.ts';
 import { createAnswerer } from './answer/index.ts';
 import { openSource } from './answer/sources.ts';
 import { createSlackApp, createLogger } from './slack/index.ts';
-import type { Io } from './cli/main.ts';
 
-export async function serve(io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** Where serve writes the one line that says why it could not start (the CLI's `Io` is one). */
+export interface ServeIo {
+  stderr: (s: string) => void;
+}
+
+export async function serve(io: ServeIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config;
   try {
     config = loadConfig(env);

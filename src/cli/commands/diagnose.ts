@@ -1,0 +1,50 @@
+/**
+ * `quota-doctor diagnose [file]`: explain pasted text (errors, events, describe output, manifests). It
+ * answers from the text alone when no cluster is named and none can be reached.
+ */
+import type { Command } from 'commander';
+import { openSource, type ClusterSource } from '../../answer/sources.ts';
+import { diagnose, TRUNCATED_GAP } from '../../answer/diagnose.ts';
+import { renderAnswer } from '../../render/text.ts';
+import { readInput, type Io, type SetCode } from '../io.ts';
+import { addSourceOptions, failOnUnreadableState, type Flags } from '../options.ts';
+
+/** Opens a source, or none when the command can answer from the text alone. */
+async function maybeSource(flags: Flags, optional: boolean): Promise<ClusterSource | undefined> {
+  try {
+    return await openSource(flags);
+  } catch (e) {
+    if (optional) return undefined;
+    throw e;
+  }
+}
+
+export function register(program: Command, io: Io, setCode: SetCode): void {
+  addSourceOptions(
+    program
+      .command('diagnose')
+      .description('explain pasted text (errors, events, describe output, manifests): which layer, the numbers, verified fixes')
+      .argument('[file]', 'file to read (- or nothing: stdin)')
+      .option('-n, --namespace <ns>', 'namespace when the text names none')
+      .option('--json', 'print JSON (CONTRACT.md)'),
+  ).action(async (file: string | undefined, flags: Flags) => {
+    const text = await readInput(file ?? '-', io);
+    const explicit = !!(flags.state || process.env.QUOTA_DOCTOR_STATE || flags.kubeconfig || flags.context);
+    const source = await maybeSource(flags, !explicit);
+    try {
+      const loaded = source ? await source.load() : undefined;
+      if (loaded) failOnUnreadableState(loaded.errors);
+      const gaps = loaded?.errors.map((e) => `couldn't read ${e.resource}: ${e.message}`) ?? [];
+      const out = diagnose({ text, state: loaded?.snapshot, namespace: flags.namespace, now: Date.now(), k8sVersion: flags.k8sVersion, gaps });
+      if (flags.json) io.stdout(JSON.stringify(out.json, null, 2) + '\n');
+      else {
+        const nothing = 'Nothing recognised: no quota, LimitRange, scheduling or runtime error and no manifest in the text.';
+        // A cap that cut the text is said even when nothing was found in the part that was read.
+        io.stdout((out.recognised ? renderAnswer(out.answer) : out.truncated ? `${nothing}\n⚠ ${TRUNCATED_GAP}` : nothing) + '\n');
+      }
+      setCode(0);
+    } finally {
+      await source?.close();
+    }
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * `quota-doctor simulate -f manifest`: admit (and schedule) the objects of a manifest, as the API server
+ * and scheduler would. `check` (commands/check.ts) is the same run with exit 1 when anything fails.
+ */
+import type { Command } from 'commander';
+import { decodeText, formatProblem } from '../../k8s/decode.ts';
+import type { KObject } from '../../k8s/snapshot.ts';
+import { openSource } from '../../answer/sources.ts';
+import { simulate, simResultsToJson } from '../../answer/simulation.ts';
+import { renderSimulation } from '../../render/text.ts';
+import { UsageError } from '../../answer/errors.ts';
+import { boundWorkloads, MAX_CLI_PODS } from '../../answer/bounds.ts';
+import { redactSecrets } from '../../answer/redact.ts';
+import { readInput, type Io, type SetCode } from '../io.ts';
+import { addSourceOptions, failOnUnreadableState, type Flags } from '../options.ts';
+
+/** Manifest text → objects to admit (unknown kinds kept: they are charged by the object-count quota). */
+export function decodeManifest(text: string, source: string): KObject[] {
+  const d = decodeText(text, source, { keepUnknownKinds: true, maxBytes: 16 * 1024 * 1024, maxDocuments: 10_000 });
+  if (d.errors.length > 0) throw new UsageError(formatProblem(d.errors[0]!));
+  return d.objects;
+}
+
+type SimulateFlags = Flags & { file: string };
+
+async function runSimulate(opts: SimulateFlags, io: Io, check: boolean): Promise<number> {
+  const text = await readInput(opts.file, io);
+  const objects = decodeManifest(text, opts.file === '-' ? '<stdin>' : opts.file);
+  const source = await openSource(opts);
+  try {
+    const loaded = await source.load({ namespaces: [...new Set(objects.map((o) => o.metadata.namespace ?? opts.namespace ?? 'default'))] });
+    failOnUnreadableState(loaded.errors);
+    // `replicas: 1000000000` expanded to a billion pods and ran out of heap: simulate at most MAX_CLI_PODS, and say so.
+    // A Secret in the manifest is admitted by kind and name only: `--json` prints each object as stored,
+    // and printed its `data`/`stringData` values (SECURITY.md: never echoed, not even the user's own).
+    const bounded = boundWorkloads(objects.map(redactSecrets), MAX_CLI_PODS);
+    const out = simulate(loaded.snapshot, bounded.objects, { namespace: opts.namespace, k8sVersion: opts.k8sVersion, now: Date.now() });
+    const warnings = [...loaded.warnings, ...loaded.errors.map((e) => `could not read ${e.resource}${e.namespace ? ` in ${e.namespace}` : ''}: ${e.message}`), ...bounded.warnings, ...out.warnings];
+    const failed = out.results.some((r) => !r.admission.allowed || (r.scheduling !== null && !r.scheduling.scheduled));
+    if (opts.json) io.stdout(JSON.stringify(simResultsToJson({ results: out.results, warnings }), null, 2) + '\n');
+    else io.stdout(renderSimulation(out.results, warnings, { check }) + '\n');
+    return check && failed ? 1 : 0;
+  } finally {
+    await source.close();
+  }
+}
+
+/** The `simulate` or `check` command: the same flags, the same run; `check` turns a failure into exit 1. */
+export function registerSimulation(program: Command, io: Io, setCode: SetCode, check: boolean): void {
+  const cmd = addSourceOptions(
+    program
+      .command(check ? 'check' : 'simulate')
+      .description(check ? 'CI check: exit 1 when any object would be rejected or stay unschedulable' : 'admit (and schedule) the objects of a manifest, as the API server and scheduler would')
+      .requiredOption('-f, --file <manifest>', 'manifest file (multi-document YAML or JSON; - for stdin)')
+      .option('-n, --namespace <ns>', 'namespace for objects that name none')
+      .option('--json', 'print JSON (CONTRACT.md)'),
+  );
+  cmd.action(async (opts: SimulateFlags) => setCode(await runSimulate(opts, io, check)));
+}
+
+export function register(program: Command, io: Io, setCode: SetCode): void {
+  registerSimulation(program, io, setCode, false);
+}
