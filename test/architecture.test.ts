@@ -1,5 +1,6 @@
 /**
- * The import rules of docs/architecture.md ("Layers and who may import whom"), checked on every `src/**\/*.ts`.
+ * The import rules of docs/architecture.md ("Layers and who may import whom"), checked on every `src/**\/*.ts`,
+ * and the rule that the import graph of `src/` has no cycles.
  *
  * Every import counts: static, `import type`, `export … from`, dynamic `import()` and `import('…')` types
  * (a type dependency is still a dependency; docs/architecture.md says where only types are allowed).
@@ -216,5 +217,135 @@ describe('docs/architecture.md import rules', () => {
   it('src/render/** imports no node:fs or node:http', () => {
     const io = EDGES.filter((e) => e.from.startsWith('src/render/') && ['fs', 'fs/promises', 'http', 'https'].includes(bare(e.to))).map(show);
     expect(io).toEqual([]);
+  });
+});
+
+/** The import graph of `src/`: file → the `src/` files it imports (type-only imports included). */
+function graphOf(edges: readonly Edge[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const e of edges) {
+    if (!e.to.startsWith('src/')) continue;
+    const next = graph.get(e.from) ?? [];
+    if (!next.includes(e.to)) next.push(e.to);
+    graph.set(e.from, next);
+  }
+  return graph;
+}
+
+/** Strongly connected components (Tarjan), each sorted; only those that hold a cycle (≥ 2 files, or a self-import). */
+function cyclicComponents(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const nodes = [...new Set([...graph.keys(), ...[...graph.values()].flat()])].sort();
+  const connect = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(component.sort());
+  };
+  for (const v of nodes) if (!index.has(v)) connect(v);
+  return out.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+/** One shortest cycle through the first file of each cyclic component, as `a → b → a`. */
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  return cyclicComponents(graph).map((component) => {
+    const inside = new Set(component);
+    const start = component[0]!;
+    const parent = new Map<string, string>();
+    const queue = [start];
+    let last: string | undefined;
+    search: while (queue.length > 0) {
+      const v = queue.shift()!;
+      for (const w of graph.get(v) ?? []) {
+        if (!inside.has(w)) continue;
+        if (w === start) {
+          last = v;
+          break search;
+        }
+        if (!parent.has(w)) {
+          parent.set(w, v);
+          queue.push(w);
+        }
+      }
+    }
+    const path = [start];
+    for (let v = last!; v !== start; v = parent.get(v)!) path.splice(1, 0, v);
+    return [...path, start].join(' → ');
+  });
+}
+
+/**
+ * Known cycles, in files other work is changing: each entry names the imports that close it. The check
+ * below runs without them and must find nothing; a second test fails once an entry's imports are gone
+ * or no longer close a cycle (then delete the entry).
+ */
+const KNOWN_CYCLES: { why: string; imports: string[] }[] = [
+  {
+    // CycleState has a field per plugin, typed by each plugin's own state, and every plugin takes the
+    // CycleState (type-only, erased at run time). Issue 14, item 4 (a keyed CycleState: StateKey →
+    // StateData) removes these imports; reported, not fixed here (src/engine/scheduler is not the CLI's).
+    why: 'engine/scheduler: CycleState names each plugin state type',
+    imports: [
+      'src/engine/scheduler/cycle-state.ts → src/engine/scheduler/plugins/inter-pod-affinity.ts',
+      'src/engine/scheduler/cycle-state.ts → src/engine/scheduler/plugins/node-affinity.ts',
+      'src/engine/scheduler/cycle-state.ts → src/engine/scheduler/plugins/pod-topology-spread.ts',
+      'src/engine/scheduler/cycle-state.ts → src/engine/scheduler/plugins/volume-binding.ts',
+    ],
+  },
+];
+
+const GRAPH = graphOf(EDGES);
+const arrow = (from: string, to: string): string => `${from} → ${to}`;
+
+describe('no import cycles in src/', () => {
+  it('the cycle finder finds cycles with their path, and none in a graph without one', () => {
+    const g = (pairs: [string, string][]): Map<string, string[]> => graphOf(pairs.map(([from, to]) => ({ from: `src/${from}`, to: `src/${to}`, typeOnly: false })));
+    expect(cyclesOf(g([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd'], ['d', 'e']]))).toEqual(['src/a → src/b → src/c → src/a']);
+    // The shortest way back: a → b → a, not a → c → d → b → a.
+    expect(cyclesOf(g([['a', 'c'], ['c', 'd'], ['d', 'b'], ['a', 'b'], ['b', 'a']]))).toEqual(['src/a → src/b → src/a']);
+    expect(cyclesOf(g([['x', 'x'], ['m', 'n'], ['n', 'm'], ['m', 'o']]))).toEqual(['src/m → src/n → src/m', 'src/x → src/x']);
+    expect(cyclesOf(g([['a', 'b'], ['a', 'c'], ['b', 'd'], ['c', 'd']]))).toEqual([]);
+    // A type-only import closes a cycle too.
+    expect(cyclesOf(graphOf([{ from: 'src/p', to: 'src/q', typeOnly: true }, { from: 'src/q', to: 'src/p', typeOnly: false }]))).toEqual(['src/p → src/q → src/p']);
+  });
+
+  it('the graph holds every src/ import (the CLI reaches the bot, the bot not the CLI)', () => {
+    expect(GRAPH.get('src/cli/commands/serve.ts')).toContain('src/serve.ts');
+    expect(GRAPH.get('src/serve.ts')!.filter((f) => f.startsWith('src/cli/'))).toEqual([]);
+    expect(GRAPH.size).toBeGreaterThan(50);
+  });
+
+  it('no cycle (apart from KNOWN_CYCLES)', () => {
+    const known = new Set(KNOWN_CYCLES.flatMap((k) => k.imports));
+    const withoutKnown = new Map([...GRAPH].map(([from, to]) => [from, to.filter((t) => !known.has(arrow(from, t)))] as const));
+    expect(cyclesOf(withoutKnown)).toEqual([]);
+  });
+
+  it.each(KNOWN_CYCLES)('known cycle still there, each import closing it ($why)', ({ imports }) => {
+    const components = cyclicComponents(GRAPH);
+    const closing = imports.filter((i) => {
+      const [from, to] = i.split(' → ') as [string, string];
+      return (GRAPH.get(from) ?? []).includes(to) && components.some((c) => c.includes(from) && c.includes(to));
+    });
+    expect(closing).toEqual(imports);
   });
 });
