@@ -1,8 +1,8 @@
 /**
- * The import rules of DESIGN.md ("Layers and who may import whom"), checked on every `src/**\/*.ts`.
+ * The import rules of docs/architecture.md ("Layers and who may import whom"), checked on every `src/**\/*.ts`.
  *
  * Every import counts: static, `import type`, `export … from`, dynamic `import()` and `import('…')` types
- * (a type dependency is still a dependency; DESIGN.md says where only types are allowed).
+ * (a type dependency is still a dependency; docs/architecture.md says where only types are allowed).
  *
  * Reading of the table: `src/k8s` and `src/quantity.ts` are the shared vocabulary (k8s is built on
  * quantity) and may be imported by every layer except those two themselves; `src/main.ts` and
@@ -86,7 +86,7 @@ const VOCABULARY = ['src/k8s', 'src/quantity.ts'];
 interface Rule {
   /** Layer the rule is about (`src/engine`, `src/quantity.ts`). */
   layer: string;
-  /** DESIGN.md's words for the row. */
+  /** docs/architecture.md's words for the row. */
   says: string;
   /** Repository layers it may import (itself always). Undefined: any. */
   mayImportLayers?: readonly string[];
@@ -156,7 +156,7 @@ function violationsOf(rule: Rule): string[] {
  */
 const KNOWN: Record<string, string[]> = {
   // slack/ reads its own configuration types from the composition root's config.ts (the SlackConfig
-  // it is given); DESIGN.md's table predates config.ts. Type-only, documented in the issue notes.
+  // it is given); docs/architecture.md's table predates config.ts. Type-only, documented in the issue notes.
   'src/slack': ['src/slack/app.ts → src/config.ts (type)', 'src/slack/rate-limit.ts → src/config.ts (type)'],
   // `serve` lives in the composition root (src/main.ts, which may import everything); cli/ reaches it
   // lazily for `start` / `serve` only.
@@ -181,7 +181,7 @@ describe('the import graph is read', () => {
   });
 });
 
-describe('DESIGN.md import rules', () => {
+describe('docs/architecture.md import rules', () => {
   for (const rule of RULES) {
     const known = KNOWN[rule.layer];
     const title = `${rule.layer}: ${rule.says}`;

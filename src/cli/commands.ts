@@ -39,7 +39,7 @@ export function registerCommands(program: Command, io: Io, setCode: (n: number) 
       .description('explain pasted text (errors, events, describe output, manifests): which layer, the numbers, verified fixes')
       .argument('[file]', 'file to read (- or nothing: stdin)')
       .option('-n, --namespace <ns>', 'namespace when the text names none')
-      .option('--json', 'print JSON (CONTRACT.md)'),
+      .option('--json', 'print JSON (docs/contract.md)'),
   ).action(async (file: string | undefined, flags: Flags) => {
     const text = await readInput(file ?? '-', io);
     const explicit = !!(flags.state || process.env.QUOTA_DOCTOR_STATE || flags.kubeconfig || flags.context);
@@ -66,7 +66,7 @@ export function registerCommands(program: Command, io: Io, setCode: (n: number) 
       .command('quota')
       .description('headroom of a namespace: quotas, LimitRange defaults, how many more pods fit')
       .argument('<namespace>')
-      .option('--json', 'print JSON (CONTRACT.md)'),
+      .option('--json', 'print JSON (docs/contract.md)'),
   ).action(async (ns: string, flags: Flags) => {
     const source = await openSource(flags);
     try {

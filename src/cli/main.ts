@@ -1,5 +1,5 @@
 /**
- * `quota-doctor <command>`: argv → answer → text or JSON (CONTRACT.md). Exit 0 answered, 1 "would
+ * `quota-doctor <command>`: argv → answer → text or JSON (docs/contract.md). Exit 0 answered, 1 "would
  * fail" (check), 2 bad usage or unreadable input — one clear line on stderr, never a stack trace.
  */
 import { Command, CommanderError, Option } from 'commander';
@@ -94,7 +94,7 @@ export function buildProgram(io: Io, setCode: (n: number) => void): Command {
         .description(check ? 'CI check: exit 1 when any object would be rejected or stay unschedulable' : 'admit (and schedule) the objects of a manifest, as the API server and scheduler would')
         .requiredOption('-f, --file <manifest>', 'manifest file (multi-document YAML or JSON; - for stdin)')
         .option('-n, --namespace <ns>', 'namespace for objects that name none')
-        .option('--json', 'print JSON (CONTRACT.md)'),
+        .option('--json', 'print JSON (docs/contract.md)'),
     );
     cmd.action(async (opts) => setCode(await runSimulate(opts, io, check)));
   }
