@@ -4,7 +4,16 @@
  * it, whatever the working directory.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -26,7 +35,9 @@ const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'coverage']);
 /** The repository's files: `git ls-files` in a checkout, else every file outside the ignored folders. */
 function repoFiles(): string[] {
   const git = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' });
-  if (git.status === 0 && git.stdout.length > 0) return git.stdout.split('\0').filter((f) => f && existsSync(join(ROOT, f)));
+  if (git.status === 0 && git.stdout.length > 0) {
+    return git.stdout.split('\0').filter((f) => f && existsSync(join(ROOT, f)));
+  }
   const walk = (dir: string): string[] =>
     readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
       const path = dir ? `${dir}/${e.name}` : e.name;
@@ -67,13 +78,14 @@ function matches(re: RegExp): { where: string; match: RegExpExecArray }[] {
 describe('nothing outside the repository', () => {
   it('reads the repository files', () => {
     const files = TEXTS.map((t) => t.file);
-    for (const f of ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'docs/architecture.md', 'docs/contract.md', 'docs/kubernetes-semantics.md', 'docs/replies.md']) {
-      expect(files).toContain(f);
-    }
+    const docs = ['architecture', 'contract', 'kubernetes-semantics', 'replies'].map((d) => `docs/${d}.md`);
+    for (const f of ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', ...docs]) expect(files).toContain(f);
   });
 
   it.each(OUTSIDE.map((n) => [n]))('no file names %s', (needle) => {
-    const hits = TEXTS.flatMap(({ file, lines }) => lines.flatMap((l, i) => (l.includes(needle) ? [`${file}:${i + 1}`] : [])));
+    const hits = TEXTS.flatMap(({ file, lines }) =>
+      lines.flatMap((l, i) => (l.includes(needle) ? [`${file}:${i + 1}`] : [])),
+    );
     expect(hits).toEqual([]);
   });
 
@@ -105,11 +117,18 @@ describe('nothing outside the repository', () => {
     const sections = new Set([...doc.matchAll(/^#{2,3} (\d+(?:\.\d+)?)[. ]/gm)].map((m) => m[1]!));
     expect(sections.size).toBeGreaterThan(40);
     // §8.4 is item 4 of §8 when §8 has no subsections.
-    const exists = (ref: string): boolean =>
-      sections.has(ref) || (/^\d+\.\d+$/.test(ref) && sections.has(ref.split('.')[0]!) && ![...sections].some((s) => s.startsWith(`${ref.split('.')[0]}.`)));
+    const exists = (ref: string): boolean => {
+      if (sections.has(ref)) return true;
+      const top = ref.split('.')[0]!;
+      return ref.includes('.') && sections.has(top) && ![...sections].some((s) => s.startsWith(`${top}.`));
+    };
     const unknown = TEXTS.flatMap(({ file, lines }) =>
       lines.flatMap((l, i) =>
-        l.includes('kubernetes-semantics') ? [...l.matchAll(/§(\d+(?:\.\d+)?)/g)].filter((m) => !exists(m[1]!)).map((m) => `${file}:${i + 1}: §${m[1]}`) : [],
+        l.includes('kubernetes-semantics')
+          ? [...l.matchAll(/§(\d+(?:\.\d+)?)/g)]
+              .filter((m) => !exists(m[1]!))
+              .map((m) => `${file}:${i + 1}: §${m[1]}`)
+          : [],
       ),
     );
     expect(unknown).toEqual([]);
@@ -134,10 +153,16 @@ describe('the case loaders read only the repository', () => {
   it('resolves every case file inside test/fixtures/cases/', () => {
     expect(fromRoot(CASES_DIR)).toBe('test/fixtures/cases');
     expect(publicCaseFiles(undefined)).toEqual([PUBLIC_CASES]);
-    expect(readdirSync(CASES_DIR).sort()).toEqual(['README.md', 'k8s-cases.jsonl', 'upstream-admission.jsonl', 'upstream-scheduler.jsonl']);
+    expect(readdirSync(CASES_DIR).sort()).toEqual([
+      'README.md',
+      'k8s-cases.jsonl',
+      'upstream-admission.jsonl',
+      'upstream-scheduler.jsonl',
+    ]);
   });
 
-  it.each(Object.entries(EXPECTED_COUNTS).map(([f, counts]) => [fromRoot(f), counts] as const))('%s has the cases it should', (file, counts) => {
+  const rows = Object.entries(EXPECTED_COUNTS).map(([f, counts]) => [fromRoot(f), counts] as const);
+  it.each(rows)('%s has the cases it should', (file, counts) => {
     const cases = readCases<Case>(join(ROOT, file));
     expect(countByLayer(cases)).toEqual(counts);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
@@ -182,12 +207,17 @@ describe('from anywhere', () => {
         'const m = await import(process.argv[2]);',
         'const layers = (cs) => cs.reduce((o, c) => ({ ...o, [c.layer]: (o[c.layer] ?? 0) + 1 }), {});',
         'process.stdout.write(JSON.stringify({ files: m.publicCaseFiles(), public: layers(m.loadCases()),',
-        '  admission: layers(m.readCases(m.UPSTREAM_ADMISSION_CASES)), scheduler: layers(m.readCases(m.UPSTREAM_SCHEDULER_CASES)) }));',
+        '  admission: layers(m.readCases(m.UPSTREAM_ADMISSION_CASES)),',
+        '  scheduler: layers(m.readCases(m.UPSTREAM_SCHEDULER_CASES)) }));',
       ].join('\n'),
     );
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
     const loader = pathToFileURL(join(ROOT, 'test/support/cases.ts')).href;
-    const out = execFileSync(process.execPath, ['--import', tsx, probe, loader], { cwd, env: cleanEnv(), encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--import', tsx, probe, loader], {
+      cwd,
+      env: cleanEnv(),
+      encoding: 'utf8',
+    });
     expect(JSON.parse(out)).toEqual({
       files: [PUBLIC_CASES],
       public: EXPECTED_COUNTS[PUBLIC_CASES],
@@ -196,7 +226,8 @@ describe('from anywhere', () => {
     });
   });
 
-  const inGit = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() === 'true';
+  const inGit =
+    spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() === 'true';
 
   // The clone is of the committed tree (HEAD): it proves what a fresh checkout gets, not uncommitted edits.
   it.skipIf(!inGit)(
@@ -210,15 +241,22 @@ describe('from anywhere', () => {
       expect(readdirSync(parent)).toEqual(['quota-doctor']);
 
       const files = ['test/engine/admission-cases.test.ts', 'test/engine/scheduler/cases.test.ts'];
-      const run = spawnSync(process.execPath, [join(clone, 'node_modules/vitest/vitest.mjs'), 'run', ...files], { cwd: clone, env: cleanEnv(), encoding: 'utf8' });
+      const vitest = join(clone, 'node_modules/vitest/vitest.mjs');
+      const run = spawnSync(process.execPath, [vitest, 'run', ...files], {
+        cwd: clone,
+        env: cleanEnv(),
+        encoding: 'utf8',
+      });
       expect(run.status, run.stdout + run.stderr).toBe(0);
 
       // Every case of the clone's own files ran: one test per case, plus one "loads" test per describe.
       const own = (f: string) => readCases<Case>(join(clone, relative(ROOT, f)));
-      const admission = [...own(PUBLIC_CASES), ...own(UPSTREAM_ADMISSION_CASES)].filter((c) => c.layer !== 'scheduler').length;
-      const scheduler = own(PUBLIC_CASES).filter((c) => c.layer === 'scheduler').length + own(UPSTREAM_SCHEDULER_CASES).length;
+      const all = [...own(PUBLIC_CASES), ...own(UPSTREAM_ADMISSION_CASES), ...own(UPSTREAM_SCHEDULER_CASES)];
+      const admission = all.filter((c) => c.layer !== 'scheduler').length;
+      const scheduler = all.filter((c) => c.layer === 'scheduler').length;
       expect(statSync(join(clone, '.vitest-summary')).isFile()).toBe(true);
-      expect(readFileSync(join(clone, '.vitest-summary'), 'utf8').trim().split('\n').at(-1)).toBe(`${admission + scheduler + 3} passed, 0 failed`);
+      const summary = readFileSync(join(clone, '.vitest-summary'), 'utf8').trim().split('\n').at(-1);
+      expect(summary).toBe(`${admission + scheduler + 3} passed, 0 failed`);
     },
     120_000,
   );
