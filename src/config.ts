@@ -1,5 +1,5 @@
 /**
- * The environment of `npm start` / `quota-doctor serve` (CONTRACT.md, "The Slack app"), validated with
+ * The environment of `npm start` / `quota-doctor serve` (docs/contract.md, "The Slack app"), validated with
  * zod. Tokens and the signing secret are wrapped in `Secret` (the k8sgpt `Sensitive` model): printing,
  * logging or JSON-encoding a config shows `[redacted]`, never the value; only `.reveal()` hands it out.
  *

@@ -25,7 +25,7 @@ function truncate(s: string): string {
 
 const NANO = 1_000_000_000n;
 const MAX_INT64 = (1n << 63n) - 1n;
-/** math.MaxInt64 / 1000, the bound LimitRanger's projection uses (k8s-semantics §3.5). */
+/** math.MaxInt64 / 1000, the bound LimitRanger's projection uses (docs/kubernetes-semantics.md §3.5). */
 export const MAX_MILLI_VALUE = MAX_INT64 / 1000n;
 
 /** Decimal digits past which we refuse a quantity: far above any real cluster, keeps bigint work bounded. */
@@ -215,7 +215,7 @@ export class Quantity {
     return this.nanos % NANO === 0n;
   }
 
-  /** Canonical form, exactly as Kubernetes prints a quantity (k8s-semantics §1.2). */
+  /** Canonical form, exactly as Kubernetes prints a quantity (docs/kubernetes-semantics.md §1.2). */
   toString(): string {
     if (this.nanos === 0n) return '0';
     if (this.format === 'BinarySI' && this.nanos % NANO === 0n) {

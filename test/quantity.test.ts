@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Quantity, QuantityError, formatPairs, resourceList } from '../src/quantity.ts';
 import { prng as rng } from './support/prng.ts';
 
-describe('Quantity.parse → toString (canonical form, k8s-semantics §1.2)', () => {
+describe('Quantity.parse → toString (canonical form, docs/kubernetes-semantics.md §1.2)', () => {
   it.each([
     ['1000m', '1'], ['1000', '1k'], ['0.5', '500m'], ['1.5', '1500m'], ['0.1', '100m'], ['2000m', '2'],
     ['0.0001', '100u'], ['100M', '100M'], ['1.5Gi', '1536Mi'], ['1024Mi', '1Gi'], ['1e3', '1e3'], ['1.5e3', '1500'],

@@ -1,5 +1,5 @@
 /**
- * The one interface every entry point calls (DESIGN.md: slack/ and cli/ stay thin).
+ * The one interface every entry point calls (docs/architecture.md: slack/ and cli/ stay thin).
  */
 import type { ClusterSource } from '../cluster/source.ts';
 import type { Answer } from './types.ts';

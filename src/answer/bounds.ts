@@ -1,6 +1,6 @@
 /**
  * How much one answer may simulate. The engine expands a workload into one pod per replica
- * (CONTRACT.md), so `replicas: 1000000000` in a pasted Deployment, or "what if web scales to
+ * (docs/contract.md), so `replicas: 1000000000` in a pasted Deployment, or "what if web scales to
  * 1000000000", allocated pods until the process ran out of heap (the whole Slack app died with it).
  * About 50 µs and 10 KB per simulated pod: 5,000 pods is under half a second and ~70 MB; the CLI, run
  * by its own user on their own machine, gets more room. The cut is always said, never silent.

@@ -1,6 +1,6 @@
 /**
  * A paste → findings (parse/) → checked against the state now and fixed (engine/) → replies and the
- * `diagnose --json` form of CONTRACT.md. With no state, it explains from the text alone.
+ * `diagnose --json` form of docs/contract.md. With no state, it explains from the text alone.
  */
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import type { Pod, ReplicaSet, Workload } from '../k8s/objects.ts';

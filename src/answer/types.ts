@@ -1,6 +1,6 @@
 /**
  * What every entry point (Slack, console, CLI) gets back: a renderer-neutral reply in the order of
- * ../shared/docs/replies.md — layer, numbers, fixes (who, change, verified), then why. `render/text.ts`
+ * docs/replies.md — layer, numbers, fixes (who, change, verified), then why. `render/text.ts`
  * and `render/blocks.ts` turn it into a terminal answer or Block Kit; they never compute.
  */
 
@@ -57,7 +57,7 @@ export interface Answer {
   replies: Reply[];
   /** Namespaces this answer reads or names (the access policy checks them before anything is shown). */
   namespaces: string[];
-  /** Machine form for `--json` (CONTRACT.md), when the command has one. */
+  /** Machine form for `--json` (docs/contract.md), when the command has one. */
   json?: unknown;
 }
 

@@ -1,6 +1,6 @@
 /**
  * `--state PATH`: a file or a folder (read recursively: *.yaml, *.yml, *.json) of objects as
- * `kubectl get -o yaml|json` writes them → a Snapshot, with problems as values (CONTRACT.md).
+ * `kubectl get -o yaml|json` writes them → a Snapshot, with problems as values (docs/contract.md).
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -43,7 +43,7 @@ export interface LiveSourceOptions {
   eventFieldSelector?: string;
   /**
    * Pods kept: not terminal by default, the set quota usage and node sums count
-   * (k8s-semantics: Succeeded/Failed pods are not charged). '' reads all. A pod that becomes
+   * (docs/kubernetes-semantics.md: Succeeded/Failed pods are not charged). '' reads all. A pod that becomes
    * terminal leaves the selection, and the API server sends it as DELETED on the watch.
    */
   podFieldSelector?: string;

@@ -1,5 +1,5 @@
 /**
- * Wire JSON → compact objects for the live cache (DESIGN.md, Scale). The cache holds 150,000 pods, so
+ * Wire JSON → compact objects for the live cache (docs/architecture.md, Scale). The cache holds 150,000 pods, so
  * what it keeps is only what admission, quota and the scheduler read; whole objects (managedFields,
  * env, probes, images, volume sources, node images …) never enter it.
  *
@@ -44,7 +44,7 @@ function setIf(out: Json, key: string, v: unknown): void {
 }
 
 /**
- * Shares equal parts between projections (DESIGN.md, Scale). The pods of one ReplicaSet carry the same
+ * Shares equal parts between projections (docs/architecture.md, Scale). The pods of one ReplicaSet carry the same
  * labels, owner reference, containers (with their resource maps) and tolerations; most pods have the
  * same status and many the same node: the cache keeps one copy of each, not 150,000. Equal means equal
  * JSON, so only wire JSON goes in (the reflectors'; not a state file, whose YAML may hold other

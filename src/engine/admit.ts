@@ -1,5 +1,5 @@
 /**
- * One object through the API server's resource path, in the real order (k8s-semantics §2.1):
+ * One object through the API server's resource path, in the real order (docs/kubernetes-semantics.md §2.1):
  * API defaulting → mutating admission (LimitRanger defaults, Priority, DefaultStorageClass) → name
  * generation → validation (422) → LimitRanger validation → ResourceQuota (last). The first failure wins.
  */

@@ -374,7 +374,7 @@ function findLargest(state: Snapshot): Headroom['largestSchedulablePod'] {
   return largest;
 }
 
-/** The CONTRACT.md JSON of `quota NS` (extra fields are extensions). */
+/** The docs/contract.md JSON of `quota NS` (extra fields are extensions). */
 export function headroomJson(h: Headroom): Record<string, unknown> {
   return {
     namespace: h.namespace,

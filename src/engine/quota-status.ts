@@ -1,7 +1,7 @@
 /**
  * The quota controller's job, for states that lack it: `status.hard` from `spec.hard`, and `status.used`
- * recomputed from the namespace's objects when absent (k8s-semantics §4.9). A state file's given
- * `status.used` is taken as is (CONTRACT.md).
+ * recomputed from the namespace's objects when absent (docs/kubernetes-semantics.md §4.9). A state file's given
+ * `status.used` is taken as is (docs/contract.md).
  */
 import type { ResourceQuota } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';

@@ -1,6 +1,6 @@
 /**
  * Pod resource aggregation shared by quota, the scheduler and LimitRanger's Pod type
- * (component-helpers/resource/helpers.go PodRequests / PodLimits, v1.35; k8s-semantics §5).
+ * (component-helpers/resource/helpers.go PodRequests / PodLimits, v1.35; docs/kubernetes-semantics.md §5).
  */
 import type { Container, Pod } from '../k8s/objects.ts';
 import { Quantity, addLists, maxLists, resourceList, type ResourceList } from '../quantity.ts';
@@ -120,7 +120,7 @@ export function podLimits(pod: Pod, opts: AggregateOptions = {}): ResourceList {
 
 export type QOSClass = 'BestEffort' | 'Burstable' | 'Guaranteed';
 
-/** GetPodQOS (pkg/apis/core/v1/helper/qos), summing algorithm of v1.35 (k8s-semantics §2.5). */
+/** GetPodQOS (pkg/apis/core/v1/helper/qos), summing algorithm of v1.35 (docs/kubernetes-semantics.md §2.5). */
 export function podQOS(pod: Pod, podLevelResources = true): QOSClass {
   const given = pod.status?.qosClass;
   if (given === 'BestEffort' || given === 'Burstable' || given === 'Guaranteed') return given;

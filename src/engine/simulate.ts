@@ -148,7 +148,7 @@ export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOpti
   for (const pod of exp.pods) simulateOne(state, pod as unknown as KObject, opts, results, warnings, seed, exp.creator);
 }
 
-/** The JSON form of CONTRACT.md (`detail` left out). */
+/** The JSON form of docs/contract.md (`detail` left out). */
 export function simResultsToJson(out: { results: SimResult[]; warnings: string[] }): { results: unknown[]; warnings: string[] } {
   return {
     results: out.results.map((r) => ({

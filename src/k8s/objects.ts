@@ -412,7 +412,7 @@ export const eventSchema = z.looseObject({
 });
 export type KEvent = z.infer<typeof eventSchema>;
 
-/** Schemas by kind, for every kind the state reader accepts (CONTRACT.md). */
+/** Schemas by kind, for every kind the state reader accepts (docs/contract.md). */
 export const schemaByKind = {
   Namespace: namespaceSchema,
   Node: nodeSchema,

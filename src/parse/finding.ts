@@ -7,12 +7,12 @@ export type Layer = 'api-validation' | 'limitrange' | 'quota' | 'scheduler' | 'r
 
 export interface Finding {
   layer: Layer;
-  /** CONTRACT.md kinds; for layer `other` a short kebab-case kind (cloud-quota, webhook-denied, …). */
+  /** docs/contract.md kinds; for layer `other` a short kebab-case kind (cloud-quota, webhook-denied, …). */
   kind: string;
   object?: { resource?: string; name?: string };
   controller?: { kind: string; name: string };
   namespace?: string;
-  /** Exactly the CONTRACT.md facts of the kind; quantities as the strings in the text. */
+  /** Exactly the docs/contract.md facts of the kind; quantities as the strings in the text. */
   facts: Record<string, unknown>;
   /** The normalized matched message text (for display). */
   message: string;

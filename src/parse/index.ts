@@ -101,7 +101,7 @@ function stableKey(v: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableKey(o[k])}`).join(',')}}`;
 }
 
-/** A finding in the field order of CONTRACT.md, without parser bookkeeping. */
+/** A finding in the field order of docs/contract.md, without parser bookkeeping. */
 function toFinding(m: Match): Finding {
   return {
     layer: m.layer,

@@ -1,5 +1,5 @@
 /**
- * LimitRanger admission messages (plugin/pkg/admission/limitranger/admission.go; k8s-semantics §3.5, §7).
+ * LimitRanger admission messages (plugin/pkg/admission/limitranger/admission.go; docs/kubernetes-semantics.md §3.5, §7).
  *
  * v1.35 formats, each possibly followed by a `.` in releases before ~1.20:
  *   `minimum|maximum <res> usage per <Container|Pod|PersistentVolumeClaim> is <q>, but request|limit is <q>`

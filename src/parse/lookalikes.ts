@@ -1,7 +1,7 @@
 /**
  * Messages that look like a resource-admission problem but are not Kubernetes ResourceQuota, LimitRange
  * or kube-scheduler decisions. They get layer `other` and a kind saying what they are, so that nobody
- * raises a namespace quota to fix a cloud-account limit (messages-in-the-wild, trap 7):
+ * raises a namespace quota to fix a cloud-account limit (docs/messages-in-the-wild.md, trap 7):
  *
  * - cloud-provider quotas: GCE `Quota 'SSD_TOTAL_GB' exceeded. Limit: 500.0 in region …`, GKE autoscaler
  *   `GCE quota exceeded`, AWS `TooManyLoadBalancers: Exceeded quota of account …` and the EC2 `…LimitExceeded`

@@ -1,6 +1,6 @@
 /**
  * ResourceQuota admission messages (apiserver `pkg/admission/plugin/resourcequota/controller.go`,
- * k8s-semantics §4.5–4.6, §7), in every wording seen since 1.1:
+ * docs/kubernetes-semantics.md §4.5–4.6, §7), in every wording seen since 1.1:
  *
  * - `exceeded quota: NAME, requested: r=v[,r=v], used: …, limited: …` (1.3+; `Exceeded quota:` in 1.2
  *   and some 1.3 alphas; the docs even print `…=700Mi,used:` without the space);

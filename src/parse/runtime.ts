@@ -1,6 +1,6 @@
 /**
  * Runtime problems: the pod was admitted and scheduled, then the kubelet or the kernel stopped it.
- * quota-doctor names these but does not simulate them (DESIGN.md "Out of scope for the engine").
+ * quota-doctor names these but does not simulate them (docs/architecture.md "Out of scope for the engine").
  *
  * - `OOMKilled` (container termination reason set by the kubelet from the runtime's OOM flag; reported
  *   as `OOM Killed` in 2014), kernel `Memory cgroup out of memory: Killed process`;

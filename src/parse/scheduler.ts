@@ -1,5 +1,5 @@
 /**
- * kube-scheduler FailedScheduling messages in every era (k8s-semantics §6.4–6.7, messages-in-the-wild):
+ * kube-scheduler FailedScheduling messages in every era (docs/kubernetes-semantics.md §6.4–6.7, docs/messages-in-the-wild.md):
  *
  * - 1.9+: `0/N nodes are available: <n reason>, <m reason>.` built by `FitError.Error()`
  *   (pkg/scheduler/framework/types.go): entries sorted as strings and joined by ", ". A reason may
@@ -79,7 +79,7 @@ function readSentence(text: string, total: number, bodyStart: number, end: numbe
   if (main === '') reasons = [];
   else if (/^\d/.test(main)) reasons = splitHistogram(main);
   else reasons = [{ count: total, reason: main }];
-  // A PreFilter text that is followed by more text without counts stays one reason (k8s-semantics §6.4 step 2).
+  // A PreFilter text that is followed by more text without counts stays one reason (docs/kubernetes-semantics.md §6.4 step 2).
   for (const r of reasons) if (r.count !== null && Number.isNaN(r.count)) r.count = total;
   return { total, reasons, end: stop < 0 ? end : stop + 1 };
 }
@@ -358,7 +358,7 @@ function volcano(text: string, lower: string, k: number): Match {
 /**
  * The GKE console's `PodUnschedulable Cannot schedule pods: Insufficient nvidia` — one line per reason,
  * and it splits `nvidia.com/gpu` at the dot into a second line `Cannot schedule pods: com/gpu.`
- * (messages-in-the-wild trap 11). Consecutive lines make one finding; a split resource name is rejoined.
+ * (docs/messages-in-the-wild.md, trap 11). Consecutive lines make one finding; a split resource name is rejoined.
  */
 function gkeConsole(text: string, lower: string, k: number): Match {
   const reasons: ReasonCount[] = [];

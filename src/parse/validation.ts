@@ -1,6 +1,6 @@
 /**
  * API validation (HTTP 422) field errors about resources, from `ValidateResourceRequirements` in
- * pkg/apis/core/validation/validation.go (k8s-semantics §2.4):
+ * pkg/apis/core/validation/validation.go (docs/kubernetes-semantics.md §2.4):
  *   `<path>: Invalid value: "<request>": must be less than or equal to <res> limit of <limit>`
  *   (before 1.27, PR #112925: `… <res> limit` with no value);
  *   `<path>: Invalid value: "<request>": must be equal to <res> limit of <limit>` (extended resources);

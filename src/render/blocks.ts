@@ -1,10 +1,10 @@
 /**
- * Answer → Slack Block Kit, in the order of ../shared/docs/replies.md: which layer stopped it (header
+ * Answer → Slack Block Kit, in the order of docs/replies.md: which layer stopped it (header
  * and path), the numbers (table, headroom bars), what to change (fixes: who, change, verified outcome),
  * then why, the exact Kubernetes text (a context block: one glance away, never the headline) and what
  * could not be seen. Pure: an Answer in, a payload out; it never computes a verdict.
  *
- * Slack limits (docs.slack.dev/reference/block-kit/blocks; slack-and-client-node.md §A1): ≤ 50 blocks,
+ * Slack limits (docs.slack.dev/reference/block-kit/blocks; docs/slack-and-client-node.md §A1): ≤ 50 blocks,
  * section text ≤ 3000, header ≤ 150, and `msg_blocks_too_long` has been seen near 13k characters in
  * total (bolt-js#2509), so the whole payload is budgeted well below that. Long lists are cut with
  * "and N more". User-derived text is escaped for mrkdwn: only & < > (anything more breaks links).

@@ -1,6 +1,6 @@
 /**
  * Answers as terminal text (the console and the CLI without --json): the same content as Block Kit,
- * in the order of ../shared/docs/replies.md. Pure: strings in, a string out.
+ * in the order of docs/replies.md. Pure: strings in, a string out.
  */
 import type { Answer, Fix, PathLayer, PathState, Reply } from '../answer/types.ts';
 import type { SimResult } from '../answer/types.ts';

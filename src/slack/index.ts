@@ -1,4 +1,4 @@
-/** The Slack app (the only importer of @slack/bolt, DESIGN.md). */
+/** The Slack app (the only importer of @slack/bolt, docs/architecture.md). */
 export { createSlackApp, QUOTA_RESPONSE_TYPE, type SlackAppHandle, type SlackAppOptions, type ClientOptions } from './app.ts';
 export { createLogger, createScrubber, toBoltLogger, type Logger, type LoggerOptions } from './logger.ts';
 export { createMetrics, type SlackMetrics } from './metrics.ts';

@@ -1,6 +1,6 @@
 /**
  * The seed scenarios end to end: a paste + the state it came from → layer, the numbers, and verified
- * fixes in the form of ../shared/docs/replies.md. Every amount is worked out by hand in the comments.
+ * fixes in the form of docs/replies.md. Every amount is worked out by hand in the comments.
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose, parseMustSpecify } from '../../src/answer/diagnose.ts';

@@ -1,6 +1,6 @@
 /**
  * Bad usage and unreadable input: exit 2 and exactly one line on stderr, naming the file (and the field
- * where there is one), never a stack trace (CONTRACT.md "Running it"), in-process.
+ * where there is one), never a stack trace (docs/contract.md "Running it"), in-process.
  */
 import { describe, expect, it } from 'vitest';
 import { MANIFESTS, STACK_TRACE, STATES, run } from './harness.ts';

@@ -1,6 +1,6 @@
 /**
  * `quota-doctor check -f MANIFEST --state PATH`: exit 0 when everything is admitted and scheduled, 1 with
- * the reasons on stdout when anything would be refused or stay Pending (CONTRACT.md), in-process.
+ * the reasons on stdout when anything would be refused or stay Pending (docs/contract.md), in-process.
  */
 import { describe, expect, it } from 'vitest';
 import { MANIFESTS, STATES, run } from './harness.ts';

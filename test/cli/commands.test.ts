@@ -1,5 +1,5 @@
 /**
- * `diagnose`, `quota` and `whatif` on the demo cluster (CONTRACT.md), in-process. Numbers are worked out
+ * `diagnose`, `quota` and `whatif` on the demo cluster (docs/contract.md), in-process. Numbers are worked out
  * by hand from manifests/demo (see the comments).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

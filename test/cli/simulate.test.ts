@@ -1,5 +1,5 @@
 /**
- * `quota-doctor simulate -f MANIFEST [--state PATH] [-n NS] --json` (CONTRACT.md), in-process.
+ * `quota-doctor simulate -f MANIFEST [--state PATH] [-n NS] --json` (docs/contract.md), in-process.
  */
 import { describe, expect, it } from 'vitest';
 import { MANIFESTS, STATES, json, run } from './harness.ts';

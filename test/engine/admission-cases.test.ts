@@ -1,22 +1,18 @@
 /**
- * Every admission case of ../shared/cases (layers api-defaulting, limitrange, quota) through `simulate`,
- * the function the CLI's `simulate` command calls.
+ * Every admission case of test/fixtures/cases/ (layers api-defaulting, limitrange, quota) through `simulate`,
+ * the function the CLI's `simulate` command calls: the public sample (k8s-cases.jsonl, or QUOTA_DOCTOR_CASES)
+ * and the rows ported from upstream's own unit-test tables (upstream-admission.jsonl).
  */
 import { describe, expect, it } from 'vitest';
 import { Snapshot, type KObject } from '../../src/k8s/snapshot.ts';
 import { simulate } from '../../src/engine/simulate.ts';
 import { evaluatorFor } from '../../src/engine/admission/resourcequota.ts';
 import { Quantity } from '../../src/quantity.ts';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { loadCases, normalizeBracketed, type Case } from '../support/cases.ts';
+import { loadCases, normalizeBracketed, readCases, UPSTREAM_ADMISSION_CASES, type Case } from '../support/cases.ts';
 import type { LimitedResource } from '../../src/engine/admission/resourcequota.ts';
 
 const ADMISSION = new Set(['api-defaulting', 'limitrange', 'quota']);
-/** Rows ported from upstream's own unit-test tables (same schema), kept with the repository. */
-const UPSTREAM = fileURLToPath(new URL('../fixtures/cases/upstream-admission.jsonl', import.meta.url));
-const upstreamCases: Case[] = readFileSync(UPSTREAM, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Case);
-const cases = [...loadCases(), ...upstreamCases].filter((c) => ADMISSION.has(c.layer));
+const cases = [...loadCases(), ...readCases(UPSTREAM_ADMISSION_CASES)].filter((c) => ADMISSION.has(c.layer));
 
 function withKind(list: unknown, kind: string): KObject[] {
   return ((list as KObject[] | undefined) ?? []).map((o) => ({ ...o, kind: o.kind ?? kind }));

@@ -1,6 +1,6 @@
 /**
  * Headroom (`quota NS`) against small states whose numbers are worked out by hand in the comments.
- * k8s-semantics §3.4 (LimitRange defaults), §4.3/§4.5 (quota usage and the exceeded check), §6.2 (fit).
+ * docs/kubernetes-semantics.md §3.4 (LimitRange defaults), §4.3/§4.5 (quota usage and the exceeded check), §6.2 (fit).
  */
 import { describe, expect, it } from 'vitest';
 import { computeHeadroom, countFits, headroomJson, nodeBound } from '../../src/engine/headroom.ts';
@@ -94,7 +94,7 @@ describe('computeHeadroom: quota, LimitRange defaults, node bound', () => {
     expect(h.pending).toEqual([]);
   });
 
-  it('headroomJson has the CONTRACT.md shape', () => {
+  it('headroomJson has the docs/contract.md shape', () => {
     const j = headroomJson(h);
     expect(j).toMatchObject({
       namespace: NS,

@@ -7,7 +7,7 @@ const find = (text: string) => findScheduler(normalizePaste(text));
 describe('findScheduler', () => {
   it.each([
     [
-      '1.35 with DRA clause and preemption (k8s-semantics §8.4)',
+      '1.35 with DRA clause and preemption (docs/kubernetes-semantics.md §8.4)',
       '0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.',
       {
         total: 3,

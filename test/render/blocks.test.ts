@@ -46,7 +46,7 @@ const exceeded = reply('diagnosis', '🚫', 'Rejected at admission — ResourceQ
 });
 
 describe('renderBlocks', () => {
-  it('renders a diagnosis in the order of replies.md: layer, path, numbers, body, fixes, why, raw, gaps', () => {
+  it('renders a diagnosis in the order of docs/replies.md: layer, path, numbers, body, fixes, why, raw, gaps', () => {
     const p = renderBlocks(answer(exceeded));
     expect(texts(p.blocks)).toEqual([
       'header: 🚫 Rejected at admission — ResourceQuota team-quota (team-a)',

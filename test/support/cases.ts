@@ -1,8 +1,9 @@
 /**
- * Loads the conformance cases of ../shared/cases (or QUOTA_DOCTOR_CASES) and turns one into the same
- * inputs the CLI's `simulate` builds: a snapshot and the objects to admit.
+ * Loads the conformance cases of test/fixtures/cases/ (README there) and turns one into the same inputs the
+ * CLI's `simulate` builds. Paths resolve from this file (import.meta.url), never from the working directory,
+ * and nothing outside the repository is read unless QUOTA_DOCTOR_CASES names it.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,21 +18,35 @@ export interface Case {
   note?: string;
 }
 
-export function casesDir(): string {
-  const env = process.env.QUOTA_DOCTOR_CASES;
-  if (env) return env;
-  return fileURLToPath(new URL('../../../shared/cases', import.meta.url));
+/** The repository's own copy of the cases. */
+export const CASES_DIR = fileURLToPath(new URL('../fixtures/cases/', import.meta.url));
+/** The public conformance sample (docs/kubernetes-semantics.md §10). */
+export const PUBLIC_CASES = join(CASES_DIR, 'k8s-cases.jsonl');
+/** Rows ported from upstream's own unit-test tables (same schema). */
+export const UPSTREAM_ADMISSION_CASES = join(CASES_DIR, 'upstream-admission.jsonl');
+export const UPSTREAM_SCHEDULER_CASES = join(CASES_DIR, 'upstream-scheduler.jsonl');
+
+/**
+ * The files of the public sample: PUBLIC_CASES, or what QUOTA_DOCTOR_CASES names (a `.jsonl` file, or a
+ * folder whose `*.jsonl` files are read in name order) to run another set of the same schema.
+ */
+export function publicCaseFiles(env: string | undefined = process.env.QUOTA_DOCTOR_CASES): string[] {
+  if (!env) return [PUBLIC_CASES];
+  if (!statSync(env, { throwIfNoEntry: false })?.isDirectory()) return [env];
+  return readdirSync(env).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(env, f));
 }
 
-export function loadCases(): Case[] {
-  const dir = casesDir();
-  if (!existsSync(dir)) throw new Error(`conformance cases not found at ${dir} (set QUOTA_DOCTOR_CASES)`);
-  const files = dir.endsWith('.jsonl') ? [dir] : readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => join(dir, f));
-  const out: Case[] = [];
-  for (const f of files) {
-    for (const line of readFileSync(f, 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line) as Case);
-  }
-  return out;
+/** Every case of one JSON-lines file, in file order. A missing file is an error, never an empty list. */
+export function readCases<T = Case>(file: string): T[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+}
+
+/** The public sample's cases (QUOTA_DOCTOR_CASES to replace it). */
+export function loadCases<T = Case>(): T[] {
+  return publicCaseFiles().flatMap((f) => readCases<T>(f));
 }
 
 /** `[m1, m2]` LimitRange aggregates compare as sets (Kubernetes orders them by map iteration). */

@@ -1,6 +1,6 @@
 /**
  * `assertWithinSlackLimits(payload)`: the one check every test that produces a Slack payload runs.
- * Limits from docs.slack.dev/reference/block-kit/blocks (and slack-and-client-node.md §A1):
+ * Limits from docs.slack.dev/reference/block-kit/blocks (and docs/slack-and-client-node.md §A1):
  * ≤ 50 blocks; text objects 1–3000 characters (an empty one is invalid); header ≤ 150 plain_text;
  * section fields ≤ 10 × 2000; context ≤ 10 elements; message text truncated past 40,000; and a total
  * kept under 12,000 characters (`msg_blocks_too_long` has been seen near 13k, bolt-js#2509).

@@ -1,5 +1,5 @@
 /**
- * LimitRanger admission (plugin/pkg/admission/limitranger/admission.go as of v1.35, k8s-semantics §3):
+ * LimitRanger admission (plugin/pkg/admission/limitranger/admission.go as of v1.35, docs/kubernetes-semantics.md §3):
  * mutate (fill missing requests/limits from every LimitRange's Container defaults), then validate
  * Container, Pod and PersistentVolumeClaim items against min / max / maxLimitRequestRatio.
  *

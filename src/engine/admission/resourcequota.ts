@@ -1,6 +1,6 @@
 /**
  * ResourceQuota admission (apiserver/pkg/admission/plugin/resourcequota/controller.go CheckRequest,
- * v1.35; k8s-semantics §4.5). Pure: quotas in, a decision and the quotas' new `status.used` out.
+ * v1.35; docs/kubernetes-semantics.md §4.5). Pure: quotas in, a decision and the quotas' new `status.used` out.
  */
 import type { ResourceQuota, ScopeRequirement } from '../../k8s/objects.ts';
 import { resourceOf } from '../../k8s/objects.ts';

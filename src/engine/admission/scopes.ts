@@ -1,5 +1,5 @@
 /**
- * ResourceQuota scopes (pkg/quota/v1/evaluator/core/pods.go podMatchesScopeFunc, k8s-semantics §4.4).
+ * ResourceQuota scopes (pkg/quota/v1/evaluator/core/pods.go podMatchesScopeFunc, docs/kubernetes-semantics.md §4.4).
  */
 import type { Pod, ResourceQuota, ScopeRequirement } from '../../k8s/objects.ts';
 import { podQOS } from '../resources.ts';

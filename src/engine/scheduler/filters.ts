@@ -1,5 +1,5 @@
 /**
- * The default filter chain of kube-scheduler v1.35 (k8s-semantics §6.3), in profile order, with the
+ * The default filter chain of kube-scheduler v1.35 (docs/kubernetes-semantics.md §6.3), in profile order, with the
  * framework's PreFilter and Filter loops (pkg/scheduler/framework/runtime/framework.go):
  * PreFilter plugins run in order and the first UnschedulableAndUnresolvable rejection ends the attempt;
  * per node, filters run in order and stop at the first failing plugin; nominated pods of equal or higher

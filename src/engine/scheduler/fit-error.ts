@@ -1,5 +1,5 @@
 /**
- * `FitError.Error()` (pkg/scheduler/framework/types.go; k8s-semantics §6.4): the FailedScheduling text.
+ * `FitError.Error()` (pkg/scheduler/framework/types.go; docs/kubernetes-semantics.md §6.4): the FailedScheduling text.
  *
  *   "0/<N> nodes are available:" + (" <preFilterMsg>." | " <histogram>.") + [" <postFilterMsg>"]
  *

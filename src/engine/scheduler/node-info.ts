@@ -5,7 +5,7 @@
  * Node change and forks copy-on-write per node, so a what-if fork costs one Map copy of node pointers
  * and a write clones only the node it touches.
  *
- * Projection as the scheduler does it (k8s-semantics §6.1/§6.2): cpu in milli (`MilliValue`), every other
+ * Projection as the scheduler does it (docs/kubernetes-semantics.md §6.1/§6.2): cpu in milli (`MilliValue`), every other
  * resource in units (`Value`). Sums are JS numbers: exact for integers below 2^53 (9 PiB of memory,
  * 9·10^12 cores), which is far above any real node; int64 wrap-around of absurd quantities is not modelled.
  */
@@ -186,7 +186,7 @@ function shareVector(v: ResourceVector): ResourceVector {
 
 /**
  * Projects a pod once. Assigned pods use status resources (in-place resize) like NodeInfo.update;
- * the incoming pod uses its spec only (k8s-semantics §5.4).
+ * the incoming pod uses its spec only (docs/kubernetes-semantics.md §5.4).
  */
 export function makePodEntry(pod: Pod, assigned: boolean): PodEntry {
   const opts: AggregateOptions = { useStatusResources: assigned };

@@ -1,6 +1,6 @@
 /**
  * DefaultPreemption PostFilter (pkg/scheduler/framework/plugins/defaultpreemption and
- * pkg/scheduler/framework/preemption/preemption.go; k8s-semantics §6.5), simulated over every node:
+ * pkg/scheduler/framework/preemption/preemption.go; docs/kubernetes-semantics.md §6.5), simulated over every node:
  *
  * 1. PodEligibleToPreemptOthers: `preemptionPolicy: Never` → `not eligible due to preemptionPolicy=Never.`;
  *    a lower-priority pod still terminating by preemption on the pod's nominated node →
@@ -15,7 +15,7 @@
  *    (fewest PDB violations, lowest highest-victim priority, lowest priority sum, fewest victims, latest
  *    start of the highest-priority victims; then node name instead of upstream's random offset).
  * Upstream stops the dry run after max(10% of nodes, 100) candidates from a random offset; evaluating all
- * nodes is the deterministic choice of k8s-semantics §9.
+ * nodes is the deterministic choice of docs/kubernetes-semantics.md §9.
  */
 import type { CycleState } from './cycle-state.ts';
 import { formatFitError } from './fit-error.ts';

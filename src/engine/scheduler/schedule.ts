@@ -108,7 +108,7 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
 
   const pre = runPreFilters(state);
   if (pre.status) {
-    // Every node carries the PreFilter status; the message shows it once (k8s-semantics §6.4 step 2).
+    // Every node carries the PreFilter status; the message shows it once (docs/kubernetes-semantics.md §6.4 step 2).
     for (const n of names) nodeStatuses.set(n, toNodeStatus(pre.status));
     const preFilterMsg = pre.status.reasons.join(', ');
     let postFilterMsg: string;

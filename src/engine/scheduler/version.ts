@@ -1,6 +1,6 @@
 /**
  * Which kube-scheduler release the engine imitates. Only user-visible differences are modelled
- * (k8s-semantics §0.3 and §6.7): message wording, the FitError punctuation, and the two behaviour
+ * (docs/kubernetes-semantics.md §0.3 and §6.7): message wording, the FitError punctuation, and the two behaviour
  * changes that alter messages (NodeResourcesFit "unresolvable" since 1.34, DRA PostFilter since 1.34).
  */
 

@@ -1,17 +1,16 @@
 /**
- * Every `layer: "scheduler"` conformance case of ../shared/cases/k8s-cases.jsonl (or QUOTA_DOCTOR_CASES):
+ * Every `layer: "scheduler"` conformance case of test/fixtures/cases/k8s-cases.jsonl (or QUOTA_DOCTOR_CASES):
  * full scheduling cases build a snapshot from input.nodes / pods / persistentVolumeClaims /
  * persistentVolumes and schedule input.object; `fitError` cases exercise the message assembly alone.
- * Also runs ../../fixtures/cases/upstream-scheduler.jsonl: rows ported from kube-scheduler's own unit-test
+ * Also runs test/fixtures/cases/upstream-scheduler.jsonl: rows ported from kube-scheduler's own unit-test
  * tables (each case cites its upstream file and test name).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../src/k8s/objects.ts';
 import { Snapshot, type KObject } from '../../../src/k8s/snapshot.ts';
 import { formatFitError, type FitErrorInput } from '../../../src/engine/scheduler/fit-error.ts';
 import { schedulePod, type ScheduleOptions } from '../../../src/engine/scheduler/schedule.ts';
+import { loadCases, readCases, UPSTREAM_SCHEDULER_CASES } from '../../support/cases.ts';
 
 interface SchedulerCase {
   id: string;
@@ -38,22 +37,7 @@ interface SchedulerCase {
   };
 }
 
-function casesFile(): string {
-  const env = process.env.QUOTA_DOCTOR_CASES;
-  if (env) return env.endsWith('.jsonl') ? env : `${env.replace(/\/$/, '')}/k8s-cases.jsonl`;
-  return fileURLToPath(new URL('../../../../shared/cases/k8s-cases.jsonl', import.meta.url));
-}
-
-const UPSTREAM_CASES = fileURLToPath(new URL('../../fixtures/cases/upstream-scheduler.jsonl', import.meta.url));
-
-function loadSchedulerCases(file: string = casesFile()): SchedulerCase[] {
-  if (!existsSync(file)) throw new Error(`conformance cases not found at ${file} (set QUOTA_DOCTOR_CASES)`);
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as SchedulerCase)
-    .filter((c) => c.layer === 'scheduler');
-}
+const isScheduler = (c: SchedulerCase): boolean => c.layer === 'scheduler';
 
 function buildSnapshot(c: SchedulerCase): Snapshot {
   const s = new Snapshot();
@@ -91,8 +75,8 @@ function runCase(c: SchedulerCase): void {
     }
 }
 
-const cases = loadSchedulerCases();
-const upstreamCases = loadSchedulerCases(UPSTREAM_CASES);
+const cases = loadCases<SchedulerCase>().filter(isScheduler);
+const upstreamCases = readCases<SchedulerCase>(UPSTREAM_SCHEDULER_CASES).filter(isScheduler);
 
 describe('scheduler conformance cases', () => {
   it('finds the scheduler cases', () => {

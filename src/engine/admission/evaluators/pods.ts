@@ -1,5 +1,5 @@
 /**
- * Pod quota evaluator (pkg/quota/v1/evaluator/core/pods.go, v1.35; k8s-semantics §4.3, §4.6).
+ * Pod quota evaluator (pkg/quota/v1/evaluator/core/pods.go, v1.35; docs/kubernetes-semantics.md §4.3, §4.6).
  */
 import type { Container, Pod } from '../../../k8s/objects.ts';
 import { Quantity, byteCompare, resourceList, type ResourceList } from '../../../quantity.ts';

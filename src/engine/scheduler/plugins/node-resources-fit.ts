@@ -1,6 +1,6 @@
 /**
  * NodeResourcesFit Filter (pkg/scheduler/framework/plugins/noderesources/fit.go `fitsRequest`, v1.35;
- * k8s-semantics §6.2). Reasons in upstream order: `Too many pods`, then — unless the pod requests
+ * docs/kubernetes-semantics.md §6.2). Reasons in upstream order: `Too many pods`, then — unless the pod requests
  * nothing — cpu, memory, ephemeral-storage, then scalar resources (sorted by name here; Go map order
  * upstream, irrelevant after the FitError histogram sort). Equality fits.
  *

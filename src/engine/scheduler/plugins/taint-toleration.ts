@@ -3,7 +3,7 @@
  * with effect NoSchedule or NoExecute that no toleration tolerates rejects the pod,
  * UnschedulableAndUnresolvable. PreferNoSchedule only affects scoring.
  *
- * Wording by version (k8s-semantics §6.7): ≥1.34.2 `node(s) had untolerated taint(s)` (PR #134740 hides
+ * Wording by version (docs/kubernetes-semantics.md §6.7): ≥1.34.2 `node(s) had untolerated taint(s)` (PR #134740 hides
  * the key/value); 1.24–1.34.1 `node(s) had untolerated taint {<key>: <value>}`; ≤1.23
  * `node(s) had taint {<key>: <value>}, that the pod didn't tolerate`.
  */
