@@ -1,5 +1,5 @@
 /**
- * `quota-doctor <command>`: argv → answer → text or JSON (CONTRACT.md). Exit 0 answered, 1 "would
+ * `quota-doctor <command>`: argv → answer → text or JSON (docs/contract.md). Exit 0 answered, 1 "would
  * fail" (check), 2 bad usage or unreadable input — one clear line on stderr, never a stack trace.
  *
  * The program itself: its name, how commander writes and fails, and the commands in help order, one

@@ -26,7 +26,7 @@ export function register(program: Command, io: Io, setCode: SetCode): void {
       .description('explain pasted text (errors, events, describe output, manifests): which layer, the numbers, verified fixes')
       .argument('[file]', 'file to read (- or nothing: stdin)')
       .option('-n, --namespace <ns>', 'namespace when the text names none')
-      .option('--json', 'print JSON (CONTRACT.md)'),
+      .option('--json', 'print JSON (docs/contract.md)'),
   ).action(async (file: string | undefined, flags: Flags) => {
     const text = await readInput(file ?? '-', io);
     const explicit = !!(flags.state || process.env.QUOTA_DOCTOR_STATE || flags.kubeconfig || flags.context);

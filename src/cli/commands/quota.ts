@@ -14,7 +14,7 @@ export function register(program: Command, io: Io, setCode: SetCode): void {
       .command('quota')
       .description('headroom of a namespace: quotas, LimitRange defaults, how many more pods fit')
       .argument('<namespace>')
-      .option('--json', 'print JSON (CONTRACT.md)'),
+      .option('--json', 'print JSON (docs/contract.md)'),
   ).action(async (ns: string, flags: Flags) => {
     const source = await openSource(flags);
     try {

@@ -53,7 +53,7 @@ export function registerSimulation(program: Command, io: Io, setCode: SetCode, c
       .description(check ? 'CI check: exit 1 when any object would be rejected or stay unschedulable' : 'admit (and schedule) the objects of a manifest, as the API server and scheduler would')
       .requiredOption('-f, --file <manifest>', 'manifest file (multi-document YAML or JSON; - for stdin)')
       .option('-n, --namespace <ns>', 'namespace for objects that name none')
-      .option('--json', 'print JSON (CONTRACT.md)'),
+      .option('--json', 'print JSON (docs/contract.md)'),
   );
   cmd.action(async (opts: SimulateFlags) => setCode(await runSimulate(opts, io, check)));
 }
