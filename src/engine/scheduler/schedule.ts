@@ -4,7 +4,8 @@
  * PostFilter (DynamicResources, then DefaultPreemption) → FailedScheduling text; or score the feasible
  * nodes and pick the best. Pure: reads the snapshot (and its node-info index), never the clock.
  */
-import type { Pod, PriorityClass } from '../../k8s/objects.ts';
+import type { Pod } from '../../k8s/objects.ts';
+import { podPriority } from '../priority.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import type { CycleState } from './cycle-state.ts';
 import { runFiltersWithNominatedPods, runPreFilters } from './filters.ts';
@@ -47,18 +48,8 @@ export const DRA_NO_CLAIMS = 'no new claims to deallocate';
  */
 export const DRA_STATE_NOT_FOUND = 'not found';
 
-/** The Priority admission plugin's resolution: spec.priority, its class, the global default, else 0. */
-function resolvePriority(snapshot: Snapshot, pod: Pod): { priority: number; preemptionPolicy: string } {
-  let pc: PriorityClass | undefined;
-  if (pod.spec.priorityClassName) pc = snapshot.get<PriorityClass>('PriorityClass', undefined, pod.spec.priorityClassName);
-  else pc = snapshot.list<PriorityClass>('PriorityClass').find((c) => c.globalDefault);
-  const priority = pod.spec.priority ?? pc?.value ?? 0;
-  const preemptionPolicy = pod.spec.preemptionPolicy ?? pc?.preemptionPolicy ?? 'PreemptLowerPriority';
-  return { priority, preemptionPolicy };
-}
-
 export function createCycleState(snapshot: Snapshot, index: NodeInfoIndex, pod: Pod, profile: SchedulerProfile): CycleState {
-  const { priority, preemptionPolicy } = resolvePriority(snapshot, pod);
+  const { priority, preemptionPolicy } = podPriority(snapshot, pod.spec);
   const entry = { ...makePodEntry(pod, false), priority };
   return {
     pod,

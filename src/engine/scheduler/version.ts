@@ -3,6 +3,7 @@
  * (k8s-semantics §0.3 and §6.7): message wording, the FitError punctuation, and the two behaviour
  * changes that alter messages (NodeResourcesFit "unresolvable" since 1.34, DRA PostFilter since 1.34).
  */
+import { compareVersions, parseVersion } from '../version.ts';
 
 export interface ScheduleOptions {
   /** Kubernetes version to imitate, e.g. "1.35", "1.34.1", "1.27". Default "1.35". */
@@ -29,23 +30,6 @@ export interface SchedulerProfile {
   preFilterCounted: boolean;
   /** ≤1.21: InterPodAffinity also adds `node(s) didn't match pod affinity/anti-affinity`. */
   interPodGenericReason: boolean;
-}
-
-const DEFAULT_VERSION = '1.35';
-
-/** "1.35" → [1, 35, 0]; "v1.34.2" → [1, 34, 2]; an unparsable text falls back to 1.35. */
-export function parseVersion(text: string | undefined): [number, number, number] {
-  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec((text ?? DEFAULT_VERSION).trim());
-  if (!m) return [1, 35, 0];
-  return [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
-}
-
-export function compareVersions(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < 3; i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 export function resolveProfile(opts: ScheduleOptions = {}): SchedulerProfile {
