@@ -5,8 +5,8 @@
  * nodes and pick the best. Pure: reads the snapshot (and its node-info index), never the clock.
  */
 import type { Pod } from '../../k8s/objects.ts';
-import { podPriority } from '../priority.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
+import { podPriority } from '../priority.ts';
 import { CycleState } from './cycle-state.ts';
 import { Framework } from './framework.ts';
 import { formatFitError, NO_NODES_AVAILABLE } from './fit-error.ts';
