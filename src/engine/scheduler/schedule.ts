@@ -15,7 +15,7 @@ import { unresolvable, type PluginStatus } from './plugin-status.ts';
 import { preemptPod } from './preemption.ts';
 import type { SchedulerPlugin } from './plugin.ts';
 import { DEFAULT_PLUGINS } from './plugins/registry.ts';
-import { resolveProfile, type ScheduleOptions as ProfileOptions, type SchedulerProfile } from './version.ts';
+import { resolveProfile, type ProfileOptions, type SchedulerProfile } from './version.ts';
 
 export interface ScheduleOptions extends ProfileOptions {
   /** The registration list the framework runs (default: the default profile, plugins/registry.ts). */

@@ -5,7 +5,7 @@
  */
 import { compareVersions, parseVersion } from '../version.ts';
 
-export interface ScheduleOptions {
+export interface ProfileOptions {
   /** Kubernetes version to imitate, e.g. "1.35", "1.34.1", "1.27". Default "1.35". */
   k8sVersion?: string;
   /** DynamicResources plugin enabled (GA and on by default since 1.34). Default: true for ≥ 1.34. */
@@ -32,7 +32,7 @@ export interface SchedulerProfile {
   interPodGenericReason: boolean;
 }
 
-export function resolveProfile(opts: ScheduleOptions = {}): SchedulerProfile {
+export function resolveProfile(opts: ProfileOptions = {}): SchedulerProfile {
   const v = parseVersion(opts.k8sVersion);
   const atLeast = (major: number, minor: number, patch = 0) => compareVersions(v, [major, minor, patch]) >= 0;
   return {
