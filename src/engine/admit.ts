@@ -3,7 +3,7 @@
  * API defaulting → mutating admission (LimitRanger defaults, Priority, DefaultStorageClass) → name
  * generation → validation (422) → LimitRanger validation → ResourceQuota (last). The first failure wins.
  */
-import type { LimitRange, PersistentVolumeClaim, Pod, PriorityClass, ResourceQuota, StorageClass } from '../k8s/objects.ts';
+import type { LimitRange, PersistentVolumeClaim, Pod, ResourceQuota, StorageClass } from '../k8s/objects.ts';
 import { CLUSTER_SCOPED_KINDS, resourceOf } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import type { ResourceList } from '../quantity.ts';
@@ -14,6 +14,7 @@ import type { Operation } from './admission/evaluators/types.ts';
 import { clone, defaultLimitRange, defaultPod } from './defaults.ts';
 import { forbidden, type DecisionLayer } from './status.ts';
 import { versionAtLeast } from './version.ts';
+import { resolvePriorityClass } from './priority.ts';
 import { reconciledQuota } from './quota-status.ts';
 
 export interface AdmitOptions {
@@ -48,11 +49,6 @@ export interface AdmissionResult {
   quota?: QuotaDecision;
   warnings: string[];
 }
-
-const BUILTIN_PRIORITY_CLASSES: Record<string, number> = {
-  'system-cluster-critical': 2000000000,
-  'system-node-critical': 2000001000,
-};
 
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -89,21 +85,14 @@ function refuse(obj: KObject, layer: DecisionLayer, message: string, httpStatus:
 
 /** Priority admission: resolves priorityClassName (or the global default) to spec.priority. */
 function admitPriority(pod: Pod, snapshot: Snapshot): { pod: Pod; error?: string; warning?: string } {
-  const classes = snapshot.list<PriorityClass & KObject>('PriorityClass');
-  let name = pod.spec.priorityClassName ?? '';
-  if (!name) {
-    const global = classes.find((c) => c.globalDefault);
-    if (!global) return { pod: pod.spec.priority === undefined || pod.spec.priority === null ? withPriority(pod, 0, undefined) : pod };
-    name = global.metadata.name ?? '';
-  }
-  const known = classes.find((c) => c.metadata.name === name);
-  const value = known?.value ?? BUILTIN_PRIORITY_CLASSES[name];
-  if (value === undefined) {
+  const r = resolvePriorityClass(snapshot, pod.spec.priorityClassName);
+  if (r.kind === 'none') return { pod: pod.spec.priority === undefined || pod.spec.priority === null ? withPriority(pod, r.value, undefined) : pod };
+  if (r.kind === 'missing') {
     // A state without any PriorityClass objects cannot tell; the API server would know. Warn, do not reject.
-    if (classes.length === 0) return { pod, warning: `PriorityClass ${name} is not in the state: priority taken as 0` };
-    return { pod, error: `no PriorityClass with name ${name} was found` };
+    if (snapshot.list('PriorityClass').length === 0) return { pod, warning: `PriorityClass ${r.className} is not in the state: priority taken as 0` };
+    return { pod, error: `no PriorityClass with name ${r.className} was found` };
   }
-  return { pod: withPriority(pod, value, name, known?.preemptionPolicy ?? undefined) };
+  return { pod: withPriority(pod, r.value, r.className, r.preemptionPolicy) };
 }
 
 function withPriority(pod: Pod, value: number, className: string | undefined, policy?: string): Pod {

@@ -11,7 +11,7 @@
  * per node like a filter reason.
  */
 import { byteCompare } from '../../quantity.ts';
-import { resolveProfile, type ScheduleOptions, type SchedulerProfile } from './version.ts';
+import { resolveProfile, type ProfileOptions, type SchedulerProfile } from './version.ts';
 
 /** ErrNoNodesAvailable: the scheduler snapshot has no nodes at all (not a FitError). */
 export const NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
@@ -43,7 +43,7 @@ export function sortReasonsHistogram(input: FitErrorInput): string[] {
 }
 
 /** FitError.Error() for the given version profile (default: v1.35). */
-export function formatFitError(input: FitErrorInput, opts: ScheduleOptions | SchedulerProfile = {}): string {
+export function formatFitError(input: FitErrorInput, opts: ProfileOptions | SchedulerProfile = {}): string {
   const profile = 'postFilterFormat' in opts ? opts : resolveProfile(opts);
   let msg = `0/${input.numAllNodes} nodes are available:`;
   const preFilterMsg = input.preFilterMsg ?? '';

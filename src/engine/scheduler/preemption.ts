@@ -7,7 +7,8 @@
  *    `not eligible due to a terminating pod on the nominated node.`
  * 2. nodesWherePreemptionMightHelp: nodes whose status was UnschedulableAndUnresolvable (and absent
  *    nodes, whose status is the PreFilter's or the narrowing's) → `Preemption is not helpful for scheduling`.
- * 3. SelectVictimsOnNode: remove every pod of lower priority (none → `No preemption victims found for
+ * 3. SelectVictimsOnNode (on copies of the node and the cycle state, through the framework's
+ *    removePod / addPod so every plugin's PreFilter state follows): remove every pod of lower priority (none → `No preemption victims found for
  *    incoming pod`), run the filters (still failing → that plugin's reasons), then reprieve victims from
  *    the most important down (higher priority, then earlier start), keeping each one that still lets the
  *    pod fit. PodDisruptionBudgets are not modelled (no PDB violates).
@@ -19,7 +20,7 @@
  */
 import type { CycleState } from './cycle-state.ts';
 import { formatFitError } from './fit-error.ts';
-import { addPodForSimulation, cloneCycleState, removePodForSimulation, runFiltersWithNominatedPods } from './filters.ts';
+import type { Framework } from './framework.ts';
 import { cloneNodeInfo, type NodeInfo, type PodEntry } from './node-info.ts';
 import { unresolvable, type PluginStatus } from './plugin-status.ts';
 
@@ -82,20 +83,20 @@ function checkEligibility(state: CycleState, d: Diagnosis): string | null {
 }
 
 /** SelectVictimsOnNode: the minimal victim set, or the status explaining why the node cannot help. */
-export function selectVictimsOnNode(state: CycleState, info: NodeInfo): { victims: PodEntry[] } | { status: PluginStatus } {
+export function selectVictimsOnNode(fw: Framework, state: CycleState, info: NodeInfo): { victims: PodEntry[] } | { status: PluginStatus } {
   const potential = [...info.pods.values()].filter((p) => p.priority < state.priority);
   if (potential.length === 0) return { status: unresolvable(NAME, ERR_NO_VICTIMS) };
-  const s = cloneCycleState(state);
+  const s = state.clone();
   const node = cloneNodeInfo(info);
-  for (const p of potential) removePodForSimulation(s, node, p);
-  const st = runFiltersWithNominatedPods(s, node);
+  for (const p of potential) fw.removePod(s, node, p);
+  const st = fw.runFiltersWithNominatedPods(s, node);
   if (st.code !== 'ok') return { status: st };
   potential.sort(compareImportance);
   const victims: PodEntry[] = [];
   for (const p of potential) {
-    addPodForSimulation(s, node, p);
-    if (runFiltersWithNominatedPods(s, node).code !== 'ok') {
-      removePodForSimulation(s, node, p);
+    fw.addPod(s, node, p);
+    if (fw.runFiltersWithNominatedPods(s, node).code !== 'ok') {
+      fw.removePod(s, node, p);
       victims.push(p);
     }
   }
@@ -133,7 +134,7 @@ function pickOneNode(candidates: Candidate[]): Candidate {
 }
 
 /** DefaultPreemption.PostFilter over the nodes of the index. */
-export function preemptPod(state: CycleState, d: Diagnosis): PreemptionOutcome {
+export function preemptPod(fw: Framework, state: CycleState, d: Diagnosis): PreemptionOutcome {
   const refusal = checkEligibility(state, d);
   if (refusal) return { message: `preemption: ${refusal}` };
   const reasons = new Map<string, string[]>();
@@ -144,7 +145,7 @@ export function preemptPod(state: CycleState, d: Diagnosis): PreemptionOutcome {
       reasons.set(name, [ERR_NOT_HELPFUL]);
       continue;
     }
-    const r = selectVictimsOnNode(state, state.index.get(name)!);
+    const r = selectVictimsOnNode(fw, state, state.index.get(name)!);
     if ('status' in r) reasons.set(name, r.status.reasons);
     else candidates.push({ node: name, victims: r.victims });
   }

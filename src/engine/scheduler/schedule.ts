@@ -4,18 +4,23 @@
  * PostFilter (DynamicResources, then DefaultPreemption) → FailedScheduling text; or score the feasible
  * nodes and pick the best. Pure: reads the snapshot (and its node-info index), never the clock.
  */
-import type { Pod, PriorityClass } from '../../k8s/objects.ts';
+import type { Pod } from '../../k8s/objects.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
-import type { CycleState } from './cycle-state.ts';
-import { runFiltersWithNominatedPods, runPreFilters } from './filters.ts';
+import { podPriority } from '../priority.ts';
+import { CycleState } from './cycle-state.ts';
+import { Framework } from './framework.ts';
 import { formatFitError, NO_NODES_AVAILABLE } from './fit-error.ts';
 import { freeResources, makePodEntry, nodeInfoIndex, type NodeInfo, type NodeInfoIndex } from './node-info.ts';
 import { unresolvable, type PluginStatus } from './plugin-status.ts';
 import { preemptPod } from './preemption.ts';
-import { scoreNode } from './score.ts';
-import { resolveProfile, type ScheduleOptions, type SchedulerProfile } from './version.ts';
+import type { SchedulerPlugin } from './plugin.ts';
+import { DEFAULT_PLUGINS } from './plugins/registry.ts';
+import { resolveProfile, type ProfileOptions, type SchedulerProfile } from './version.ts';
 
-export type { ScheduleOptions } from './version.ts';
+export interface ScheduleOptions extends ProfileOptions {
+  /** The registration list the framework runs (default: the default profile, plugins/registry.ts). */
+  plugins?: readonly SchedulerPlugin[];
+}
 
 export interface NodeStatus {
   plugin: string;
@@ -47,32 +52,10 @@ export const DRA_NO_CLAIMS = 'no new claims to deallocate';
  */
 export const DRA_STATE_NOT_FOUND = 'not found';
 
-/** The Priority admission plugin's resolution: spec.priority, its class, the global default, else 0. */
-function resolvePriority(snapshot: Snapshot, pod: Pod): { priority: number; preemptionPolicy: string } {
-  let pc: PriorityClass | undefined;
-  if (pod.spec.priorityClassName) pc = snapshot.get<PriorityClass>('PriorityClass', undefined, pod.spec.priorityClassName);
-  else pc = snapshot.list<PriorityClass>('PriorityClass').find((c) => c.globalDefault);
-  const priority = pod.spec.priority ?? pc?.value ?? 0;
-  const preemptionPolicy = pod.spec.preemptionPolicy ?? pc?.preemptionPolicy ?? 'PreemptLowerPriority';
-  return { priority, preemptionPolicy };
-}
-
 export function createCycleState(snapshot: Snapshot, index: NodeInfoIndex, pod: Pod, profile: SchedulerProfile): CycleState {
-  const { priority, preemptionPolicy } = resolvePriority(snapshot, pod);
+  const { priority, preemptionPolicy } = podPriority(snapshot, pod.spec);
   const entry = { ...makePodEntry(pod, false), priority };
-  return {
-    pod,
-    entry,
-    priority,
-    preemptionPolicy,
-    profile,
-    snapshot,
-    index,
-    nodeAffinity: null,
-    volumeBinding: null,
-    topologySpread: null,
-    interPodAffinity: null,
-  };
+  return new CycleState({ pod, entry, priority, preemptionPolicy, profile, snapshot, index });
 }
 
 function toNodeStatus(s: PluginStatus): NodeStatus {
@@ -103,10 +86,11 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
   const names = index.nodeNames();
   if (names.length === 0) return { scheduled: false, node: null, message: NO_NODES_AVAILABLE, nodeStatuses: new Map() };
   const state = createCycleState(snapshot, index, pod, profile);
+  const fw = new Framework(opts.plugins ?? DEFAULT_PLUGINS);
   const numAllNodes = names.length;
   const nodeStatuses = new Map<string, NodeStatus>();
 
-  const pre = runPreFilters(state);
+  const pre = fw.runPreFilters(state);
   if (pre.status) {
     // Every node carries the PreFilter status; the message shows it once (docs/kubernetes-semantics.md §6.4 step 2).
     for (const n of names) nodeStatuses.set(n, toNodeStatus(pre.status));
@@ -115,7 +99,7 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
     if (profile.draEnabled && pre.status.code === 'unresolvable') {
       postFilterMsg = DRA_STATE_NOT_FOUND;
     } else {
-      const p = preemptPod(state, { numAllNodes, statuses: new Map(), absent: pre.status });
+      const p = preemptPod(fw, state, { numAllNodes, statuses: new Map(), absent: pre.status });
       postFilterMsg = joinPostFilter([profile.draEnabled ? DRA_NO_CLAIMS : null, p.message]);
     }
     return {
@@ -149,14 +133,14 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
     const name = candidates[(start + i) % candidates.length]!;
     processed++;
     const info = index.get(name)!;
-    const st = runFiltersWithNominatedPods(state, info);
+    const st = fw.runFiltersWithNominatedPods(state, info);
     if (st.code !== 'ok') {
       statuses.set(name, st);
       nodeStatuses.set(name, toNodeStatus(st));
       continue;
     }
     // Ties keep the smallest node name, whatever the visiting order.
-    const score = scoreNode(state, info);
+    const score = fw.score(state, info);
     if (score > bestScore || (score === bestScore && best !== null && name < best.name)) {
       best = info;
       bestScore = score;
@@ -169,7 +153,7 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
   const nodeReasons = new Map<string, string[]>();
   for (const [n, s] of statuses) nodeReasons.set(n, s.reasons);
   const fitError = { numAllNodes, nodeReasons, absentReasons: absent?.reasons ?? [] };
-  const p = preemptPod(state, { numAllNodes, statuses, absent });
+  const p = preemptPod(fw, state, { numAllNodes, statuses, absent });
   if (p.nominatedNode) {
     // A successful PostFilter adds no text in 1.35: the event is the first sentence only.
     return {

@@ -3,8 +3,9 @@
  * (docs/kubernetes-semantics.md §0.3 and §6.7): message wording, the FitError punctuation, and the two behaviour
  * changes that alter messages (NodeResourcesFit "unresolvable" since 1.34, DRA PostFilter since 1.34).
  */
+import { compareVersions, parseVersion } from '../version.ts';
 
-export interface ScheduleOptions {
+export interface ProfileOptions {
   /** Kubernetes version to imitate, e.g. "1.35", "1.34.1", "1.27". Default "1.35". */
   k8sVersion?: string;
   /** DynamicResources plugin enabled (GA and on by default since 1.34). Default: true for ≥ 1.34. */
@@ -31,24 +32,7 @@ export interface SchedulerProfile {
   interPodGenericReason: boolean;
 }
 
-const DEFAULT_VERSION = '1.35';
-
-/** "1.35" → [1, 35, 0]; "v1.34.2" → [1, 34, 2]; an unparsable text falls back to 1.35. */
-export function parseVersion(text: string | undefined): [number, number, number] {
-  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec((text ?? DEFAULT_VERSION).trim());
-  if (!m) return [1, 35, 0];
-  return [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
-}
-
-export function compareVersions(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < 3; i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-export function resolveProfile(opts: ScheduleOptions = {}): SchedulerProfile {
+export function resolveProfile(opts: ProfileOptions = {}): SchedulerProfile {
   const v = parseVersion(opts.k8sVersion);
   const atLeast = (major: number, minor: number, patch = 0) => compareVersions(v, [major, minor, patch]) >= 0;
   return {

@@ -17,7 +17,8 @@
  * own namespace. A nil labelSelector matches nothing.
  */
 import type { Namespace, Pod, PodAffinityTerm } from '../../../k8s/objects.ts';
-import type { CycleState } from '../cycle-state.ts';
+import { stateKey, type CycleState, type StateData } from '../cycle-state.ts';
+import type { SchedulerPlugin } from '../plugin.ts';
 import { compileLabelSelector, type LabelMatcher, type Labels } from '../label-selectors.ts';
 import type { NodeInfo, PodEntry } from '../node-info.ts';
 import { OK, unresolvable, unschedulable, type PluginStatus, type PreFilterOutcome } from '../plugin-status.ts';
@@ -37,14 +38,30 @@ export interface AffinityTerm {
 
 type NamespaceLabels = (ns: string) => Labels;
 
-export interface InterPodAffinityState {
-  affinityTerms: AffinityTerm[];
-  antiAffinityTerms: AffinityTerm[];
-  affinityCounts: Map<string, number>;
-  antiAffinityCounts: Map<string, number>;
-  existingAntiAffinityCounts: Map<string, number>;
-  namespaceLabels: NamespaceLabels;
+/** What PreFilter stores; addPod / removePod update the counters of a clone. */
+export class InterPodAffinityState implements StateData {
+  constructor(
+    readonly affinityTerms: AffinityTerm[],
+    readonly antiAffinityTerms: AffinityTerm[],
+    readonly namespaceLabels: NamespaceLabels,
+    readonly affinityCounts = new Map<string, number>(),
+    readonly antiAffinityCounts = new Map<string, number>(),
+    readonly existingAntiAffinityCounts = new Map<string, number>(),
+  ) {}
+
+  clone(): InterPodAffinityState {
+    return new InterPodAffinityState(
+      this.affinityTerms,
+      this.antiAffinityTerms,
+      this.namespaceLabels,
+      new Map(this.affinityCounts),
+      new Map(this.antiAffinityCounts),
+      new Map(this.existingAntiAffinityCounts),
+    );
+  }
 }
+
+const PRE_FILTER_STATE_KEY = stateKey<InterPodAffinityState>('PreFilter' + NAME);
 
 /** framework.newAffinityTerm, with matchLabelKeys / mismatchLabelKeys merged for the incoming pod. */
 export function compileAffinityTerm(term: PodAffinityTerm, owner: { namespace: string; labels: Labels }, mergeKeys: boolean): AffinityTerm {
@@ -132,22 +149,14 @@ function countPod(s: InterPodAffinityState, incoming: PodEntry, p: PodEntry, nod
   }
 }
 
-export function preFilter(state: CycleState): PreFilterOutcome {
-  state.interPodAffinity = null;
+function preFilter(state: CycleState): PreFilterOutcome {
   const pod = state.pod;
   const owner = state.entry;
   const affinityTerms = requiredTerms(pod, 'podAffinity').map((t) => compileAffinityTerm(t, owner, true));
   const antiAffinityTerms = requiredTerms(pod, 'podAntiAffinity').map((t) => compileAffinityTerm(t, owner, true));
   const ownTerms = affinityTerms.length > 0 || antiAffinityTerms.length > 0;
   if (!ownTerms && !state.index.hasRequiredAntiAffinityPods()) return {};
-  const s: InterPodAffinityState = {
-    affinityTerms,
-    antiAffinityTerms,
-    affinityCounts: new Map(),
-    antiAffinityCounts: new Map(),
-    existingAntiAffinityCounts: new Map(),
-    namespaceLabels: makeNamespaceLabels(state),
-  };
+  const s = new InterPodAffinityState(affinityTerms, antiAffinityTerms, makeNamespaceLabels(state));
   for (const name of state.index.nodeNames()) {
     const node = state.index.get(name)!;
     // Without own terms only nodes hosting pods with required anti-affinity matter (PodsWithRequiredAntiAffinity).
@@ -157,22 +166,14 @@ export function preFilter(state: CycleState): PreFilterOutcome {
       countPod(s, owner, p, node, 1);
     }
   }
-  state.interPodAffinity = s;
+  state.write(PRE_FILTER_STATE_KEY, s);
   return {};
 }
 
 /** PreFilterExtensions.AddPod / RemovePod. */
-export function updateWithPod(state: CycleState, p: PodEntry, node: NodeInfo, delta: 1 | -1): void {
-  if (state.interPodAffinity) countPod(state.interPodAffinity, state.entry, p, node, delta);
-}
-
-export function cloneState(s: InterPodAffinityState): InterPodAffinityState {
-  return {
-    ...s,
-    affinityCounts: new Map(s.affinityCounts),
-    antiAffinityCounts: new Map(s.antiAffinityCounts),
-    existingAntiAffinityCounts: new Map(s.existingAntiAffinityCounts),
-  };
+function updateWithPod(state: CycleState, p: PodEntry, node: NodeInfo, delta: 1 | -1): void {
+  const s = state.read(PRE_FILTER_STATE_KEY);
+  if (s) countPod(s, state.entry, p, node, delta);
 }
 
 function satisfiesPodAffinity(s: InterPodAffinityState, incoming: PodEntry, node: NodeInfo): boolean {
@@ -200,8 +201,8 @@ function satisfiesExistingPodsAntiAffinity(s: InterPodAffinityState, node: NodeI
   return true;
 }
 
-export function filter(_pod: Pod, node: NodeInfo, state: CycleState): PluginStatus {
-  const s = state.interPodAffinity;
+function filter(state: CycleState, node: NodeInfo): PluginStatus {
+  const s = state.read(PRE_FILTER_STATE_KEY);
   if (!s) return OK;
   const generic = state.profile.interPodGenericReason ? [ERR_REASON_AFFINITY_NOT_MATCH] : [];
   if (!satisfiesPodAffinity(s, state.entry, node)) return unresolvable(NAME, ...generic, ERR_REASON_AFFINITY_RULES);
@@ -209,3 +210,11 @@ export function filter(_pod: Pod, node: NodeInfo, state: CycleState): PluginStat
   if (!satisfiesExistingPodsAntiAffinity(s, node)) return unschedulable(NAME, ...generic, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES);
   return OK;
 }
+
+export const InterPodAffinity: SchedulerPlugin = {
+  name: NAME,
+  preFilter,
+  filter,
+  addPod: (state, p, node) => updateWithPod(state, p, node, 1),
+  removePod: (state, p, node) => updateWithPod(state, p, node, -1),
+};

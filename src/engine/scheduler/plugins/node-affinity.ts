@@ -9,7 +9,8 @@
  * the pod is rejected outright with `pod affinity terms conflict`.
  */
 import type { NodeSelectorTerm, Pod } from '../../../k8s/objects.ts';
-import type { CycleState } from '../cycle-state.ts';
+import { stateKey, type CycleState, type StateData } from '../cycle-state.ts';
+import type { SchedulerPlugin } from '../plugin.ts';
 import { matchesNodeSelectorTerms, type SelectableNode } from '../label-selectors.ts';
 import type { NodeInfo } from '../node-info.ts';
 import { OK, unresolvable, type PluginStatus, type PreFilterOutcome } from '../plugin-status.ts';
@@ -23,6 +24,16 @@ export interface NodeAffinityState {
   /** null = no required node affinity. */
   terms: readonly NodeSelectorTerm[] | null;
 }
+
+/** What PreFilter stores: the pod's required node affinity (immutable, shared by clones). */
+class PreFilterState implements StateData {
+  constructor(readonly required: NodeAffinityState) {}
+  clone(): PreFilterState {
+    return this;
+  }
+}
+
+const PRE_FILTER_STATE_KEY = stateKey<PreFilterState>('PreFilter' + NAME);
 
 /** nodeaffinity.GetRequiredNodeAffinity(pod). Null when the pod constrains nothing. */
 export function readRequiredNodeAffinity(pod: Pod): NodeAffinityState | null {
@@ -55,9 +66,9 @@ function intersect(a: Set<string> | null, b: Set<string>): Set<string> {
 }
 
 /** PreFilter: the node-name narrowing of upstream `PreFilter` (metadata.name `In` in every term). */
-export function preFilter(state: CycleState): PreFilterOutcome {
+function preFilter(state: CycleState): PreFilterOutcome {
   const required = readRequiredNodeAffinity(state.pod);
-  state.nodeAffinity = required;
+  if (required) state.write(PRE_FILTER_STATE_KEY, new PreFilterState(required));
   const terms = required?.terms;
   if (!terms) return {};
   let nodeNames: Set<string> | null = null;
@@ -79,8 +90,11 @@ export function preFilter(state: CycleState): PreFilterOutcome {
   return {};
 }
 
-export function filter(_pod: Pod, node: NodeInfo, state: CycleState): PluginStatus {
-  if (!state.nodeAffinity) return OK;
-  if (matchesRequiredNodeAffinity(state.nodeAffinity, node)) return OK;
+function filter(state: CycleState, node: NodeInfo): PluginStatus {
+  const s = state.read(PRE_FILTER_STATE_KEY);
+  if (!s) return OK;
+  if (matchesRequiredNodeAffinity(s.required, node)) return OK;
   return unresolvable(NAME, ERR_REASON_POD);
 }
+
+export const NodeAffinity: SchedulerPlugin = { name: NAME, preFilter, filter };

@@ -6,9 +6,12 @@
  *
  * Code: UnschedulableAndUnresolvable when some insufficient resource is requested beyond the node's
  * whole allocatable (PR #131345, 1.34+; "Too many pods" never is), else Unschedulable.
+ *
+ * Score: the default LeastAllocated strategy (noderesources/least_allocated.go): cpu and memory, weight 1
+ * each, with the non-zero defaults (100m / 200Mi) for containers without requests.
  */
-import type { Pod } from '../../../k8s/objects.ts';
 import type { CycleState } from '../cycle-state.ts';
+import type { SchedulerPlugin } from '../plugin.ts';
 import type { NodeInfo, ResourceVector } from '../node-info.ts';
 import { OK, unresolvable, unschedulable, type PluginStatus } from '../plugin-status.ts';
 
@@ -69,7 +72,31 @@ function fitsAll(r: ResourceVector, node: NodeInfo): boolean {
   return true;
 }
 
-export function filter(_pod: Pod, node: NodeInfo, state: CycleState): PluginStatus {
+const MAX_NODE_SCORE = 100;
+
+/** leastRequestedScore: ((capacity − requested) · 100) / capacity, integer division; 0 if over. */
+function leastRequestedScore(requested: number, capacity: number): number {
+  if (capacity === 0 || requested > capacity) return 0;
+  return Math.floor(((capacity - requested) * MAX_NODE_SCORE) / capacity);
+}
+
+function score(state: CycleState, node: NodeInfo): number {
+  const cpuCap = node.allocatable.cpu;
+  const memCap = node.allocatable.memory;
+  let total = 0;
+  let weights = 0;
+  if (cpuCap !== 0) {
+    total += leastRequestedScore(node.nonZeroRequested.cpu + state.entry.nonZeroCpu, cpuCap);
+    weights += 1;
+  }
+  if (memCap !== 0) {
+    total += leastRequestedScore(node.nonZeroRequested.memory + state.entry.nonZeroMemory, memCap);
+    weights += 1;
+  }
+  return weights === 0 ? 0 : Math.floor(total / weights);
+}
+
+function filter(state: CycleState, node: NodeInfo): PluginStatus {
   if (fitsAll(state.entry.request, node)) return OK;
   const insufficient = findInsufficientResources(state.entry.request, node);
   if (insufficient.length === 0) return OK;
@@ -77,3 +104,5 @@ export function filter(_pod: Pod, node: NodeInfo, state: CycleState): PluginStat
   if (state.profile.fitUnresolvable && insufficient.some((i) => i.unresolvable)) return unresolvable(NAME, ...reasons);
   return unschedulable(NAME, ...reasons);
 }
+
+export const NodeResourcesFit: SchedulerPlugin = { name: NAME, filter, score };

@@ -12,7 +12,8 @@
  * than `minDomains` the global minimum is 0.
  */
 import type { Pod, TopologySpreadConstraint } from '../../../k8s/objects.ts';
-import type { CycleState } from '../cycle-state.ts';
+import { stateKey, type CycleState, type StateData } from '../cycle-state.ts';
+import type { SchedulerPlugin } from '../plugin.ts';
 import { compileLabelSelector, type LabelMatcher, type Labels } from '../label-selectors.ts';
 import type { NodeInfo, PodEntry } from '../node-info.ts';
 import { OK, unresolvable, unschedulable, type PluginStatus, type PreFilterOutcome } from '../plugin-status.ts';
@@ -32,13 +33,22 @@ export interface SpreadConstraint {
   honorNodeTaints: boolean;
 }
 
-export interface TopologySpreadState {
-  constraints: SpreadConstraint[];
-  /** Per constraint: topology value → number of matching pods (TpValueToMatchNum). */
-  counts: Array<Map<string, number>>;
-  requiredAffinity: NodeAffinityState | null;
-  namespace: string;
+/** What PreFilter stores; addPod / removePod update the counts of a clone. */
+export class TopologySpreadState implements StateData {
+  constructor(
+    readonly constraints: SpreadConstraint[],
+    /** Per constraint: topology value → number of matching pods (TpValueToMatchNum). */
+    readonly counts: Array<Map<string, number>>,
+    readonly requiredAffinity: NodeAffinityState | null,
+    readonly namespace: string,
+  ) {}
+
+  clone(): TopologySpreadState {
+    return new TopologySpreadState(this.constraints, this.counts.map((m) => new Map(m)), this.requiredAffinity, this.namespace);
+  }
 }
+
+const PRE_FILTER_STATE_KEY = stateKey<TopologySpreadState>('PreFilter' + NAME);
 
 /** The selector with `matchLabelKeys` merged in (the API server does this at creation since 1.34). */
 function constraintSelector(c: TopologySpreadConstraint, podLabels: Labels): LabelMatcher {
@@ -73,8 +83,7 @@ function nodeIncluded(c: SpreadConstraint, pod: Pod, node: NodeInfo, affinity: N
   return true;
 }
 
-export function preFilter(state: CycleState): PreFilterOutcome {
-  state.topologySpread = null;
+function preFilter(state: CycleState): PreFilterOutcome {
   const constraints = compileConstraints(state.pod);
   if (constraints.length === 0) return {};
   const namespace = state.pod.metadata.namespace ?? '';
@@ -91,23 +100,19 @@ export function preFilter(state: CycleState): PreFilterOutcome {
       counts[i]!.set(value, (counts[i]!.get(value) ?? 0) + n);
     });
   }
-  state.topologySpread = { constraints, counts, requiredAffinity: affinity, namespace };
+  state.write(PRE_FILTER_STATE_KEY, new TopologySpreadState(constraints, counts, affinity, namespace));
   return {};
 }
 
 /** PreFilterExtensions.AddPod / RemovePod (used by preemption): keep the counts in step with the node. */
-export function updateWithPod(state: CycleState, p: PodEntry, node: NodeInfo, delta: 1 | -1): void {
-  const s = state.topologySpread;
+function updateWithPod(state: CycleState, p: PodEntry, node: NodeInfo, delta: 1 | -1): void {
+  const s = state.read(PRE_FILTER_STATE_KEY);
   if (!s || p.namespace !== s.namespace || !hasAllTopologyKeys(node.labels, s.constraints)) return;
   s.constraints.forEach((c, i) => {
     if (!c.selector(p.labels) || !nodeIncluded(c, state.pod, node, s.requiredAffinity)) return;
     const value = node.labels[c.topologyKey]!;
     s.counts[i]!.set(value, (s.counts[i]!.get(value) ?? 0) + delta);
   });
-}
-
-export function cloneState(s: TopologySpreadState): TopologySpreadState {
-  return { ...s, counts: s.counts.map((m) => new Map(m)) };
 }
 
 /** preFilterState.minMatchNum: the global minimum, or 0 with fewer domains than minDomains. */
@@ -118,8 +123,9 @@ function minMatchNum(counts: Map<string, number>, minDomains: number): number {
   return min;
 }
 
-export function filter(pod: Pod, node: NodeInfo, state: CycleState): PluginStatus {
-  const s = state.topologySpread;
+function filter(state: CycleState, node: NodeInfo): PluginStatus {
+  const pod = state.pod;
+  const s = state.read(PRE_FILTER_STATE_KEY);
   if (!s) return OK;
   const podLabels = pod.metadata.labels ?? {};
   for (let i = 0; i < s.constraints.length; i++) {
@@ -133,3 +139,11 @@ export function filter(pod: Pod, node: NodeInfo, state: CycleState): PluginStatu
   }
   return OK;
 }
+
+export const PodTopologySpread: SchedulerPlugin = {
+  name: NAME,
+  preFilter,
+  filter,
+  addPod: (state, p, node) => updateWithPod(state, p, node, 1),
+  removePod: (state, p, node) => updateWithPod(state, p, node, -1),
+};

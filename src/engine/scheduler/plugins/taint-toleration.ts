@@ -7,8 +7,9 @@
  * the key/value); 1.24–1.34.1 `node(s) had untolerated taint {<key>: <value>}`; ≤1.23
  * `node(s) had taint {<key>: <value>}, that the pod didn't tolerate`.
  */
-import type { Pod, Taint, Toleration } from '../../../k8s/objects.ts';
+import type { Taint, Toleration } from '../../../k8s/objects.ts';
 import type { CycleState } from '../cycle-state.ts';
+import type { SchedulerPlugin } from '../plugin.ts';
 import type { NodeInfo } from '../node-info.ts';
 import { OK, unresolvable, type PluginStatus } from '../plugin-status.ts';
 import type { SchedulerProfile } from '../version.ts';
@@ -56,9 +57,12 @@ export function formatTaintReason(taint: Taint, profile: SchedulerProfile): stri
   }
 }
 
-export function filter(pod: Pod, node: NodeInfo, state: CycleState): PluginStatus {
+function filter(state: CycleState, node: NodeInfo): PluginStatus {
+  const pod = state.pod;
   if (node.taints.length === 0) return OK;
   const taint = findUntoleratedTaint(node.taints, pod.spec.tolerations ?? []);
   if (!taint) return OK;
   return unresolvable(NAME, formatTaintReason(taint, state.profile));
 }
+
+export const TaintToleration: SchedulerPlugin = { name: NAME, filter };

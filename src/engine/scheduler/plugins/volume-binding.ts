@@ -16,7 +16,8 @@
  */
 import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../../k8s/objects.ts';
 import { Quantity } from '../../../quantity.ts';
-import type { CycleState } from '../cycle-state.ts';
+import { stateKey, type CycleState, type StateData } from '../cycle-state.ts';
+import type { SchedulerPlugin } from '../plugin.ts';
 import { matchesNodeSelectorTerms } from '../label-selectors.ts';
 import type { NodeInfo } from '../node-info.ts';
 import { OK, unresolvable, type PluginStatus, type PreFilterOutcome } from '../plugin-status.ts';
@@ -38,10 +39,16 @@ interface DelayedClaim {
   provisionable: boolean;
 }
 
-export interface VolumeBindingState {
-  bound: Array<{ claim: PersistentVolumeClaim; pv: PersistentVolume | undefined }>;
-  delayed: DelayedClaim[];
+/** What PreFilter stores: the pod's claims, bound and delayed (immutable, shared by clones). */
+export class VolumeBindingState implements StateData {
+  readonly bound: Array<{ claim: PersistentVolumeClaim; pv: PersistentVolume | undefined }> = [];
+  readonly delayed: DelayedClaim[] = [];
+  clone(): VolumeBindingState {
+    return this;
+  }
 }
+
+const PRE_FILTER_STATE_KEY = stateKey<VolumeBindingState>('PreFilter' + NAME);
 
 function claimNames(pod: Pod): Array<{ claim: string; ephemeral: boolean }> {
   const out: Array<{ claim: string; ephemeral: boolean }> = [];
@@ -79,12 +86,11 @@ function pvNodeAffinityMatches(pv: PersistentVolume, node: NodeInfo): boolean {
   return matchesNodeSelectorTerms(terms, node);
 }
 
-export function preFilter(state: CycleState): PreFilterOutcome {
-  state.volumeBinding = null;
+function preFilter(state: CycleState): PreFilterOutcome {
   const names = claimNames(state.pod);
   if (names.length === 0) return {};
   const ns = state.pod.metadata.namespace ?? '';
-  const result: VolumeBindingState = { bound: [], delayed: [] };
+  const result = new VolumeBindingState();
   let immediateUnbound = false;
   for (const { claim: name, ephemeral } of names) {
     const claim = state.snapshot.get<PersistentVolumeClaim>('PersistentVolumeClaim', ns, name);
@@ -111,12 +117,12 @@ export function preFilter(state: CycleState): PreFilterOutcome {
     result.delayed.push({ claim, candidates, provisionable: !!sc.provisioner && sc.provisioner !== NO_PROVISIONER });
   }
   if (immediateUnbound) return { status: unresolvable(NAME, ERR_REASON_UNBOUND_IMMEDIATE) };
-  state.volumeBinding = result;
+  state.write(PRE_FILTER_STATE_KEY, result);
   return {};
 }
 
-export function filter(_pod: Pod, node: NodeInfo, state: CycleState): PluginStatus {
-  const s = state.volumeBinding;
+function filter(state: CycleState, node: NodeInfo): PluginStatus {
+  const s = state.read(PRE_FILTER_STATE_KEY);
   if (!s) return OK;
   let boundSatisfied = true;
   let pvsFound = true;
@@ -148,3 +154,5 @@ export function filter(_pod: Pod, node: NodeInfo, state: CycleState): PluginStat
   if (reasons.length === 0) return OK;
   return unresolvable(NAME, ...reasons);
 }
+
+export const VolumeBinding: SchedulerPlugin = { name: NAME, preFilter, filter };
