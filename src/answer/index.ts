@@ -362,7 +362,7 @@ function drainAnswer(state: Snapshot, d: DrainAnswer, how: 'drain' | 'down', vis
   if (movedMine.length) r.lines.push(`   land elsewhere: ${movedMine.slice(0, 8).join(', ')}${movedMine.length > 8 ? ` and ${movedMine.length - 8} more` : ''}`);
   for (const s of strandedMine.slice(0, 5)) r.lines.push(`   ${s.pod}: ${s.message}`);
   if (strandedMine.length > 5) r.lines.push(`   … and ${strandedMine.length - 5} more`);
-  if (others > 0) r.lines.push(`Other namespaces: ${plural(others, 'pod', 'pods')} — ${others - strandedOthers} land elsewhere, ${strandedOthers} stay Pending.`);
+  if (others > 0) r.lines.push(`Other namespaces: ${plural(others, 'pod', 'pods')} — ${others - strandedOthers} land${others - strandedOthers === 1 ? 's' : ''} elsewhere, ${strandedOthers} stay${strandedOthers === 1 ? 's' : ''} Pending.`);
   return { replies: [r], namespaces: [...new Set(mine.map(nsOf))] };
 }
 

@@ -101,8 +101,9 @@ export class Asker {
     const visibility = this.visibility(channelId);
     if (visibility.seesNothing) {
       // Nothing parsed, nothing read. Chatter in such a channel is not answered at all (whether it is a
-      // paste could only be told by parsing it); an explicit ask gets the one refusal.
-      if (entry === 'message') return { kind: 'silent' };
+      // paste could only be told by parsing it); a DM (every message there is to the bot) and an explicit
+      // ask (mention, /quota, shortcut) get the one refusal.
+      if (entry === 'message' && !channelId.startsWith('D')) return { kind: 'silent' };
       logger.info({ entry, channel: channelId }, 'the channel sees no namespace: refused before asking');
       return { kind: 'refusal', answer: this.refuse(entry) };
     }
