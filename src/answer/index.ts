@@ -291,7 +291,7 @@ async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
       // A pod's event message does not name the pod (a FailedScheduling text never does): say which one, as
       // `kubectl get events` would, so the diagnosis can find it in the state and verify fixes for it.
       const about = last.involvedObject?.kind === 'Pod' && last.involvedObject.name ? `Warning  ${last.reason ?? 'FailedScheduling'}  pod/${last.involvedObject.name}  ` : '';
-      const d = diagnose({ text: `${about}${last.message ?? ''}`, state, namespace: ns, now: ctx.now, gaps });
+      const d = diagnose({ text: `${about}${last.message ?? ''}`, state, namespace: ns, now: ctx.now, gaps, allowedNamespaces: visibilityOf(ctx).list(), audience: audienceOf(ctx) });
       d.answer.namespaces.push(ns);
       return d.answer;
     }
