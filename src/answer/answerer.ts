@@ -12,6 +12,12 @@ export interface AskContext {
   defaultNamespace?: string;
   /** Epoch ms; the engine has no clock. */
   now?: number;
+  /**
+   * Who reads the answer. `channel` (every Slack entry point): API server and exception text is reduced to
+   * its reason and resource, since a message may name objects of namespaces the channel may not see.
+   * `operator` (default: the CLI and the console, run with the user's own kubeconfig): shown as is.
+   */
+  audience?: 'channel' | 'operator';
   /** Cancels a slow cluster read (the Slack path gives up after its deadline). */
   signal?: AbortSignal;
 }

@@ -22,6 +22,9 @@ import { emptyReply } from './types.ts';
 import { redactSecrets } from './redact.ts';
 import { decodeValue, formatProblem } from '../k8s/decode.ts';
 import { boundWorkloads, MAX_ANSWER_PODS } from './bounds.ts';
+import { refusalAnswer, Visibility } from './policy.ts';
+import { foreignAffinityTerm } from './manifest-scope.ts';
+import type { Audience } from './gaps.ts';
 
 export interface DiagnoseInput {
   text: string;
@@ -33,8 +36,14 @@ export interface DiagnoseInput {
   k8sVersion?: string;
   /** What could not be seen (from the source). */
   gaps?: string[];
-  /** Namespaces the asker may see (the channel's policy); undefined = all. Guesses stay inside them. */
+  /**
+   * Namespaces the asker may see (the channel's policy); undefined = all. Guesses stay inside them; a
+   * finding or manifest in another namespace is not checked against the state, and a manifest whose
+   * affinity terms select pods outside them is refused before it is simulated (./manifest-scope.ts).
+   */
   allowedNamespaces?: readonly string[];
+  /** `channel`: internal error text is not shown (./gaps.ts). Default `operator`. */
+  audience?: Audience;
 }
 
 export interface JsonFinding {
@@ -423,16 +432,19 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
   const json: JsonFinding[] = [];
   const namespaces = new Set<string>();
   const opts: SimOptions = { now: input.now, k8sVersion: input.k8sVersion };
+  const visibility = Visibility.of(input.allowedNamespaces);
+  const operator = (input.audience ?? 'operator') === 'operator';
   for (const f of parsed.findings) {
-    const ns = pickNamespace(f, input.namespace, input.state, input.allowedNamespaces);
+    const ns = pickNamespace(f, input.namespace, input.state, visibility);
     if (ns) namespaces.add(ns);
     const r = textReply(f, ns);
     let fixes: Fix[] = [];
-    if (input.state && ns) {
+    // A namespace the asker may not see is never read: the answer is refused as a whole (its namespaces).
+    if (input.state && ns && visibility.allows(ns)) {
       try {
         fixes = enrichWithState(r, f, input.state, ns, opts);
       } catch (e) {
-        r.gaps.push(`could not check against the cluster: ${e instanceof Error ? e.message : String(e)}`);
+        r.gaps.push(operator ? `could not check against the cluster: ${e instanceof Error ? e.message : String(e)}` : 'could not check against the cluster (an internal error; nothing was changed)');
       }
     } else if (!input.state && f.layer !== 'other' && f.layer !== 'runtime') {
       r.gaps.push('No cluster state: numbers are from the text only; fixes are not verified.');
@@ -476,9 +488,18 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
   // One reply may not simulate a billion replicas (./bounds.ts): the cut is stated.
   const bounded = boundWorkloads(manifests, MAX_ANSWER_PODS);
   let manifestJson: unknown[] = [];
-  if (manifests.length > 0 && input.state) {
-    const ns = input.namespace ?? 'default';
-    for (const o of manifests) namespaces.add(o.metadata.namespace ?? ns);
+  const manifestNs = input.namespace ?? 'default';
+  for (const o of manifests) namespaces.add(o.metadata.namespace ?? manifestNs);
+  // Before anything is simulated: a manifest in a namespace the asker may not see is refused with the
+  // whole answer; one whose affinity terms reach into such namespaces is refused here, saying which term.
+  const outside = visibility.forbidden(manifests.map((o) => o.metadata.namespace ?? manifestNs)).length > 0;
+  const foreignTerm = outside ? undefined : foreignAffinityTerm(manifests, visibility);
+  if (foreignTerm !== undefined) {
+    const refused = refusalAnswer(foreignTerm);
+    return { answer: refused, json: { findings: json, manifests: [] }, recognised: true, truncated: parsed.truncated === true };
+  }
+  if (manifests.length > 0 && input.state && !outside) {
+    const ns = manifestNs;
     try {
       const sim = simulate(input.state, bounded.objects, { ...opts, namespace: ns });
       manifestJson = simResultsToJson(sim).results;
@@ -490,7 +511,7 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
       r.gaps.push('The simulation hit an internal error; nothing was changed in the cluster.');
       replies.push(r);
     }
-  } else if (manifests.length > 0) {
+  } else if (manifests.length > 0 && !outside) {
     const r = emptyReply('simulation', 'ℹ️', `${manifests.length} manifest${manifests.length === 1 ? '' : 's'} found`);
     r.lines.push(...manifests.slice(0, 10).map((m) => `${m.kind} ${m.metadata.name ?? m.metadata.generateName ?? ''}`));
     r.gaps.push('No cluster state to check them against.');
@@ -509,13 +530,13 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
  * The namespace a finding is about: the one the text names; else the assumed one (`-n`, the channel's
  * default) when what the text names is there; else the one namespace the state places it in.
  */
-function pickNamespace(f: Finding, assumed: string | undefined, state: Snapshot | undefined, allowed?: readonly string[]): string | undefined {
+function pickNamespace(f: Finding, assumed: string | undefined, state: Snapshot | undefined, visibility: Visibility): string | undefined {
   if (f.namespace) return f.namespace;
   if (!state) return assumed;
   if (assumed && holds(state, f, assumed)) return assumed;
-  // The asker's own namespaces first. With no assumed namespace at all, the whole state is searched —
-  // the access policy then refuses an answer about a namespace the asker may not see.
-  return guessNamespace(state, f, allowed) ?? assumed ?? guessNamespace(state, f);
+  // Only the asker's own namespaces are searched. Searching the rest and refusing what is found there was
+  // an existence oracle: another team's pod name got a refusal where a made-up name got an answer.
+  return guessNamespace(state, f, visibility) ?? assumed;
 }
 
 /** Whether a namespace holds what a finding names (its quota, pod or controller). */
@@ -528,8 +549,8 @@ function holds(state: Snapshot, f: Finding, ns: string): boolean {
   return !name && !f.controller;
 }
 
-function guessNamespace(state: Snapshot, f: Finding, allowed?: readonly string[]): string | undefined {
-  const visible = (ns: string) => !allowed || allowed.includes('*') || allowed.includes(ns);
+function guessNamespace(state: Snapshot, f: Finding, visibility: Visibility): string | undefined {
+  const visible = (ns: string) => visibility.allows(ns);
   const name = f.object?.name ?? f.controller?.name;
   // The pod itself, its controller, or the controller its generated name points at
   // (`web-7c5d8f9b4-x2k9q` → ReplicaSet `web-7c5d8f9b4`, `db-3` → StatefulSet `db`).

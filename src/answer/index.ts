@@ -1,18 +1,24 @@
 /**
  * The Answerer: text in, Answer out, for Slack, the console and the CLI alike. Reads the cluster
- * through the ClusterSource (errors become stated gaps), calls the pure engine, and enforces the access
- * policy on every answer before anything is shown.
+ * through the ClusterSource (errors become stated gaps), calls the pure engine, and applies the access
+ * policy (./policy.ts, `Visibility`) first: every method resolves what the asker may see before it
+ * parses or reads anything (a channel that sees nothing gets the refusal and nothing else), caps the
+ * text's length before parsing it, looks names up only in visible namespaces, and checks what the answer
+ * names again before it is returned.
  */
 import type { Snapshot } from '../k8s/snapshot.ts';
 import { Quantity } from '../quantity.ts';
 import { parseQuestion, type Question } from '../parse/question.ts';
 import { computeHeadroom, type Headroom } from '../engine/headroom.ts';
-import { findWorkload, whatIfDrain, whatIfLimitRange, whatIfQuota, whatIfRequests, whatIfRollout, whatIfScale, type LimitRangeChangeAnswer, type PodShapeFit, type PodTally, type RolloutAnswer } from '../engine/whatif.ts';
+import { findWorkload, whatIfDrain, type DrainAnswer, whatIfLimitRange, whatIfQuota, whatIfRequests, whatIfRollout, whatIfScale, type LimitRangeChangeAnswer, type PodShapeFit, type PodTally, type RolloutAnswer } from '../engine/whatif.ts';
 import type { Answerer, AskContext } from './answerer.ts';
 import { diagnose, recognises, simulationReply } from './diagnose.ts';
 import { emptyReply, type Answer, type Reply } from './types.ts';
 import { MAX_ANSWER_PODS } from './bounds.ts';
-import type { LimitRange, ResourceQuota, Workload } from '../k8s/objects.ts';
+import { guardAnswer, refusalAnswer, Visibility } from './policy.ts';
+import { sourceGaps, unansweredGap, type Audience } from './gaps.ts';
+import { DEFAULT_MAX_BYTES } from '../parse/index.ts';
+import type { LimitRange, Pod, ResourceQuota, Workload } from '../k8s/objects.ts';
 import type { KObject } from '../k8s/snapshot.ts';
 
 export { diagnose } from './diagnose.ts';
@@ -22,41 +28,47 @@ interface Loaded {
   gaps: string[];
 }
 
+const visibilityOf = (ctx: AskContext): Visibility => Visibility.of(ctx.allowedNamespaces);
+const audienceOf = (ctx: AskContext): Audience => ctx.audience ?? 'operator';
+
+/** Source errors and the cache's staleness become gaps; for a channel, reduced to reason and resource (./gaps.ts). */
 async function loadState(ctx: AskContext): Promise<Loaded> {
   try {
     const r = await ctx.source.load({ signal: ctx.signal });
-    const gaps = r.errors.map((e) => `couldn't read ${e.resource}${e.namespace ? ` in ${e.namespace}` : ''}${e.reason ? ` (${e.reason})` : ''}: ${e.message}`);
-    // A live cache that is behind (watch down) or objects skipped for their shape are gaps too: the answer
-    // may miss them. Only these two kinds of warning (cluster/live-source.ts) — others, like the quota
-    // reconcile notes, name objects of every namespace and must not reach a channel.
-    for (const w of r.warnings) if (/: not being updated since |object\(s\) skipped, their shape was not readable/.test(w)) gaps.push(w);
-    return { state: r.snapshot, gaps };
+    return { state: r.snapshot, gaps: sourceGaps(r, visibilityOf(ctx), audienceOf(ctx)) };
   } catch (e) {
-    return { gaps: [`the cluster did not answer: ${e instanceof Error ? e.message : String(e)}`] };
+    return { gaps: [unansweredGap(e, audienceOf(ctx))] };
   }
 }
 
-export function refusal(): Answer {
-  const r = emptyReply('refusal', '🔒', "Sorry — this channel can't ask about that namespace.");
-  r.lines.push('Ask in your team\'s channel, or ask the platform team to add it to this channel\'s access policy.');
+/** The namespaces a name is looked up in: the explicit one, else the visible ones (the default first). */
+function visibleNamespaces(state: Snapshot | undefined, ctx: AskContext, explicit?: string): string[] {
+  const vis = visibilityOf(ctx);
+  if (explicit) return vis.allows(explicit) ? [explicit] : [];
+  const all = state ? state.namespaces() : [];
+  const list = ctx.defaultNamespace ? [ctx.defaultNamespace, ...all.filter((n) => n !== ctx.defaultNamespace)] : all;
+  return vis.visible(list);
+}
+
+/** Characters an @mention question (or a console line read as one) may have; longer is refused before parsing. */
+export const MAX_QUESTION_CHARS = 12_000;
+/** Bytes a pasted message may have (the paste parser's own cap, parse/index.ts); longer is refused before parsing. */
+export const MAX_MESSAGE_BYTES = DEFAULT_MAX_BYTES;
+
+function tooLongAnswer(what: 'question' | 'message', size: string, allowed: string): Answer {
+  const r = emptyReply('info', 'ℹ️', `That ${what} is too long for me to read (${size})`);
+  r.lines.push(`I read ${what}s of up to ${allowed}.${what === 'question' ? ' Paste a long error or manifest as a plain message instead of an @mention, or shorten it.' : ' Paste the error itself, or the one manifest it is about.'}`);
   return { replies: [r], namespaces: [] };
 }
 
-function allowed(ctx: AskContext, ns: string): boolean {
-  return !ctx.allowedNamespaces || ctx.allowedNamespaces.includes('*') || ctx.allowedNamespaces.includes(ns);
-}
-
-/** Refuses an answer that touches a namespace the asker may not see. */
-export function enforcePolicy(answer: Answer, ctx: AskContext): Answer {
-  if (answer.namespaces.every((ns) => allowed(ctx, ns))) return answer;
-  return refusal();
-}
-
-function visibleNamespaces(state: Snapshot | undefined, ctx: AskContext, explicit?: string): string[] {
-  if (explicit) return [explicit];
-  const all = state ? state.namespaces() : [];
-  const list = ctx.defaultNamespace ? [ctx.defaultNamespace, ...all.filter((n) => n !== ctx.defaultNamespace)] : all;
-  return list.filter((ns) => allowed(ctx, ns));
+function overCap(text: string, what: 'question' | 'message'): Answer | null {
+  if (what === 'question') {
+    return text.length > MAX_QUESTION_CHARS ? tooLongAnswer('question', `${text.length.toLocaleString('en-US')} characters`, `${MAX_QUESTION_CHARS.toLocaleString('en-US')} characters`) : null;
+  }
+  // UTF-16 length ≥ bytes / 3: only a text that may be over the byte cap is measured.
+  if (text.length * 3 <= MAX_MESSAGE_BYTES) return null;
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return bytes > MAX_MESSAGE_BYTES ? tooLongAnswer('message', `${(bytes / 1024 / 1024).toFixed(1)} MiB`, '1 MiB') : null;
 }
 
 export function headroomReply(h: Headroom): Reply {
@@ -101,30 +113,34 @@ function tallyLines(t: PodTally): string[] {
 }
 
 function helpAnswer(state: Snapshot | undefined, ctx: AskContext): Answer {
-  // Examples drawn from the namespace at hand: its workloads, quota, LimitRange and a node.
-  const ns = visibleNamespaces(state, ctx)[0] ?? 'team-a';
-  const workloads = state ? ['Deployment', 'StatefulSet'].flatMap((k) => state.list<Workload & KObject>(k, ns)).map((o) => o.metadata.name ?? '') : [];
-  const w = workloads[0] ?? 'web';
+  // Examples drawn from the namespace at hand (a visible one: its workloads, quota, LimitRange) and a node
+  // (nodes are cluster-wide); generic placeholders where it has none. Never another namespace's names.
+  const visible = visibleNamespaces(state, ctx);
+  const ns: string | undefined = visible[0] ?? ctx.defaultNamespace ?? visibilityOf(ctx).list()?.[0];
+  const nsWord = ns ?? 'NAMESPACE';
+  const inNs = ns !== undefined && visibilityOf(ctx).allows(ns) ? ns : undefined;
+  const workloads = state && inNs ? ['Deployment', 'StatefulSet'].flatMap((k) => state.list<Workload & KObject>(k, inNs)).map((o) => o.metadata.name ?? '').filter((n) => n !== '') : [];
+  const w = workloads[0] ?? 'WORKLOAD';
   const w2 = workloads[1] ?? w;
-  const node = state?.list('Node')[0]?.metadata.name ?? 'node-1';
-  const quota = state?.list<ResourceQuota & KObject>('ResourceQuota', ns)[0];
+  const node = state?.list('Node')[0]?.metadata.name ?? 'NODE';
+  const quota = inNs ? state?.list<ResourceQuota & KObject>('ResourceQuota', inNs)[0] : undefined;
   const hard = quota?.status?.hard ?? quota?.spec?.hard ?? {};
   const qRes = ['requests.cpu', 'requests.memory', 'pods'].find((k) => k in hard) ?? Object.keys(hard)[0] ?? 'requests.cpu';
   const qNow = Quantity.tryParse(hard[qRes]);
   const qTo = qNow && qNow.sign() > 0 ? qNow.times(2).toString() : '20';
-  const lr = state?.list<LimitRange & KObject>('LimitRange', ns)[0];
+  const lr = inNs ? state?.list<LimitRange & KObject>('LimitRange', inNs)[0] : undefined;
   const maxCpu = Quantity.tryParse(lr?.spec.limits.find((i) => i.type === 'Container')?.max?.cpu);
   const r = emptyReply('help', '❓', 'Paste an error, an event or a manifest — or ask:');
   r.lines.push(
-    `what if ${w} scales to 8 in ${ns}?`,
-    `what if ${w} requests 250m cpu in ${ns}?`,
-    `raise ${qRes} of ${quota?.metadata.name ?? 'team-quota'} to ${qTo} in ${ns}`,
-    maxCpu ? `what if the limitrange ${lr!.metadata.name} max cpu is ${maxCpu.times(2)} in ${ns}?` : `what if the limitrange${lr ? ` ${lr.metadata.name}` : ''} defaultRequest cpu were 250m in ${ns}?`,
+    `what if ${w} scales to 8 in ${nsWord}?`,
+    `what if ${w} requests 250m cpu in ${nsWord}?`,
+    `raise ${qRes} of ${quota?.metadata.name ?? 'QUOTA'} to ${qTo} in ${nsWord}`,
+    maxCpu ? `what if the limitrange ${lr!.metadata.name} max cpu is ${maxCpu.times(2)} in ${nsWord}?` : `what if the limitrange${lr ? ` ${lr.metadata.name}` : ''} defaultRequest cpu were 250m in ${nsWord}?`,
     `what if ${node} goes down?`,
-    `roll out ${w} in ${ns}`,
-    `what if ${w2} rolls out with 500m cpu in ${ns}?`,
+    `roll out ${w} in ${nsWord}`,
+    `what if ${w2} rolls out with 500m cpu in ${nsWord}?`,
     `why is ${w} pending?`,
-    `quota ${ns}   (or /quota ${ns} in Slack)`,
+    `quota ${nsWord}   (or /quota ${nsWord} in Slack)`,
   );
   return { replies: [r], namespaces: [] };
 }
@@ -229,15 +245,12 @@ async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
     return withGaps(quotaAnswer(state, ns));
   }
   if (q.type === 'drain') {
+    // Node names are cluster-wide: which nodes exist is not any tenant's data (every channel sees them in
+    // its own scheduler messages, "0/10 nodes are available"), so a node what-if is answered in any channel
+    // that sees something — but only with the asker's own pods; other namespaces' pods are anonymous totals.
     const d = whatIfDrain(state, q.node, opts, q.how);
     if (!d) return notFound(`node ${q.node}`, []);
-    const r = emptyReply('whatif', '🔮', `${q.node} ${q.how === 'drain' ? 'drained (cordoned, pods evicted)' : 'goes down (unreachable, pods evicted)'}: ${d.pods} pod${d.pods === 1 ? '' : 's'} to place elsewhere`);
-    const landed = Object.values(d.rescheduled).reduce((a, b) => a + b, 0);
-    r.lines.push(`${landed} land elsewhere${landed ? ` (${Object.entries(d.rescheduled).map(([n, c]) => `${n} ×${c}`).join(', ')})` : ''}, ${d.stranded.length} stay Pending`);
-    for (const s of d.stranded.slice(0, 5)) r.lines.push(`   ${s.pod}: ${s.message}`);
-    if (d.stranded.length > 5) r.lines.push(`   … and ${d.stranded.length - 5} more`);
-    // Node names are cluster-wide; stranded pods name namespaces — the policy applies to those.
-    return withGaps({ replies: [r], namespaces: [...new Set(d.stranded.map((s) => s.pod.split('/')[0]!))] });
+    return withGaps(drainAnswer(state, d, q.how, visibilityOf(ctx)));
   }
   if (q.type === 'quota') {
     const ns = q.namespace ?? ctx.defaultNamespace ?? visibleNamespaces(state, ctx)[0];
@@ -278,7 +291,7 @@ async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
       // A pod's event message does not name the pod (a FailedScheduling text never does): say which one, as
       // `kubectl get events` would, so the diagnosis can find it in the state and verify fixes for it.
       const about = last.involvedObject?.kind === 'Pod' && last.involvedObject.name ? `Warning  ${last.reason ?? 'FailedScheduling'}  pod/${last.involvedObject.name}  ` : '';
-      const d = diagnose({ text: `${about}${last.message ?? ''}`, state, namespace: ns, now: ctx.now, gaps });
+      const d = diagnose({ text: `${about}${last.message ?? ''}`, state, namespace: ns, now: ctx.now, gaps, allowedNamespaces: visibilityOf(ctx).list(), audience: audienceOf(ctx) });
       d.answer.namespaces.push(ns);
       return d.answer;
     }
@@ -319,6 +332,40 @@ async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
   return helpAnswer(state, ctx);
 }
 
+/** A drain / "goes down" what-if as the asker may see it: their pods by name, everyone else's as counts. */
+function drainAnswer(state: Snapshot, d: DrainAnswer, how: 'drain' | 'down', vis: Visibility): Answer {
+  const r = emptyReply('whatif', '🔮', `${d.node} ${how === 'drain' ? 'drained (cordoned, pods evicted)' : 'goes down (unreachable, pods evicted)'}: ${d.pods} pod${d.pods === 1 ? '' : 's'} to place elsewhere`);
+  const nsOf = (key: string) => key.slice(0, key.indexOf('/'));
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  if (vis.seesEverything) {
+    const landed = Object.values(d.rescheduled).reduce((a, b) => a + b, 0);
+    r.lines.push(`${landed} land elsewhere${landed ? ` (${Object.entries(d.rescheduled).map(([n, c]) => `${n} ×${c}`).join(', ')})` : ''}, ${d.stranded.length} stay Pending`);
+    for (const s of d.stranded.slice(0, 5)) r.lines.push(`   ${s.pod}: ${s.message}`);
+    if (d.stranded.length > 5) r.lines.push(`   … and ${d.stranded.length - 5} more`);
+    return { replies: [r], namespaces: [...new Set(d.stranded.map((s) => nsOf(s.pod)))] };
+  }
+  // The asker's pods on the node (the ones whatIfDrain moved: bound there, not finished, not DaemonSet).
+  const mine: string[] = [];
+  for (const ns of vis.list() ?? []) {
+    for (const p of state.iterate<Pod & KObject>('Pod', ns)) {
+      if (p.spec?.nodeName !== d.node || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
+      if (p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet')) continue;
+      mine.push(`${ns}/${p.metadata.name ?? ''}`);
+    }
+  }
+  const strandedMine = d.stranded.filter((s) => vis.allows(nsOf(s.pod)));
+  const strandedOthers = d.stranded.length - strandedMine.length;
+  const others = Math.max(0, d.pods - mine.length);
+  const stuck = new Set(strandedMine.map((s) => s.pod));
+  const movedMine = mine.filter((p) => !stuck.has(p)).sort();
+  r.lines.push(mine.length === 0 ? 'None of the pods there are in this channel\'s namespaces.' : `Yours: ${plural(mine.length, 'pod', 'pods')} — ${movedMine.length} land${movedMine.length === 1 ? 's' : ''} elsewhere, ${strandedMine.length} stay${strandedMine.length === 1 ? 's' : ''} Pending`);
+  if (movedMine.length) r.lines.push(`   land elsewhere: ${movedMine.slice(0, 8).join(', ')}${movedMine.length > 8 ? ` and ${movedMine.length - 8} more` : ''}`);
+  for (const s of strandedMine.slice(0, 5)) r.lines.push(`   ${s.pod}: ${s.message}`);
+  if (strandedMine.length > 5) r.lines.push(`   … and ${strandedMine.length - 5} more`);
+  if (others > 0) r.lines.push(`Other namespaces: ${plural(others, 'pod', 'pods')} — ${others - strandedOthers} land${others - strandedOthers === 1 ? 's' : ''} elsewhere, ${strandedOthers} stay${strandedOthers === 1 ? 's' : ''} Pending.`);
+  return { replies: [r], namespaces: [...new Set(mine.map(nsOf))] };
+}
+
 function notFound(what: string, namespaces: string[]): Answer {
   const r = emptyReply('info', 'ℹ️', `I can't find ${what}.`);
   r.lines.push('Check the name (and the namespace: add "in <namespace>").');
@@ -331,35 +378,58 @@ export function quotaAnswer(state: Snapshot, ns: string, now?: number): Answer {
   return { replies: [headroomReply(h)], namespaces: [ns], json: h };
 }
 
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+function usageAnswer(): Answer {
+  const r = emptyReply('help', '❓', 'Usage: /quota NAMESPACE');
+  return { replies: [r], namespaces: [] };
+}
+
+/**
+ * Every method, in this order: (1) what the asker may see — a channel that sees nothing gets the refusal
+ * (`message`: silence, since telling a paste from chatter would mean parsing it); (2) the length cap, before
+ * any parsing; (3) names looked up in visible namespaces only; (4) the answer's namespaces checked again.
+ */
 export function createAnswerer(): Answerer {
+  const diagnoseIn = (text: string, ctx: AskContext, loaded: Loaded) =>
+    diagnose({ text, state: loaded.state, namespace: ctx.defaultNamespace, now: ctx.now, gaps: loaded.gaps, allowedNamespaces: visibilityOf(ctx).list(), audience: audienceOf(ctx) });
   return {
     async message(text, ctx) {
+      const vis = visibilityOf(ctx);
+      if (vis.seesNothing) return null;
       if (!text.trim()) return null;
-      const { state, gaps } = await loadState(ctx);
-      const d = diagnose({ text, state, namespace: ctx.defaultNamespace, now: ctx.now, gaps, allowedNamespaces: ctx.allowedNamespaces });
+      const tooLong = overCap(text, 'message');
+      if (tooLong) return tooLong;
+      const d = diagnoseIn(text, ctx, await loadState(ctx));
       if (!d.recognised) return null;
-      return enforcePolicy(d.answer, ctx);
+      return guardAnswer(d.answer, vis);
     },
     async question(text, ctx) {
+      const vis = visibilityOf(ctx);
+      if (vis.seesNothing) return refusalAnswer();
+      const tooLong = overCap(text, 'question');
+      if (tooLong) return tooLong;
       const q = parseQuestion(text);
       // A question that holds an error or a manifest is a diagnosis — even when its words ("exceeded
-      // quota: …") also read like a question.
+      // quota: …") also read like a question (its "in …" is then not a namespace the asker named).
       if (q.type === 'help' || recognises(text)) {
-        const { state, gaps } = await loadState(ctx);
-        const d = diagnose({ text, state, namespace: ctx.defaultNamespace, now: ctx.now, gaps, allowedNamespaces: ctx.allowedNamespaces });
-        if (d.recognised) return enforcePolicy(d.answer, ctx);
-        if (q.type === 'help') return helpAnswer(state, ctx);
+        const loaded = await loadState(ctx);
+        const d = diagnoseIn(text, ctx, loaded);
+        if (d.recognised) return guardAnswer(d.answer, vis);
+        if (q.type === 'help') return helpAnswer(loaded.state, ctx);
       }
-      if ('namespace' in q && q.namespace && !allowed(ctx, q.namespace)) return refusal();
-      return enforcePolicy(await answerQuestion(q, ctx), ctx);
+      // A namespace the asker named and may not see: refused before anything is read.
+      if ('namespace' in q && q.namespace && !vis.allows(q.namespace)) return refusalAnswer();
+      return guardAnswer(await answerQuestion(q, ctx), vis);
     },
     async quota(namespace, ctx) {
+      const vis = visibilityOf(ctx);
+      if (vis.seesNothing) return refusalAnswer();
       const ns = namespace ?? ctx.defaultNamespace;
-      if (!ns) {
-        const r = emptyReply('help', '❓', 'Usage: /quota NAMESPACE');
-        return { replies: [r], namespaces: [] };
-      }
-      if (!allowed(ctx, ns)) return refusal();
+      if (!ns) return usageAnswer();
+      // The cap of a namespace name (a DNS label), before it is used for anything.
+      if (!NAMESPACE.test(ns)) return usageAnswer();
+      if (!vis.allows(ns)) return refusalAnswer();
       const { state, gaps } = await loadState(ctx);
       if (!state) {
         const r = emptyReply('error', '⚠️', 'The cluster did not answer in time.');
@@ -377,7 +447,7 @@ export function createAnswerer(): Answerer {
         a = { replies: [r], namespaces: [ns] };
       }
       for (const r of a.replies) r.gaps.push(...gaps);
-      return enforcePolicy(a, ctx);
+      return guardAnswer(a, vis);
     },
   };
 }

@@ -95,6 +95,11 @@ export class AccessPolicy {
     };
   }
 
+  /** What a channel may see (the one access decision: `Visibility.allows`). */
+  visibilityFor(channelId: string): Visibility {
+    return Visibility.forChannel(this.channels.get(channelId) ?? this.fallback);
+  }
+
   /** The label given to a channel in the policy file (for logs), when there is one. */
   channelName(channelId: string): string | undefined {
     return this.names.get(channelId);
@@ -108,13 +113,58 @@ export class AccessPolicy {
   }
 }
 
-export function isAllowed(access: ChannelAccess, namespace: string): boolean {
-  return access.allowedNamespaces === undefined || access.allowedNamespaces.includes(namespace);
-}
+/**
+ * What one asker may see: the single access decision of quota-doctor. Every entry point (Slack message,
+ * @mention, `/quota`, shortcut, DM, the console) builds one from the channel's policy before it parses or
+ * answers anything, and asks it `allows(ns)`; nothing else decides visibility. `'*'` in a list means every
+ * namespace (the policy file already turns it into "no list"; a caller passing `['*']` gets the same).
+ */
+export class Visibility {
+  private constructor(private readonly only: ReadonlySet<string> | undefined) {}
 
-/** The namespaces of `namespaces` this channel may not see (empty: all allowed). */
-export function forbiddenNamespaces(access: ChannelAccess, namespaces: readonly string[]): string[] {
-  return [...new Set(namespaces.filter((ns) => !isAllowed(access, ns)))];
+  /** Every namespace: the CLI, the console, an install without a policy file, a `'*'` channel. */
+  static everything(): Visibility {
+    return new Visibility(undefined);
+  }
+
+  /** From a list of namespaces (`undefined` or a list holding `'*'` = every namespace). */
+  static of(namespaces: readonly string[] | undefined): Visibility {
+    if (namespaces === undefined || namespaces.includes('*')) return Visibility.everything();
+    return new Visibility(new Set(namespaces));
+  }
+
+  /** What a channel of the policy may see. */
+  static forChannel(access: ChannelAccess): Visibility {
+    return Visibility.of(access.allowedNamespaces);
+  }
+
+  allows(namespace: string): boolean {
+    return this.only === undefined || this.only.has(namespace);
+  }
+
+  /** A channel that sees no namespace at all (unlisted channel, DM): one short refusal, nothing else. */
+  get seesNothing(): boolean {
+    return this.only !== undefined && this.only.size === 0;
+  }
+
+  get seesEverything(): boolean {
+    return this.only === undefined;
+  }
+
+  /** The namespaces of `namespaces` it may see, in their order. */
+  visible(namespaces: readonly string[]): string[] {
+    return namespaces.filter((ns) => this.allows(ns));
+  }
+
+  /** The namespaces of `namespaces` it may not see, each once (empty: all visible). */
+  forbidden(namespaces: readonly string[]): string[] {
+    return [...new Set(namespaces.filter((ns) => !this.allows(ns)))];
+  }
+
+  /** The sorted list it is limited to (`undefined` = every namespace). */
+  list(): string[] | undefined {
+    return this.only === undefined ? undefined : [...this.only].sort();
+  }
 }
 
 /** Parses policy text; `source` names the file in errors. Throws UsageError (exit 2) with one line. */
@@ -167,13 +217,22 @@ export function loadPolicy(path: string | undefined): AccessPolicy {
 }
 
 export const REFUSAL_HEADLINE = "Sorry — this channel isn't set up to see that";
+export const REFUSAL_LINE = 'Ask in the channel of the team that owns it, or ask the platform team to add it to this channel in the quota-doctor policy.';
 
 /**
- * The reply when an answer would show a namespace the channel may not see: short, polite, and names
- * nothing — not the namespace asked about, not which namespaces exist, not who owns them.
+ * The one refusal: when an answer would show a namespace the channel may not see, or the channel sees
+ * nothing. Short, polite, and names nothing — not the namespace asked about, not which namespaces exist,
+ * not who owns them — so it reads the same whether what was asked about exists or not. `detail` is a line
+ * about the asker's own text (which term of their manifest), never about the cluster.
  */
-export function refusalAnswer(): Answer {
+export function refusalAnswer(detail?: string): Answer {
   const r = emptyReply('refusal', '🔒', REFUSAL_HEADLINE);
-  r.lines.push('Ask in the channel of the team that owns it, or ask the platform team to add it to this channel in the quota-doctor policy.');
+  if (detail !== undefined) r.lines.push(detail);
+  r.lines.push(REFUSAL_LINE);
   return { replies: [r], namespaces: [] };
+}
+
+/** The answer itself when every namespace it names is visible; the refusal otherwise. */
+export function guardAnswer(answer: Answer, visibility: Visibility): Answer {
+  return visibility.forbidden(answer.namespaces).length === 0 ? answer : refusalAnswer();
 }

@@ -18,7 +18,7 @@ import { App, HTTPReceiver, SocketModeReceiver, type AppOptions, type CustomRout
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { Answerer } from '../answer/answerer.ts';
-import { isAllowed, type AccessPolicy } from '../answer/policy.ts';
+import type { AccessPolicy } from '../answer/policy.ts';
 import { emptyReply, type Answer } from '../answer/types.ts';
 import type { SlackConfig } from '../config.ts';
 import { renderBlocks, type BlocksPayload } from '../render/blocks.ts';
@@ -111,7 +111,7 @@ const messageShortcut = z.object({
 
 function usageAnswer(hasDefault: boolean): Answer {
   const r = emptyReply('help', '❓', `Usage: ${QUOTA_COMMAND} NAMESPACE`);
-  r.lines.push(hasDefault ? `e.g. \`${QUOTA_COMMAND} team-a\`` : `e.g. \`${QUOTA_COMMAND} team-a\` — this channel has no default namespace, so name one.`);
+  r.lines.push(hasDefault ? 'Name one namespace, or none for this channel\'s default.' : 'This channel has no default namespace, so name one.');
   return { replies: [r], namespaces: [] };
 }
 
@@ -349,6 +349,12 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
     const t0 = now();
     const channel = command.channel_id;
     const access = asker.access(channel);
+    const visibility = asker.visibility(channel);
+    if (visibility.seesNothing) {
+      await ack({ response_type: 'ephemeral', ...render(asker.refuse('command')) });
+      logDone('command', channel, 'refusal', t0);
+      return;
+    }
     const args = command.text.trim().split(/\s+/).filter((a) => a !== '');
     const ephemeral = (answer: Answer) => ({ response_type: 'ephemeral' as const, ...render(answer) });
     // Everything decided without the cluster goes into the ack itself: no second message needed.
@@ -361,7 +367,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       await ack(ephemeral(usageAnswer(false)));
       return;
     }
-    if (!isAllowed(access, namespace)) {
+    if (!visibility.allows(namespace)) {
       await ack(ephemeral(asker.refuse('command')));
       logDone('command', channel, 'refusal', t0);
       return;

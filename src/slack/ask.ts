@@ -1,11 +1,13 @@
 /**
  * One question to the Answerer, the way every Slack entry point asks it: with the channel's access
- * policy (namespaces, default namespace, kube context), under a deadline (a hanging cluster gets "did not
- * answer in time", never silence), and with the policy checked again on what the answer names — before
- * anything is rendered. Outcomes are values; only bugs throw.
+ * policy (namespaces, default namespace, kube context) resolved first — a channel that sees nothing (an
+ * unlisted channel, a DM) gets the refusal before the text is looked at or the cluster read, and a channel
+ * message there stays unanswered — under a deadline (a hanging cluster gets "did not answer in time", never
+ * silence), and with the policy checked again on what the answer names before anything is rendered.
+ * Outcomes are values; only bugs throw.
  */
 import type { AskContext } from '../answer/answerer.ts';
-import { forbiddenNamespaces, refusalAnswer, type AccessPolicy, type ChannelAccess } from '../answer/policy.ts';
+import { refusalAnswer, type AccessPolicy, type ChannelAccess, type Visibility } from '../answer/policy.ts';
 import { emptyReply, type Answer } from '../answer/types.ts';
 import type { ClusterSource } from '../answer/sources.ts';
 import type { Logger } from './logger.ts';
@@ -82,6 +84,11 @@ export class Asker {
     return this.deps.policy.policyFor(channelId);
   }
 
+  /** What the channel may see: the one access decision (`allows(ns)`, `seesNothing`). */
+  visibility(channelId: string): Visibility {
+    return this.deps.policy.visibilityFor(channelId);
+  }
+
   /** Counts a refusal decided before asking (e.g. `/quota other-team`). */
   refuse(entry: Entry): Answer {
     this.deps.metrics.refusals.inc({ entry });
@@ -91,6 +98,15 @@ export class Asker {
   async ask(entry: Entry, channelId: string, run: (ctx: AskContext) => Promise<Answer | null>): Promise<Outcome> {
     const { metrics, logger, deadlineMs } = this.deps;
     const access = this.access(channelId);
+    const visibility = this.visibility(channelId);
+    if (visibility.seesNothing) {
+      // Nothing parsed, nothing read. Chatter in such a channel is not answered at all (whether it is a
+      // paste could only be told by parsing it); a DM (every message there is to the bot) and an explicit
+      // ask (mention, /quota, shortcut) get the one refusal.
+      if (entry === 'message' && !channelId.startsWith('D')) return { kind: 'silent' };
+      logger.info({ entry, channel: channelId }, 'the channel sees no namespace: refused before asking');
+      return { kind: 'refusal', answer: this.refuse(entry) };
+    }
     const started = this.deps.now();
     const controller = new AbortController();
     const work = (async () => {
@@ -101,6 +117,7 @@ export class Asker {
         ...(access.defaultNamespace !== undefined ? { defaultNamespace: access.defaultNamespace } : {}),
         now: this.deps.now(),
         signal: controller.signal,
+        audience: 'channel',
       };
       return run(ctx);
     })();
@@ -124,7 +141,7 @@ export class Asker {
         done('silent');
         return { kind: 'silent' };
       }
-      const forbidden = forbiddenNamespaces(access, result.namespaces);
+      const forbidden = visibility.forbidden(result.namespaces);
       if (forbidden.length > 0) {
         // Logged for the operator (the namespaces are in the asker's own text); never shown in Slack.
         logger.info({ entry, channel: channelId, forbiddenCount: forbidden.length }, 'answer refused by the access policy');

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { AskContext } from '../../src/answer/answerer.ts';
 import { createAnswerer } from '../../src/answer/index.ts';
+import { REFUSAL_HEADLINE } from '../../src/answer/policy.ts';
 import { reconcileQuotaStatus } from '../../src/engine/quota-status.ts';
 import { parseQuestion } from '../../src/parse/question.ts';
 import { FileSource } from '../../src/cluster/file-source.ts';
@@ -28,7 +29,7 @@ function expectRefusal(answer: unknown): void {
   const a0 = answer as { replies: { kind: string; headline: string }[]; namespaces: string[] };
   expect(a0.replies).toHaveLength(1);
   expect(a0.replies[0]!.kind).toBe('refusal');
-  expect(a0.replies[0]!.headline).toBe("Sorry — this channel can't ask about that namespace.");
+  expect(a0.replies[0]!.headline).toBe(REFUSAL_HEADLINE);
   expect(a0.namespaces).toEqual([]);
   const text = JSON.stringify(answer);
   for (const w of TEAM_A_WORDS) expect(text, w).not.toContain(w);
@@ -62,8 +63,17 @@ describe('message', () => {
     expect(r!.replies[0]!.headline).toBe(`Rejected at admission — ResourceQuota team-quota — pod worker-5d8c7b9f4-glpms (${want})`);
   });
 
-  it('refuses when the channel may not see team-a, naming none of its data', async () => {
-    expectRefusal(await a.message(WORKER, ctx({ allowedNamespaces: ['team-b'] })));
+  it('a channel that may not see team-a, without a default: read from the text alone, as a made-up name would be (no existence oracle)', async () => {
+    const real = await a.message(WORKER, ctx({ allowedNamespaces: ['team-b'] }));
+    const madeUp = await a.message(WORKER.replaceAll('worker-5d8c7b9f4-glpms', 'zzzzzz-5d8c7b9f4-abcde').replaceAll('team-quota', 'zzzz-quota'), ctx({ allowedNamespaces: ['team-b'] }));
+    expect(real!.namespaces).toEqual([]);
+    expect(real!.replies[0]!.headline).toBe('Rejected at admission — ResourceQuota team-quota — pod worker-5d8c7b9f4-glpms');
+    expect(real!.replies[0]!.fixes).toEqual([]);
+    expect(JSON.stringify(madeUp).replaceAll('zzzzzz-5d8c7b9f4-abcde', 'worker-5d8c7b9f4-glpms').replaceAll('zzzz-quota', 'team-quota')).toBe(JSON.stringify(real));
+  });
+
+  it('refuses when the paste names team-a and the channel may not see it, naming none of its data', async () => {
+    expectRefusal(await a.message(`$ kubectl -n team-a get pods\n${WORKER}`.replaceAll('worker', 'w').replaceAll('team-quota', 'q').replace('pods=10', 'p'), ctx({ allowedNamespaces: ['team-b'] })));
   });
 
   it('allows a wildcard policy', async () => {
@@ -118,9 +128,17 @@ describe('question', () => {
     expectRefusal(await a.question(text, ctx({ allowedNamespaces: ['team-b'], defaultNamespace: 'team-b' })));
   });
 
-  it('refuses a drain whose stranded pods are in a namespace the channel may not see', async () => {
-    // general-c-1 holds team-a pods (web, api) that would have nowhere to go
-    expectRefusal(await a.question('what if general-c-1 goes down?', ctx({ allowedNamespaces: ['team-b'], defaultNamespace: 'team-b' })));
+  it('a node what-if in a team-b channel: team-b\'s own pods by name, everyone else\'s as counts', async () => {
+    // general-c-1: 5 pods; team-b's frontend lands elsewhere; of the other 4, batch's nightly-etl pod is stranded
+    const r = await a.question('what if general-c-1 goes down?', ctx({ allowedNamespaces: ['team-b'], defaultNamespace: 'team-b' }));
+    expect(r.namespaces).toEqual(['team-b']);
+    expect(r.replies[0]!.headline).toBe('general-c-1 goes down (unreachable, pods evicted): 5 pods to place elsewhere');
+    expect(r.replies[0]!.lines).toEqual([
+      'Yours: 1 pod — 1 lands elsewhere, 0 stay Pending',
+      '   land elsewhere: team-b/frontend-79c8d6b5f4-hwdsw',
+      'Other namespaces: 4 pods — 3 land elsewhere, 1 stays Pending.',
+    ]);
+    for (const w of [...TEAM_A_WORDS.filter((x) => x !== 'general-'), 'batch', 'nightly-etl']) expect(JSON.stringify(r), w).not.toContain(w);
   });
 });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/answer/errors.ts';
-import { AccessPolicy, forbiddenNamespaces, isAllowed, loadPolicy, parsePolicy, refusalAnswer } from '../../src/answer/policy.ts';
+import { AccessPolicy, guardAnswer, loadPolicy, parsePolicy, refusalAnswer, REFUSAL_LINE, Visibility } from '../../src/answer/policy.ts';
 import { renderBlocks } from '../../src/render/blocks.ts';
 import { assertWithinSlackLimits } from '../support/slack-limits.ts';
 
@@ -55,20 +55,51 @@ describe('policyFor', () => {
   });
 });
 
-describe('isAllowed / forbiddenNamespaces', () => {
+describe('Visibility: the one access decision', () => {
   it.each([
-    [{ allowedNamespaces: ['team-a'] }, 'team-a', true],
-    [{ allowedNamespaces: ['team-a'] }, 'team-b', false],
-    [{ allowedNamespaces: ['team-a'] }, 'team-a-batch', false],
-    [{ allowedNamespaces: [] }, 'team-a', false],
-    [{}, 'anything', true],
-  ])('%j, %s → %s', (access, ns, ok) => {
-    expect(isAllowed(access, ns)).toBe(ok);
+    [['team-a'], 'team-a', true],
+    [['team-a'], 'team-b', false],
+    [['team-a'], 'team-a-batch', false],
+    [[], 'team-a', false],
+    [undefined, 'anything', true],
+    [['*'], 'anything', true],
+    [['team-a', '*'], 'team-b', true],
+  ])('of(%j).allows(%s) → %s', (list, ns, ok) => {
+    expect(Visibility.of(list).allows(ns)).toBe(ok);
   });
 
-  it('lists each forbidden namespace once', () => {
-    expect(forbiddenNamespaces({ allowedNamespaces: ['team-a'] }, ['team-a', 'team-b', 'team-b', 'kube-system'])).toEqual(['team-b', 'kube-system']);
-    expect(forbiddenNamespaces({}, ['x'])).toEqual([]);
+  it.each([
+    [[], true, false],
+    [['team-a'], false, false],
+    [undefined, false, true],
+    [['*'], false, true],
+  ])('of(%j): seesNothing %s, seesEverything %s', (list, nothing, everything) => {
+    const v = Visibility.of(list);
+    expect([v.seesNothing, v.seesEverything]).toEqual([nothing, everything]);
+  });
+
+  it('lists each forbidden namespace once, keeps the visible ones in order', () => {
+    const v = Visibility.of(['team-a']);
+    expect(v.forbidden(['team-a', 'team-b', 'team-b', 'kube-system'])).toEqual(['team-b', 'kube-system']);
+    expect(v.visible(['kube-system', 'team-a', 'team-b'])).toEqual(['team-a']);
+    expect(Visibility.everything().forbidden(['x'])).toEqual([]);
+    expect(Visibility.of(['b', 'a']).list()).toEqual(['a', 'b']);
+    expect(Visibility.everything().list()).toBeUndefined();
+  });
+
+  it('the policy hands out the same decision per channel (unlisted: nothing)', () => {
+    const p = parsePolicy(POLICY, 'policy.yaml');
+    expect(p.visibilityFor('C012AB3CD').list()).toEqual(['team-a', 'team-a-batch']);
+    expect(p.visibilityFor('C0PLATFORM').seesEverything).toBe(true);
+    expect(p.visibilityFor('C0UNLISTED').seesNothing).toBe(true);
+    expect(p.visibilityFor('D0SOMEDM').seesNothing).toBe(true);
+    expect(AccessPolicy.open().visibilityFor('D0SOMEDM').seesEverything).toBe(true);
+  });
+
+  it('guardAnswer: the answer when all it names is visible, the refusal otherwise', () => {
+    const answer = { replies: [], namespaces: ['team-a'] };
+    expect(guardAnswer(answer, Visibility.of(['team-a']))).toBe(answer);
+    expect(guardAnswer(answer, Visibility.of(['team-b']))).toEqual(refusalAnswer());
   });
 });
 
@@ -109,8 +140,15 @@ describe('the refusal', () => {
     expect(a.replies).toHaveLength(1);
     expect(a.replies[0]!.kind).toBe('refusal');
     expect(a.replies[0]!.headline).toBe("Sorry — this channel isn't set up to see that");
+    expect(a.replies[0]!.lines).toEqual([REFUSAL_LINE]);
     const payload = renderBlocks(a);
     assertWithinSlackLimits(payload);
     expect(payload.text.length).toBeLessThan(200);
+  });
+
+  it('with a detail about the asker\'s own text, the same headline and closing line', () => {
+    const a = refusalAnswer('Pod x: spec.affinity… — its `namespaces` list names a namespace this channel doesn\'t see');
+    expect(a.replies[0]!.headline).toBe("Sorry — this channel isn't set up to see that");
+    expect(a.replies[0]!.lines).toEqual(['Pod x: spec.affinity… — its `namespaces` list names a namespace this channel doesn\'t see', REFUSAL_LINE]);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnswerer } from '../../src/answer/index.ts';
+import { createAnswerer, MAX_MESSAGE_BYTES } from '../../src/answer/index.ts';
 import { FileSource } from '../../src/cluster/file-source.ts';
 import { parsePaste } from '../../src/parse/index.ts';
 import { CHANNEL_PLATFORM, messageEvent, startHarness, type Harness } from '../slack/harness.ts';
@@ -74,9 +74,13 @@ describe('bad input: the Slack message path (real Bolt, fake Slack, real Answere
         expect(res.status, inp.name).toBe(200);
         record('message', inp.name, ms);
         expect(ms, inp.name).toBeLessThan(BOUND_MS);
-        const p = parsePaste(inp.text);
         // A message that @-mentions the bot is the app_mention listener's (Slack fires both): not answered here.
-        const recognised = inp.text.trim() !== '' && !inp.text.includes('<@UBOT>') && (p.findings.length > 0 || p.manifests.some((m) => m.ok));
+        // Over the message cap (1 MiB), a reply says it is too long, unparsed.
+        const mentioned = inp.text.includes('<@UBOT>');
+        const tooLong = Buffer.byteLength(inp.text) > MAX_MESSAGE_BYTES;
+        const p = tooLong || mentioned ? undefined : parsePaste(inp.text);
+        const recognised = inp.text.trim() !== '' && !mentioned && (tooLong || (p !== undefined && (p.findings.length > 0 || p.manifests.some((m) => m.ok))));
+        if (tooLong && !mentioned) expect(String(posts[0]?.params.text), inp.name).toMatch(/^ℹ️ That message is too long for me to read \(\d+\.\d MiB\)\nI read messages of up to 1 MiB\./);
         expect(posts.length, `${inp.name}: ${posts.length} replies`).toBe(recognised ? 1 : 0);
         for (const post of posts) {
           expect(String(post.params.text).trim(), inp.name).not.toBe('');
@@ -89,14 +93,15 @@ describe('bad input: the Slack message path (real Bolt, fake Slack, real Answere
     expect(refused).toBe(corpus.filter((i) => Buffer.byteLength(JSON.stringify(i.text)) + 600 > BOLT_BODY_LIMIT).length);
   });
 
-  it('a 3.5 MB paste (over the 1 MiB cap, under Bolt\'s 4 MB body limit) is answered and the reply says it was cut', async () => {
+  it('a 3.5 MB paste (over the 1 MiB cap, under Bolt\'s 4 MB body limit) is not parsed: the reply says it is too long and what is allowed', async () => {
     const ts = '1700199999.000001';
-    const res = await h.event(messageEvent((PASTE + '\n').repeat(25_000), { channel: CHANNEL_PLATFORM, ts }));
+    const text = (PASTE + '\n').repeat(25_000);
+    const res = await h.event(messageEvent(text, { channel: CHANNEL_PLATFORM, ts }));
     expect(res.status).toBe(200);
     await h.handle.idle();
     const posts = h.fake.callsTo('chat.postMessage').filter((c) => c.params.thread_ts === ts);
     expect(posts).toHaveLength(1);
-    expect(JSON.stringify(posts[0]!.params.blocks)).toContain('only the first 1 MiB was read');
+    expect(String(posts[0]!.params.text)).toBe(`ℹ️ That message is too long for me to read (${(Buffer.byteLength(text) / 1024 / 1024).toFixed(1)} MiB)\nI read messages of up to 1 MiB. Paste the error itself, or the one manifest it is about.`);
   });
 
   it(`the message shortcut answers every worst case exactly once (${special.length} inputs)`, async () => {

@@ -117,13 +117,18 @@ describe('channel messages', () => {
     expect(posted).not.toContain('budget');
   });
 
-  it('a channel that is not in the policy sees nothing (fails closed)', async () => {
+  it('a channel that is not in the policy sees nothing (fails closed): its chatter is not read; a DM gets the refusal', async () => {
     const answerer = new StubAnswerer();
     h = await startHarness({ answerer });
     await h.event(messageEvent(PASTED_ERROR, { channel: 'C0UNLISTED' }));
+    await h.event(messageEvent(PASTED_ERROR, { channel: 'D0SOMEONE' }));
     await h.fake.waitFor(() => h!.fake.callsTo('chat.postMessage').length === 1);
-    expect(answerer.calls[0]!.ctx.allowedNamespaces).toEqual([]);
-    expect(String(h.fake.callsTo('chat.postMessage')[0]!.params.text)).toMatch(/^🔒 Sorry/);
+    await h.handle.idle();
+    // Decided before the Answerer is asked: nothing parsed, the cluster not read.
+    expect(answerer.calls).toHaveLength(0);
+    const posts = h.fake.callsTo('chat.postMessage');
+    expect(posts.map((p) => p.params.channel)).toEqual(['D0SOMEONE']);
+    expect(String(posts[0]!.params.text)).toMatch(/^🔒 Sorry/);
     expect(h.fake.allPostedText()).not.toContain(SECRET_POD);
   });
 
