@@ -125,4 +125,38 @@ describe('fake-apiserver', () => {
     ]);
     expect(f.requests.filter((r) => r.path === '/api/v1/pods').length).toBe(2);
   });
+
+  it('extra routes (option and addRoutes) answer before the built-in ones, in order; unhandled ones fall through', async () => {
+    const seen: string[] = [];
+    fake = await FakeApiServer.start({
+      objects: OBJECTS,
+      extraRoutes: (_req, res, url) => {
+        seen.push(`opt ${url.pathname}`);
+        if (url.pathname !== '/apis/coordination.k8s.io/v1/namespaces/ns1/leases') return false;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"kind":"LeaseList","items":[]}');
+        return true;
+      },
+    });
+    fake.addRoutes(async (_req, res, url) => {
+      seen.push(`added ${url.pathname}`);
+      if (url.pathname !== '/x') return false;
+      res.writeHead(204);
+      res.end();
+      return true;
+    });
+    const leases = await fetch(`${fake.url}/apis/coordination.k8s.io/v1/namespaces/ns1/leases`);
+    expect([leases.status, await leases.text()]).toEqual([200, '{"kind":"LeaseList","items":[]}']);
+    expect((await fetch(`${fake.url}/x`)).status).toBe(204);
+    const pods = (await (await fetch(`${fake.url}/api/v1/namespaces/ns1/pods`)).json()) as { items: unknown[] };
+    expect(pods.items).toHaveLength(2);
+    expect(seen).toEqual([
+      'opt /apis/coordination.k8s.io/v1/namespaces/ns1/leases',
+      'opt /x',
+      'added /x',
+      'opt /api/v1/namespaces/ns1/pods',
+      'added /api/v1/namespaces/ns1/pods',
+    ]);
+    expect(fake.requestCount('/x')).toBe(1);
+  });
 });

@@ -262,7 +262,15 @@ export interface FakeRequest {
   watch: boolean;
 }
 
+/**
+ * A route another stand-in adds to this server (e.g. coordination.k8s.io Leases): called before the
+ * built-in routes, after the request is counted; returns true when it answered the request.
+ */
+export type FakeRoute = (req: IncomingMessage, res: ServerResponse, url: URL, server: FakeApiServer) => boolean | Promise<boolean>;
+
 export interface FakeApiServerOptions {
+  /** Routes tried before the built-in ones (see `FakeRoute`; more can be added with `addRoutes`). */
+  extraRoutes?: FakeRoute | FakeRoute[];
   /** A state path read with FileSource's `loadState` (the same objects a FileSource test sees). */
   state?: string;
   objects?: KObject[];
@@ -292,8 +300,10 @@ export class FakeApiServer {
   private rv = 0;
   private port = 0;
   private isDown = false;
+  private readonly extraRoutes: FakeRoute[] = [];
 
   private constructor(opts: FakeApiServerOptions) {
+    if (opts.extraRoutes) this.extraRoutes.push(...[opts.extraRoutes].flat());
     this.historyLimit = opts.historyLimit ?? 100_000;
     this.user = opts.user ?? 'system:serviceaccount:quota-doctor:quota-doctor';
     for (const d of FAKE_KINDS) {
@@ -365,6 +375,11 @@ export class FakeApiServer {
       ].join('\n'),
     );
     return file;
+  }
+
+  /** Adds routes tried before the built-in ones, in order (see `FakeRoute`). */
+  addRoutes(...routes: FakeRoute[]): void {
+    this.extraRoutes.push(...routes);
   }
 
   // ---- objects -------------------------------------------------------------------------------
@@ -575,6 +590,7 @@ export class FakeApiServer {
     const watch = q.get('watch') === 'true' || q.get('watch') === '1';
     this.requests.push({ method: req.method ?? 'GET', path, query: url.search, watch });
     this.counts.set(path, (this.counts.get(path) ?? 0) + 1);
+    for (const r of this.extraRoutes) if (await r(req, res, url, this)) return;
 
     if (path === '/version') return json(res, 200, JSON.stringify({ major: '1', minor: '35', gitVersion: 'v1.35.0-fake', platform: 'linux/amd64' }));
     if (path === '/healthz' || path === '/livez' || path === '/readyz') {
