@@ -172,7 +172,7 @@ export class LiveSource implements ClusterSource {
         // Data is there but may be behind: say since when, and why.
         const since = r.staleSince(now);
         if (since !== undefined) {
-          const why = r.failure ? `${r.failure.reason}: ${r.failure.message}` : `Stale: no event and no bookmark for ${Math.round((now - since) / 1000)} s`;
+          const why = r.failure ? `${r.failure.reason}: ${r.failure.message}` : `Stale: no event and no bookmark for ${seconds(now - since)}`;
           warnings.push(`${r.label}: not being updated since ${new Date(since).toISOString()} (${why}); answering from the cache, ${r.failure || r.phase !== 'watching' ? 'reconnecting' : 'relisting'}`);
         }
       }
@@ -343,6 +343,10 @@ export class LiveSource implements ClusterSource {
       for (const obj of gone) this.sink.remove(kind, obj.metadata.namespace, obj.metadata.name ?? '');
     },
   };
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 export interface CreateLiveSourceOptions extends Partial<Omit<LiveSourceOptions, 'kubeConfig'>> {

@@ -192,6 +192,17 @@ export class Reflector {
   }
 
   /**
+   * Records a failure. The data has been behind since the first fault of this outage (kept across
+   * the retries that fail too), or since `behindSince` (a silent watch: the last word heard).
+   */
+  private fail(e: unknown, behindSince?: number): void {
+    const f = describeFailure(this.def.resource, this.namespace, e, this.o.requestTimeoutMs);
+    const prev = this.failure ? (this.failure.since ?? Math.max(this.lastSyncAt ?? 0, this.failure.at)) : undefined;
+    const since = prev ?? behindSince;
+    this.failure = since !== undefined ? { ...f, since } : f;
+  }
+
+  /**
    * Called periodically (LiveSource): a request pending past `stuckAfterMs` means its deadline did not
    * fire; abandon that loop (its requests are aborted) and start a fresh one from a relist. Returns
    * whether it restarted.
@@ -208,7 +219,7 @@ export class Reflector {
       this.wedgedReason = `${what}: stuck past its deadline again after ${this.restartsInARow} watchdog restart(s)`;
     }
     const err = Object.assign(new Error(`${what}: stuck for ${stuck ? this.stuckFor(now) : now - (this.lastHeardAt ?? now)} ms, restarted`), { reason: 'Timeout' });
-    this.failure = { ...describeFailure(this.def.resource, this.namespace, err, this.o.requestTimeoutMs), ...(this.lastHeardAt !== undefined ? { since: this.lastHeardAt } : {}) };
+    this.fail(err, this.lastHeardAt);
     this.restartsInARow++;
     this.counts.watchdogRestarts++;
     this.pending = undefined;
@@ -269,10 +280,10 @@ export class Reflector {
           // silence already waited), and say since when until the new watch is up.
           this.rv = '';
           this.counts.staleRelists++;
-          this.failure = { ...describeFailure(this.def.resource, this.namespace, e, this.o.requestTimeoutMs), ...(this.lastHeardAt !== undefined ? { since: this.lastHeardAt } : {}) };
+          this.fail(e, this.lastHeardAt);
           continue;
         }
-        this.failure = describeFailure(this.def.resource, this.namespace, e, this.o.requestTimeoutMs);
+        this.fail(e);
         this.attempted = true;
         this.markAttempted();
         this.phase = 'backoff';
