@@ -5,6 +5,8 @@
  * copy-on-write fork of the cache. Faults are values next to the data (the Backstage fetcher model):
  * a 403 on nodes, a list that timed out, a watch that is down, each is named in the result while
  * everything else still answers; reflectors retry with backoff, so the source heals by itself.
+ * Data that may be behind (a watch down, or silent past `staleAfterMs`) is answered with a warning
+ * saying since when; a reflector the watchdog cannot unstick makes `health()` wedged (/healthz).
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';

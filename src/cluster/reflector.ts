@@ -99,7 +99,6 @@ class Silent extends Error {
 
 /** One run of the list/watch loop; the watchdog replaces a stuck one with a fresh one. */
 interface Loop {
-  readonly id: number;
   readonly ctl: AbortController;
 }
 
@@ -134,7 +133,7 @@ export class Reflector {
   private readonly watchConfig: WatchConfig;
   private rv = '';
   private stopped = false;
-  private loop: Loop = { id: 0, ctl: new AbortController() };
+  private loop: Loop = { ctl: new AbortController() };
   private wake?: () => void;
   private firstAttempt: Promise<void>;
   private markAttempted!: () => void;
@@ -220,12 +219,15 @@ export class Reflector {
     }
     const err = Object.assign(new Error(`${what}: stuck for ${stuck ? this.stuckFor(now) : now - (this.lastHeardAt ?? now)} ms, restarted`), { reason: 'Timeout' });
     this.fail(err, this.lastHeardAt);
+    // A first list that got stuck is an attempt over: load() answers with the error, not after syncTimeoutMs.
+    this.attempted = true;
+    this.markAttempted();
     this.restartsInARow++;
     this.counts.watchdogRestarts++;
     this.pending = undefined;
     this.loop.ctl.abort(new Restarted());
     this.wake?.();
-    this.loop = { id: this.loop.id + 1, ctl: new AbortController() };
+    this.loop = { ctl: new AbortController() };
     this.rv = '';
     void this.run(this.loop);
     return true;

@@ -159,4 +159,39 @@ describe('fake-apiserver', () => {
     ]);
     expect(fake.requestCount('/x')).toBe(1);
   });
+
+  it('fault modes: hang holds the request unanswered, a silent watch sends headers then nothing, a one-line watch one line then the end', async () => {
+    const { f } = await start();
+    f.hang('nodes');
+    const ctl = new AbortController();
+    const hung = fetch(`${f.url}/api/v1/nodes`, { signal: ctl.signal }).then(
+      () => 'answered',
+      () => 'aborted',
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    expect(f.hungRequests).toBe(1);
+    ctl.abort();
+    expect(await hung).toBe('aborted');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(f.hungRequests).toBe(0);
+    f.unhang('nodes');
+    expect((await fetch(`${f.url}/api/v1/nodes`)).status).toBe(200);
+
+    f.watchMode('pods', 'silent');
+    const silent = await fetch(`${f.url}/api/v1/pods?watch=true&allowWatchBookmarks=true&timeoutSeconds=1`);
+    expect(silent.status).toBe(200);
+    f.apply(pod('e', 'ns1', 'n1', 'Running'));
+    f.bookmark();
+    expect(await silent.text()).toBe('');
+
+    f.watchMode('pods', 'one-line');
+    const rv = f.resourceVersion;
+    const one = await (await fetch(`${f.url}/api/v1/pods?watch=true&resourceVersion=${rv}`)).text();
+    expect(JSON.parse(one.trim())).toMatchObject({ type: 'BOOKMARK', object: { kind: 'Pod', metadata: { resourceVersion: rv } } });
+    const replay = await (await fetch(`${f.url}/api/v1/pods?watch=true`)).text();
+    expect(replay.trim().split('\n')).toHaveLength(1);
+    f.watchMode('pods', 'normal');
+    const all = await (await fetch(`${f.url}/api/v1/pods?watch=true&timeoutSeconds=1`)).text();
+    expect(all.trim().split('\n')).toHaveLength(5);
+  });
 });
