@@ -5,6 +5,8 @@
  * copy-on-write fork of the cache. Faults are values next to the data (the Backstage fetcher model):
  * a 403 on nodes, a list that timed out, a watch that is down, each is named in the result while
  * everything else still answers; reflectors retry with backoff, so the source heals by itself.
+ * Data that may be behind (a watch down, or silent past `staleAfterMs`) is answered with a warning
+ * saying since when; a reflector the watchdog cannot unstick makes `health()` wedged (/healthz).
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -13,9 +15,9 @@ import { isIPv6 } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Snapshot, type KObject } from '../k8s/snapshot.ts';
 import type { ResourceQuota } from '../k8s/objects.ts';
-import type { ClusterSource, SourceError, SourceResult } from './source.ts';
+import type { ClusterSource, SourceError, SourceHealth, SourceResult } from './source.ts';
 import { sameProjection } from './projection.ts';
-import { Reflector, type BackoffOptions, type ReflectorSink } from './reflector.ts';
+import { Reflector, type BackoffOptions, type ReflectorSink, type WatchdogOptions } from './reflector.ts';
 import { ALL_RESOURCES, RESOURCES, makeApis, type Apis, type ResourceName } from './resources.ts';
 
 export interface LiveSourceOptions {
@@ -33,9 +35,20 @@ export interface LiveSourceOptions {
    * (minWatchTimeout 5 min, × (1 + rand)), so watches of many replicas do not all end at once.
    */
   watchTimeoutSeconds?: number;
-  /** An open watch silent for this long is presumed dead and reopened. Default 5 min + 30 s. */
-  watchIdleMs?: number;
+  /**
+   * No event and no BOOKMARK for this long (the API server sends a BOOKMARK about every minute to a
+   * watch that asks, as ours do): the watch is presumed dead, the resource is relisted, and until
+   * then answers say since when the data has not been updated. Default 3 min.
+   */
+  staleAfterMs?: number;
+  /** A watch open at least this long ended as a healthy one: reconnect at once. Shorter ones back off. Default 30 s. */
+  healthyWatchMs?: number;
   backoff?: BackoffOptions;
+  /** Restarts of a reflector whose request is pending past its deadline (see reflector.ts). */
+  watchdog?: Partial<WatchdogOptions> & {
+    /** How often the reflectors are checked. Default 1 s (at most requestTimeoutMs). */
+    everyMs?: number;
+  };
   /**
    * Events kept: `type=Warning` by default (FailedScheduling, FailedCreate … every event quota-doctor
    * quotes); Normal events are most of the volume and never read. '' reads all.
@@ -62,7 +75,9 @@ const CACHE_KINDS = ALL_RESOURCES.map((r) => RESOURCES[r].kind);
 
 export class LiveSource implements ClusterSource {
   readonly kind = 'live';
-  private readonly o: Required<Omit<LiveSourceOptions, 'prime' | 'label' | 'resources' | 'reconcile'>> & Pick<LiveSourceOptions, 'prime' | 'label' | 'reconcile'>;
+  private readonly o: Required<Omit<LiveSourceOptions, 'prime' | 'label' | 'resources' | 'reconcile' | 'watchdog'>> &
+    Pick<LiveSourceOptions, 'prime' | 'label' | 'reconcile'> & { watchdog: WatchdogOptions & { everyMs: number } };
+  private watchdogTimer?: NodeJS.Timeout;
   private readonly apis: Apis;
   private readonly resources: ResourceName[];
   private readonly reflectors = new Map<string, Reflector>();
@@ -83,14 +98,21 @@ export class LiveSource implements ClusterSource {
   private compactQueued = false;
 
   constructor(opts: LiveSourceOptions) {
+    const requestTimeoutMs = opts.requestTimeoutMs ?? 15_000;
     this.o = {
       kubeConfig: opts.kubeConfig,
       pageSize: opts.pageSize ?? 500,
-      requestTimeoutMs: opts.requestTimeoutMs ?? 15_000,
+      requestTimeoutMs,
       syncTimeoutMs: opts.syncTimeoutMs ?? 60_000,
       watchTimeoutSeconds: opts.watchTimeoutSeconds ?? Math.floor(300 * (1 + Math.random())),
-      watchIdleMs: opts.watchIdleMs ?? 330_000,
+      staleAfterMs: opts.staleAfterMs ?? 180_000,
+      healthyWatchMs: opts.healthyWatchMs ?? 30_000,
       backoff: opts.backoff ?? { initialMs: 800, maxMs: 30_000 },
+      watchdog: {
+        stuckAfterMs: opts.watchdog?.stuckAfterMs ?? 2 * requestTimeoutMs,
+        maxRestarts: opts.watchdog?.maxRestarts ?? 2,
+        everyMs: opts.watchdog?.everyMs ?? Math.min(1000, requestTimeoutMs),
+      },
       eventFieldSelector: opts.eventFieldSelector ?? 'type=Warning',
       podFieldSelector: opts.podFieldSelector ?? 'status.phase!=Succeeded,status.phase!=Failed',
       compactEvery: opts.compactEvery ?? 256,
@@ -115,6 +137,11 @@ export class LiveSource implements ClusterSource {
     if (this.started || this.closed) return;
     this.started = true;
     for (const r of this.resources) this.reflectorFor(r, undefined);
+    this.watchdogTimer = setInterval(() => {
+      const now = Date.now();
+      for (const r of this.reflectors.values()) r.watchdog(now);
+    }, this.o.watchdog.everyMs);
+    this.watchdogTimer.unref();
   }
 
   async load(opts: { namespaces?: string[]; signal?: AbortSignal } = {}): Promise<SourceResult> {
@@ -134,6 +161,7 @@ export class LiveSource implements ClusterSource {
 
     const errors: SourceError[] = [];
     const warnings: string[] = [];
+    const now = Date.now();
     for (const r of this.reflectors.values()) {
       if (r.namespace !== undefined && !(opts.namespaces ?? []).includes(r.namespace)) continue;
       if (!r.hasSynced) {
@@ -142,10 +170,13 @@ export class LiveSource implements ClusterSource {
             ? { resource: r.failure.resource, ...(r.failure.namespace ? { namespace: r.failure.namespace } : {}), reason: r.failure.reason, message: r.failure.message }
             : { resource: r.def.resource, ...(r.namespace ? { namespace: r.namespace } : {}), reason: 'Timeout', message: `${r.label}: not listed yet (still waiting after ${this.o.syncTimeoutMs} ms)` },
         );
-      } else if (r.failure) {
+      } else {
         // Data is there but may be behind: say since when, and why.
-        const since = r.lastSyncAt !== undefined ? new Date(Math.max(r.lastSyncAt, r.failure.at)).toISOString() : 'unknown';
-        warnings.push(`${r.label}: not being updated since ${since} (${r.failure.reason}: ${r.failure.message}); answering from the cache, reconnecting`);
+        const since = r.staleSince(now);
+        if (since !== undefined) {
+          const why = r.failure ? `${r.failure.reason}: ${r.failure.message}` : `Stale: no event and no bookmark for ${seconds(now - since)}`;
+          warnings.push(`${r.label}: not being updated since ${new Date(since).toISOString()} (${why}); answering from the cache, ${r.failure || r.phase !== 'watching' ? 'reconnecting' : 'relisting'}`);
+        }
       }
       if (r.skipped) warnings.push(`${r.label}: ${r.skipped} object(s) skipped, their shape was not readable`);
     }
@@ -172,16 +203,42 @@ export class LiveSource implements ClusterSource {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.watchdogTimer);
     for (const r of this.reflectors.values()) r.stop();
   }
 
+  /**
+   * Liveness: `wedged` when a reflector is stuck past its deadline and the watchdog's restarts did not
+   * help (/healthz fails, so the platform restarts the process). A cluster that is down or refuses is
+   * not wedged: the reflectors keep retrying and answers name the gap (that is readiness, not liveness).
+   */
+  health(): SourceHealth {
+    const wedged = [...this.reflectors.values()].filter((r) => r.wedged);
+    return {
+      wedged: wedged.length > 0,
+      reasons: wedged.map((r) => r.wedgedReason ?? r.label),
+    };
+  }
+
   /** Per-resource state, for /metrics, `doctor` output and tests. */
-  status(): Array<{ resource: string; namespace?: string; phase: string; synced: boolean; objects: number; failure?: SourceError; counts: Reflector['counts'] }> {
+  status(): Array<{
+    resource: string;
+    namespace?: string;
+    phase: string;
+    synced: boolean;
+    objects: number;
+    failure?: SourceError;
+    counts: Reflector['counts'];
+    lastHeardAt?: number;
+    wedged: boolean;
+  }> {
     return [...this.reflectors.values()].map((r) => ({
       resource: r.def.resource,
       ...(r.namespace ? { namespace: r.namespace } : {}),
       phase: r.phase,
       synced: r.hasSynced,
+      ...(r.lastHeardAt !== undefined ? { lastHeardAt: r.lastHeardAt } : {}),
+      wedged: r.wedged,
       objects: this.base.count(r.def.kind, r.namespace),
       ...(r.failure ? { failure: { resource: r.failure.resource, reason: r.failure.reason, message: r.failure.message } } : {}),
       counts: r.counts,
@@ -202,8 +259,10 @@ export class LiveSource implements ClusterSource {
       pageSize: this.o.pageSize,
       requestTimeoutMs: this.o.requestTimeoutMs,
       watchTimeoutSeconds: this.o.watchTimeoutSeconds,
-      watchIdleMs: this.o.watchIdleMs,
+      staleAfterMs: this.o.staleAfterMs,
+      healthyWatchMs: this.o.healthyWatchMs,
       backoff: this.o.backoff,
+      watchdog: this.o.watchdog,
       sink: this.sink,
     });
     this.reflectors.set(key, r);
@@ -286,6 +345,10 @@ export class LiveSource implements ClusterSource {
       for (const obj of gone) this.sink.remove(kind, obj.metadata.namespace, obj.metadata.name ?? '');
     },
   };
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 export interface CreateLiveSourceOptions extends Partial<Omit<LiveSourceOptions, 'kubeConfig'>> {

@@ -7,17 +7,25 @@
  * (client-go: 800 ms doubling to 30 s, with jitter) and tries again. It never gives up on its own:
  * RBAC fixed or the API back means it recovers without a restart.
  *
+ * It cannot wedge: every request has a deadline held by a timer of ours (`Deadline`; not
+ * `AbortSignal.timeout`, which a GC collects when only `AbortSignal.any` refers to it, so the request
+ * then never times out); a watch silent (no event, no BOOKMARK) for `staleAfterMs` is presumed dead
+ * and the resource is relisted, and until then the source says since when it was last heard from;
+ * every watch end goes through the backoff unless the watch lived `healthyWatchMs`; and
+ * `watchdog()` (called by LiveSource on a timer) restarts a loop whose request is pending past
+ * `stuckAfterMs`, reporting it `wedged` when restarts do not help.
+ *
  * Why not client-node's ListWatch/informer: it caches whole objects (we keep projections), lists
  * without paging, and stops for good on any error other than 410 (cache.js `doneHandler`).
  * What we do use from client-node: the generated list calls (auth, TLS, ApiException) and `Watch`.
  */
 import {
   ApiException,
+  KubeConfig,
   Observable,
   ResponseContext,
   Watch,
   type ConfigurationOptions,
-  type KubeConfig,
   type ObservableMiddleware,
   type RequestContext,
 } from '@kubernetes/client-node';
@@ -39,6 +47,13 @@ export interface BackoffOptions {
   maxMs: number;
 }
 
+export interface WatchdogOptions {
+  /** A request pending this long (its deadline did not fire) restarts the reflector. Default 2 × requestTimeoutMs. */
+  stuckAfterMs: number;
+  /** Restarts in a row without a request settling after which the reflector is `wedged`. Default 3. */
+  maxRestarts: number;
+}
+
 export interface ReflectorOptions {
   kubeConfig: KubeConfig;
   apis: Apis;
@@ -50,9 +65,15 @@ export interface ReflectorOptions {
   requestTimeoutMs: number;
   /** Asked of the server (`timeoutSeconds`): it ends the watch, which we resume from the last version. */
   watchTimeoutSeconds: number;
-  /** No line (event or bookmark) on an open watch for this long → assume a dead connection, reconnect. */
-  watchIdleMs: number;
+  /**
+   * No line (event or bookmark) for this long → the data may be behind: the open watch is presumed dead
+   * and the resource relisted. API servers send a BOOKMARK about every minute to a watch that asks.
+   */
+  staleAfterMs: number;
+  /** A watch that lived this long ends as a healthy one (reconnect at once, backoff reset); shorter ones back off. */
+  healthyWatchMs: number;
   backoff: BackoffOptions;
+  watchdog: WatchdogOptions;
   sink: ReflectorSink;
 }
 
@@ -62,11 +83,24 @@ export interface ReflectorFailure extends SourceError {
   /** HTTP status when there was one (403, 410, 500 …). */
   code?: number;
   at: number;
+  /** Since when the data may be behind, when not the later of the last sync and `at` (a silent watch: the last word heard). */
+  since?: number;
 }
 
 /** Thrown inside the loop to restart from a fresh list. */
 class Gone extends Error {}
 class Stopped extends Error {}
+/** The reason a loop's requests are aborted when the watchdog replaces it. */
+class Restarted extends Error {}
+/** An open watch that said nothing for `staleAfterMs`. */
+class Silent extends Error {
+  readonly reason = 'Stale';
+}
+
+/** One run of the list/watch loop; the watchdog replaces a stuck one with a fresh one. */
+interface Loop {
+  readonly ctl: AbortController;
+}
 
 export class Reflector {
   readonly def: ResourceDef;
@@ -81,15 +115,26 @@ export class Reflector {
   failure?: ReflectorFailure;
   /** Objects whose shape we could not read (skipped, not cached). */
   skipped = 0;
-  readonly counts = { lists: 0, pages: 0, watches: 0, relistsOnGone: 0, events: 0 };
+  readonly counts = { lists: 0, pages: 0, watches: 0, relistsOnGone: 0, events: 0, staleRelists: 0, watchdogRestarts: 0 };
+  /** When the cache last heard from the server for this resource: a list completed, an event, a BOOKMARK. */
+  lastHeardAt?: number;
+  /** The request in flight (a list page, a watch until its headers) and since when. */
+  pending?: { what: string; since: number };
+  /** Watchdog restarts since a request last settled on its own. */
+  restartsInARow = 0;
+  private wedgedNow = false;
+  /** What got stuck the time it was found wedged. */
+  wedgedReason?: string;
+  /** How long the last watch was open (0 if it never connected). */
+  private lastWatchLivedMs = 0;
 
   private readonly o: ReflectorOptions;
   private readonly watcher: Watch;
+  private readonly watchConfig: WatchConfig;
   private rv = '';
   private stopped = false;
-  private readonly stopCtl = new AbortController();
+  private loop: Loop = { ctl: new AbortController() };
   private wake?: () => void;
-  private abortWatch?: (err: unknown) => void;
   private firstAttempt: Promise<void>;
   private markAttempted!: () => void;
   private attempt = 0;
@@ -100,7 +145,8 @@ export class Reflector {
     this.o = o;
     this.def = o.def;
     this.namespace = o.namespace;
-    this.watcher = new Watch(o.kubeConfig);
+    this.watchConfig = new WatchConfig(o.kubeConfig);
+    this.watcher = new Watch(this.watchConfig);
     this.firstAttempt = new Promise((resolve) => (this.markAttempted = resolve));
   }
 
@@ -110,16 +156,81 @@ export class Reflector {
 
   start(): void {
     if (this.phase !== 'idle') return;
-    void this.run();
+    void this.run(this.loop);
   }
 
   stop(): void {
     this.stopped = true;
     this.phase = 'stopped';
-    this.stopCtl.abort();
-    this.abortWatch?.(new Stopped());
+    this.loop.ctl.abort(new Stopped());
     this.wake?.();
     this.markAttempted();
+  }
+
+  /**
+   * Stuck past its deadline again after `maxRestarts` watchdog restarts in a row: only a new process
+   * will help. Stays true until a request settles on its own.
+   */
+  get wedged(): boolean {
+    return this.wedgedNow;
+  }
+
+  /** How long the request in flight has been pending (0 when none). */
+  stuckFor(now: number): number {
+    return this.pending ? now - this.pending.since : 0;
+  }
+
+  /**
+   * The time since which the cached data may be behind: the last failure (after the last sync), or
+   * the last word from the server when that is older than `staleAfterMs`; undefined when current.
+   */
+  staleSince(now: number): number | undefined {
+    if (this.failure) return this.failure.since ?? Math.max(this.lastSyncAt ?? 0, this.failure.at);
+    if (this.lastHeardAt !== undefined && now - this.lastHeardAt > this.o.staleAfterMs) return this.lastHeardAt;
+    return undefined;
+  }
+
+  /**
+   * Records a failure. The data has been behind since the first fault of this outage (kept across
+   * the retries that fail too), or since `behindSince` (a silent watch: the last word heard).
+   */
+  private fail(e: unknown, behindSince?: number): void {
+    const f = describeFailure(this.def.resource, this.namespace, e, this.o.requestTimeoutMs);
+    const prev = this.failure ? (this.failure.since ?? Math.max(this.lastSyncAt ?? 0, this.failure.at)) : undefined;
+    const since = prev ?? behindSince;
+    this.failure = since !== undefined ? { ...f, since } : f;
+  }
+
+  /**
+   * Called periodically (LiveSource): a request pending past `stuckAfterMs` means its deadline did not
+   * fire; abandon that loop (its requests are aborted) and start a fresh one from a relist. Returns
+   * whether it restarted.
+   */
+  watchdog(now: number): boolean {
+    if (this.stopped || this.phase === 'idle') return false;
+    const stuck = this.stuckFor(now) > this.o.watchdog.stuckAfterMs;
+    // The watch's own silence timer is the first line; this is the second.
+    const silent = this.phase === 'watching' && this.lastHeardAt !== undefined && now - this.lastHeardAt > this.o.staleAfterMs + this.o.watchdog.stuckAfterMs;
+    if (!stuck && !silent) return false;
+    const what = this.pending?.what ?? `watch ${this.label}`;
+    if (this.restartsInARow >= this.o.watchdog.maxRestarts) {
+      this.wedgedNow = true;
+      this.wedgedReason = `${what}: stuck past its deadline again after ${this.restartsInARow} watchdog restart(s)`;
+    }
+    const err = Object.assign(new Error(`${what}: stuck for ${stuck ? this.stuckFor(now) : now - (this.lastHeardAt ?? now)} ms, restarted`), { reason: 'Timeout' });
+    this.fail(err, this.lastHeardAt);
+    // A first list that got stuck is an attempt over: load() answers with the error, not after syncTimeoutMs.
+    this.attempted = true;
+    this.markAttempted();
+    this.restartsInARow++;
+    this.counts.watchdogRestarts++;
+    this.pending = undefined;
+    this.loop.ctl.abort(new Restarted());
+    this.wake?.();
+    this.loop = { ctl: new AbortController() };
+    this.rv = '';
+    void this.run(this.loop);
+    return true;
   }
 
   /** Resolves once the first list attempt is over, or after `ms`, or when `signal` aborts. */
@@ -139,22 +250,25 @@ export class Reflector {
     if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 
-  private async run(): Promise<void> {
+  private async run(loop: Loop): Promise<void> {
+    const live = () => !this.stopped && this.loop === loop;
     let consecutiveGone = 0;
-    while (!this.stopped) {
+    while (live()) {
       try {
         if (!this.rv) {
           this.phase = 'listing';
-          await this.relist();
+          await this.relist(loop);
         }
-        const started = Date.now();
-        const delivered = await this.watchOnce();
-        // A watch the server ends (timeoutSeconds) resumes at once; one that ends straight away
-        // without a single event goes through the backoff, so a misbehaving server is not hammered.
-        if (delivered === 0 && Date.now() - started < 1000) await this.sleep(this.nextBackoff());
+        const { livedMs } = await this.watchOnce(loop);
+        if (!live()) break;
         consecutiveGone = 0;
+        // Every watch end goes through the backoff, except after a watch that lived long enough to be
+        // a healthy one (the server's timeoutSeconds): a server that ends each watch after a line or
+        // two is not hammered, and the backoff only starts over once watches last again.
+        if (livedMs >= this.o.healthyWatchMs) this.attempt = 0;
+        else await this.sleep(this.nextBackoff());
       } catch (e) {
-        if (this.stopped || e instanceof Stopped) break;
+        if (!live() || e instanceof Stopped || e instanceof Restarted) break;
         if (e instanceof Gone || failureCode(e) === 410) {
           // reflector.go: "The resourceVersion … is too old" → relist from scratch, no backoff; but a
           // server that keeps answering 410 gets the backoff like any other fault.
@@ -163,14 +277,49 @@ export class Reflector {
           if (++consecutiveGone > 1) await this.sleep(this.nextBackoff());
           continue;
         }
-        this.failure = describeFailure(this.def.resource, this.namespace, e, this.o.requestTimeoutMs);
+        if (e instanceof Silent) {
+          // No word for staleAfterMs on an open watch: the data may be behind; relist at once (the
+          // silence already waited), and say since when until the new watch is up.
+          this.rv = '';
+          this.counts.staleRelists++;
+          this.fail(e, this.lastHeardAt);
+          continue;
+        }
+        this.fail(e);
         this.attempted = true;
         this.markAttempted();
         this.phase = 'backoff';
+        // A connection cut after a healthy watch starts the backoff over (still waits its first step).
+        if (this.lastWatchLivedMs >= this.o.healthyWatchMs) this.attempt = 0;
+        this.lastWatchLivedMs = 0;
         await this.sleep(this.nextBackoff());
       }
     }
-    this.phase = 'stopped';
+    if (this.stopped) this.phase = 'stopped';
+  }
+
+  /**
+   * Runs one request under a held deadline, tracked for the watchdog. `send` gets the signal to pass
+   * to the request; the returned promise settles by the deadline whatever `send`'s promise does (a
+   * credential plugin that never returns hangs before any request exists to abort).
+   */
+  private async request<T>(loop: Loop, what: string, send: (d: Deadline) => Promise<T>): Promise<T> {
+    if (this.stopped) throw new Stopped();
+    if (this.loop !== loop) throw new Restarted();
+    const d = new Deadline(this.o.requestTimeoutMs, loop.ctl.signal, `${this.label}: no answer within ${this.o.requestTimeoutMs} ms`);
+    this.pending = { what, since: Date.now() };
+    try {
+      const v = await d.race(send(d));
+      return v;
+    } finally {
+      d.clear();
+      if (this.loop === loop) {
+        this.pending = undefined;
+        // Settled on its own (answer, error or deadline): the watchdog is not needed.
+        this.restartsInARow = 0;
+        this.wedgedNow = false;
+      }
+    }
   }
 
   private nextBackoff(): number {
@@ -194,14 +343,14 @@ export class Reflector {
   }
 
   /** LIST in pages; the set replaces what the cache held for this resource. */
-  private async relist(): Promise<void> {
+  private async relist(loop: Loop): Promise<void> {
     this.counts.lists++;
     const items: KObject[] = [];
     let cont: string | undefined;
     let rv = '';
     do {
       if (this.stopped) throw new Stopped();
-      const page = await this.listPage(cont);
+      const page = await this.listPage(loop, cont);
       this.counts.pages++;
       for (const raw of page.items) {
         const p = projectObject(this.def.kind, raw, this.intern);
@@ -212,24 +361,22 @@ export class Reflector {
       rv = page.resourceVersion;
     } while (cont);
     if (this.stopped) throw new Stopped();
+    if (this.loop !== loop) throw new Restarted();
     this.o.sink.replace(this.def.kind, this.namespace, items);
     this.rv = rv;
     this.hasSynced = true;
-    this.lastSyncAt = Date.now();
+    this.lastSyncAt = this.lastHeardAt = Date.now();
     this.attempted = true;
     this.markAttempted();
   }
 
-  private async listPage(cont: string | undefined): Promise<{ items: unknown[]; continue?: string; resourceVersion: string }> {
-    const capture = captureRawList(this.o.requestTimeoutMs, this.stopCtl.signal);
-    const opts: ConfigurationOptions = { middleware: [capture.middleware], middlewareMergeStrategy: 'append' };
-    await this.o.def.list(
-      this.o.apis,
-      { limit: this.o.pageSize, _continue: cont, fieldSelector: this.o.fieldSelector },
-      this.namespace,
-      opts,
-    );
-    const text = capture.text();
+  private async listPage(loop: Loop, cont: string | undefined): Promise<{ items: unknown[]; continue?: string; resourceVersion: string }> {
+    const text = await this.request(loop, `list ${this.label}`, async (d) => {
+      const capture = captureRawList(d.signal);
+      const opts: ConfigurationOptions = { middleware: [capture.middleware], middlewareMergeStrategy: 'append' };
+      await this.o.def.list(this.o.apis, { limit: this.o.pageSize, _continue: cont, fieldSelector: this.o.fieldSelector }, this.namespace, opts);
+      return capture.text();
+    });
     let body: unknown;
     try {
       body = text === undefined ? undefined : JSON.parse(text);
@@ -245,9 +392,14 @@ export class Reflector {
     };
   }
 
-  /** One WATCH from `rv`; resolves with the number of lines seen when it ends normally. */
-  private watchOnce(): Promise<number> {
+  /**
+   * One WATCH from `rv`; resolves when it ends normally, with the lines seen and how long it was
+   * open. Its start (until the response headers) has the request deadline; once open, a silence of
+   * `staleAfterMs` ends it with `Silent`.
+   */
+  private watchOnce(loop: Loop): Promise<{ lines: number; livedMs: number }> {
     if (this.stopped) return Promise.reject(new Stopped());
+    if (this.loop !== loop) return Promise.reject(new Restarted());
     this.counts.watches++;
     const path = collectionPath(this.def, this.namespace);
     const query: Record<string, string | number | boolean> = {
@@ -256,32 +408,41 @@ export class Reflector {
       timeoutSeconds: this.o.watchTimeoutSeconds,
     };
     if (this.o.fieldSelector) query.fieldSelector = this.o.fieldSelector;
-    return new Promise<number>((resolve, reject) => {
+    const what = `watch ${this.label}`;
+    // client-node's Watch has no deadline of its own (watch.js builds a 30 s timeout signal, then
+    // overwrites it with the plain controller's), so a server that never answers would hang us; and
+    // its controller only reaches us once the headers are in. Our signal goes on the request itself
+    // (WatchConfig), so the deadline, a stop or a restart also frees the connection.
+    const d = new Deadline(this.o.requestTimeoutMs, loop.ctl.signal, `${what}: no answer within ${this.o.requestTimeoutMs} ms`);
+    const pending = { what, since: Date.now() };
+    this.pending = pending;
+    this.lastWatchLivedMs = 0;
+    return new Promise((resolve, reject) => {
       let settled = false;
       let lines = 0;
-      let controller: AbortController | undefined;
-      let idle: NodeJS.Timeout | undefined;
+      let connectedAt: number | undefined;
+      let silence: NodeJS.Timeout | undefined;
       const finish = (err?: unknown) => {
         if (settled) return;
         settled = true;
-        clearTimeout(startTimer);
-        clearTimeout(idle);
-        this.abortWatch = undefined;
-        controller?.abort();
+        clearTimeout(silence);
+        d.signal.removeEventListener('abort', onAbort);
+        d.clear();
+        d.abort(new Stopped());
+        if (this.pending === pending) this.pending = undefined;
+        const livedMs = connectedAt === undefined ? 0 : Date.now() - connectedAt;
+        if (this.loop === loop) this.lastWatchLivedMs = livedMs;
         if (err) reject(err);
-        else resolve(lines);
+        else resolve({ lines, livedMs });
       };
+      // The deadline before the headers, a stop, a watchdog restart.
+      const onAbort = () => finish(d.signal.reason);
+      d.signal.addEventListener('abort', onAbort, { once: true });
       const arm = () => {
-        clearTimeout(idle);
-        idle = setTimeout(
-          () => finish(Object.assign(new Error(`watch ${this.label}: nothing received for ${this.o.watchIdleMs} ms`), { reason: 'Timeout' })),
-          this.o.watchIdleMs,
-        );
+        clearTimeout(silence);
+        silence = setTimeout(() => finish(new Silent(`${what}: no event and no bookmark for ${this.o.staleAfterMs} ms`)), this.o.staleAfterMs);
       };
-      // client-node's Watch has no deadline of its own (watch.js builds a 30 s timeout signal, then
-      // overwrites it with the plain controller's), so a server that never answers would hang us.
-      const startTimer = setTimeout(() => finish(timeoutError(`watch ${this.label}`, this.o.requestTimeoutMs)), this.o.requestTimeoutMs);
-      this.abortWatch = finish;
+      this.watchConfig.nextSignal = d.signal;
       this.watcher
         .watch(
           path,
@@ -289,6 +450,7 @@ export class Reflector {
           (type: string, obj: unknown) => {
             if (settled) return;
             lines++;
+            this.lastHeardAt = Date.now();
             arm();
             try {
               this.onEvent(type, obj);
@@ -300,16 +462,19 @@ export class Reflector {
         )
         .then(
           (c) => {
-            controller = c;
             if (settled) {
               c.abort();
               return;
             }
-            clearTimeout(startTimer);
+            d.disarm();
+            connectedAt = Date.now();
+            if (this.pending === pending) this.pending = undefined;
+            this.restartsInARow = 0;
+            this.wedgedNow = false;
             this.phase = 'watching';
-            // Connected: the gap (if any) is closed, and the backoff starts over.
+            // Connected: the gap (if any) is closed. The backoff starts over only once the watch
+            // has lived healthyWatchMs (run()).
             this.failure = undefined;
-            this.attempt = 0;
             arm();
           },
           (e: unknown) => finish(e),
@@ -360,11 +525,11 @@ const EMPTY_LIST = '{"items":[]}';
  * too gives one projection for both. Non-2xx responses pass through untouched, so client-node still
  * throws its ApiException with the Status body.
  */
-function captureRawList(timeoutMs: number, stop: AbortSignal): { middleware: ObservableMiddleware; text(): string | undefined } {
+function captureRawList(signal: AbortSignal): { middleware: ObservableMiddleware; text(): string | undefined } {
   let raw: string | undefined;
   const middleware: ObservableMiddleware = {
     pre(c: RequestContext) {
-      c.setSignal(AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]));
+      c.setSignal(signal);
       return new Observable(Promise.resolve(c));
     },
     post(r: ResponseContext) {
@@ -383,8 +548,114 @@ function captureRawList(timeoutMs: number, stop: AbortSignal): { middleware: Obs
   return { middleware, text: () => raw };
 }
 
-function timeoutError(what: string, ms: number): Error {
-  return Object.assign(new Error(`${what}: no answer within ${ms} ms`), { reason: 'Timeout' });
+/**
+ * A request's deadline, held by a timer of ours. Not `AbortSignal.any([AbortSignal.timeout(ms), …])`:
+ * `AbortSignal.any` keeps only weak references to its sources and the timeout signal's timer only a
+ * weak one to the signal, so once nothing else holds the timeout signal a GC collects it and the
+ * request never times out (reproduced in test/cluster/cache-faults.test.ts). A `setTimeout` is held
+ * by the timer list until it fires or is cleared, and it holds the controller.
+ */
+export class Deadline {
+  private readonly ctl = new AbortController();
+  private timer?: NodeJS.Timeout;
+  private readonly onParent: () => void;
+
+  /** Aborts with an error of reason 'Timeout' and `message` after `ms`, or with `parent`'s reason. */
+  constructor(
+    ms: number,
+    private readonly parent: AbortSignal,
+    message: string,
+  ) {
+    this.timer = setTimeout(() => this.ctl.abort(Object.assign(new Error(message), { reason: 'Timeout' })), ms);
+    this.timer.unref();
+    this.onParent = () => this.ctl.abort(parent.reason);
+    if (parent.aborted) this.onParent();
+    else parent.addEventListener('abort', this.onParent, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.ctl.signal;
+  }
+
+  /** `p`, or a rejection with the abort reason as soon as the deadline passes or the parent aborts. */
+  race<T>(p: Promise<T>): Promise<T> {
+    const signal = this.ctl.signal;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      p.then(
+        (v) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        (e: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      );
+    });
+  }
+
+  /** The deadline is over (a watch got its headers); the parent still aborts the signal. */
+  disarm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  abort(reason: unknown): void {
+    this.ctl.abort(reason);
+  }
+
+  /** The request settled: no timer, no listener on the parent left behind. */
+  clear(): void {
+    this.disarm();
+    this.parent.removeEventListener('abort', this.onParent);
+  }
+}
+
+/**
+ * The KubeConfig client-node's Watch is given: the same cluster and credentials (delegated, so
+ * whatever the real one does — exec plugins, tokens, agents — still applies), plus our signal on the
+ * request. watch.js sets `requestInit.signal` to its own controller's; that one is kept linked (its
+ * abort, on `done`, still closes the request) but the signal node-fetch reads is ours.
+ */
+class WatchConfig extends KubeConfig {
+  /** The signal for the next `watch()` call, consumed by it (set just before the call). */
+  nextSignal?: AbortSignal;
+
+  constructor(private readonly inner: KubeConfig) {
+    super();
+  }
+
+  override getCurrentCluster(): ReturnType<KubeConfig['getCurrentCluster']> {
+    return this.inner.getCurrentCluster();
+  }
+
+  override async applyToFetchOptions(opts: Parameters<KubeConfig['applyToFetchOptions']>[0]): ReturnType<KubeConfig['applyToFetchOptions']> {
+    const ours = this.nextSignal;
+    this.nextSignal = undefined;
+    const init = await this.inner.applyToFetchOptions(opts);
+    if (!ours) return init;
+    const ctl = new AbortController();
+    const follow = (s: AbortSignal | null | undefined) => () => ctl.abort(s?.reason);
+    if (ours.aborted) ctl.abort(ours.reason);
+    else ours.addEventListener('abort', follow(ours), { once: true });
+    let theirs: AbortSignal | null | undefined;
+    let onTheirs: (() => void) | undefined;
+    Object.defineProperty(init, 'signal', {
+      configurable: true,
+      enumerable: true,
+      get: () => ctl.signal,
+      set: (s: AbortSignal | null | undefined) => {
+        if (onTheirs) theirs?.removeEventListener('abort', onTheirs);
+        theirs = s;
+        onTheirs = follow(s);
+        s?.addEventListener('abort', onTheirs, { once: true });
+      },
+    });
+    return init;
+  }
 }
 
 function failureCode(e: unknown): number | undefined {

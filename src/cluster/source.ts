@@ -19,6 +19,13 @@ export interface SourceResult {
   warnings: string[];
 }
 
+/** Liveness of a source (/healthz): wedged means only a restart of the process will help. */
+export interface SourceHealth {
+  wedged: boolean;
+  /** One line per wedged part, for the /healthz body and logs. */
+  reasons: string[];
+}
+
 export interface ClusterSource {
   readonly kind: 'file' | 'live';
   describe(): string;
@@ -26,5 +33,7 @@ export interface ClusterSource {
   load(opts?: { namespaces?: string[]; signal?: AbortSignal }): Promise<SourceResult>;
   /** Whether the source can answer now (readiness). */
   ready(): Promise<boolean>;
+  /** Liveness (live sources); a source without it is never wedged. */
+  health?(): SourceHealth;
   close(): Promise<void>;
 }

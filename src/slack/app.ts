@@ -172,7 +172,26 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
     res.end(body);
   };
   const customRoutes: CustomRoute[] = [
-    { path: '/healthz', method: 'GET', handler: (_req: IncomingMessage, res: ServerResponse) => send(res, 200, 'ok\n') },
+    {
+      path: '/healthz',
+      method: 'GET',
+      // Liveness fails only when a cluster cache is wedged (a reflector stuck past its deadline the
+      // watchdog could not restart: cluster/live-source.ts `health()`), so the platform restarts us.
+      handler: (_req: IncomingMessage, res: ServerResponse) => {
+        const wedged = Promise.all(
+          policy.contexts().map((c) =>
+            sources.get(c).then(
+              (s) => {
+                const h = s.health?.();
+                return h?.wedged ? [h.reasons.join('; ') || 'cluster cache wedged'] : [];
+              },
+              () => [],
+            ),
+          ),
+        );
+        void wedged.then((r) => r.flat()).then((w) => send(res, w.length ? 503 : 200, w.length ? `wedged: ${w.join('; ')}\n` : 'ok\n'), () => send(res, 200, 'ok\n'));
+      },
+    },
     {
       path: '/readyz',
       method: 'GET',

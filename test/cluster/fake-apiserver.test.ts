@@ -125,4 +125,73 @@ describe('fake-apiserver', () => {
     ]);
     expect(f.requests.filter((r) => r.path === '/api/v1/pods').length).toBe(2);
   });
+
+  it('extra routes (option and addRoutes) answer before the built-in ones, in order; unhandled ones fall through', async () => {
+    const seen: string[] = [];
+    fake = await FakeApiServer.start({
+      objects: OBJECTS,
+      extraRoutes: (_req, res, url) => {
+        seen.push(`opt ${url.pathname}`);
+        if (url.pathname !== '/apis/coordination.k8s.io/v1/namespaces/ns1/leases') return false;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"kind":"LeaseList","items":[]}');
+        return true;
+      },
+    });
+    fake.addRoutes(async (_req, res, url) => {
+      seen.push(`added ${url.pathname}`);
+      if (url.pathname !== '/x') return false;
+      res.writeHead(204);
+      res.end();
+      return true;
+    });
+    const leases = await fetch(`${fake.url}/apis/coordination.k8s.io/v1/namespaces/ns1/leases`);
+    expect([leases.status, await leases.text()]).toEqual([200, '{"kind":"LeaseList","items":[]}']);
+    expect((await fetch(`${fake.url}/x`)).status).toBe(204);
+    const pods = (await (await fetch(`${fake.url}/api/v1/namespaces/ns1/pods`)).json()) as { items: unknown[] };
+    expect(pods.items).toHaveLength(2);
+    expect(seen).toEqual([
+      'opt /apis/coordination.k8s.io/v1/namespaces/ns1/leases',
+      'opt /x',
+      'added /x',
+      'opt /api/v1/namespaces/ns1/pods',
+      'added /api/v1/namespaces/ns1/pods',
+    ]);
+    expect(fake.requestCount('/x')).toBe(1);
+  });
+
+  it('fault modes: hang holds the request unanswered, a silent watch sends headers then nothing, a one-line watch one line then the end', async () => {
+    const { f } = await start();
+    f.hang('nodes');
+    const ctl = new AbortController();
+    const hung = fetch(`${f.url}/api/v1/nodes`, { signal: ctl.signal }).then(
+      () => 'answered',
+      () => 'aborted',
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    expect(f.hungRequests).toBe(1);
+    ctl.abort();
+    expect(await hung).toBe('aborted');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(f.hungRequests).toBe(0);
+    f.unhang('nodes');
+    expect((await fetch(`${f.url}/api/v1/nodes`)).status).toBe(200);
+
+    f.watchMode('pods', 'silent');
+    const silent = await fetch(`${f.url}/api/v1/pods?watch=true&allowWatchBookmarks=true&timeoutSeconds=1`);
+    expect(silent.status).toBe(200);
+    f.apply(pod('e', 'ns1', 'n1', 'Running'));
+    f.bookmark();
+    expect(await silent.text()).toBe('');
+
+    f.watchMode('pods', 'one-line');
+    const rv = f.resourceVersion;
+    const one = await (await fetch(`${f.url}/api/v1/pods?watch=true&resourceVersion=${rv}`)).text();
+    expect(JSON.parse(one.trim())).toMatchObject({ type: 'BOOKMARK', object: { kind: 'Pod', metadata: { resourceVersion: rv } } });
+    const replay = await (await fetch(`${f.url}/api/v1/pods?watch=true`)).text();
+    expect(replay.trim().split('\n')).toHaveLength(1);
+    f.watchMode('pods', 'normal');
+    const all = await (await fetch(`${f.url}/api/v1/pods?watch=true&timeoutSeconds=1`)).text();
+    expect(all.trim().split('\n')).toHaveLength(5);
+  });
 });

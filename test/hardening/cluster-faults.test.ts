@@ -15,6 +15,7 @@ import { openSource, type ClusterSource } from '../../src/answer/sources.ts';
 import type { Answer } from '../../src/answer/types.ts';
 import type { KObject } from '../../src/k8s/snapshot.ts';
 import { FakeApiServer } from '../support/fake-apiserver.ts';
+import { LiveSource, type LiveSourceOptions } from '../../src/cluster/live-source.ts';
 import { messageEvent, startHarness, CHANNEL_A } from '../slack/harness.ts';
 import { PASTE } from './inputs.ts';
 
@@ -146,5 +147,70 @@ describe('cluster faults (real LiveSource from a kubeconfig, real Answerer)', ()
     // A quantity no real API server would accept passes the projection; what reads it must not throw.
     const q = await answerer.quota('team-a', { source });
     expect(q.replies[0]!.headline).toBe("I couldn't compute the headroom of team-a");
+  });
+});
+
+/**
+ * A LiveSource with short, stated timings (openSource has the production ones), over manifests/demo;
+ * the fake sends BOOKMARKs every 100 ms, as a real API server does every minute.
+ */
+async function setupShort(o: Partial<LiveSourceOptions>): Promise<{ fake: FakeApiServer; source: LiveSource }> {
+  const fake = await FakeApiServer.start({ state: DEMO, bookmarkEveryMs: 100 });
+  const source = new LiveSource({ kubeConfig: fake.kubeConfig(), requestTimeoutMs: 2000, syncTimeoutMs: 5000, backoff: { initialMs: 20, maxMs: 200 }, ...o });
+  cleanups.push(async () => {
+    await source.close();
+    await fake.close();
+  });
+  return { fake, source };
+}
+
+describe('live faults that used to wedge the cache (issue 13): the bot recovers, or says it is stale', () => {
+  it('a silent watch whose relist fails too: the /quota answer says "pods: not being updated since …"; fresh again once the API answers', async () => {
+    const { fake, source } = await setupShort({ staleAfterMs: 300 });
+    fake.watchMode('pods', 'silent');
+    const first = await answerer.quota('team-a', { source, allowedNamespaces: ['team-a'] });
+    expect(gapsOf(first)).toEqual([]);
+    fake.fail('pods', 503);
+    const stale = await eventually(
+      () => answerer.quota('team-a', { source, allowedNamespaces: ['team-a'] }),
+      (a) => gapsOf(a).some((g) => g.startsWith('pods: not being updated since ')),
+      4000,
+    );
+    expect(stale!.replies[0]!.kind).toBe('headroom');
+    expect(gapsOf(stale).find((g) => g.startsWith('pods:'))).toMatch(/^pods: not being updated since \d{4}-\d\d-\d\dT\S+Z \(/);
+    fake.fail('pods', 0);
+    fake.watchMode('pods', 'normal');
+    await eventually(() => answerer.quota('team-a', { source, allowedNamespaces: ['team-a'] }), (a) => gapsOf(a).length === 0, 4000);
+  });
+
+  it('a reflector stuck past its deadline that the watchdog cannot restart: /healthz 503 (the platform restarts the pod), /readyz unchanged; 200 again once it recovers', async () => {
+    // A request deadline that does not fire (what a GC did to the old one) is modelled by one far
+    // beyond the watchdog's threshold.
+    // Pods only: with a watchdog threshold this short, lists slowed down by a loaded test machine
+    // would be restarted too.
+    const { fake, source } = await setupShort({ resources: ['pods'], requestTimeoutMs: 30_000, watchdog: { stuckAfterMs: 400, everyMs: 25, maxRestarts: 2 } });
+    const h = await startHarness({ answerer, source });
+    cleanups.push(() => h.stop());
+    await source.load();
+    expect(await h.get('/healthz')).toEqual({ status: 200, text: 'ok\n' });
+    expect((await h.get('/readyz')).status).toBe(200);
+    fake.hang('pods');
+    fake.expire('pods');
+    const t0 = Date.now();
+    const sick = await eventually(
+      async () => null,
+      () => source.health().wedged,
+      8000,
+    ).then(() => h.get('/healthz'));
+    const ms = Date.now() - t0;
+    expect(sick).toEqual({ status: 503, text: 'wedged: list pods: stuck past its deadline again after 2 watchdog restart(s)\n' });
+    // Readiness keeps its meaning: the cache holds data (served with a staleness note).
+    expect((await h.get('/readyz')).status).toBe(200);
+    fake.unhang(undefined, { release: true });
+    await eventually(async () => null, () => !source.health().wedged, 8000);
+    expect(await h.get('/healthz')).toEqual({ status: 200, text: 'ok\n' });
+    // Three stuck periods (two restarts, then wedged), with room for a loaded machine.
+    expect(ms).toBeGreaterThanOrEqual(1200);
+    expect(ms).toBeLessThan(6000);
   });
 });

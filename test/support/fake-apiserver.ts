@@ -14,6 +14,9 @@
  *   is an ERROR event carrying a 410 Status inside a 200 response, `timeoutSeconds` ends the stream.
  * - Controls: add/update/remove objects (emitting watch events), forbid (403 Status) per resource and
  *   scope, delay routes, fail them with a status, drop watches, expire versions, go down and come back.
+ * - Faults of a broken server or network: `hang` (a request that never answers, connection held),
+ *   `watchMode('silent')` (a watch open with headers sent, then nothing ever: no event, no bookmark),
+ *   `watchMode('one-line')` (a watch that sends one line and ends).
  * - Counts every request by path, so a test can assert "no request when the cache is warm".
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -117,7 +120,14 @@ interface Watcher {
   bookmarks: boolean;
   res: ServerResponse;
   timer?: NodeJS.Timeout;
+  /** Opened in `silent` mode: nothing is ever written to it. */
+  silent?: boolean;
+  /** Opened in `one-line` mode: it ends after its first line. */
+  oneLine?: boolean;
 }
+
+/** How new watches of a resource behave: as the API server, open and silent, or one line then the end. */
+export type WatchMode = 'normal' | 'silent' | 'one-line';
 
 class Collection {
   readonly byKey = new Map<string, Stored>();
@@ -262,7 +272,15 @@ export interface FakeRequest {
   watch: boolean;
 }
 
+/**
+ * A route another stand-in adds to this server (e.g. coordination.k8s.io Leases): called before the
+ * built-in routes, after the request is counted; returns true when it answered the request.
+ */
+export type FakeRoute = (req: IncomingMessage, res: ServerResponse, url: URL, server: FakeApiServer) => boolean | Promise<boolean>;
+
 export interface FakeApiServerOptions {
+  /** Routes tried before the built-in ones (see `FakeRoute`; more can be added with `addRoutes`). */
+  extraRoutes?: FakeRoute | FakeRoute[];
   /** A state path read with FileSource's `loadState` (the same objects a FileSource test sees). */
   state?: string;
   objects?: KObject[];
@@ -286,14 +304,20 @@ export class FakeApiServer {
   private readonly forbidden: Array<{ resource: string; scope: ForbidScope }> = [];
   private readonly delays = new Map<string, { ms: number; watch: boolean }>();
   private readonly failures = new Map<string, number>();
+  private readonly hangs = new Map<string, { lists: boolean; watches: boolean }>();
+  private readonly watchModes = new Map<string, WatchMode>();
+  /** Requests held unanswered by `hang` now. */
+  private readonly hung = new Set<ServerResponse>();
   private readonly historyLimit: number;
   private readonly user: string;
   private bookmarkTimer?: NodeJS.Timeout;
   private rv = 0;
   private port = 0;
   private isDown = false;
+  private readonly extraRoutes: FakeRoute[] = [];
 
   private constructor(opts: FakeApiServerOptions) {
+    if (opts.extraRoutes) this.extraRoutes.push(...[opts.extraRoutes].flat());
     this.historyLimit = opts.historyLimit ?? 100_000;
     this.user = opts.user ?? 'system:serviceaccount:quota-doctor:quota-doctor';
     for (const d of FAKE_KINDS) {
@@ -365,6 +389,11 @@ export class FakeApiServer {
       ].join('\n'),
     );
     return file;
+  }
+
+  /** Adds routes tried before the built-in ones, in order (see `FakeRoute`). */
+  addRoutes(...routes: FakeRoute[]): void {
+    this.extraRoutes.push(...routes);
   }
 
   // ---- objects -------------------------------------------------------------------------------
@@ -453,9 +482,10 @@ export class FakeApiServer {
   }
 
   private writeEvent(w: Watcher, type: string, obj: Json): void {
-    if (w.res.destroyed || w.res.writableEnded) return;
+    if (w.silent || w.res.destroyed || w.res.writableEnded) return;
     const d = w.coll.def;
     w.res.write(`${JSON.stringify({ type, object: { kind: d.kind, apiVersion: apiVersionOf(d), ...obj } })}\n`);
+    if (w.oneLine) this.endWatch(w);
   }
 
   // ---- faults --------------------------------------------------------------------------------
@@ -479,6 +509,40 @@ export class FakeApiServer {
   fail(resource: string, code = 500): void {
     if (code === 0) this.failures.delete(resource);
     else this.failures.set(resource, code);
+  }
+
+  /**
+   * Requests for `resource` ('*': every resource) are never answered: the connection stays open, no
+   * headers, until the client gives up or `unhang`. Lists by default; watches too with `watches`.
+   */
+  hang(resource: string, opts: { lists?: boolean; watches?: boolean } = {}): void {
+    this.hangs.set(resource, { lists: opts.lists ?? true, watches: opts.watches ?? false });
+  }
+
+  /** New requests are answered again; with `release`, the ones held so far are cut (else they stay held). */
+  unhang(resource?: string, opts: { release?: boolean } = {}): void {
+    if (resource) this.hangs.delete(resource);
+    else this.hangs.clear();
+    if (opts.release) {
+      for (const res of this.hung) res.socket?.destroy();
+      this.hung.clear();
+    }
+  }
+
+  /** Requests held by `hang` whose client has not given up. */
+  get hungRequests(): number {
+    return this.hung.size;
+  }
+
+  /**
+   * How watches of `resource` ('*': every resource) opened from now on behave. 'silent': headers,
+   * then nothing at all (no replay, no event, no bookmark) until the client leaves or `timeoutSeconds`
+   * ends it. 'one-line': one line (the first event due, or a BOOKMARK at the current version) and
+   * the end. 'normal' undoes either.
+   */
+  watchMode(resource: string, mode: WatchMode): void {
+    if (mode === 'normal') this.watchModes.delete(resource);
+    else this.watchModes.set(resource, mode);
   }
 
   /** Cuts open watches (of one resource or all) mid-stream, as a dropped connection would. */
@@ -514,9 +578,8 @@ export class FakeApiServer {
   /** Sends a BOOKMARK at the current version to every watch that asked for bookmarks. */
   bookmark(): void {
     for (const w of this.watchers) {
-      if (!w.bookmarks || w.res.destroyed) continue;
-      const d = w.coll.def;
-      w.res.write(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: d.kind, apiVersion: apiVersionOf(d), metadata: { resourceVersion: String(this.rv) } } })}\n`);
+      if (!w.bookmarks || w.silent || w.res.destroyed) continue;
+      this.writeEvent(w, 'BOOKMARK', { metadata: { resourceVersion: String(this.rv) } });
     }
   }
 
@@ -575,6 +638,7 @@ export class FakeApiServer {
     const watch = q.get('watch') === 'true' || q.get('watch') === '1';
     this.requests.push({ method: req.method ?? 'GET', path, query: url.search, watch });
     this.counts.set(path, (this.counts.get(path) ?? 0) + 1);
+    for (const r of this.extraRoutes) if (await r(req, res, url, this)) return;
 
     if (path === '/version') return json(res, 200, JSON.stringify({ major: '1', minor: '35', gitVersion: 'v1.35.0-fake', platform: 'linux/amd64' }));
     if (path === '/healthz' || path === '/livez' || path === '/readyz') {
@@ -587,6 +651,13 @@ export class FakeApiServer {
     const { coll, namespace, name } = route;
     const d = coll.def;
     if (req.method !== 'GET') return json(res, 405, status(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`));
+
+    const hang = this.hangs.get(d.resource) ?? this.hangs.get('*');
+    if (hang && (watch ? hang.watches : hang.lists)) {
+      this.hung.add(res);
+      res.on('close', () => this.hung.delete(res));
+      return;
+    }
 
     const delay = this.delays.get(d.resource);
     if (delay && (!watch || delay.watch)) {
@@ -724,6 +795,9 @@ export class FakeApiServer {
     // The API server sends the headers at once; Node would hold them until the first event.
     res.flushHeaders();
     const w: Watcher = { coll, namespace, fields, labels, bookmarks: q.get('allowWatchBookmarks') === 'true', res };
+    const mode = this.watchModes.get(coll.def.resource) ?? this.watchModes.get('*') ?? 'normal';
+    if (mode === 'silent') w.silent = true;
+    if (mode === 'one-line') w.oneLine = true;
     const rvParam = q.get('resourceVersion');
     if (rvParam && rvParam !== '0') {
       const from = Number(rvParam);
@@ -740,6 +814,12 @@ export class FakeApiServer {
         if (s && matches(s.obj, namespace, fields, labels)) this.writeEvent(w, 'ADDED', s.obj);
       }
     }
+    if (w.oneLine && !res.writableEnded) {
+      // Nothing to replay: the one line is a BOOKMARK at the current version.
+      this.writeEvent(w, 'BOOKMARK', { metadata: { resourceVersion: String(this.rv) } });
+      return;
+    }
+    if (res.writableEnded) return;
     this.watchers.add(w);
     const timeout = Number(q.get('timeoutSeconds') ?? '0');
     if (timeout > 0) w.timer = setTimeout(() => this.endWatch(w), timeout * 1000);
