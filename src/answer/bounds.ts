@@ -6,6 +6,7 @@
  * by its own user on their own machine, gets more room. The cut is always said, never silent.
  */
 import type { KObject } from '../k8s/snapshot.ts';
+import { emptyReply, type Reply } from './types.ts';
 
 /** Pods one Slack/console answer simulates at most (all workloads of a paste together). */
 export const MAX_ANSWER_PODS = 5_000;
@@ -66,4 +67,11 @@ export function boundWorkloads(objects: KObject[], maxPods: number): { objects: 
     return c.withCount(n);
   });
   return { objects: out, warnings };
+}
+
+/** A question with a number beyond what Kubernetes holds (`invalid` of parse/question.ts): the reason, the limit. */
+export function outOfRangeReply(reason: string): Reply {
+  const r = emptyReply('info', 'ℹ️', "I can't simulate that number.");
+  r.lines.push(reason);
+  return r;
 }

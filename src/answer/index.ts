@@ -11,7 +11,7 @@ import { findWorkload, whatIfDrain, whatIfLimitRange, whatIfQuota, whatIfRequest
 import type { Answerer, AskContext } from './answerer.ts';
 import { diagnose, recognises, simulationReply } from './diagnose.ts';
 import { emptyReply, type Answer, type Reply } from './types.ts';
-import { MAX_ANSWER_PODS } from './bounds.ts';
+import { MAX_ANSWER_PODS, outOfRangeReply } from './bounds.ts';
 import type { LimitRange, ResourceQuota, Workload } from '../k8s/objects.ts';
 import type { KObject } from '../k8s/snapshot.ts';
 
@@ -211,6 +211,8 @@ function rolloutReply(a: RolloutAnswer): Reply {
 }
 
 async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
+  // A number no Kubernetes component can hold (parse/question.ts): said before anything is read.
+  if (q.type === 'invalid') return { replies: [outOfRangeReply(q.reason)], namespaces: [] };
   const { state, gaps } = await loadState(ctx);
   if (q.type === 'help') return helpAnswer(state, ctx);
   if (!state) {
