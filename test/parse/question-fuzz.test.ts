@@ -5,17 +5,19 @@
  * MAX_QUESTION_CHARS read) and with the cap lifted (the grammar itself is linear: ≤ 250 ms for the whole
  * 40,000 characters, where it took minutes).
  *
- * The worst shapes against the old grammar (before this commit), one 40,000-character input each, on this
- * 2-core machine under load:
- *   shape                          old           new, whole text    new, as the bot reads it
- *   one word: a×N                  146,072 ms    12.6 ms            < 1 ms
- *   one name: a-a-a…               126,840 ms    26.6 ms            < 1 ms
- *   digits                          ~95,000 ms*  41.2 ms            < 1 ms
- *   max cpu is 4 + a-a-a…           ~22,000 ms*  24.1 ms            < 1 ms
- *   roll out web + digits           ~66,000 ms*  47.8 ms            < 1 ms
- *   quota + a-a-a…                  ~30,000 ms*  35.8 ms            < 1 ms
- *   a a a … / 'what if ' repeated     100 ms     48 ms              < 1 ms
- *   (* measured at 4,000 characters — 942, 219, 656, 302 ms — and scaled ×100: the old grammar was quadratic)
+ * The worst shapes against the old grammar (before this change), one 40,000-character input each, on this
+ * 2-core machine shared by 8 sessions (load average ~15: absolute figures are inflated alike):
+ *   shape                          old (whole text)   new, whole text   new, as the bot reads it
+ *   digits: 1111…                  551,924 ms         41 ms             < 1 ms
+ *   max cpu is 4 + a-a-a…          299,685 ms         24 ms             < 1 ms
+ *   one word: a×N                  146,072 ms         13 ms             < 1 ms
+ *   one name: a-a-a…               126,840 ms         27 ms             < 1 ms
+ *   roll out web + digits          ~66,000 ms*        48 ms             < 1 ms
+ *   one name: a.a.a…               ~30,000 ms*        19 ms             < 1 ms
+ *   quota + a-a-a…                 ~30,000 ms*        36 ms             < 1 ms
+ *   web scales × / why is my my…   910 / 770 ms       47 / 45 ms        < 1 ms
+ *   (* measured at 4,000 characters — 656, 301, 302 ms — ×100: the old grammar was quadratic in a word)
+ * bench/question.ts prints the current figures for every shape.
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_QUESTION_CHARS, parseQuestion, type Question } from '../../src/parse/question.ts';
