@@ -139,12 +139,10 @@ describe('whatIfScale: a huge scale-up (issue 13) — refusals and unschedulable
     expect(fast).toEqual(slow);
   });
 
-  it('+1,000 on a full cpu quota (the answer layer\'s cap): exact tally, the raise re-verified, well within the budget', () => {
+  it('+1,000 on a full cpu quota: exact tally, the raise re-verified (timed through the answerer: test/parse/question-bounds.test.ts)', () => {
     const s = whatIfState('2000');
     const w = findWorkload(s, 'web', undefined, [NS])!;
-    const t0 = performance.now();
     const a = whatIfScale(s, w, 2 + 1000);
-    const ms = performance.now() - t0;
     // requests.cpu 10: used 1000m, 18 × 500m more → 18 admitted (3 on w1, 15 Pending), 982 refused.
     expect(a.tally).toMatchObject({ attempted: 1000, admitted: 18, rejected: 982, scheduled: 3, pending: 15, nodes: { w1: 3 } });
     expect(a.tally.rejections).toHaveLength(1);
@@ -153,8 +151,6 @@ describe('whatIfScale: a huge scale-up (issue 13) — refusals and unschedulable
     // 10 + 982 × 500m = 501
     expect(a.toGetAll).toEqual(['raise wi-quota requests.cpu to 501', '15 pods would need node capacity (500m cpu, 256Mi memory each)']);
     expect(a.withRaisedQuota).toMatchObject({ attempted: 1000, admitted: 1000, rejected: 0, scheduled: 3, pending: 997 });
-    // Was about 0.5 s for 1,000 pods and 2.5 s for the old cap of 5,000 on this machine; now tens of ms.
-    expect(ms).toBeLessThan(1000);
   });
 });
 
