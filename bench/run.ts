@@ -14,6 +14,8 @@
  *                 namespace's admissions can be reused)
  *   diagnoseMs    diagnose a pasted FailedScheduling for a pod, warm
  *   whatifMs      a workload scaled by +1,000 replicas (admission + placement), warm
+ *   hugeScaleMs   "what if <it> scales to 10000000" through the answerer, warm: capped at MAX_SCALE_PODS new
+ *                 pods (answer/bounds.ts), refusals repeated rather than recomputed (issue 13)
  *   requestsPerAnswer  API requests per warm answer (target 0)
  *   listEverythingMs   the same headroom, computed the obvious way: list all pods and nodes per question
  *   topNodesMs         client-node's topNodes (one pod list per node)
@@ -23,6 +25,9 @@
 import { CoreV1Api, topNodes } from '@kubernetes/client-node';
 import { spawn } from 'node:child_process';
 import { runParseBench } from './parse.ts';
+import { questionBenchTable, runQuestionBench } from './question.ts';
+import { createAnswerer } from '../src/answer/index.ts';
+import { MAX_SCALE_PODS } from '../src/answer/bounds.ts';
 import { fileURLToPath } from 'node:url';
 import { NodeInfoIndex, nodeInfoIndex } from '../src/engine/scheduler/node-info.ts';
 import { ALL_RESOURCES, RESOURCES, collectionPath } from '../src/cluster/resources.ts';
@@ -47,6 +52,7 @@ interface SizeResult {
   quotaChurnMs: number;
   diagnoseMs: number;
   whatifMs: number;
+  hugeScaleMs: number;
   requestsPerAnswer: number;
   listEverythingMs: number;
   topNodesMs: number;
@@ -179,6 +185,15 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
       answers++;
     });
     log(`  what-if +1000 ${r1(whatifMs)} ms`);
+    const answerer = createAnswerer();
+    const huge = `what if ${g.bigWorkload} scales to 10000000 in ${g.bigNamespace}`;
+    const hugeScaleMs = await time(3, async () => {
+      const a = await answerer.question(huge, { source: src, now: Date.now() });
+      const gaps = a?.replies[0]?.gaps ?? [];
+      if (!gaps.some((x) => x.includes(`at most ${MAX_SCALE_PODS} per scale question`))) throw new Error(`bench: the huge scale-up was not capped: ${JSON.stringify(a).slice(0, 300)}`);
+      answers++;
+    });
+    log(`  what-if scales to 10000000 (cap ${MAX_SCALE_PODS}) ${r1(hugeScaleMs)} ms`);
     const requestsPerAnswer = fake.requests.filter((r) => !r.watch).length / answers;
 
     // The obvious way: list everything per question, build the state, answer.
@@ -212,7 +227,7 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
       topNodesMs = listMs + perNode * nodes;
       log(`  topNodes ≈ ${r1(topNodesMs)} ms (list nodes ${r1(listMs)} ms + ${nodes} × ${r1(perNode)} ms per-node list of all pods, from ${SAMPLE} nodes)`);
     }
-    return { nodes, pods, coldStartMs: r1(coldStartMs), heapMB: r1(heapMB), indexMB: r1(indexMB), headroomMs: r1(headroomMs), churnMs: r1(churnMs), quotaChurnMs: r1(quotaChurnMs), diagnoseMs: r1(diagnoseMs), whatifMs: r1(whatifMs), requestsPerAnswer, listEverythingMs: r1(listEverythingMs), topNodesMs: r1(topNodesMs) };
+    return { nodes, pods, coldStartMs: r1(coldStartMs), heapMB: r1(heapMB), indexMB: r1(indexMB), headroomMs: r1(headroomMs), churnMs: r1(churnMs), quotaChurnMs: r1(quotaChurnMs), diagnoseMs: r1(diagnoseMs), whatifMs: r1(whatifMs), hugeScaleMs: r1(hugeScaleMs), requestsPerAnswer, listEverythingMs: r1(listEverythingMs), topNodesMs: r1(topNodesMs) };
   } finally {
     await src.close();
     await fake.close();
@@ -255,9 +270,11 @@ for (const [n, p] of sizes) results.push(await runChild(n, p));
 // Pasted text: every 1 MB shape through parsePaste (the understanding issue's bound: < 100 ms), in a
 // warmed-up process as the bot runs (3 untimed runs first: V8's first optimisations settle).
 const parse = runParseBench(7, 3);
-if (json) process.stdout.write(JSON.stringify({ cores: cpus().length, sizes: results, parse1MB: parse }) + '\n');
+// The @mention grammar on 40,000-character inputs (Slack's limit), as read and whole (issue 13: ≤ 50 ms).
+const question = runQuestionBench();
+if (json) process.stdout.write(JSON.stringify({ cores: cpus().length, sizes: results, parse1MB: parse, question40k: question }) + '\n');
 else {
-  const cols = ['nodes', 'pods', 'coldStartMs', 'heapMB', 'indexMB', 'headroomMs', 'churnMs', 'quotaChurnMs', 'diagnoseMs', 'whatifMs', 'requestsPerAnswer', 'listEverythingMs', 'topNodesMs'] as const;
+  const cols = ['nodes', 'pods', 'coldStartMs', 'heapMB', 'indexMB', 'headroomMs', 'churnMs', 'quotaChurnMs', 'diagnoseMs', 'whatifMs', 'hugeScaleMs', 'requestsPerAnswer', 'listEverythingMs', 'topNodesMs'] as const;
   const w = cols.map((c) => Math.max(c.length, ...results.map((r) => String(r[c]).length)));
   process.stdout.write(`quota-doctor bench — ${cpus().length} cores, medians\n`);
   process.stdout.write(cols.map((c, i) => c.padStart(w[i]!)).join('  ') + '\n');
@@ -265,5 +282,6 @@ else {
   process.stdout.write('\nparsePaste on 1 MB inputs, warm (ms, 7 runs after 3 warm-ups)\n');
   const sw = Math.max(...parse.map((r) => r.shape.length));
   for (const r of parse) process.stdout.write(`  ${r.shape.padEnd(sw)}  median ${String(r.medianMs).padStart(6)}  max ${String(r.maxMs).padStart(6)}\n`);
+  process.stdout.write('\n' + questionBenchTable(question));
 }
 process.exit(0);

@@ -6,9 +6,19 @@
  * by its own user on their own machine, gets more room. The cut is always said, never silent.
  */
 import type { KObject } from '../k8s/snapshot.ts';
+import { emptyReply, type Reply } from './types.ts';
 
 /** Pods one Slack/console answer simulates at most (all workloads of a paste together). */
 export const MAX_ANSWER_PODS = 5_000;
+/**
+ * New pods one scale question ("what if web scales to 10000000") simulates at most; the reply says so.
+ * Refused pods cost nothing past the first (engine/whatif.ts: interchangeable pods are refused alike),
+ * nor does the scheduler past the first unschedulable one, but each admitted and placed pod runs
+ * admission and the scheduler: about 0.3 ms at 500 nodes, 0.9 ms at 5,000 (bench/run.ts, hugeScaleMs).
+ * 500 keeps one answer under half a second of event loop on a 5,000-node cluster (the old cap, 5,000
+ * pods, took 1.6–3 s on the 10-node demo).
+ */
+export const MAX_SCALE_PODS = 500;
 /** Pods one `simulate`/`check` run simulates at most. */
 export const MAX_CLI_PODS = 20_000;
 
@@ -66,4 +76,11 @@ export function boundWorkloads(objects: KObject[], maxPods: number): { objects: 
     return c.withCount(n);
   });
   return { objects: out, warnings };
+}
+
+/** A question with a number beyond what Kubernetes holds (`invalid` of parse/question.ts): the reason, the limit. */
+export function outOfRangeReply(reason: string): Reply {
+  const r = emptyReply('info', 'ℹ️', "I can't simulate that number.");
+  r.lines.push(reason);
+  return r;
 }

@@ -14,7 +14,7 @@ import { findWorkload, whatIfDrain, type DrainAnswer, whatIfLimitRange, whatIfQu
 import type { Answerer, AskContext } from './answerer.ts';
 import { diagnose, recognises, simulationReply } from './diagnose.ts';
 import { emptyReply, type Answer, type Reply } from './types.ts';
-import { MAX_ANSWER_PODS } from './bounds.ts';
+import { MAX_ANSWER_PODS, MAX_SCALE_PODS, outOfRangeReply } from './bounds.ts';
 import { guardAnswer, refusalAnswer, Visibility } from './policy.ts';
 import { sourceGaps, unansweredGap, type Audience } from './gaps.ts';
 import { DEFAULT_MAX_BYTES } from '../parse/index.ts';
@@ -227,6 +227,8 @@ function rolloutReply(a: RolloutAnswer): Reply {
 }
 
 async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
+  // A number no Kubernetes component can hold (parse/question.ts): said before anything is read.
+  if (q.type === 'invalid') return { replies: [outOfRangeReply(q.reason)], namespaces: [] };
   const { state, gaps } = await loadState(ctx);
   if (q.type === 'help') return helpAnswer(state, ctx);
   if (!state) {
@@ -300,7 +302,7 @@ async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
       const current = whatIfScale(state, w, 0, opts).from;
       const asked = Math.max(0, q.replicas ?? current + (q.delta ?? 0));
       // "scales to 1000000000" simulated a billion pods and ran the process out of heap (./bounds.ts).
-      const target = Math.min(asked, current + MAX_ANSWER_PODS);
+      const target = Math.min(asked, current + MAX_SCALE_PODS);
       const a = whatIfScale(state, w, target, opts);
       const r = emptyReply('whatif', '🔮', `${w.name} ${a.from} → ${a.to} replicas in ${w.namespace} (${Object.entries(a.perPod).map(([k, v]) => `${v} ${k}`).join(' / ') || 'no requests'} each, after LimitRange defaults)`);
       if (a.to > a.from) r.lines.push(...tallyLines(a.tally));
@@ -310,7 +312,7 @@ async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
         const verified = v ? (v.rejected === 0 ? (v.pending === 0 ? `  ✓ verified: all ${v.admitted} admitted and scheduled` : `  ✓ verified for quota: all ${v.admitted} admitted; ${v.pending} would still wait for a node`) : `  (still ${v.rejected} refused: ${v.rejections[0]?.message ?? ''})`) : '';
         r.lines.push(`To get all ${a.to}: ${a.toGetAll.join('; ')}${verified}`);
       }
-      if (target < asked) r.gaps.push(`You asked for ${asked} replicas; I simulated the first ${MAX_ANSWER_PODS} new pods only.`);
+      if (target < asked) r.gaps.push(`You asked for ${asked} replicas; I simulated the first ${MAX_SCALE_PODS} new pods only (at most ${MAX_SCALE_PODS} per scale question).`);
       return withGaps({ replies: [r], namespaces: [w.namespace] });
     }
     if (q.type === 'requests') {

@@ -116,8 +116,34 @@ export function simulate(input: Snapshot, objects: KObject[], opts: SimOptions =
   return { results, warnings, state };
 }
 
-/** Expands an admitted workload and runs its owned objects, claims and pods. */
-export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, replicas?: number): void {
+/**
+ * Whether a workload's new pods are interchangeable for admission and the scheduler: one template, no
+ * claim, ephemeral volume or ResourceClaim of their own (a StatefulSet's pods each have theirs, a
+ * DaemonSet's each target one node). Only their names differ — which no admission check or filter reads.
+ */
+export function interchangeablePods(w: Workload, pods: readonly Pod[], claims: number): boolean {
+  if (!['Deployment', 'ReplicaSet', 'Job', 'CronJob'].includes(w.kind ?? '') || claims > 0) return false;
+  const spec = pods[0]?.spec as (Pod['spec'] & { resourceClaims?: unknown[]; volumes?: { ephemeral?: unknown }[] }) | undefined;
+  return !!spec && !spec.resourceClaims?.length && !(spec.volumes ?? []).some((v) => v.ephemeral);
+}
+
+/** The same refusal for another interchangeable pod: its own name in the message, nothing re-admitted. */
+export function repeatedRefusal(first: SimResult, pod: Pod): SimResult {
+  const name = pod.metadata.name ?? '';
+  const message = first.admission.message && first.name && name ? first.admission.message.replace(`"${first.name}"`, `"${name}"`) : first.admission.message;
+  return { ...first, name, admission: { ...first.admission, message }, object: pod as unknown as KObject };
+}
+
+/**
+ * Expands an admitted workload and runs its owned objects, claims and pods.
+ *
+ * `repeatOutcomes` (what-ifs that add many pods of one workload): when the pods are interchangeable,
+ * a pod refused at admission leaves the state as it was, so every later pod is refused the same way —
+ * the refusal is repeated, not recomputed; and a pod admitted but unschedulable without preemption
+ * leaves the nodes as they were, so later admitted pods get the same scheduling outcome without running
+ * the scheduler again. Admission still runs for each of those (quota usage grows with each).
+ */
+export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, replicas?: number, repeatOutcomes = false): void {
   const nodes = state.list<Node & KObject>('Node');
   // A Deployment that already has a ReplicaSet (a what-if on a running workload) scales that one.
   let existingReplicaSet: { name: string; hash?: string } | undefined;
@@ -145,7 +171,32 @@ export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOpti
     if (state.get('PersistentVolumeClaim', claim.metadata.namespace, claim.metadata.name ?? '')) continue;
     simulateOne(state, claim, opts, results, warnings, seed, exp.creator);
   }
-  for (const pod of exp.pods) simulateOne(state, pod as unknown as KObject, opts, results, warnings, seed, exp.creator);
+  const same = repeatOutcomes && interchangeablePods(w, exp.pods, exp.claims.length);
+  let refused: SimResult | undefined;
+  let unschedulable: SimResult | undefined;
+  for (const pod of exp.pods) {
+    if (refused) {
+      seed.n++;
+      results.push(repeatedRefusal(refused, pod));
+      continue;
+    }
+    const at = results.length;
+    const admission = simulateOne(state, pod as unknown as KObject, unschedulable ? { ...opts, skipScheduling: true } : opts, results, warnings, seed, exp.creator);
+    const r = results[at]!;
+    if (!same) continue;
+    // Only refusals that do not depend on the pod's name (not an AlreadyExists of a generated name).
+    if (!admission.allowed) {
+      if (r.admission.layer === 'quota' || r.admission.layer === 'limitrange') refused = r;
+      continue;
+    }
+    if (opts.skipScheduling || opts.dryRun) continue;
+    if (unschedulable) {
+      r.scheduling = { ...unschedulable.scheduling! };
+      if (unschedulable.detail.schedule) r.detail.schedule = unschedulable.detail.schedule;
+    } else if (r.scheduling && !r.scheduling.scheduled && !r.scheduling.nominatedNode && !r.scheduling.victims?.length && !r.scheduling.gated) {
+      unschedulable = r;
+    }
+  }
 }
 
 /** The JSON form of docs/contract.md (`detail` left out). */

@@ -13,7 +13,7 @@ import { isTerminal, podRequests } from './resources.ts';
 import { schedulePod, bindPod } from './scheduler/schedule.ts';
 import { nodeInfoIndex } from './scheduler/node-info.ts';
 import { withQuotaHard } from './quota-status.ts';
-import { simulate, simulateWorkloadPods, type SimOptions, type SimResult } from './simulate.ts';
+import { interchangeablePods, simulate, simulateWorkloadPods, type SimOptions, type SimResult } from './simulate.ts';
 import { expandWorkload, podTemplateHash, surgeBudget, workloadTemplate } from './workloads.ts';
 import { countFits, type FitCount } from './headroom.ts';
 import { admitObject, commitAdmission } from './admit.ts';
@@ -118,6 +118,40 @@ function perPodOf(state: Snapshot, w: WorkloadRef, opts: SimOptions): Record<str
   return out;
 }
 
+/**
+ * `count` new pods of a workload (a scale-up), as simulateWorkloadPods runs them — in growing batches for
+ * a Deployment or ReplicaSet (each batch scales the same ReplicaSet on), so that once a pod is refused at
+ * admission the rest need not even be built: interchangeable pods are all refused the same way
+ * (simulate.ts, `repeatOutcomes`). "what if web scales to 10000000" on a full quota is one refused pod
+ * and a count, not thousands of pod objects.
+ */
+function addPods(state: Snapshot, w: WorkloadRef, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, count: number): void {
+  const object = w.object as Workload;
+  if (w.kind !== 'Deployment' && w.kind !== 'ReplicaSet') {
+    simulateWorkloadPods(state, object, opts, results, warnings, seed, count, true);
+    return;
+  }
+  // Pod i is named from seed `base + i`, batch or not: the same pods as one call would make.
+  const base = seed.n;
+  let done = 0;
+  let batch = 16;
+  while (done < count) {
+    const n = Math.min(count - done, batch);
+    const at = results.length;
+    simulateWorkloadPods(state, object, opts, results, warnings, { n: base + done }, n, true);
+    done += n;
+    batch *= 2;
+    const last = results[results.length - 1];
+    // A refusal repeated within the batch (simulate.ts) holds for every later pod of the workload too.
+    if (done < count && results.length > at && last && last.kind === 'Pod' && !last.admission.allowed && (last.admission.layer === 'quota' || last.admission.layer === 'limitrange')) {
+      const pods = results.slice(at).filter((r) => r.kind === 'Pod').map((r) => r.object as unknown as Pod);
+      if (!interchangeablePods(object, pods, 0)) continue;
+      for (; done < count; done++) results.push(last);
+    }
+  }
+  seed.n = base + 2 * count;
+}
+
 export function whatIfScale(state: Snapshot, w: WorkloadRef, target: number, opts: SimOptions = {}): ScaleAnswer {
   const current = workloadPods(state, w);
   const from = current.length;
@@ -126,8 +160,7 @@ export function whatIfScale(state: Snapshot, w: WorkloadRef, target: number, opt
   const results: SimResult[] = [];
   const warnings: string[] = [];
   if (target > from) {
-    simulateWorkloadPods(fork, w.object as Workload, { ...opts, namespace: w.namespace }, results, warnings, { n: 1000 + from }, target - from);
-    // A Deployment's ReplicaSet already exists: drop its duplicate admission from the results.
+    addPods(fork, w, { ...opts, namespace: w.namespace }, results, warnings, { n: 1000 + from }, target - from);
   } else {
     for (const p of current.slice(target)) releasePod(fork, p);
   }
@@ -156,7 +189,7 @@ export function whatIfScale(state: Snapshot, w: WorkloadRef, target: number, opt
       const again = fork.fork();
       for (const { quota, resource, value } of raises) withQuotaHard(again, w.namespace, quota, resource, value, opts.now);
       const rerun: SimResult[] = [];
-      simulateWorkloadPods(again, w.object as Workload, { ...opts, namespace: w.namespace }, rerun, [], { n: 1000 + target }, t.rejected);
+      addPods(again, w, { ...opts, namespace: w.namespace }, rerun, [], { n: 1000 + target }, t.rejected);
       const t2 = tally(rerun.filter((r) => r.kind === 'Pod'));
       answer.withRaisedQuota = {
         ...t2,

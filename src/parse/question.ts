@@ -3,7 +3,24 @@
  * "what if web scales to 8", "can deploy/api go to 12 replicas in team-a?", "what if node-3 goes down",
  * "raise requests.cpu of team-quota to 20", "what if web requests 250m cpu", "roll out web", "why is web pending?",
  * "what if the limitrange max cpu is 4", "what if web rolls out with 500m cpu", "roll out web with image web:2.15".
+ *
+ * Bounded work per message (issue 13). A 40,000-character mention (Slack's limit) used to hold the event
+ * loop for 33–56 s: rules that begin with a name (`[a-z0-9][-a-z0-9.]*…`) were tried at every character,
+ * and each try ran to the end of the word — quadratic in a long word. Now:
+ * - only the first MAX_QUESTION_CHARS characters are read (cut at a space, never inside a word);
+ * - every rule begins with a keyword, or with a name at the start of a word (a lookbehind: not right after
+ *   a character a name can hold), so a run of name characters is entered once per rule, not once per
+ *   character;
+ * - every quantifier stays inside one word or one fixed keyword, the repeated group of "why" takes at most
+ *   8 words, and nothing unbounded is followed by something it could also match: a failed try gives back
+ *   at most one word. Each rule is linear in the text, capped or not.
+ * test/parse/question-fuzz.test.ts holds it to ≤ 50 ms on generated 40,000-character inputs, capped and
+ * uncapped; bench/question.ts prints the figures.
+ *
+ * Numbers no Kubernetes component can hold — replicas beyond int32, quantities whose MilliValue() is beyond
+ * int64, values that are not quantities at all — make an `invalid` question with the reason, never an answer.
  */
+import { Quantity, QuantityError } from '../quantity.ts';
 
 /** A change to the pod template in a rollout question (the engine's TemplateChange, spelled out here). */
 export type TemplateChangeQ =
@@ -18,11 +35,21 @@ export type Question =
   | { type: 'quota'; quota?: string; resource: string; value: string; namespace?: string }
   | { type: 'requests'; workload: string; kind?: string; which: 'requests' | 'limits'; resource: string; value: string; container?: string; namespace?: string }
   | { type: 'drain'; node: string; how: 'drain' | 'down' }
+  /** "uncordon node-3", "what if node-3 is uncordoned": not a drain (the answer layer may not answer it yet: help). */
+  | { type: 'uncordon'; node: string }
   | { type: 'rollout'; workload: string; kind?: string; namespace?: string; changes?: TemplateChangeQ[] }
   | { type: 'limitrange'; limitRange?: string; field: LimitRangeFieldQ; limitType?: LimitRangeTypeQ; resource: string; value: string; namespace?: string }
   | { type: 'why'; name: string; namespace?: string }
   | { type: 'headroom'; namespace?: string }
+  /** A question whose number no Kubernetes component can hold: `reason` says which and the limit. */
+  | { type: 'invalid'; reason: string }
   | { type: 'help' };
+
+/** Characters of a message the grammar reads; the rest is not looked at (the entry point may say so). */
+export const MAX_QUESTION_CHARS = 2_000;
+/** spec.replicas is an int32 in every workload API. */
+export const MAX_REPLICAS = 2_147_483_647;
+const MAX_INT64 = (1n << 63n) - 1n;
 
 const KIND_ALIASES: Record<string, string> = {
   deploy: 'Deployment', deployment: 'Deployment', deployments: 'Deployment',
@@ -30,7 +57,57 @@ const KIND_ALIASES: Record<string, string> = {
   rs: 'ReplicaSet', replicaset: 'ReplicaSet', job: 'Job', ds: 'DaemonSet', daemonset: 'DaemonSet',
 };
 
+/** A DNS name: one inner group. */
 const NAME = '[a-z0-9]([-a-z0-9.]*[a-z0-9])?';
+/** A workload, with an optional kind/ prefix: two groups. */
+const W = `((?:[a-z]+/)?${NAME})`;
+/** Where a rule that begins with a name may begin: not right after a character the name could hold. */
+const AT_W = '(?<![-a-z0-9./])';
+const AT_NAME = '(?<![-a-z0-9.])';
+// A workload name right after "scale[s]": not the "up"/"down"/"to" of "scales up to 6".
+const SW = `(?!(?:up|down|to)\\s)${W}`;
+/** A replica count as typed: "8", and "2.5" or "1e30" so they can be refused rather than read as 2 or 1. */
+const REPL = '(\\d+(?:\\.\\d*)?(?:e[-+]?\\d+)?)';
+const RES = '((?:requests\\.|limits\\.|count\\/)?[a-z0-9.\\-/]+)';
+const QTY_RE = '([0-9.]+(?:[eE][-+]?[0-9]+)?(?:ki|mi|gi|ti|pi|ei|m|k|g|t|p|e)?)';
+const RES_RE = '(cpus?|cores?|memory|mem|ram)';
+
+const NAMESPACE_RE = new RegExp(`(?:\\bin|\\bnamespace|-n|\\bns)\\s+(?:namespace\\s+)?(${NAME})\\b`);
+const SCALE_RES = [
+  new RegExp(`(?:scale|scales|scaled|scaling)\\s+(?:up\\s+|down\\s+)?${SW}\\s+(?:up\\s+|down\\s+)?to\\s+${REPL}`),
+  new RegExp(`${AT_W}${W}\\s+(?:scales?|scaled|goes|go|went|grows?|is scaled)\\s+(?:up\\s+|down\\s+)?to\\s+${REPL}`),
+  new RegExp(`${AT_W}${W}\\s+(?:has|had|gets|got|with|at|to)\\s+${REPL}\\s+replicas`),
+];
+const DELTA_RE = new RegExp(`${AT_W}${W}\\s+([+-]\\d+)(?:\\s+replicas?)?\\b`);
+const ADD_RE = new RegExp(`(add|remove)\\s+(\\d+)\\s+replicas?\\s+(?:to|from)\\s+${W}`);
+const UNCORDON_RES = [
+  new RegExp(`\\buncordon(?:s|ed)?\\s+(?:node\\s+)?(${NAME})`),
+  new RegExp(`${AT_NAME}(?:node\\s+)?(${NAME})\\s+(?:is|was|were|gets?|got)\\s+uncordoned`),
+];
+const DRAIN_RES = [
+  // \b: "uncordon node-3" is not "cordon node-3".
+  new RegExp(`\\b(?:drain|cordon|lose|lost|kill|remove)\\s+(?:node\\s+)?(${NAME})`),
+  new RegExp(`${AT_NAME}(?:node\\s+)?(${NAME})\\s+(?:goes|went|is|were|was)\\s+(?:down|away|drained|lost|gone|cordoned)`),
+  new RegExp(`${AT_NAME}(?:node\\s+)?(${NAME})\\s+(?:dies|died|fails|failed|crashes|crashed)\\b`),
+];
+const QUOTA_OF_RE = new RegExp(`(?:raise|lower|set|change|increase|decrease|bump)\\s+(?:the\\s+)?(?:quota\\s+)?${RES}\\s+(?:of|in|on)\\s+(?:quota\\s+)?(${NAME})\\s+to\\s+${QTY_RE}\\b`);
+const QUOTA_IS_RE = new RegExp(`${AT_NAME}(?:quota\\s+)?(${NAME})\\s+${RES}\\s+(?:is|were|was|=|becomes|to)\\s+${QTY_RE}\\b`);
+const QUOTA_SET_RE = new RegExp(`(?:raise|lower|set|change|increase|decrease|bump)\\s+(?:the\\s+)?(?:quota\\s+)?((?:requests\\.|limits\\.)[a-z0-9.\\-/]+|pods|services|persistentvolumeclaims)\\s+to\\s+${QTY_RE}\\b`);
+const ROLLOUT_RES = [
+  new RegExp(`(?:roll\\s*out|rollout|redeploy|restart|update)\\s+(?:restart\\s+)?(?:of\\s+)?${W}`),
+  new RegExp(`new\\s+(?:version|template|release|revision|build)\\s+of\\s+${W}`),
+  new RegExp(`${AT_W}(?!(?:the|a|our|my|its)\\s)${W}(?:'s|')?\\s+(?:rolls?\\s+out|is\\s+rolled\\s+out|redeploys?|restarts?|new\\s+(?:version|template|release|revision|build|image|rollout))`),
+];
+const REQUESTS_RE = new RegExp(`${AT_W}${W}\\s+(?:requests?|asks? for|needs?|uses?|limits?|gets?)\\s+${QTY_RE}\\s+(?:of\\s+)?(cpus?|cores?|memory|mem|ram)\\b`);
+const SET_REQUESTS_RE = new RegExp(`(?:set|change)\\s+(cpu|memory)\\s+(requests?|limits?)\\s+(?:of|for|on)\\s+${W}\\s+to\\s+${QTY_RE}`);
+const WHY_RE = new RegExp(`why\\s+(?:is|are|does|do|did|was|can't|cannot|won't)\\s+(?:(?:my|the|pod|deploy|deployment)\\s+){0,8}${W}\\s+(?:pods?\\s+)?(?:still\\s+)?(?:pending|stuck|not|rejected|failing|fail)`);
+const HEADROOM_RE = new RegExp(`(?:^|\\b)(?:quota|headroom|room|capacity)\\s+(?:for\\s+|in\\s+|of\\s+)?(${NAME})\\b`);
+const CHANGE_RE = new RegExp(`(?:(requests?|limits?)\\s+(?:of\\s+)?|(?<![0-9.]))${QTY_RE}\\s+(?:of\\s+)?${RES_RE}(?:\\s+(requests?|limits?))?\\b`, 'g');
+
+/** Thrown inside the grammar for a number no Kubernetes component can hold; parseQuestion returns it. */
+class Invalid {
+  constructor(readonly reason: string) {}
+}
 
 function workloadRef(word: string): { workload: string; kind?: string } {
   const m = /^([a-z]+)\/(.+)$/.exec(word);
@@ -39,13 +116,61 @@ function workloadRef(word: string): { workload: string; kind?: string } {
 }
 
 function namespaceOf(text: string): string | undefined {
-  return new RegExp(`(?:\\bin|\\bnamespace|-n|\\bns)\\s+(?:namespace\\s+)?(${NAME})\\b`).exec(text)?.[1] ?? undefined;
+  return NAMESPACE_RE.exec(text)?.[1] ?? undefined;
 }
 
 const RESOURCE_WORDS: Record<string, string> = { cpu: 'cpu', cpus: 'cpu', cores: 'cpu', core: 'cpu', memory: 'memory', mem: 'memory', ram: 'memory' };
 
-/** Parses one question; `help` when nothing matches. */
-export function parseQuestion(input: string): Question {
+/** A replica count or delta as typed, refused beyond int32 or when not whole. */
+function replicas(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n)) throw new Invalid(`${raw} is not a whole number of replicas.`);
+  if (Math.abs(n) > MAX_REPLICAS) throw new Invalid(`${raw.replace(/^\+/, '')} replicas is more than Kubernetes allows: spec.replicas is an int32, at most ${MAX_REPLICAS}.`);
+  return n;
+}
+
+/** A quantity as typed (suffix case fixed), refused when it is not one or its MilliValue() is beyond int64. */
+function quantity(raw: string): string {
+  const v = fixCase(raw);
+  const tooLarge = () =>
+    new Invalid(`${v} is more than Kubernetes can count: quantities are read as int64 milli-units (MilliValue()), at most ${MAX_INT64}m — about 9.2 × 10^15, a little over 8Pi.`);
+  let q: Quantity;
+  try {
+    q = Quantity.parse(v);
+  } catch (e) {
+    if (e instanceof QuantityError && (/: too large$/.test(e.message) || (/: exponent out of range$/.test(e.message) && !/e-/i.test(v)))) throw tooLarge();
+    const why = e instanceof QuantityError ? e.message.replace(/^invalid quantity "[^"]*": /, '') : String(e);
+    throw new Invalid(`${v} is not a Kubernetes quantity (${why}). Write it like 500m, 2, 1.5, 512Mi or 2Gi.`);
+  }
+  if (q.exactMilliCeil() > MAX_INT64) throw tooLarge();
+  return v;
+}
+
+/** The words the grammar reads: the first MAX_QUESTION_CHARS characters, cut at a space. */
+function readable(input: string, maxChars: number): string {
+  if (input.length <= maxChars) return input;
+  const cut = input.slice(0, maxChars + 1);
+  const space = cut.search(/\s\S*$/);
+  return space > 0 ? cut.slice(0, space) : '';
+}
+
+export interface ParseQuestionOptions {
+  /** Characters read (default MAX_QUESTION_CHARS); the tests lift it to show the grammar is linear. */
+  maxChars?: number;
+}
+
+/** Parses one question; `help` when nothing matches, `invalid` for numbers beyond what Kubernetes holds. */
+export function parseQuestion(input: string, options: ParseQuestionOptions = {}): Question {
+  const read = readable(input, options.maxChars ?? MAX_QUESTION_CHARS);
+  try {
+    return grammar(read);
+  } catch (e) {
+    if (e instanceof Invalid) return { type: 'invalid', reason: e.reason };
+    throw e;
+  }
+}
+
+function grammar(input: string): Question {
   const text = input
     .replace(/<@[A-Z0-9]+>/g, ' ')
     .replace(/[`*_?!]/g, ' ')
@@ -53,75 +178,63 @@ export function parseQuestion(input: string): Question {
     .trim()
     .toLowerCase();
   const ns = namespaceOf(text);
-  const W = `((?:[a-z]+/)?${NAME})`;
-  // A workload name right after "scale[s]": not the "up"/"down"/"to" of "scales up to 6".
-  const SW = `(?!(?:up|down|to)\\s)${W}`;
   const withNs = <T extends object>(q: T): T => (ns ? { ...q, namespace: ns } : q);
   let m: RegExpExecArray | null;
 
   if (/^(help|usage|what can you do|commands)\b/.test(text) || text === '') return { type: 'help' };
 
   // Scale: "web scales to 8", "scale web to 8", "web goes to 12 replicas", "web to 8 replicas", "web +3".
-  if ((m = new RegExp(`(?:scale|scales|scaled|scaling)\\s+(?:up\\s+|down\\s+)?${SW}\\s+(?:up\\s+|down\\s+)?to\\s+(\\d+)`).exec(text)) ||
-      (m = new RegExp(`${W}\\s+(?:scales?|scaled|goes|go|went|grows?|is scaled)\\s+(?:up\\s+|down\\s+)?to\\s+(\\d+)`).exec(text)) ||
-      (m = new RegExp(`${W}\\s+(?:has|had|gets|got|with|at|to)\\s+(\\d+)\\s+replicas`).exec(text))) {
-    return withNs({ type: 'scale', ...workloadRef(m[1]!), replicas: Number(m[m.length - 1]) });
+  if ((m = SCALE_RES[0]!.exec(text)) || (m = SCALE_RES[1]!.exec(text)) || (m = SCALE_RES[2]!.exec(text))) {
+    return withNs({ type: 'scale', ...workloadRef(m[1]!), replicas: replicas(m[m.length - 1]!) });
   }
-  if ((m = new RegExp(`${W}\\s+([+-]\\d+)(?:\\s+replicas?)?\\b`).exec(text)) || (m = new RegExp(`(add|remove)\\s+(\\d+)\\s+replicas?\\s+(?:to|from)\\s+${W}`).exec(text))) {
-    if (m[1] === 'add' || m[1] === 'remove') return withNs({ type: 'scale', ...workloadRef(m[3]!), delta: (m[1] === 'add' ? 1 : -1) * Number(m[2]) });
-    return withNs({ type: 'scale', ...workloadRef(m[1]!), delta: Number(m[m.length - 1]) });
+  if ((m = DELTA_RE.exec(text))) return withNs({ type: 'scale', ...workloadRef(m[1]!), delta: replicas(m[3]!) });
+  if ((m = ADD_RE.exec(text))) return withNs({ type: 'scale', ...workloadRef(m[3]!), delta: (m[1] === 'add' ? 1 : -1) * replicas(m[2]!) });
+  // Uncordon: its own question, before the drain rules.
+  if ((m = UNCORDON_RES[0]!.exec(text)) || (m = UNCORDON_RES[1]!.exec(text))) {
+    if (!/^(the|a|one)$/.test(m[1]!)) return { type: 'uncordon', node: m[1]! };
   }
   // Drain / lose a node.
-  if ((m = new RegExp(`(?:drain|cordon|lose|lost|kill|remove)\\s+(?:node\\s+)?(${NAME})`).exec(text)) ||
-      (m = new RegExp(`(?:node\\s+)?(${NAME})\\s+(?:goes|went|is|were|was)\\s+(?:down|away|drained|lost|gone|cordoned)`).exec(text)) ||
-      (m = new RegExp(`(?:node\\s+)?(${NAME})\\s+(?:dies|died|fails|failed|crashes|crashed)\\b`).exec(text))) {
+  if ((m = DRAIN_RES[0]!.exec(text)) || (m = DRAIN_RES[1]!.exec(text)) || (m = DRAIN_RES[2]!.exec(text))) {
     if (!/^(the|a|one)$/.test(m[1]!)) return { type: 'drain', node: m[1]!, how: /\b(drain|cordon|drained|cordoned)\b/.test(m[0]) ? 'drain' : 'down' };
   }
   // LimitRange value: "what if the limitrange max cpu is 4", "set limitrange defaults default memory to 1Gi".
   const lr = limitRangeQuestion(text);
   if (lr) return withNs(lr);
   // Quota change: "raise requests.cpu of team-quota to 20", "what if team-quota pods is 60", "set pods to 60".
-  const RES = '((?:requests\\.|limits\\.|count\\/)?[a-z0-9.\\-/]+)';
-  const QTY = '([0-9.]+(?:[eE][-+]?[0-9]+)?(?:ki|mi|gi|ti|pi|ei|m|k|g|t|p|e)?)';
-  if ((m = new RegExp(`(?:raise|lower|set|change|increase|decrease|bump)\\s+(?:the\\s+)?(?:quota\\s+)?${RES}\\s+(?:of|in|on)\\s+(?:quota\\s+)?(${NAME})\\s+to\\s+${QTY}\\b`).exec(text))) {
-    return withNs({ type: 'quota', resource: m[1]!, quota: m[2]!, value: fixCase(m[4]!) });
+  if ((m = QUOTA_OF_RE.exec(text))) {
+    return withNs({ type: 'quota', resource: m[1]!, quota: m[2]!, value: quantity(m[4]!) });
   }
-  if ((m = new RegExp(`(?:quota\\s+)?(${NAME})\\s+${RES}\\s+(?:is|were|was|=|becomes|to)\\s+${QTY}\\b`).exec(text)) && /quota/.test(text) && /\.|pods|services|count/.test(m[3]!)) {
+  if ((m = QUOTA_IS_RE.exec(text)) && /quota/.test(text) && /\.|pods|services|count/.test(m[3]!)) {
     // (NAME) holds two groups (NAME has an inner one): quota 1, resource 3, value 4.
-    return withNs({ type: 'quota', quota: m[1]!, resource: m[3]!, value: fixCase(m[4]!) });
+    return withNs({ type: 'quota', quota: m[1]!, resource: m[3]!, value: quantity(m[4]!) });
   }
-  if ((m = new RegExp(`(?:raise|lower|set|change|increase|decrease|bump)\\s+(?:the\\s+)?(?:quota\\s+)?((?:requests\\.|limits\\.)[a-z0-9.\\-/]+|pods|services|persistentvolumeclaims)\\s+to\\s+${QTY}\\b`).exec(text))) {
-    return withNs({ type: 'quota', resource: m[1]!, value: fixCase(m[2]!) });
+  if ((m = QUOTA_SET_RE.exec(text))) {
+    return withNs({ type: 'quota', resource: m[1]!, value: quantity(m[2]!) });
   }
   // Rollout, with an optional new template: "roll out web with image x", "what if web rolls out with 500m cpu",
   // "what if web's new version requests 1Gi memory". Before the requests rules: "version requests 1Gi" is not a workload.
-  if ((m = new RegExp(`(?:roll\\s*out|rollout|redeploy|restart|update)\\s+(?:restart\\s+)?(?:of\\s+)?${W}`).exec(text)) ||
-      (m = new RegExp(`new\\s+(?:version|template|release|revision|build)\\s+of\\s+${W}`).exec(text)) ||
-      (m = new RegExp(`(?<![-a-z0-9./])(?!(?:the|a|our|my|its)\\s)${W}(?:'s|')?\\s+(?:rolls?\\s+out|is\\s+rolled\\s+out|redeploys?|restarts?|new\\s+(?:version|template|release|revision|build|image|rollout))`).exec(text))) {
+  if ((m = ROLLOUT_RES[0]!.exec(text)) || (m = ROLLOUT_RES[1]!.exec(text)) || (m = ROLLOUT_RES[2]!.exec(text))) {
     const changes = templateChanges(text.slice(m.index + m[0].length), input);
     return withNs({ type: 'rollout', ...workloadRef(m[1]!), ...(changes.length ? { changes } : {}) });
   }
   // Requests / limits of a workload.
-  if ((m = new RegExp(`${W}\\s+(?:requests?|asks? for|needs?|uses?|limits?|gets?)\\s+${QTY}\\s+(?:of\\s+)?(cpus?|cores?|memory|mem|ram)\\b`).exec(text))) {
+  if ((m = REQUESTS_RE.exec(text))) {
     const which = /limit/.test(m[0]) ? 'limits' : 'requests';
-    return withNs({ type: 'requests', ...workloadRef(m[1]!), which, resource: RESOURCE_WORDS[m[4]!]!, value: fixCase(m[3]!) });
+    return withNs({ type: 'requests', ...workloadRef(m[1]!), which, resource: RESOURCE_WORDS[m[4]!]!, value: quantity(m[3]!) });
   }
-  if ((m = new RegExp(`(?:set|change)\\s+(cpu|memory)\\s+(requests?|limits?)\\s+(?:of|for|on)\\s+${W}\\s+to\\s+${QTY}`).exec(text))) {
-    return withNs({ type: 'requests', ...workloadRef(m[3]!), which: m[2]!.startsWith('limit') ? 'limits' : 'requests', resource: m[1]!, value: fixCase(m[5]!) });
+  if ((m = SET_REQUESTS_RE.exec(text))) {
+    return withNs({ type: 'requests', ...workloadRef(m[3]!), which: m[2]!.startsWith('limit') ? 'limits' : 'requests', resource: m[1]!, value: quantity(m[5]!) });
   }
   // Why pending / rejected.
-  if ((m = new RegExp(`why\\s+(?:is|are|does|do|did|was|can't|cannot|won't)\\s+(?:(?:my|the|pod|deploy|deployment)\\s+)*${W}\\s+(?:pods?\\s+)?(?:still\\s+)?(?:pending|stuck|not|rejected|failing|fail)`).exec(text))) {
+  if ((m = WHY_RE.exec(text))) {
     return withNs({ type: 'why', name: workloadRef(m[1]!).workload });
   }
-  if ((m = new RegExp(`(?:^|\\b)(?:quota|headroom|room|capacity)\\s+(?:for\\s+|in\\s+|of\\s+)?(${NAME})\\b`).exec(text)) && !['is', 'the', 'for'].includes(m[1]!)) {
+  if ((m = HEADROOM_RE.exec(text)) && !['is', 'the', 'for'].includes(m[1]!)) {
     return { type: 'headroom', namespace: m[1]! };
   }
   if (/\b(quota|headroom|room left|how much room)\b/.test(text)) return withNs({ type: 'headroom' });
   return { type: 'help' };
 }
-
-const QTY_RE = '([0-9.]+(?:[eE][-+]?[0-9]+)?(?:ki|mi|gi|ti|pi|ei|m|k|g|t|p|e)?)';
-const RES_RE = '(cpus?|cores?|memory|mem|ram)';
 
 /**
  * The new template of a rollout question, from the words after the workload: "with image x", "with 500m
@@ -137,10 +250,9 @@ function templateChanges(rest: string, input: string): TemplateChangeQ[] {
     if (img) out.push({ field: 'image', value: img, ...inC });
   }
   const body = rest.replace(/\bimage\s+\S+/, ' ');
-  const re = new RegExp(`(?:(requests?|limits?)\\s+(?:of\\s+)?)?${QTY_RE}\\s+(?:of\\s+)?${RES_RE}(?:\\s+(requests?|limits?))?\\b`, 'g');
-  for (const x of body.matchAll(re)) {
+  for (const x of body.matchAll(CHANGE_RE)) {
     const word = x[1] ?? x[4] ?? '';
-    out.push({ field: word.startsWith('limit') ? 'limits' : 'requests', resource: RESOURCE_WORDS[x[3]!]!, value: fixCase(x[2]!), ...inC });
+    out.push({ field: word.startsWith('limit') ? 'limits' : 'requests', resource: RESOURCE_WORDS[x[3]!]!, value: quantity(x[2]!), ...inC });
   }
   return out;
 }
@@ -156,6 +268,12 @@ const LR_FIELD = '(default\\s*request|defaultrequest|max\\s*limit\\s*(?:/|to\\s+
 const LR_RES = '(cpus?|cores?|memory|mem|ram|ephemeral-storage|storage|[a-z0-9.-]+/[a-z0-9.-]+)';
 const LR_TYPES: Record<string, LimitRangeTypeQ> = { pod: 'Pod', pods: 'Pod', container: 'Container', containers: 'Container', pvc: 'PersistentVolumeClaim', pvcs: 'PersistentVolumeClaim', persistentvolumeclaim: 'PersistentVolumeClaim', claim: 'PersistentVolumeClaim', claims: 'PersistentVolumeClaim' };
 const LR_NOT_A_NAME = /^(?:the|a|an|of|in|for|to|is|was|were|per|max|maximum|min|minimum|default|defaultrequest|maxlimitrequestratio|limitrange|ratio|pod|pods|container|containers|pvc|type|value|values|limit|limits|cpu|memory)$/;
+const LR_FIELD_RE = new RegExp(`(?:^|\\s)(?:(pods?|containers?|pvcs?|persistentvolumeclaim|claims?)\\s+)?${LR_FIELD}\\s+(?:(?:of|for|on)\\s+)?(?:(pods?|containers?|pvcs?)\\s+)?${LR_RES}(?=[\\s,.]|$)`);
+// The value: the first "is/were/…/to <quantity>" after the field (at the start or after a space).
+const LR_VALUE_RE = new RegExp(`(?:^|\\s)(?:is|were|was|=|to|becomes|be|at|of)\\s+${QTY_RE}(?=[\\s,.]|$)`);
+const LR_TO_RE = new RegExp(`\\bto\\s+${QTY_RE}(?=[\\s,.]|$)`);
+const LR_NAME_AFTER_RE = new RegExp(`\\b(?:limit\\s*range|lr)\\s+(${NAME})\\b`);
+const LR_NAME_BEFORE_RE = new RegExp(`${AT_NAME}(${NAME})\\s+(?:limit\\s*range|lr)\\b`);
 
 /**
  * A LimitRange value: a field word (min, max, default, defaultRequest, maxLimitRequestRatio) next to a
@@ -164,7 +282,7 @@ const LR_NOT_A_NAME = /^(?:the|a|an|of|in|for|to|is|was|were|per|max|maximum|min
  */
 function limitRangeQuestion(text: string): Question | null {
   const mentions = /\blimit\s*ranges?\b|\blr\b/.test(text);
-  const fr = new RegExp(`(?:^|\\s)(?:(pods?|containers?|pvcs?|persistentvolumeclaim|claims?)\\s+)?${LR_FIELD}\\s+(?:(?:of|for|on)\\s+)?(?:(pods?|containers?|pvcs?)\\s+)?${LR_RES}(?=[\\s,.]|$)`).exec(text);
+  const fr = LR_FIELD_RE.exec(text);
   if (!fr) return null;
   const fieldWord = fr[2]!.replace(/\s+/g, ' ');
   const field = LR_FIELDS.find(([re]) => re.test(fieldWord))?.[1];
@@ -172,17 +290,17 @@ function limitRangeQuestion(text: string): Question | null {
   // "what if web limits 1Gi memory" is a requests question; "default"/"min"/"ratio" need the word limitrange.
   if (!mentions && !['defaultRequest', 'max', 'maxLimitRequestRatio'].includes(field)) return null;
   const after = text.slice(fr.index + fr[0].length);
-  const val = new RegExp(`^(?:.*?\\s)?(?:is|were|was|=|to|becomes|be|at|of)\\s+${QTY_RE}(?=[\\s,.]|$)`).exec(after.trim()) ?? new RegExp(`\\bto\\s+${QTY_RE}(?=[\\s,.]|$)`).exec(text);
+  const val = LR_VALUE_RE.exec(after.trim()) ?? LR_TO_RE.exec(text);
   if (!val) return null;
   const rawRes = fr[4]!;
   const resource = RESOURCE_WORDS[rawRes] ?? rawRes;
   const typeWord = fr[1] ?? fr[3] ?? /\bper\s+(pod|container|pvc)\b/.exec(text)?.[1] ?? /\btype\s+(pod|container|pvc|persistentvolumeclaim)\b/.exec(text)?.[1];
   let name: string | undefined;
-  const n1 = new RegExp(`\\b(?:limit\\s*range|lr)\\s+(${NAME})\\b`).exec(text);
-  const n2 = new RegExp(`\\b(${NAME})\\s+(?:limit\\s*range|lr)\\b`).exec(text);
+  const n1 = LR_NAME_AFTER_RE.exec(text);
+  const n2 = LR_NAME_BEFORE_RE.exec(text);
   if (n1 && !LR_NOT_A_NAME.test(n1[1]!) && !/^(?:is|to|in)$/.test(n1[1]!)) name = n1[1]!;
   else if (n2 && !LR_NOT_A_NAME.test(n2[1]!) && !/^(?:if|set|raise|lower|change|what|increase|decrease|bump)$/.test(n2[1]!)) name = n2[1]!;
-  const q: Question = { type: 'limitrange', field, resource, value: fixCase(val[1]!) };
+  const q: Question = { type: 'limitrange', field, resource, value: quantity(val[1]!) };
   if (name) q.limitRange = name;
   if (typeWord && LR_TYPES[typeWord]) q.limitType = LR_TYPES[typeWord];
   return q;

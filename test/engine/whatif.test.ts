@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { reconcileQuotaStatus } from '../../src/engine/quota-status.ts';
 import { findWorkload, tally, whatIfDrain, whatIfLimitRange, whatIfQuota, whatIfRequests, whatIfRollout, whatIfScale } from '../../src/engine/whatif.ts';
-import type { Pod } from '../../src/k8s/objects.ts';
+import { simulateWorkloadPods, type SimResult } from '../../src/engine/simulate.ts';
+import type { Pod, Workload } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import { node, pod, snapshotOf } from '../support/builders.ts';
 
@@ -109,6 +110,47 @@ describe('whatIfScale', () => {
     expect(a.tally.attempted).toBe(0);
     expect(a.toGetAll).toBeUndefined();
     expect(s.count('Pod', NS)).toBe(2);
+  });
+});
+
+describe('whatIfScale: a huge scale-up (issue 13) — refusals and unschedulable pods repeated, not recomputed', () => {
+  /** What a pod's result says, without the objects. */
+  const outcome = (r: SimResult) => ({ kind: r.kind, name: r.name, allowed: r.admission.allowed, layer: r.admission.layer, message: r.admission.message, scheduling: r.scheduling });
+  function run(podsHard: string, count: number, repeat: boolean): SimResult[] {
+    const s = whatIfState(podsHard);
+    const w = findWorkload(s, 'web', undefined, [NS])!;
+    const fork = s.fork();
+    const results: SimResult[] = [];
+    simulateWorkloadPods(fork, w.object as Workload, { namespace: NS }, results, [], { n: 1000 }, count, repeat);
+    return results;
+  }
+
+  it.each([
+    // pods 5: 3 admitted (w1), then every pod refused by `pods` — the refusal repeated with each pod's own name.
+    ['5', 200],
+    // pods 20: 18 admitted, 3 on w1 and 15 Pending (the scheduler outcome repeated), then refused by pods.
+    ['20', 200],
+    // pods 100: requests.cpu 10 stops it first (1000m used + 18 × 500m = 10).
+    ['100', 300],
+  ])('pods hard %s, +%i: exactly the outcomes of running every pod', (podsHard, count) => {
+    const slow = run(podsHard, count, false).map(outcome);
+    const fast = run(podsHard, count, true).map(outcome);
+    expect(fast).toHaveLength(count);
+    expect(fast).toEqual(slow);
+  });
+
+  it('+1,000 on a full cpu quota: exact tally, the raise re-verified (timed through the answerer: test/parse/question-bounds.test.ts)', () => {
+    const s = whatIfState('2000');
+    const w = findWorkload(s, 'web', undefined, [NS])!;
+    const a = whatIfScale(s, w, 2 + 1000);
+    // requests.cpu 10: used 1000m, 18 × 500m more → 18 admitted (3 on w1, 15 Pending), 982 refused.
+    expect(a.tally).toMatchObject({ attempted: 1000, admitted: 18, rejected: 982, scheduled: 3, pending: 15, nodes: { w1: 3 } });
+    expect(a.tally.rejections).toHaveLength(1);
+    expect(a.tally.rejections[0]).toMatchObject({ count: 982, layer: 'quota' });
+    expect(a.tally.rejections[0]!.message).toMatch(/^pods "web-5f7c9-[a-z0-9]{5}" is forbidden: exceeded quota: wi-quota, requested: requests\.cpu=500m, used: requests\.cpu=10, limited: requests\.cpu=10$/);
+    // 10 + 982 × 500m = 501
+    expect(a.toGetAll).toEqual(['raise wi-quota requests.cpu to 501', '15 pods would need node capacity (500m cpu, 256Mi memory each)']);
+    expect(a.withRaisedQuota).toMatchObject({ attempted: 1000, admitted: 1000, rejected: 0, scheduled: 3, pending: 997 });
   });
 });
 

@@ -28,6 +28,11 @@ describe('parseQuestion', () => {
     ['what if node general-b-1 is drained', { type: 'drain', node: 'general-b-1', how: 'drain' }],
     ['what if we lose node-3', { type: 'drain', node: 'node-3', how: 'down' }],
     ['what if general-a-1 dies', { type: 'drain', node: 'general-a-1', how: 'down' }],
+    ['cordon general-a-1', { type: 'drain', node: 'general-a-1', how: 'drain' }],
+    // uncordon is not a drain ("cordon" inside "uncordon" used to match)
+    ['uncordon general-c-2', { type: 'uncordon', node: 'general-c-2' }],
+    ['what if general-c-2 is uncordoned', { type: 'uncordon', node: 'general-c-2' }],
+    ['what if we uncordon node general-c-2?', { type: 'uncordon', node: 'general-c-2' }],
     // quota
     ['raise requests.cpu of team-quota to 20', { type: 'quota', resource: 'requests.cpu', quota: 'team-quota', value: '20' }],
     ['what if team-quota pods is 60', { type: 'quota', quota: 'team-quota', resource: 'pods', value: '60' }],
@@ -83,6 +88,41 @@ describe('parseQuestion', () => {
     ['what is the meaning of life', { type: 'help' }],
     // "default" alone is too common a word without "limitrange"
     ['what if default cpu is 4', { type: 'help' }],
+  ])('%j', (text, q) => {
+    expect(parseQuestion(text)).toEqual(q);
+  });
+});
+
+const INT64 = 'is more than Kubernetes can count: quantities are read as int64 milli-units (MilliValue()), at most 9223372036854775807m — about 9.2 × 10^15, a little over 8Pi.';
+const INT32 = 'replicas is more than Kubernetes allows: spec.replicas is an int32, at most 2147483647.';
+
+describe('parseQuestion: numbers no Kubernetes component can hold are refused, with the limit', () => {
+  it.each<[string, Question]>([
+    // quantities: MilliValue() beyond int64 (used to throw inside the engine: "Something went wrong")
+    ['raise requests.cpu of team-quota to 1e308', { type: 'invalid', reason: `1e308 ${INT64}` }],
+    ['raise requests.cpu of team-quota to 99999999999999999999', { type: 'invalid', reason: `99999999999999999999 ${INT64}` }],
+    ['set pods to 1e19 in team-a', { type: 'invalid', reason: `1e19 ${INT64}` }],
+    ['what if web requests 1e30 cpu', { type: 'invalid', reason: `1e30 ${INT64}` }],
+    ['what if the limitrange max memory is 9pi', { type: 'invalid', reason: `9Pi ${INT64}` }],
+    ['roll out web with 1e20 cpu', { type: 'invalid', reason: `1e20 ${INT64}` }],
+    // the largest that fits: 9223372036854775807m = 9223372036854775.807
+    ['raise requests.cpu of team-quota to 9223372036854775', { type: 'quota', resource: 'requests.cpu', quota: 'team-quota', value: '9223372036854775' }],
+    ['raise requests.cpu of team-quota to 9223372036854776', { type: 'invalid', reason: `9223372036854776 ${INT64}` }],
+    ['what if the limitrange max memory is 8pi', { type: 'limitrange', field: 'max', resource: 'memory', value: '8Pi' }],
+    // not a quantity at all (used to throw too)
+    ['what if web requests 1.2.3 cpu', { type: 'invalid', reason: "1.2.3 is not a Kubernetes quantity (quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'). Write it like 500m, 2, 1.5, 512Mi or 2Gi." }],
+    // replicas: int32, as the API
+    ['what if web scales to 10000000', { type: 'scale', workload: 'web', replicas: 10_000_000 }],
+    ['what if web scales to 2147483647', { type: 'scale', workload: 'web', replicas: 2_147_483_647 }],
+    ['what if web scales to 2147483648', { type: 'invalid', reason: `2147483648 ${INT32}` }],
+    ['what if web scales to 99999999999999999999', { type: 'invalid', reason: `99999999999999999999 ${INT32}` }],
+    // "1e30" used to be read as 1 replica
+    ['what if web scales to 1e30', { type: 'invalid', reason: `1e30 ${INT32}` }],
+    ['what if web scales to 1e3', { type: 'scale', workload: 'web', replicas: 1000 }],
+    ['what if web scales to 2.5', { type: 'invalid', reason: '2.5 is not a whole number of replicas.' }],
+    ['web +3000000000', { type: 'invalid', reason: `3000000000 ${INT32}` }],
+    ['add 3000000000 replicas to web', { type: 'invalid', reason: `3000000000 ${INT32}` }],
+    ['what if worker gets 1e12 replicas', { type: 'invalid', reason: `1e12 ${INT32}` }],
   ])('%j', (text, q) => {
     expect(parseQuestion(text)).toEqual(q);
   });
