@@ -12,7 +12,7 @@ import { releasePod } from './release.ts';
 import { isTerminal, podRequests } from './resources.ts';
 import { schedulePod, bindPod } from './scheduler/schedule.ts';
 import { nodeInfoIndex } from './scheduler/node-info.ts';
-import { withQuotaHard } from './quota-status.ts';
+import { withQuotaHard } from './quota-ledger.ts';
 import { simulate, simulateWorkloadPods, type SimOptions, type SimResult } from './simulate.ts';
 import { expandWorkload, podTemplateHash, surgeBudget, workloadTemplate } from './workloads.ts';
 import { countFits, type FitCount } from './headroom.ts';
