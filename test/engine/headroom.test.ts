@@ -3,7 +3,8 @@
  * k8s-semantics §3.4 (LimitRange defaults), §4.3/§4.5 (quota usage and the exceeded check), §6.2 (fit).
  */
 import { describe, expect, it } from 'vitest';
-import { computeHeadroom, countFits, headroomJson, nodeBound } from '../../src/engine/headroom.ts';
+import { computeHeadroom, countFits, headroomJson, headroomMemo, nodeBound } from '../../src/engine/headroom.ts';
+import { perPodRequests } from '../../src/engine/resources.ts';
 import { reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
 import type { Pod } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
@@ -226,5 +227,58 @@ describe('computeHeadroom: what it keeps between answers follows the state', () 
     f.put(node('n2', { cpu: '32', memory: '128Gi' }));
     f.put(limitRange(NS, { cpu: '250m', memory: '256Mi' }, { cpu: '1', memory: '1Gi' }));
     expect(headroomJson(computeHeadroom(f, NS))).not.toEqual(before);
+  });
+});
+
+describe('headroom memo: owned by the snapshot, dropped by any write admission could see', () => {
+  const cm = (ns: string): KObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: ns }, data: { a: '1' } });
+  const remembered = (s: Snapshot): boolean => headroomMemo(s).admission(NS, s.get('Deployment', NS, 'web')!, undefined) !== undefined;
+
+  it.each<[string, (s: Snapshot) => void, boolean]>([
+    ['nothing written', () => {}, true],
+    ['a ConfigMap of another namespace', (s) => s.put(cm('other')), true],
+    ['a Pod of another namespace', (s) => s.put(pod('p', { namespace: 'other', cpu: '1', node: 'n1' }) as KObject), true],
+    // A kind admission does not read today: the memo does not rely on knowing which kinds it reads.
+    ['a ConfigMap of the namespace', (s) => s.put(cm(NS)), false],
+    ['a Pod of the namespace removed', (s) => void s.remove('Pod', NS, 'solo'), false],
+    ['a Node (cluster-scoped)', (s) => s.put(node('n9', { cpu: '1', memory: '1Gi' })), false],
+    ['a PriorityClass (cluster-scoped)', (s) => s.put({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'low' }, value: 1 }), false],
+  ])('%s: the fork still remembers the admission → %s; the original always does', (_what, change, kept) => {
+    const s = headroomState('20');
+    computeHeadroom(s, NS);
+    expect(remembered(s)).toBe(true);
+    const f = s.fork();
+    change(f);
+    expect(remembered(f)).toBe(kept);
+    expect(remembered(s)).toBe(true);
+  });
+
+  it('a write to the original after the fork drops only the original\'s entries', () => {
+    const s = headroomState('20');
+    computeHeadroom(s, NS);
+    const f = s.fork();
+    s.put(cm(NS));
+    expect([remembered(s), remembered(f)]).toEqual([false, true]);
+  });
+
+  it('a snapshot with the same objects remembers nothing; another `now` is another admission', () => {
+    const s = headroomState('20');
+    computeHeadroom(s, NS);
+    const t = snapshotOf(...s.list('Deployment', NS));
+    expect(headroomMemo(t).admission(NS, t.get('Deployment', NS, 'web')!, undefined)).toBeUndefined();
+    expect(headroomMemo(s).admission(NS, s.get('Deployment', NS, 'web')!, 1_700_000_000_000)).toBeUndefined();
+  });
+});
+
+describe('perPodRequests: what a reply shows per pod', () => {
+  const gpuPod: Pod = { ...pod('g', { cpu: '1500m', memory: '1Gi', requests: { 'nvidia.com/gpu': '1', 'ephemeral-storage': '1Gi' } }) };
+  it.each<[string, Pod, boolean, Record<string, string>]>([
+    ['cpu and memory only', gpuPod, false, { cpu: '1500m', memory: '1Gi' }],
+    ['with extended resources (names with a /), not ephemeral-storage', gpuPod, true, { cpu: '1500m', memory: '1Gi', 'nvidia.com/gpu': '1' }],
+    ['nothing requested', pod('e'), true, {}],
+  ])('%s', (_what, p, extended, want) => {
+    const got = perPodRequests(p, { extended });
+    expect(got).toEqual(want);
+    expect(Object.keys(got)).toEqual(Object.keys(want));
   });
 });
