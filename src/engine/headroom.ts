@@ -146,7 +146,7 @@ export function headroomMemo(state: Snapshot): HeadroomMemo {
   return state.derive(HeadroomMemo.KEY, () => new HeadroomMemo());
 }
 
-/** admitObject (dry run); with `memoKey` (the workload the pod is made from), remembered while the snapshot is unchanged. */
+/** admitObject (dry run); with `memoKey` (the workload the pod is made from), remembered until a write it could read (above). */
 function admitDryRun(state: Snapshot, pod: Pod, now: number | undefined, memoKey?: object): AdmissionResult {
   if (!memoKey) return admitObject(pod as KObject, state, { now, dryRun: true });
   const ns = pod.metadata.namespace ?? 'default';
@@ -200,7 +200,10 @@ function quotaLists(state: Snapshot, q: ResourceQuota): { hard: ResourceList; us
 
 /**
  * Nodes a pod can never use whatever its size (taints, affinity, cordons…), cached per scheduling
- * signature while no Node (or volume) changes — for pods whose eligibility does not depend on other pods.
+ * signature — for pods whose own spec makes eligibility independent of other pods. Dropped when what
+ * the filters read for such a pod changes: a Node, a volume, a Namespace (an existing pod's
+ * anti-affinity term may select namespaces by label), or a Pod with required anti-affinity (it can
+ * exclude nodes for the incoming pod: InterPodAffinity's existing-anti-affinity check).
  */
 class EligibilityCache implements Derived {
   static readonly KEY = 'headroom.eligibility';
@@ -210,9 +213,14 @@ class EligibilityCache implements Derived {
     c.map = this.map;
     return c;
   }
-  onChange(kind: string): void {
-    if (kind === 'Node' || kind === 'PersistentVolumeClaim' || kind === 'PersistentVolume') this.map = new Map();
+  onChange(kind: string, prev: KObject | undefined, next: KObject | undefined): void {
+    const drop = kind === 'Pod' ? hasRequiredAntiAffinity(prev) || hasRequiredAntiAffinity(next) : kind === 'Node' || kind === 'PersistentVolumeClaim' || kind === 'PersistentVolume' || kind === 'Namespace';
+    if (drop) this.map = new Map();
   }
+}
+
+function hasRequiredAntiAffinity(obj: KObject | undefined): boolean {
+  return ((obj as Pod | undefined)?.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
 }
 
 function signatureOf(state: Snapshot, pod: Pod): string | null {

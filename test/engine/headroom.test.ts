@@ -282,3 +282,32 @@ describe('perPodRequests: what a reply shows per pod', () => {
     expect(Object.keys(got)).toEqual(Object.keys(want));
   });
 });
+
+describe('nodeBound: the eligibility it keeps follows the pods that can exclude nodes', () => {
+  const guard = (name: string, nodeName: string, anti: boolean): KObject =>
+    pod(name, {
+      namespace: 'a',
+      cpu: '100m',
+      memory: '100Mi',
+      node: nodeName,
+      ...(anti ? { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' }] } } } : {}),
+    }) as KObject;
+  const incoming = pod('web-x', { namespace: 'a', cpu: '1', memory: '1Gi', labels: { app: 'web' } });
+
+  // n1 and n2: 4 CPU each, so 4 + 4 = 8 copies of a 1-CPU pod before anything lands.
+  // A 100m pod on n1 leaves 3.9 CPU there (3 copies): 7. With required anti-affinity against app=web
+  // on n1's hostname, n1 is excluded altogether: 4.
+  it.each<[string, KObject[], (s: Snapshot) => void, number]>([
+    ['an ordinary pod lands on n1', [], (s) => s.put(guard('plain', 'n1', false)), 7],
+    ['a pod with required anti-affinity against app=web lands on n1', [], (s) => s.put(guard('guard', 'n1', true)), 4],
+    ['that pod leaves again', [guard('guard', 'n1', true)], (s) => void s.remove('Pod', 'a', 'guard'), 8],
+  ])('%s: a fork remembering the eligibility answers as a fresh snapshot', (_what, present, change, want) => {
+    const s = snapshotOf(node('n1', { cpu: '4', memory: '8Gi' }), node('n2', { cpu: '4', memory: '8Gi' }), ...present);
+    const before = nodeBound(s, incoming);
+    const f = s.fork();
+    change(f);
+    expect(nodeBound(f, incoming)).toBe(want);
+    expect(nodeBound(snapshotOf(...f.list('Node'), ...f.list('Pod')), incoming)).toBe(want);
+    expect(nodeBound(s, incoming)).toBe(before);
+  });
+});
