@@ -86,8 +86,7 @@ type AdmissionMemo = WeakMap<object, { now: number | undefined; result: Admissio
  *   write to an object of that namespace (any kind) drops the namespace's entries, and a write to any
  *   cluster-scoped object drops them all: admission reads only the pod's namespace and cluster-scoped
  *   objects, so a remembered answer is always the one this snapshot would give now, whatever kinds
- *   admission comes to read. The outer map is shared copy-on-write with forks; a namespace's map is
- *   shared only while both sides have not written to it.
+ *   admission comes to read.
  * - `readings`: per-object readings (parsed quota lists, an admitted pod's per-pod requests, request
  *   vector and scheduling signature, a template's hash). They depend on the object alone (snapshot
  *   objects are never changed in place), so they are kept across writes and shared by every fork.
@@ -95,9 +94,13 @@ type AdmissionMemo = WeakMap<object, { now: number | undefined; result: Admissio
 export class HeadroomMemo implements Derived {
   static readonly KEY = 'headroom.memo';
   readonly readings: Readings;
+  /**
+   * Shared with the parent or a fork while neither side has written since the fork (both see the same
+   * objects, so an admission remembered on one side holds for the other, and is added in place); the
+   * first write on a side gives that side its own copy.
+   */
   private admissions: Map<string, AdmissionMemo>;
-  /** False while `admissions` may be shared with a fork (copy before changing it). */
-  private ownsAdmissions = true;
+  private ownsAdmissions: boolean;
 
   constructor(readings?: Readings, admissions?: Map<string, AdmissionMemo>) {
     this.readings = readings ?? { quotaLists: new WeakMap(), perPod: new WeakMap(), requestVectors: new WeakMap(), signatures: new WeakMap(), templateHashes: new WeakMap() };
@@ -111,14 +114,18 @@ export class HeadroomMemo implements Derived {
   }
 
   onChange(_kind: string, prev: KObject | undefined, next: KObject | undefined): void {
-    if (this.admissions.size === 0) return;
     const ns = (next ?? prev)?.metadata.namespace;
     if (!ns) {
       this.admissions = new Map();
       this.ownsAdmissions = true;
-    } else if (this.admissions.has(ns)) {
-      this.writable().delete(ns);
+      return;
     }
+    if (!this.ownsAdmissions) {
+      // A namespace's map stays shared: the other side has it only while it, too, has not written there.
+      this.admissions = new Map(this.admissions);
+      this.ownsAdmissions = true;
+    }
+    this.admissions.delete(ns);
   }
 
   admission(namespace: string, key: object, now: number | undefined): AdmissionResult | undefined {
@@ -128,16 +135,8 @@ export class HeadroomMemo implements Derived {
 
   remember(namespace: string, key: object, now: number | undefined, result: AdmissionResult): void {
     let memo = this.admissions.get(namespace);
-    if (!memo) this.writable().set(namespace, (memo = new WeakMap()));
+    if (!memo) this.admissions.set(namespace, (memo = new WeakMap()));
     memo.set(key, { now, result });
-  }
-
-  private writable(): Map<string, AdmissionMemo> {
-    if (!this.ownsAdmissions) {
-      this.admissions = new Map(this.admissions);
-      this.ownsAdmissions = true;
-    }
-    return this.admissions;
   }
 }
 

@@ -253,6 +253,24 @@ describe('headroom memo: owned by the snapshot, dropped by any write admission c
     expect(remembered(s)).toBe(true);
   });
 
+  it('an answer on an unchanged fork (one per question) is remembered for the snapshot and its next forks', () => {
+    const s = headroomState('20');
+    computeHeadroom(s.fork(), NS);
+    expect([remembered(s), remembered(s.fork())]).toEqual([true, true]);
+  });
+
+  it('a fork that wrote elsewhere keeps the namespace\'s entries, and what it remembers then stays its own', () => {
+    const s = headroomState('20');
+    computeHeadroom(s, NS);
+    const f = s.fork();
+    f.put(cm('other'));
+    const g = s.fork();
+    g.put(cm(NS));
+    computeHeadroom(g, NS);
+    expect([remembered(s), remembered(f), remembered(g)]).toEqual([true, true, true]);
+    expect(headroomMemo(g).admission(NS, g.get('Deployment', NS, 'web')!, undefined)).not.toBe(headroomMemo(s).admission(NS, s.get('Deployment', NS, 'web')!, undefined));
+  });
+
   it('a write to the original after the fork drops only the original\'s entries', () => {
     const s = headroomState('20');
     computeHeadroom(s, NS);
