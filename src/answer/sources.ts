@@ -7,7 +7,7 @@
 import { FileSource } from '../cluster/file-source.ts';
 import type { ClusterSource } from '../cluster/source.ts';
 import type { Snapshot } from '../k8s/snapshot.ts';
-import { reconcileQuotaStatus } from '../engine/quota-status.ts';
+import { reconcileQuotaStatus } from '../engine/quota-ledger.ts';
 import { nodeInfoIndex } from '../engine/scheduler/node-info.ts';
 import { UsageError } from './errors.ts';
 

@@ -15,7 +15,7 @@ import { clone, defaultLimitRange, defaultPod } from './defaults.ts';
 import { forbidden, type DecisionLayer } from './status.ts';
 import { versionAtLeast } from './version.ts';
 import { resolvePriorityClass } from './priority.ts';
-import { reconciledQuota } from './quota-status.ts';
+import { chargeQuotas, reconciledQuota } from './quota-ledger.ts';
 
 export interface AdmitOptions {
   operation?: Operation;
@@ -201,14 +201,7 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
 /** Stores an admitted object and the quotas' new usage in the snapshot. */
 export function commitAdmission(snapshot: Snapshot, result: AdmissionResult): void {
   if (!result.allowed) return;
-  const ns = result.object.metadata.namespace;
-  for (const [name, used] of result.quotaUsedAfter) {
-    const q = snapshot.get<ResourceQuota & KObject>('ResourceQuota', ns, name);
-    if (!q) continue;
-    const usedObj: Record<string, string> = { ...(q.status?.used ?? {}) } as Record<string, string>;
-    for (const [k, v] of used) usedObj[k] = v.toString();
-    snapshot.put({ ...q, status: { ...(q.status ?? {}), used: usedObj } } as KObject);
-  }
+  chargeQuotas(snapshot, result.object.metadata.namespace, result.quotaUsedAfter);
   let obj = result.object;
   // A quota created here has no controller to fill its status: hard from spec, used recomputed (§4.1).
   if (obj.kind === 'ResourceQuota') obj = (reconciledQuota(snapshot, obj as unknown as ResourceQuota) as KObject | null) ?? obj;

@@ -14,7 +14,7 @@ import { simulate, type SimOptions, type SimResult } from './simulate.ts';
 import { freeResources, nodeInfoIndex } from './scheduler/node-info.ts';
 import { isTerminal } from './resources.ts';
 import { releasePod } from './release.ts';
-import { withQuotaHard } from './quota-status.ts';
+import { withQuotaHard } from './quota-ledger.ts';
 import { admitObject } from './admit.ts';
 
 export type FixWho = 'app-team' | 'platform';

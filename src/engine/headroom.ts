@@ -9,13 +9,13 @@
  */
 import type { LimitRange, Pod, ResourceQuota, Workload } from '../k8s/objects.ts';
 import type { Derived, KObject, Snapshot } from '../k8s/snapshot.ts';
-import { Quantity, byteCompare, resourceList } from '../quantity.ts';
+import { Quantity, byteCompare, resourceList, type ResourceList } from '../quantity.ts';
 import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';
 import { scopeRequirements } from './admission/scopes.ts';
 import { admitObject, type AdmissionResult } from './admit.ts';
 import { freeResources, nodeInfoIndex, projectResources, type NodeInfo } from './scheduler/node-info.ts';
 import { schedulePod } from './scheduler/schedule.ts';
-import { podRequests, isTerminal } from './resources.ts';
+import { perPodRequests, podRequests, isTerminal } from './resources.ts';
 import { expandWorkload, podTemplateHash, workloadReplicas, workloadTemplate } from './workloads.ts';
 import { formatMemoryFloor, ownerOf, refOf } from './fixes.ts';
 
@@ -68,39 +68,92 @@ export function countFits(state: Snapshot, pod: Pod, opts: { now?: number } = {}
   return fitsOf(state, pod, opts).fit;
 }
 
+/** Readings of one object that depend on that object alone (snapshot objects are never changed in place). */
+interface Readings {
+  quotaLists: WeakMap<object, { hard: ResourceList; used: ResourceList }>;
+  perPod: WeakMap<object, Record<string, string>>;
+  requestVectors: WeakMap<object, ReturnType<typeof projectResources>>;
+  signatures: WeakMap<object, string | null>;
+  templateHashes: WeakMap<object, string>;
+}
+
+type AdmissionMemo = WeakMap<object, { now: number | undefined; result: AdmissionResult }>;
+
 /**
- * A dry-run admission of a workload's headroom pod, kept with what it read: the namespace's
- * LimitRanges and ResourceQuotas and the PriorityClasses (admitObject reads nothing else for a pod).
- * Snapshot objects are immutable, so while the same objects are there the answer is the same; a quota
- * whose usage moved is a new object, and the pod is admitted again.
+ * What headroom remembers between answers, owned by the snapshot (a `Derived`, forked with it and told
+ * of every write), never module-level state:
+ * - `admissions`: per namespace, per workload object, the dry-run admission of its headroom pod. A
+ *   write to an object of that namespace (any kind) drops the namespace's entries, and a write to any
+ *   cluster-scoped object drops them all: admission reads only the pod's namespace and cluster-scoped
+ *   objects, so a remembered answer is always the one this snapshot would give now, whatever kinds
+ *   admission comes to read.
+ * - `readings`: per-object readings (parsed quota lists, an admitted pod's per-pod requests, request
+ *   vector and scheduling signature, a template's hash). They depend on the object alone (snapshot
+ *   objects are never changed in place), so they are kept across writes and shared by every fork.
  */
-interface AdmissionMemo {
-  now: number | undefined;
-  limitRanges: KObject[];
-  quotas: KObject[];
-  classes: KObject[];
-  result: AdmissionResult;
+export class HeadroomMemo implements Derived {
+  static readonly KEY = 'headroom.memo';
+  readonly readings: Readings;
+  /**
+   * Shared with the parent or a fork while neither side has written since the fork (both see the same
+   * objects, so an admission remembered on one side holds for the other, and is added in place); the
+   * first write on a side gives that side its own copy.
+   */
+  private admissions: Map<string, AdmissionMemo>;
+  private ownsAdmissions: boolean;
+
+  constructor(readings?: Readings, admissions?: Map<string, AdmissionMemo>) {
+    this.readings = readings ?? { quotaLists: new WeakMap(), perPod: new WeakMap(), requestVectors: new WeakMap(), signatures: new WeakMap(), templateHashes: new WeakMap() };
+    this.admissions = admissions ?? new Map();
+    this.ownsAdmissions = !admissions;
+  }
+
+  fork(): HeadroomMemo {
+    this.ownsAdmissions = false;
+    return new HeadroomMemo(this.readings, this.admissions);
+  }
+
+  onChange(_kind: string, prev: KObject | undefined, next: KObject | undefined): void {
+    const ns = (next ?? prev)?.metadata.namespace;
+    if (!ns) {
+      this.admissions = new Map();
+      this.ownsAdmissions = true;
+      return;
+    }
+    if (!this.ownsAdmissions) {
+      // A namespace's map stays shared: the other side has it only while it, too, has not written there.
+      this.admissions = new Map(this.admissions);
+      this.ownsAdmissions = true;
+    }
+    this.admissions.delete(ns);
+  }
+
+  admission(namespace: string, key: object, now: number | undefined): AdmissionResult | undefined {
+    const hit = this.admissions.get(namespace)?.get(key);
+    return hit && hit.now === now ? hit.result : undefined;
+  }
+
+  remember(namespace: string, key: object, now: number | undefined, result: AdmissionResult): void {
+    let memo = this.admissions.get(namespace);
+    if (!memo) this.admissions.set(namespace, (memo = new WeakMap()));
+    memo.set(key, { now, result });
+  }
 }
 
-const admissions = new WeakMap<object, AdmissionMemo>();
-
-function sameObjects(a: readonly KObject[], b: readonly KObject[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** The snapshot's headroom memo. */
+export function headroomMemo(state: Snapshot): HeadroomMemo {
+  return state.derive(HeadroomMemo.KEY, () => new HeadroomMemo());
 }
 
-/** admitObject (dry run); with `memoKey` (the workload the pod is made from), remembered as above. */
+/** admitObject (dry run); with `memoKey` (the workload the pod is made from), remembered until a write it could read (above). */
 function admitDryRun(state: Snapshot, pod: Pod, now: number | undefined, memoKey?: object): AdmissionResult {
   if (!memoKey) return admitObject(pod as KObject, state, { now, dryRun: true });
   const ns = pod.metadata.namespace ?? 'default';
-  const limitRanges = state.list('LimitRange', ns);
-  const quotas = state.list('ResourceQuota', ns);
-  const classes = state.list('PriorityClass');
-  const hit = admissions.get(memoKey);
-  if (hit && hit.now === now && sameObjects(hit.limitRanges, limitRanges) && sameObjects(hit.quotas, quotas) && sameObjects(hit.classes, classes)) return hit.result;
+  const memo = headroomMemo(state);
+  const hit = memo.admission(ns, memoKey, now);
+  if (hit) return hit;
   const result = admitObject(pod as KObject, state, { now, dryRun: true });
-  admissions.set(memoKey, { now, limitRanges, quotas, classes, result });
+  memo.remember(ns, memoKey, now, result);
   return result;
 }
 
@@ -121,7 +174,7 @@ function fitsOf(state: Snapshot, pod: Pod, opts: { now?: number }, memoKey?: obj
   const usage = ev.usage(admitted as KObject, { now: opts.now });
   for (const q of state.list<ResourceQuota & KObject>('ResourceQuota', ns)) {
     if (!quotaMatches(ev, q, admitted as KObject)) continue;
-    const { hard, used } = quotaLists(q);
+    const { hard, used } = quotaLists(state, q);
     for (const [k, h] of hard) {
       const u = usage.get(k);
       if (!u || u.sign() <= 0) continue;
@@ -137,16 +190,19 @@ function fitsOf(state: Snapshot, pod: Pod, opts: { now?: number }, memoKey?: obj
 }
 
 /** A quota's status.hard / status.used, parsed once per (immutable) quota object. */
-const quotaListCache = new WeakMap<object, { hard: ReturnType<typeof resourceList>; used: ReturnType<typeof resourceList> }>();
-function quotaLists(q: ResourceQuota): { hard: ReturnType<typeof resourceList>; used: ReturnType<typeof resourceList> } {
-  let hit = quotaListCache.get(q);
-  if (!hit) quotaListCache.set(q, (hit = { hard: resourceList(q.status?.hard), used: resourceList(q.status?.used) }));
+function quotaLists(state: Snapshot, q: ResourceQuota): { hard: ResourceList; used: ResourceList } {
+  const cache = headroomMemo(state).readings.quotaLists;
+  let hit = cache.get(q);
+  if (!hit) cache.set(q, (hit = { hard: resourceList(q.status?.hard), used: resourceList(q.status?.used) }));
   return hit;
 }
 
 /**
  * Nodes a pod can never use whatever its size (taints, affinity, cordons…), cached per scheduling
- * signature while no Node (or volume) changes — for pods whose eligibility does not depend on other pods.
+ * signature — for pods whose own spec makes eligibility independent of other pods. Dropped when what
+ * the filters read for such a pod changes: a Node, a volume, a Namespace (an existing pod's
+ * anti-affinity term may select namespaces by label), or a Pod with required anti-affinity (it can
+ * exclude nodes for the incoming pod: InterPodAffinity's existing-anti-affinity check).
  */
 class EligibilityCache implements Derived {
   static readonly KEY = 'headroom.eligibility';
@@ -156,12 +212,18 @@ class EligibilityCache implements Derived {
     c.map = this.map;
     return c;
   }
-  onChange(kind: string): void {
-    if (kind === 'Node' || kind === 'PersistentVolumeClaim' || kind === 'PersistentVolume') this.map = new Map();
+  onChange(kind: string, prev: KObject | undefined, next: KObject | undefined): void {
+    const drop = kind === 'Pod' ? hasRequiredAntiAffinity(prev) || hasRequiredAntiAffinity(next) : kind === 'Node' || kind === 'PersistentVolumeClaim' || kind === 'PersistentVolume' || kind === 'Namespace';
+    if (drop) this.map = new Map();
   }
 }
 
-function signatureOf(pod: Pod): string | null {
+function hasRequiredAntiAffinity(obj: KObject | undefined): boolean {
+  return ((obj as Pod | undefined)?.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
+}
+
+function signatureOf(state: Snapshot, pod: Pod): string | null {
+  const signatures = headroomMemo(state).readings.signatures;
   let sig = signatures.get(pod);
   if (sig === undefined) signatures.set(pod, (sig = computeSignature(pod)));
   return sig;
@@ -177,7 +239,7 @@ function computeSignature(pod: Pod): string | null {
 
 /** The excluded nodes, and whether the set is the EligibilityCache's (so tables built on it may be kept). */
 function excludedNodes(state: Snapshot, pod: Pod): { excluded: Set<string>; cached: boolean } {
-  const sig = signatureOf(pod);
+  const sig = signatureOf(state, pod);
   const cache = sig ? state.derive(EligibilityCache.KEY, () => new EligibilityCache()) : null;
   const hit = sig && cache ? cache.map.get(sig) : undefined;
   if (hit) return { excluded: hit, cached: true };
@@ -256,7 +318,7 @@ function freeTableFor(state: Snapshot, excluded: Set<string>, keep: boolean): Fr
 
 /** Σ over nodes passing the non-resource filters of how many copies fit there. */
 export function nodeBound(state: Snapshot, pod: Pod): number {
-  const req = requestVectorOf(pod);
+  const req = requestVectorOf(state, pod);
   const { excluded, cached } = excludedNodes(state, pod);
   const t = freeTableFor(state, excluded, cached);
   const key = req.scalars.size === 0 ? `${req.cpu}/${req.memory}/${req.ephemeralStorage}` : undefined;
@@ -321,7 +383,7 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
     for (const w of state.list<Workload & KObject>(kind, namespace)) {
       // ReplicaSets owned by a Deployment are counted under the Deployment.
       if (kind === 'ReplicaSet' && w.metadata.ownerReferences?.some((o) => o.kind === 'Deployment')) continue;
-      const pod = headroomPod(w as Workload);
+      const pod = headroomPod(state, w as Workload);
       if (!pod) continue;
       pod.metadata.name = `${w.metadata.name}-headroom`;
       const { fit: f, admitted: admittedPod } = fitsOf(state, pod, opts, w);
@@ -331,7 +393,7 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
         kind,
         name: w.metadata.name ?? '',
         replicas: workloadReplicas(w as Workload),
-        perPod: perPodOf(admittedPod),
+        perPod: shownPerPod(state, admittedPod),
       });
     }
   }
@@ -387,31 +449,25 @@ export function headroomJson(h: Headroom): Record<string, unknown> {
   };
 }
 
-/**
- * What is read off an admitted pod, kept per admitted object: a remembered admission (above) hands
- * the same object out again, and it is never changed.
+/*
+ * What is read off an admitted pod is kept per admitted object (HeadroomMemo.readings): a remembered
+ * admission (above) hands the same object out again, and it is never changed.
  */
-const perPods = new WeakMap<object, Record<string, string>>();
-const requestVectors = new WeakMap<object, ReturnType<typeof projectResources>>();
-const signatures = new WeakMap<object, string | null>();
 
-function perPodOf(admitted: Pod): Record<string, string> {
-  let v = perPods.get(admitted);
-  if (!v) {
-    const req = podRequests(admitted);
-    v = strings(Object.fromEntries([...req].filter(([k]) => k === 'cpu' || k === 'memory' || k.includes('/')).map(([k, q]) => [k, q.toString()])));
-    perPods.set(admitted, v);
-  }
+/** An admitted pod's requests shown per pod: cpu, memory and extended resources. */
+function shownPerPod(state: Snapshot, admitted: Pod): Record<string, string> {
+  const perPod = headroomMemo(state).readings.perPod;
+  let v = perPod.get(admitted);
+  if (!v) perPod.set(admitted, (v = perPodRequests(admitted, { extended: true })));
   return { ...v };
 }
 
-function requestVectorOf(pod: Pod): ReturnType<typeof projectResources> {
+function requestVectorOf(state: Snapshot, pod: Pod): ReturnType<typeof projectResources> {
+  const requestVectors = headroomMemo(state).readings.requestVectors;
   let v = requestVectors.get(pod);
   if (!v) requestVectors.set(pod, (v = projectResources(podRequests(pod))));
   return v;
 }
-
-const templateHashes = new WeakMap<object, string>();
 
 /**
  * The first pod the workload's controller would create (what `expandWorkload` makes with one replica),
@@ -420,7 +476,7 @@ const templateHashes = new WeakMap<object, string>();
  * one is put in; a StatefulSet with claim templates (which adds volumes to the spec) takes the
  * ordinary path.
  */
-function headroomPod(w: Workload): Pod | undefined {
+function headroomPod(state: Snapshot, w: Workload): Pod | undefined {
   const template = workloadTemplate(w);
   if (w.kind === 'CronJob' || ((w as { spec: { volumeClaimTemplates?: unknown[] | null } }).spec.volumeClaimTemplates?.length ?? 0) > 0) {
     return expandWorkload(w, { replicas: 1, nodes: [] }).pods[0];
@@ -428,6 +484,7 @@ function headroomPod(w: Workload): Pod | undefined {
   let existingReplicaSet: { name: string; hash: string } | undefined;
   if (w.kind === 'Deployment') {
     // The pod-template-hash is of the real template; hash it once per (immutable) template object.
+    const templateHashes = headroomMemo(state).readings.templateHashes;
     let hash = templateHashes.get(template);
     if (hash === undefined) templateHashes.set(template, (hash = podTemplateHash(template)));
     existingReplicaSet = { name: `${w.metadata.name ?? 'workload'}-${hash}`, hash };

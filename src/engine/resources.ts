@@ -3,7 +3,7 @@
  * (component-helpers/resource/helpers.go PodRequests / PodLimits, v1.35; docs/kubernetes-semantics.md §5).
  */
 import type { Container, Pod } from '../k8s/objects.ts';
-import { Quantity, addLists, maxLists, resourceList, type ResourceList } from '../quantity.ts';
+import { Quantity, addLists, byteCompare, maxLists, resourceList, type ResourceList } from '../quantity.ts';
 
 export interface AggregateOptions {
   /** Leave out `spec.overhead` (LimitRanger's Pod type does). */
@@ -112,6 +112,20 @@ function aggregate(pod: Pod, which: 'requests' | 'limits', opts: AggregateOption
 
 export function podRequests(pod: Pod, opts: AggregateOptions = {}): ResourceList {
   return aggregate(pod, 'requests', opts);
+}
+
+/**
+ * A pod's requests as a reply shows them per pod: cpu and memory, and with `extended` also the
+ * extended resources (names with a `/`, e.g. `nvidia.com/gpu`); canonical text, names in byte order.
+ * The pod is one admission has produced (defaults applied).
+ */
+export function perPodRequests(admitted: Pod, opts: { extended: boolean }): Record<string, string> {
+  const out: Record<string, string> = {};
+  const req = podRequests(admitted);
+  for (const k of [...req.keys()].sort(byteCompare)) {
+    if (k === 'cpu' || k === 'memory' || (opts.extended && k.includes('/'))) out[k] = req.get(k)!.toString();
+  }
+  return out;
 }
 
 export function podLimits(pod: Pod, opts: AggregateOptions = {}): ResourceList {

@@ -9,10 +9,10 @@ import { Quantity, byteCompare } from '../quantity.ts';
 import { clone, defaultLimitRange } from './defaults.ts';
 import { ownerOf, refOf } from './fixes.ts';
 import { releasePod } from './release.ts';
-import { isTerminal, podRequests } from './resources.ts';
+import { isTerminal, perPodRequests, podRequests } from './resources.ts';
 import { schedulePod, bindPod } from './scheduler/schedule.ts';
 import { nodeInfoIndex } from './scheduler/node-info.ts';
-import { withQuotaHard } from './quota-status.ts';
+import { withQuotaHard } from './quota-ledger.ts';
 import { interchangeablePods, simulate, simulateWorkloadPods, type SimOptions, type SimResult } from './simulate.ts';
 import { expandWorkload, podTemplateHash, surgeBudget, workloadTemplate } from './workloads.ts';
 import { countFits, type FitCount } from './headroom.ts';
@@ -105,17 +105,12 @@ export interface ScaleAnswer {
   withRaisedQuota?: PodTally;
 }
 
+/** The workload template's pod as admission leaves it (defaults applied), shown per pod: cpu and memory. */
 function perPodOf(state: Snapshot, w: WorkloadRef, opts: SimOptions): Record<string, string> {
   const tpl = workloadTemplate(w.object as Workload);
   const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${w.name}-probe`, namespace: w.namespace }, spec: clone(tpl.spec) } as KObject;
   const adm = admitObject(pod, state, { ...opts, dryRun: true });
-  const req = podRequests(adm.object as unknown as Pod);
-  const out: Record<string, string> = {};
-  for (const k of ['cpu', 'memory']) {
-    const v = req.get(k);
-    if (v) out[k] = v.toString();
-  }
-  return out;
+  return perPodRequests(adm.object as unknown as Pod, { extended: false });
 }
 
 /**

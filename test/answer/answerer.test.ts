@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { AskContext } from '../../src/answer/answerer.ts';
 import { createAnswerer } from '../../src/answer/index.ts';
 import { REFUSAL_HEADLINE } from '../../src/answer/policy.ts';
-import { reconcileQuotaStatus } from '../../src/engine/quota-status.ts';
+import { reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
 import { parseQuestion } from '../../src/parse/question.ts';
 import { FileSource } from '../../src/cluster/file-source.ts';
 import type { ClusterSource } from '../../src/cluster/source.ts';

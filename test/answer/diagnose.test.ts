@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose, parseMustSpecify } from '../../src/answer/diagnose.ts';
-import { reconcileQuotaStatus } from '../../src/engine/quota-status.ts';
+import { reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import { node, pod, snapshotOf } from '../support/builders.ts';
 

@@ -14,7 +14,7 @@ import { projectObject } from '../../src/cluster/projection.ts';
 import { ALL_RESOURCES, RESOURCES } from '../../src/cluster/resources.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import type { SourceResult } from '../../src/cluster/source.ts';
-import { reconcileQuotaStatus } from '../../src/engine/quota-status.ts';
+import { reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
 
 const STATES = join(import.meta.dirname, '..', 'fixtures', 'states');
 const KINDS = ALL_RESOURCES.map((r) => RESOURCES[r].kind);

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadState, type LoadedState } from '../../src/cluster/file-source.ts';
 import { admitObject } from '../../src/engine/admit.ts';
-import { computeQuotaUsed } from '../../src/engine/quota-status.ts';
+import { computeQuotaUsed } from '../../src/engine/quota-ledger.ts';
 import { isTerminal, podRequests } from '../../src/engine/resources.ts';
 import { schedulePod } from '../../src/engine/scheduler/schedule.ts';
 import type { Job, KEvent, LimitRange, Node, Pod, ReplicaSet, ResourceQuota } from '../../src/k8s/objects.ts';

@@ -11,7 +11,7 @@ import { diagnose } from '../../src/answer/diagnose.ts';
 import { loadState } from '../../src/cluster/file-source.ts';
 import { admitObject, commitAdmission } from '../../src/engine/admit.ts';
 import { verifyCandidates } from '../../src/engine/fixes.ts';
-import { computeQuotaUsed, reconcileQuotaStatus } from '../../src/engine/quota-status.ts';
+import { computeQuotaUsed, reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
 import { schedulePod } from '../../src/engine/scheduler/schedule.ts';
 import { expandWorkload } from '../../src/engine/workloads.ts';
 import type { Pod, ResourceQuota, Workload } from '../../src/k8s/objects.ts';

@@ -3,8 +3,9 @@
  * docs/kubernetes-semantics.md §3.4 (LimitRange defaults), §4.3/§4.5 (quota usage and the exceeded check), §6.2 (fit).
  */
 import { describe, expect, it } from 'vitest';
-import { computeHeadroom, countFits, headroomJson, nodeBound } from '../../src/engine/headroom.ts';
-import { reconcileQuotaStatus } from '../../src/engine/quota-status.ts';
+import { computeHeadroom, countFits, headroomJson, headroomMemo, nodeBound } from '../../src/engine/headroom.ts';
+import { perPodRequests } from '../../src/engine/resources.ts';
+import { reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
 import type { Pod } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import { node, pod, snapshotOf } from '../support/builders.ts';
@@ -226,5 +227,105 @@ describe('computeHeadroom: what it keeps between answers follows the state', () 
     f.put(node('n2', { cpu: '32', memory: '128Gi' }));
     f.put(limitRange(NS, { cpu: '250m', memory: '256Mi' }, { cpu: '1', memory: '1Gi' }));
     expect(headroomJson(computeHeadroom(f, NS))).not.toEqual(before);
+  });
+});
+
+describe('headroom memo: owned by the snapshot, dropped by any write admission could see', () => {
+  const cm = (ns: string): KObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: ns }, data: { a: '1' } });
+  const remembered = (s: Snapshot): boolean => headroomMemo(s).admission(NS, s.get('Deployment', NS, 'web')!, undefined) !== undefined;
+
+  it.each<[string, (s: Snapshot) => void, boolean]>([
+    ['nothing written', () => {}, true],
+    ['a ConfigMap of another namespace', (s) => s.put(cm('other')), true],
+    ['a Pod of another namespace', (s) => s.put(pod('p', { namespace: 'other', cpu: '1', node: 'n1' }) as KObject), true],
+    // A kind admission does not read today: the memo does not rely on knowing which kinds it reads.
+    ['a ConfigMap of the namespace', (s) => s.put(cm(NS)), false],
+    ['a Pod of the namespace removed', (s) => void s.remove('Pod', NS, 'solo'), false],
+    ['a Node (cluster-scoped)', (s) => s.put(node('n9', { cpu: '1', memory: '1Gi' })), false],
+    ['a PriorityClass (cluster-scoped)', (s) => s.put({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'low' }, value: 1 }), false],
+  ])('%s: the fork still remembers the admission → %s; the original always does', (_what, change, kept) => {
+    const s = headroomState('20');
+    computeHeadroom(s, NS);
+    expect(remembered(s)).toBe(true);
+    const f = s.fork();
+    change(f);
+    expect(remembered(f)).toBe(kept);
+    expect(remembered(s)).toBe(true);
+  });
+
+  it('an answer on an unchanged fork (one per question) is remembered for the snapshot and its next forks', () => {
+    const s = headroomState('20');
+    computeHeadroom(s.fork(), NS);
+    expect([remembered(s), remembered(s.fork())]).toEqual([true, true]);
+  });
+
+  it('a fork that wrote elsewhere keeps the namespace\'s entries, and what it remembers then stays its own', () => {
+    const s = headroomState('20');
+    computeHeadroom(s, NS);
+    const f = s.fork();
+    f.put(cm('other'));
+    const g = s.fork();
+    g.put(cm(NS));
+    computeHeadroom(g, NS);
+    expect([remembered(s), remembered(f), remembered(g)]).toEqual([true, true, true]);
+    expect(headroomMemo(g).admission(NS, g.get('Deployment', NS, 'web')!, undefined)).not.toBe(headroomMemo(s).admission(NS, s.get('Deployment', NS, 'web')!, undefined));
+  });
+
+  it('a write to the original after the fork drops only the original\'s entries', () => {
+    const s = headroomState('20');
+    computeHeadroom(s, NS);
+    const f = s.fork();
+    s.put(cm(NS));
+    expect([remembered(s), remembered(f)]).toEqual([false, true]);
+  });
+
+  it('a snapshot with the same objects remembers nothing; another `now` is another admission', () => {
+    const s = headroomState('20');
+    computeHeadroom(s, NS);
+    const t = snapshotOf(...s.list('Deployment', NS));
+    expect(headroomMemo(t).admission(NS, t.get('Deployment', NS, 'web')!, undefined)).toBeUndefined();
+    expect(headroomMemo(s).admission(NS, s.get('Deployment', NS, 'web')!, 1_700_000_000_000)).toBeUndefined();
+  });
+});
+
+describe('perPodRequests: what a reply shows per pod', () => {
+  const gpuPod: Pod = { ...pod('g', { cpu: '1500m', memory: '1Gi', requests: { 'nvidia.com/gpu': '1', 'ephemeral-storage': '1Gi' } }) };
+  it.each<[string, Pod, boolean, Record<string, string>]>([
+    ['cpu and memory only', gpuPod, false, { cpu: '1500m', memory: '1Gi' }],
+    ['with extended resources (names with a /), not ephemeral-storage', gpuPod, true, { cpu: '1500m', memory: '1Gi', 'nvidia.com/gpu': '1' }],
+    ['nothing requested', pod('e'), true, {}],
+  ])('%s', (_what, p, extended, want) => {
+    const got = perPodRequests(p, { extended });
+    expect(got).toEqual(want);
+    expect(Object.keys(got)).toEqual(Object.keys(want));
+  });
+});
+
+describe('nodeBound: the eligibility it keeps follows the pods that can exclude nodes', () => {
+  const guard = (name: string, nodeName: string, anti: boolean): KObject =>
+    pod(name, {
+      namespace: 'a',
+      cpu: '100m',
+      memory: '100Mi',
+      node: nodeName,
+      ...(anti ? { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' }] } } } : {}),
+    }) as KObject;
+  const incoming = pod('web-x', { namespace: 'a', cpu: '1', memory: '1Gi', labels: { app: 'web' } });
+
+  // n1 and n2: 4 CPU each, so 4 + 4 = 8 copies of a 1-CPU pod before anything lands.
+  // A 100m pod on n1 leaves 3.9 CPU there (3 copies): 7. With required anti-affinity against app=web
+  // on n1's hostname, n1 is excluded altogether: 4.
+  it.each<[string, KObject[], (s: Snapshot) => void, number]>([
+    ['an ordinary pod lands on n1', [], (s) => s.put(guard('plain', 'n1', false)), 7],
+    ['a pod with required anti-affinity against app=web lands on n1', [], (s) => s.put(guard('guard', 'n1', true)), 4],
+    ['that pod leaves again', [guard('guard', 'n1', true)], (s) => void s.remove('Pod', 'a', 'guard'), 8],
+  ])('%s: a fork remembering the eligibility answers as a fresh snapshot', (_what, present, change, want) => {
+    const s = snapshotOf(node('n1', { cpu: '4', memory: '8Gi' }), node('n2', { cpu: '4', memory: '8Gi' }), ...present);
+    const before = nodeBound(s, incoming);
+    const f = s.fork();
+    change(f);
+    expect(nodeBound(f, incoming)).toBe(want);
+    expect(nodeBound(snapshotOf(...f.list('Node'), ...f.list('Pod')), incoming)).toBe(want);
+    expect(nodeBound(s, incoming)).toBe(before);
   });
 });

@@ -3,7 +3,7 @@
  * Placement is made deterministic by capacity: where a test names nodes, only those nodes have room.
  */
 import { describe, expect, it } from 'vitest';
-import { reconcileQuotaStatus } from '../../src/engine/quota-status.ts';
+import { reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
 import { findWorkload, tally, whatIfDrain, whatIfLimitRange, whatIfQuota, whatIfRequests, whatIfRollout, whatIfScale } from '../../src/engine/whatif.ts';
 import { simulateWorkloadPods, type SimResult } from '../../src/engine/simulate.ts';
 import type { Pod, Workload } from '../../src/k8s/objects.ts';
