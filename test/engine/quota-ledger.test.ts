@@ -1,7 +1,7 @@
 /**
  * The quota ledger (src/engine/quota-ledger.ts): charge, release and reconcile of ResourceQuota
  * `status.used`, with hand-worked numbers, and the check that nothing else in src/ writes `status.used`.
- * k8s-semantics §4.5 (the admission's charge), §4.9 (the controller's recompute).
+ * docs/kubernetes-semantics.md §4.5 (the admission's charge), §4.9 (the controller's recompute).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
