@@ -16,6 +16,7 @@ import type {
   PodTemplate,
   PriorityClass,
   ReplicaSet,
+  ResourceListObject,
   ResourceQuota,
   ScopeRequirement,
   StatefulSet,
@@ -130,13 +131,13 @@ function resources(requests?: Record<string, string>, limits?: Record<string, st
 
 export interface QuotaOptions {
   namespace?: string;
-  hard: Record<string, string>;
+  hard: ResourceListObject;
   /**
    * What the quota controller has charged. Given → `status: { hard, used }` with status.hard a copy of
    * spec.hard, as a stored quota reads; absent → no status (a quota the controller has not seen yet;
    * `reconcileQuotaStatus` fills it in).
    */
-  used?: Record<string, string>;
+  used?: ResourceListObject;
   scopes?: string[];
   scopeSelector?: { matchExpressions: ScopeRequirement[] };
 }
