@@ -93,7 +93,13 @@ export function pod(name: string, o: PodOptions = {}): Pod {
   const requests: Record<string, string> = { ...(o.cpu ? { cpu: o.cpu } : {}), ...(o.memory ? { memory: o.memory } : {}), ...(o.requests ?? {}) };
   const res = resources(Object.keys(requests).length > 0 ? requests : undefined, o.limits);
   const status: NonNullable<Pod['status']> = { phase: o.phase ?? (o.node ? 'Running' : 'Pending') };
-  const owner = o.owner ? { ownerReferences: [{ apiVersion: o.owner.kind === 'Job' ? 'batch/v1' : 'apps/v1', kind: o.owner.kind, name: o.owner.name, controller: true }] } : {};
+  const ownerRef = o.owner && {
+    apiVersion: o.owner.kind === 'Job' ? 'batch/v1' : 'apps/v1',
+    kind: o.owner.kind,
+    name: o.owner.name,
+    controller: true,
+  };
+  const owner = ownerRef ? { ownerReferences: [ownerRef] } : {};
   if (o.startTime) status.startTime = o.startTime;
   if (o.nominatedNodeName) status.nominatedNodeName = o.nominatedNodeName;
   return {
@@ -125,7 +131,9 @@ export function pod(name: string, o: PodOptions = {}): Pod {
 }
 
 /** Requests and limits of one container; either may be left out (then the key is absent). */
-function resources(requests?: Record<string, string>, limits?: Record<string, string>): { requests?: Record<string, string>; limits?: Record<string, string> } {
+type ResourceMap = Record<string, string>;
+
+function resources(requests?: ResourceMap, limits?: ResourceMap): { requests?: ResourceMap; limits?: ResourceMap } {
   return { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) };
 }
 
@@ -183,7 +191,12 @@ export function limitRange(name: string, o: LimitRangeOptions = {}): LimitRange 
     ...(o.pvc ? [{ type: 'PersistentVolumeClaim', ...o.pvc }] : []),
     ...(o.items ?? []),
   ];
-  return { apiVersion: 'v1', kind: 'LimitRange', metadata: { name, namespace: o.namespace ?? 'default' }, spec: { limits } };
+  return {
+    apiVersion: 'v1',
+    kind: 'LimitRange',
+    metadata: { name, namespace: o.namespace ?? 'default' },
+    spec: { limits },
+  };
 }
 
 export interface TemplateOptions {
@@ -200,7 +213,11 @@ export function podTemplate(app: string, o: TemplateOptions = {}): PodTemplate {
   const r = resources(o.requests, o.limits);
   return {
     metadata: { labels: { app } },
-    spec: { containers: [{ name: o.container ?? 'app', image: o.image ?? app, ...(Object.keys(r).length > 0 ? { resources: r } : {}) }] },
+    spec: {
+      containers: [
+        { name: o.container ?? 'app', image: o.image ?? app, ...(Object.keys(r).length > 0 ? { resources: r } : {}) },
+      ],
+    },
   };
 }
 
@@ -214,7 +231,13 @@ export interface WorkloadOptions extends TemplateOptions {
   template?: PodTemplate;
 }
 
-function workloadSpec(app: string, o: WorkloadOptions): { replicas: number; selector: { matchLabels: Record<string, string> }; template: PodTemplate } {
+type WorkloadSpec = {
+  replicas: number;
+  selector: { matchLabels: Record<string, string> };
+  template: PodTemplate;
+};
+
+function workloadSpec(app: string, o: WorkloadOptions): WorkloadSpec {
   return { replicas: o.replicas ?? 1, selector: { matchLabels: { app } }, template: o.template ?? podTemplate(app, o) };
 }
 
@@ -222,7 +245,10 @@ export interface DeploymentOptions extends WorkloadOptions {
   strategy?: NonNullable<Deployment['spec']['strategy']>;
 }
 
-/** A Deployment (apps/v1) of one `app` container; namespace `default`, 1 replica, no strategy (the API's RollingUpdate 25%/25%). */
+/**
+ * A Deployment (apps/v1) of one `app` container; namespace `default`, 1 replica, no strategy (the API
+ * then applies RollingUpdate 25%/25%).
+ */
 export function deployment(name: string, o: DeploymentOptions = {}): Deployment & KObject {
   return {
     apiVersion: 'apps/v1',
@@ -233,8 +259,12 @@ export function deployment(name: string, o: DeploymentOptions = {}): Deployment 
 }
 
 export interface ReplicaSetOptions extends WorkloadOptions {
-  /** The Deployment that controls it: `ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name, controller: true }]`. */
+  /** Its Deployment: `ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name, controller: true }]`. */
   owner?: string;
+}
+
+function controlledBy(deployment: string) {
+  return { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment, controller: true };
 }
 
 /** A ReplicaSet (apps/v1), optionally owned by a Deployment; its app label defaults to the owner's name. */
@@ -245,7 +275,7 @@ export function replicaSet(name: string, o: ReplicaSetOptions = {}): ReplicaSet 
     metadata: {
       name,
       namespace: o.namespace ?? 'default',
-      ...(o.owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: o.owner, controller: true }] } : {}),
+      ...(o.owner ? { ownerReferences: [controlledBy(o.owner)] } : {}),
     },
     spec: workloadSpec(o.app ?? o.owner ?? name, o),
   };

@@ -15,7 +15,12 @@ export interface EventuallyOptions<T> {
  * still does not hold, throws `condition not met within <ms> ms; last: <describe(answer)>`. An error
  * thrown by `ask` or `ok` propagates at once (it is not retried).
  */
-export async function eventually<T>(ask: () => T | Promise<T>, ok: (answer: T) => boolean, ms = 3000, o: EventuallyOptions<T> = {}): Promise<T> {
+export async function eventually<T>(
+  ask: () => T | Promise<T>,
+  ok: (answer: T) => boolean,
+  ms = 3000,
+  o: EventuallyOptions<T> = {},
+): Promise<T> {
   const until = Date.now() + ms;
   const interval = o.intervalMs ?? 20;
   const describe = o.describe ?? ((last: T) => (JSON.stringify(last) ?? String(last)).slice(0, 500));
