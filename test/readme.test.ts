@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { main, type Io } from '../src/cli/program.ts';
+import { main } from '../src/cli/program.ts';
+import { capture } from './support/capture.ts';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
@@ -16,12 +17,6 @@ const commands = blocks
 /** Splits a shell line into words, honouring double quotes. */
 function words(line: string): string[] {
   return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
-}
-
-function capture(): Io & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, stdout: (s) => void out.push(s), stderr: (s) => void err.push(s), readStdin: async () => '', isTTY: false };
 }
 
 describe('README commands', () => {

@@ -4,7 +4,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { main, type Io } from '../../src/cli/program.ts';
+import { main } from '../../src/cli/program.ts';
+import { capture } from '../support/capture.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const STATES = 'test/fixtures/states/cli';
@@ -19,19 +20,12 @@ export interface Run {
 
 /** `main(argv)` with stdout/stderr captured; `stdin` is what a pipe would deliver (non-TTY). */
 export async function run(argv: string[], stdin = ''): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-    readStdin: async () => stdin,
-    isTTY: false,
-  };
+  const io = capture({ stdin });
   const cwd = process.cwd();
   process.chdir(ROOT);
   try {
     const code = await main(argv, io);
-    return { code, stdout, stderr };
+    return { code, stdout: io.stdoutText, stderr: io.stderrText };
   } finally {
     process.chdir(cwd);
   }

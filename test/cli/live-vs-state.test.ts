@@ -7,14 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type Io } from '../../src/cli/program.ts';
+import { main } from '../../src/cli/program.ts';
+import { capture } from '../support/capture.ts';
 import { FakeApiServer } from '../support/fake-apiserver.ts';
-
-function capture(): Io & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, stdout: (s) => void out.push(s), stderr: (s) => void err.push(s), readStdin: async () => '', isTTY: false };
-}
 
 async function run(argv: string[]): Promise<{ code: number; json: unknown; err: string }> {
   const io = capture();

@@ -18,7 +18,7 @@ import type { Pod, ResourceQuota, Workload } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import type { Fix } from '../../src/answer/types.ts';
 import type { JsonFinding } from '../../src/answer/diagnose.ts';
-import { node, pod, snapshotOf } from '../support/builders.ts';
+import { limitRange, node, pod, quota, snapshotOf } from '../support/builders.ts';
 
 const DEMO = fileURLToPath(new URL('../../manifests/demo', import.meta.url));
 const PASTES = fileURLToPath(new URL('../fixtures/pastes', import.meta.url));
@@ -257,17 +257,13 @@ describe('verifyCandidates keeps only what re-simulation passes', () => {
   function state(): Snapshot {
     const s = snapshotOf(
       node('n1', { cpu: '1', memory: '4Gi' }),
-      { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q', namespace: 'v' }, spec: { hard: { pods: '2', 'requests.cpu': '1' } }, status: { hard: { pods: '2', 'requests.cpu': '1' }, used: { pods: '1', 'requests.cpu': '500m' } } },
-      { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr', namespace: 'v' }, spec: { limits: [{ type: 'Container', max: { cpu: '2' } }] } },
+      quota('q', { namespace: 'v', hard: { pods: '2', 'requests.cpu': '1' }, used: { pods: '1', 'requests.cpu': '500m' } }),
+      limitRange('lr', { namespace: 'v', container: { max: { cpu: '2' } } }),
       pod('old', { namespace: 'v', cpu: '500m', node: 'n1' }) as KObject,
     );
     return s;
   }
-  const withCpu = (name: string, request: string, limit: string) => {
-    const p = pod(name, { namespace: 'v', cpu: request });
-    p.spec.containers[0]!.resources!.limits = { cpu: limit };
-    return p as KObject;
-  };
+  const withCpu = (name: string, request: string, limit: string) => pod(name, { namespace: 'v', cpu: request, limits: { cpu: limit } }) as KObject;
   const as = (object: KObject) => (s: Snapshot) => ({ state: s, object });
 
   it.each([
@@ -291,7 +287,7 @@ describe('verifyCandidates keeps only what re-simulation passes', () => {
     // raise requests.cpu to 2 and ask 900m: quota 1400m ≤ 2 ok, node 500m free < 900m → Pending
     const raise = (s: Snapshot) => {
       const q = s.get<ResourceQuota & KObject>('ResourceQuota', 'v', 'q')!;
-      s.put({ ...q, spec: { hard: { pods: '2', 'requests.cpu': '2' } }, status: { ...q.status, hard: { pods: '2', 'requests.cpu': '2' } } } as KObject);
+      s.put(quota('q', { namespace: 'v', hard: { pods: '2', 'requests.cpu': '2' }, used: q.status!.used! }));
       return { state: s, object: withCpu('f', '900m', '1') };
     };
     expect(verifyCandidates(state(), [{ who: 'platform', summary: 'raise', apply: raise }], {})).toEqual([]);

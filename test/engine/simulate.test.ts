@@ -6,14 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { Snapshot, type KObject } from '../../src/k8s/snapshot.ts';
 import { simulate } from '../../src/engine/simulate.ts';
+import { limitRange, namespace, node, pod as podOf, quota } from '../support/builders.ts';
 
-const node: KObject = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } } };
-const pod = (name: string, cpu?: string): KObject => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'fresh' },
-  spec: { containers: [{ name: 'c', image: 'x', ...(cpu ? { resources: { requests: { cpu } } } : {}) }] },
-});
+const n1 = node('n1', { cpu: '4', memory: '8Gi', pods: '110' });
+const pod = (name: string, cpu?: string): KObject => podOf(name, { namespace: 'fresh', cpu }) as KObject;
 
 describe('simulate: a manifest that creates its own rules', () => {
   it.each([
@@ -23,10 +19,10 @@ describe('simulate: a manifest that creates its own rules', () => {
     ['cpu quota', { 'requests.cpu': '1' }, [pod('a', '600m'), pod('b', '600m')], [true, false], 'pods "b" is forbidden: exceeded quota: q, requested: requests.cpu=600m, used: requests.cpu=600m, limited: requests.cpu=1'],
   ] as const)('%s', (_n, hard, pods, allowed, message) => {
     const state = new Snapshot();
-    state.put(node);
+    state.put(n1);
     const objects: KObject[] = [
-      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } },
-      { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q', namespace: 'fresh' }, spec: { hard: { ...hard } } },
+      namespace('fresh'),
+      quota('q', { namespace: 'fresh', hard }),
       ...pods,
     ];
     const out = simulate(state, objects, {});
@@ -43,9 +39,9 @@ describe('simulate: a manifest that creates its own rules', () => {
 
   it('a LimitRange created first defaults the pods after it', () => {
     const state = new Snapshot();
-    state.put(node);
+    state.put(n1);
     const out = simulate(state, [
-      { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr', namespace: 'fresh' }, spec: { limits: [{ type: 'Container', max: { cpu: '1' } }] } },
+      limitRange('lr', { namespace: 'fresh', container: { max: { cpu: '1' } } }),
       pod('a'),
     ]);
     // SetDefaults_LimitRangeItem: default := max, defaultRequest := default → the pod gets cpu 1 / 1.

@@ -6,9 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { Snapshot, type KObject } from '../../src/k8s/snapshot.ts';
 import { admitObject } from '../../src/engine/admit.ts';
+import { pod as podOf } from '../support/builders.ts';
 
-function pod(resources: Record<string, unknown>): KObject {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' }, spec: { containers: [{ name: 'c', image: 'x', resources }] } };
+/** Pod `ns/p` whose one container has exactly these requests and limits. */
+function pod({ requests, limits }: { requests?: Record<string, string>; limits?: Record<string, string> }): KObject {
+  return podOf('p', { namespace: 'ns', requests, limits }) as KObject;
 }
 
 describe('validation of container resources', () => {

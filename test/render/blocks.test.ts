@@ -38,7 +38,7 @@ const exceeded = reply('diagnosis', '🚫', 'Rejected at admission — ResourceQ
   fixes: [
     fix('app-team', 'lower requests.cpu of container app to ≤ 500m', { change: 'kubectl -n team-a set resources deploy/web -c app --requests=cpu=500m', outcome: 'admitted, fits node pool-a-3' }),
     fix('platform', 'raise team-quota requests.cpu to 11', { outcome: 'admitted' }),
-    { who: 'app-team', summary: 'an unverified idea', verified: false },
+    fix('app-team', 'an unverified idea', { verified: false }),
   ],
   why: 'Quota counts requests, not usage: idle pods hold it too.',
   raw: 'pods "web-7c5d-abcde" is forbidden: exceeded quota: team-quota, requested: requests.cpu=2, used: requests.cpu=9, limited: requests.cpu=10',
@@ -134,7 +134,7 @@ describe('renderBlocks', () => {
   });
 
   it('never shows an unverified fix', () => {
-    const r = reply('diagnosis', '🚫', 'x', { fixes: [{ who: 'platform', summary: 'guess', verified: false }] });
+    const r = reply('diagnosis', '🚫', 'x', { fixes: [fix('platform', 'guess', { verified: false })] });
     expect(texts(renderBlocks(answer(r)).blocks)).toEqual(['header: 🚫 x']);
   });
 

@@ -1,8 +1,29 @@
 /**
- * Object builders for tests: `node('n1', { cpu: '4' })`, `pod('web', { cpu: '500m' })`.
- * Every builder returns a plain object with `kind` set, ready for `snapshot.put`.
+ * Object builders for tests: `node('n1', { cpu: '4' })`, `pod('web', { cpu: '500m' })`,
+ * `quota('q', { namespace: 'team-a', hard: { pods: '2' } })`, `limitRange('lr', { container: { max: { cpu: '1' } } })`,
+ * `deployment('web', { replicas: 2, requests: { cpu: '300m' } })`, `replicaSet('web-5f7c9', { owner: 'web' })`, …
+ * Every builder returns a plain object with `apiVersion` and `kind` set, ready for `snapshot.put`; options
+ * left out leave their keys out (no `undefined` values), so a built object equals the literal it replaces.
  */
-import type { Affinity, Node, Pod, Taint, Toleration, TopologySpreadConstraint } from '../../src/k8s/objects.ts';
+import type {
+  Affinity,
+  Deployment,
+  LimitRange,
+  LimitRangeItem,
+  Namespace,
+  Node,
+  Pod,
+  PodTemplate,
+  PriorityClass,
+  ReplicaSet,
+  ResourceListObject,
+  ResourceQuota,
+  ScopeRequirement,
+  StatefulSet,
+  Taint,
+  Toleration,
+  TopologySpreadConstraint,
+} from '../../src/k8s/objects.ts';
 import { Snapshot, type KObject } from '../../src/k8s/snapshot.ts';
 
 export interface NodeOptions {
@@ -41,6 +62,14 @@ export interface PodOptions {
   memory?: string;
   /** Any other requests of the single container. */
   requests?: Record<string, string>;
+  /** Limits of the single container (absent: no `limits` key). */
+  limits?: Record<string, string>;
+  /** Container name; default `c`. */
+  container?: string;
+  /** Container image; default registry.k8s.io/pause:3.10. */
+  image?: string;
+  /** The controller: `ownerReferences: [{ apiVersion: 'apps/v1', kind, name, controller: true }]`. */
+  owner?: { kind: 'ReplicaSet' | 'StatefulSet' | 'DaemonSet' | 'Job'; name: string };
   /** Bind to this node (an assigned pod). */
   node?: string;
   priority?: number;
@@ -62,19 +91,27 @@ export interface PodOptions {
 /** A one-container pod; requests only for the resources given. */
 export function pod(name: string, o: PodOptions = {}): Pod {
   const requests: Record<string, string> = { ...(o.cpu ? { cpu: o.cpu } : {}), ...(o.memory ? { memory: o.memory } : {}), ...(o.requests ?? {}) };
+  const res = resources(Object.keys(requests).length > 0 ? requests : undefined, o.limits);
   const status: NonNullable<Pod['status']> = { phase: o.phase ?? (o.node ? 'Running' : 'Pending') };
+  const ownerRef = o.owner && {
+    apiVersion: o.owner.kind === 'Job' ? 'batch/v1' : 'apps/v1',
+    kind: o.owner.kind,
+    name: o.owner.name,
+    controller: true,
+  };
+  const owner = ownerRef ? { ownerReferences: [ownerRef] } : {};
   if (o.startTime) status.startTime = o.startTime;
   if (o.nominatedNodeName) status.nominatedNodeName = o.nominatedNodeName;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: o.namespace ?? 'default', ...(o.labels ? { labels: o.labels } : {}) },
+    metadata: { name, namespace: o.namespace ?? 'default', ...(o.labels ? { labels: o.labels } : {}), ...owner },
     spec: {
       containers: [
         {
-          name: 'c',
-          image: 'registry.k8s.io/pause:3.10',
-          resources: Object.keys(requests).length > 0 ? { requests } : {},
+          name: o.container ?? 'c',
+          image: o.image ?? 'registry.k8s.io/pause:3.10',
+          resources: res,
           ...(o.hostPorts ? { ports: o.hostPorts.map((p) => ({ containerPort: p, hostPort: p })) } : {}),
         },
       ],
@@ -91,6 +128,201 @@ export function pod(name: string, o: PodOptions = {}): Pod {
     },
     status,
   };
+}
+
+/** Requests and limits of one container; either may be left out (then the key is absent). */
+type ResourceMap = Record<string, string>;
+
+function resources(requests?: ResourceMap, limits?: ResourceMap): { requests?: ResourceMap; limits?: ResourceMap } {
+  return { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) };
+}
+
+export interface QuotaOptions {
+  namespace?: string;
+  hard: ResourceListObject;
+  /**
+   * What the quota controller has charged. Given → `status: { hard, used }` with status.hard a copy of
+   * spec.hard, as a stored quota reads; absent → no status (a quota the controller has not seen yet;
+   * `reconcileQuotaStatus` fills it in).
+   */
+  used?: ResourceListObject;
+  scopes?: string[];
+  scopeSelector?: { matchExpressions: ScopeRequirement[] };
+}
+
+/** A ResourceQuota; namespace `default`; `status` only when `used` is given (see QuotaOptions.used). */
+export function quota(name: string, o: QuotaOptions): ResourceQuota & KObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ResourceQuota',
+    metadata: { name, namespace: o.namespace ?? 'default' },
+    spec: {
+      hard: { ...o.hard },
+      ...(o.scopes ? { scopes: o.scopes } : {}),
+      ...(o.scopeSelector ? { scopeSelector: o.scopeSelector } : {}),
+    },
+    ...(o.used ? { status: { hard: { ...o.hard }, used: { ...o.used } } } : {}),
+  };
+}
+
+/** One LimitRange item without its `type`: default, defaultRequest, min, max, maxLimitRequestRatio. */
+export type LimitRangeBounds = Omit<LimitRangeItem, 'type'>;
+
+export interface LimitRangeOptions {
+  namespace?: string;
+  /** The `type: Container` item. */
+  container?: LimitRangeBounds;
+  /** The `type: Pod` item. */
+  pod?: LimitRangeBounds;
+  /** The `type: PersistentVolumeClaim` item. */
+  pvc?: LimitRangeBounds;
+  /** Further items, after the three above, as given. */
+  items?: LimitRangeItem[];
+}
+
+/**
+ * A LimitRange as written (not the defaulted, stored form: no default derived from max); namespace
+ * `default`; items in the order Container, Pod, PersistentVolumeClaim, then `items`.
+ */
+export function limitRange(name: string, o: LimitRangeOptions = {}): LimitRange & KObject {
+  const limits: LimitRangeItem[] = [
+    ...(o.container ? [{ type: 'Container', ...o.container }] : []),
+    ...(o.pod ? [{ type: 'Pod', ...o.pod }] : []),
+    ...(o.pvc ? [{ type: 'PersistentVolumeClaim', ...o.pvc }] : []),
+    ...(o.items ?? []),
+  ];
+  return {
+    apiVersion: 'v1',
+    kind: 'LimitRange',
+    metadata: { name, namespace: o.namespace ?? 'default' },
+    spec: { limits },
+  };
+}
+
+export interface TemplateOptions {
+  /** Container name; default `app`. */
+  container?: string;
+  /** Container image; default the app label. */
+  image?: string;
+  requests?: Record<string, string>;
+  limits?: Record<string, string>;
+}
+
+/** A pod template labelled `app: <app>` with one container (`resources` only when requests or limits are given). */
+export function podTemplate(app: string, o: TemplateOptions = {}): PodTemplate {
+  const r = resources(o.requests, o.limits);
+  return {
+    metadata: { labels: { app } },
+    spec: {
+      containers: [
+        { name: o.container ?? 'app', image: o.image ?? app, ...(Object.keys(r).length > 0 ? { resources: r } : {}) },
+      ],
+    },
+  };
+}
+
+export interface WorkloadOptions extends TemplateOptions {
+  namespace?: string;
+  /** Default 1. */
+  replicas?: number;
+  /** The `app` label of the template and the selector; default the workload's name (a ReplicaSet's: its owner's). */
+  app?: string;
+  /** The whole pod template, instead of one built from app/container/image/requests/limits. */
+  template?: PodTemplate;
+}
+
+type WorkloadSpec = {
+  replicas: number;
+  selector: { matchLabels: Record<string, string> };
+  template: PodTemplate;
+};
+
+function workloadSpec(app: string, o: WorkloadOptions): WorkloadSpec {
+  return { replicas: o.replicas ?? 1, selector: { matchLabels: { app } }, template: o.template ?? podTemplate(app, o) };
+}
+
+export interface DeploymentOptions extends WorkloadOptions {
+  strategy?: NonNullable<Deployment['spec']['strategy']>;
+}
+
+/**
+ * A Deployment (apps/v1) of one `app` container; namespace `default`, 1 replica, no strategy (the API
+ * then applies RollingUpdate 25%/25%).
+ */
+export function deployment(name: string, o: DeploymentOptions = {}): Deployment & KObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: o.namespace ?? 'default' },
+    spec: { ...workloadSpec(o.app ?? name, o), ...(o.strategy ? { strategy: o.strategy } : {}) },
+  };
+}
+
+export interface ReplicaSetOptions extends WorkloadOptions {
+  /** Its Deployment: `ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name, controller: true }]`. */
+  owner?: string;
+}
+
+function controlledBy(deployment: string) {
+  return { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment, controller: true };
+}
+
+/** A ReplicaSet (apps/v1), optionally owned by a Deployment; its app label defaults to the owner's name. */
+export function replicaSet(name: string, o: ReplicaSetOptions = {}): ReplicaSet & KObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: {
+      name,
+      namespace: o.namespace ?? 'default',
+      ...(o.owner ? { ownerReferences: [controlledBy(o.owner)] } : {}),
+    },
+    spec: workloadSpec(o.app ?? o.owner ?? name, o),
+  };
+}
+
+export interface StatefulSetOptions extends WorkloadOptions {
+  /** Default the StatefulSet's name. */
+  serviceName?: string;
+  volumeClaimTemplates?: unknown[];
+}
+
+/** A StatefulSet (apps/v1); serviceName defaults to its name. */
+export function statefulSet(name: string, o: StatefulSetOptions = {}): StatefulSet & KObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name, namespace: o.namespace ?? 'default' },
+    spec: {
+      replicas: o.replicas ?? 1,
+      serviceName: o.serviceName ?? name,
+      selector: { matchLabels: { app: o.app ?? name } },
+      template: o.template ?? podTemplate(o.app ?? name, o),
+      ...(o.volumeClaimTemplates ? { volumeClaimTemplates: o.volumeClaimTemplates } : {}),
+    },
+  };
+}
+
+export interface PriorityClassOptions {
+  globalDefault?: boolean;
+  preemptionPolicy?: string;
+}
+
+/** A PriorityClass (scheduling.k8s.io/v1) of the given value. */
+export function priorityClass(name: string, value: number, o: PriorityClassOptions = {}): PriorityClass & KObject {
+  return {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name },
+    value,
+    ...(o.globalDefault !== undefined ? { globalDefault: o.globalDefault } : {}),
+    ...(o.preemptionPolicy ? { preemptionPolicy: o.preemptionPolicy } : {}),
+  };
+}
+
+/** A Namespace, optionally labelled. */
+export function namespace(name: string, labels?: Record<string, string>): Namespace & KObject {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(labels ? { labels } : {}) } };
 }
 
 /** A snapshot holding the given objects (each must have `kind`). */
