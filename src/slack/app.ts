@@ -13,7 +13,7 @@
  * (same `event_id`, `x-slack-retry-num` ≥ 1) is dropped by a bounded LRU of event ids.
  */
 import type { AddressInfo } from 'node:net';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { App, HTTPReceiver, SocketModeReceiver, type AppOptions, type CustomRoute, type Receiver } from '@slack/bolt';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
@@ -27,6 +27,7 @@ import { RecentIds } from './dedupe.ts';
 import { boltLevelOf, toBoltLogger, type Logger } from './logger.ts';
 import { createMetrics, type SlackMetrics } from './metrics.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { guardRequests } from './request-guard.ts';
 import { DIAGNOSE_SHORTCUT, QUOTA_COMMAND } from './surface.ts';
 
 export type ClientOptions = NonNullable<AppOptions['clientOptions']>;
@@ -51,6 +52,8 @@ export interface SlackAppOptions {
   dedupeSize?: number;
   /** Clock (tests). */
   now?: () => number;
+  /** HTTP mode: a request (headers and body) not fully received within this is cut (default REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
 }
 
 export interface SlackAppHandle {
@@ -129,6 +132,26 @@ function slackError(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * Slack sends small bodies at once: a request still arriving after 10 s is a slow-body attack (Node's
+ * default `requestTimeout` is 300 s, checked every 30 s). Headers get the same bound; idle keep-alive
+ * sockets are Node's default 5 s.
+ */
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+function serverTimeouts(ms: number): ServerOptions {
+  return { requestTimeout: ms, headersTimeout: ms, connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(ms / 4))) };
+}
+
+/** Bolt's receiver with ./request-guard.ts in front of `POST /slack/events` (bodies that are not objects, future timestamps). */
+function guarded(receiver: HTTPReceiver, signingSecret: string, logger: Logger): HTTPReceiver {
+  receiver.requestListener = guardRequests(receiver.requestListener, {
+    signingSecret,
+    onRefused: (status, reason) => logger.warn({ status, reason }, 'refused a request to /slack/events'),
+  });
+  return receiver;
+}
+
 export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   const { config, answerer, policy, logger } = opts;
   const now = opts.now ?? Date.now;
@@ -199,14 +222,18 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   const receiver: Receiver =
     config.mode === 'socket'
       ? new SocketModeReceiver({ appToken: config.appToken.reveal(), logger: boltLogger, customRoutes, installerOptions: { port: config.port } })
-      : new HTTPReceiver({
-          signingSecret: config.signingSecret.reveal(),
-          logger: boltLogger,
-          customRoutes,
-          // Ack first, answer after (the default): Slack retries anything not acked within 3 s.
-          processBeforeResponse: false,
-          port: config.port,
-        });
+      : guarded(
+          new HTTPReceiver({
+            signingSecret: config.signingSecret.reveal(),
+            logger: boltLogger,
+            customRoutes,
+            // Ack first, answer after (the default): Slack retries anything not acked within 3 s.
+            processBeforeResponse: false,
+            port: config.port,
+          }),
+          config.signingSecret.reveal(),
+          logger,
+        );
 
   const clientOptions: ClientOptions = {
     timeout: 15_000,
@@ -437,7 +464,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
         return { port: config.port };
       }
       const listen = host !== undefined ? { port: port ?? config.port, host } : { port: port ?? config.port };
-      const server = await app.start(listen);
+      const server = await app.start(listen, serverTimeouts(opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS));
       const addr = server.address() as AddressInfo | null;
       started = true;
       const bound = addr?.port ?? port ?? config.port;

@@ -158,6 +158,7 @@ export interface HarnessOptions {
   logLevel?: 'debug' | 'info' | 'trace';
   fakeDelayMs?: number;
   now?: () => number;
+  requestTimeoutMs?: number;
 }
 
 export interface Harness {
@@ -209,6 +210,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     clientOptions: { retryConfig: { retries: 0 } },
     defaultMetrics: false,
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
   });
   const { port } = await handle.start(0, '127.0.0.1');
   const base = `http://127.0.0.1:${port}`;
