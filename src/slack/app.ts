@@ -23,7 +23,8 @@ import { emptyReply, type Answer } from '../answer/types.ts';
 import type { SlackConfig } from '../config.ts';
 import { renderBlocks, type BlocksPayload } from '../render/blocks.ts';
 import { Asker, rateLimitedAnswer, SourceCache, type Entry, type Outcome, type SourceFor } from './ask.ts';
-import { RecentIds } from './dedupe.ts';
+import { RecentIds, sharedDedupeFor, type SharedDedupe } from './dedupe.ts';
+import { EVENT_CLAIM_BUDGET_MS } from './lease-dedupe.ts';
 import { boltLevelOf, toBoltLogger, type Logger } from './logger.ts';
 import { createMetrics, type SlackMetrics } from './metrics.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -50,6 +51,11 @@ export interface SlackAppOptions {
   defaultMetrics?: boolean;
   /** Size of the event-id LRU (default 10,000). */
   dedupeSize?: number;
+  /**
+   * Cross-replica duplicate filter (./lease-dedupe.ts), asked after the in-process LRU. Default: Leases
+   * in `config.dedupe.namespace` when that is set (in the cluster), else none. `null`: none.
+   */
+  sharedDedupe?: SharedDedupe | null;
   /** Clock (tests). */
   now?: () => number;
   /** HTTP mode: a request (headers and body) not fully received within this is cut (default REQUEST_TIMEOUT_MS). */
@@ -160,6 +166,9 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   const asker = new Asker({ policy, sources, deadlineMs: config.deadlineMs, metrics, logger, now });
   const limiter = new RateLimiter(config.rateLimits, now);
   const recent = new RecentIds(opts.dedupeSize ?? 10_000);
+  const shared = opts.sharedDedupe !== undefined ? opts.sharedDedupe : sharedDedupeFor(config, logger);
+  /** Seen here before, or (asked only when not) claimed by another replica: drop. */
+  const duplicate = async (id: string, budgetMs?: number): Promise<boolean> => recent.seen(id) || (shared ? (await shared.claim(id, budgetMs)) === 'duplicate' : false);
   const quotaResponseType = opts.quotaResponseType ?? QUOTA_RESPONSE_TYPE;
   const boltLogger = toBoltLogger(logger);
   let started = false;
@@ -258,7 +267,9 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   });
 
   // ---- global middleware: count, and drop redelivered events ----
-  app.use(async (args) => {
+  // Tracked as a whole: the Lease claim runs after the ack, and idle() must wait for it and what follows.
+  app.use((args) => track(dedupeStep(args)));
+  async function dedupeStep(args: Parameters<Parameters<typeof app.use>[0]>[0]): Promise<void> {
     const { body, context, next } = args;
     const b: Record<string, unknown> = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     if (b.type === 'event_callback') {
@@ -266,7 +277,8 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       const name = typeof ev.type === 'string' ? ev.type : 'unknown';
       metrics.events.inc({ type: 'event', name });
       const eventId = typeof b.event_id === 'string' ? b.event_id : undefined;
-      if (eventId !== undefined && recent.seen(eventId)) {
+      // Events are acked before middleware runs: the claim may take its time.
+      if (eventId !== undefined && (await duplicate(eventId, EVENT_CLAIM_BUDGET_MS))) {
         metrics.duplicates.inc({ type: name });
         logger.info({ eventId, retryNum: context.retryNum, retryReason: context.retryReason }, 'dropped a redelivered event');
         return;
@@ -281,7 +293,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       // Commands and shortcuts carry no event_id, but each has its own trigger_id: a captured, correctly
       // signed body replayed inside the 5-minute window would otherwise be answered again.
       const triggerId = typeof b.trigger_id === 'string' ? b.trigger_id : undefined;
-      if (triggerId !== undefined && recent.seen(`trigger:${triggerId}`)) {
+      if (triggerId !== undefined && (await duplicate(`trigger:${triggerId}`))) {
         metrics.duplicates.inc({ type: typeof b.command === 'string' ? 'command' : 'shortcut' });
         logger.info({ entry: typeof b.command === 'string' ? 'command' : 'shortcut' }, 'dropped a replayed command or shortcut (trigger_id seen before)');
         const ack = (args as { ack?: () => Promise<void> }).ack;
@@ -292,7 +304,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       metrics.events.inc({ type: typeof b.type === 'string' ? b.type : 'unknown', name: '' });
     }
     await next();
-  });
+  }
 
   const render = (answer: Answer): BlocksPayload => renderBlocks(answer);
 

@@ -10,6 +10,7 @@ import type { ClusterSource, SourceResult } from '../../src/cluster/source.ts';
 import { Snapshot } from '../../src/k8s/snapshot.ts';
 import { Secret, type HttpConfig, type RateSpec } from '../../src/config.ts';
 import { createSlackApp, type SlackAppHandle } from '../../src/slack/app.ts';
+import type { SharedDedupe } from '../../src/slack/dedupe.ts';
 import { createLogger } from '../../src/slack/logger.ts';
 import { startFakeSlack, type FakeSlack } from '../support/fake-slack.ts';
 import { formBody, postSigned, type PostResult } from '../support/sign.ts';
@@ -159,6 +160,9 @@ export interface HarnessOptions {
   fakeDelayMs?: number;
   now?: () => number;
   requestTimeoutMs?: number;
+  /** Share one fake Slack between harnesses (two replicas); the harness then leaves it open on stop(). */
+  fake?: FakeSlack;
+  sharedDedupe?: SharedDedupe | null;
 }
 
 export interface Harness {
@@ -180,7 +184,8 @@ export interface Harness {
 let seq = 0;
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
-  const fake = await startFakeSlack({ ...(opts.fakeDelayMs ? { delayMs: opts.fakeDelayMs } : {}) });
+  const ownFake = opts.fake === undefined;
+  const fake = opts.fake ?? (await startFakeSlack({ ...(opts.fakeDelayMs ? { delayMs: opts.fakeDelayMs } : {}) }));
   const logs: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer | string, _enc, cb) {
@@ -211,6 +216,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     defaultMetrics: false,
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+    ...(opts.sharedDedupe !== undefined ? { sharedDedupe: opts.sharedDedupe } : {}),
   });
   const { port } = await handle.start(0, '127.0.0.1');
   const base = `http://127.0.0.1:${port}`;
@@ -289,7 +295,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     async stop() {
       await handle.idle();
       await handle.stop();
-      await fake.close();
+      if (ownFake) await fake.close();
       for (const a of acks) if (typeof a === 'object' && a !== null && 'text' in a) assertWithinSlackLimits(a);
       if (fake.violations.length > 0) throw new Error(`payloads over Slack limits:\n${fake.violations.join('\n')}`);
     },
