@@ -163,6 +163,8 @@ export interface HarnessOptions {
   /** Share one fake Slack between harnesses (two replicas); the harness then leaves it open on stop(). */
   fake?: FakeSlack;
   sharedDedupe?: SharedDedupe | null;
+  /** config.dedupe (QUOTA_DOCTOR_DEDUPE_NAMESPACE): with no `sharedDedupe`, the app finds the Leases itself. */
+  dedupeNamespace?: string;
 }
 
 export interface Harness {
@@ -202,6 +204,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     deadlineMs: opts.deadlineMs ?? 5000,
     rateLimits: opts.rate ?? { user: { capacity: 1000, perSeconds: 1 }, channel: { capacity: 1000, perSeconds: 1 } },
     logLevel: opts.logLevel ?? 'info',
+    ...(opts.dedupeNamespace ? { dedupe: { namespace: opts.dedupeNamespace, leasePrefix: 'quota-doctor-dedupe-' } } : {}),
   };
   const logger = createLogger({ level: config.logLevel, secrets: [BOT_TOKEN, SIGNING_SECRET, VERIFICATION_TOKEN], destination });
   const answerer = opts.answerer ?? new StubAnswerer();

@@ -4,6 +4,9 @@
  * resourceVersion semantics (test/support/fake-leases.ts). A redelivered event (same event_id,
  * x-slack-retry-num ≥ 1) that lands on the other replica is dropped there.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IDS_ANNOTATION, LEASE_BUCKETS, LEASE_PREFIX, LeaseDedupe, MAX_IDS_PER_LEASE, WINDOW_MS } from '../../src/slack/lease-dedupe.ts';
@@ -192,5 +195,55 @@ describe('LeaseDedupe against the strict Lease server', () => {
     } finally {
       leases.delayMs = 0;
     }
+  });
+});
+
+describe('the production wiring: QUOTA_DOCTOR_DEDUPE_NAMESPACE and the kubeconfig', () => {
+  const saved = process.env.KUBECONFIG;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = saved;
+  });
+
+  it('with no dedupe handed in, each app builds its own Lease client from KUBECONFIG: one reply across two replicas', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qd-leases-'));
+    const file = join(dir, 'config');
+    writeFileSync(
+      file,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        `clusters: [{name: leases, cluster: {server: "${leases.url}", insecure-skip-tls-verify: true}}]`,
+        'users: [{name: bot, user: {token: lease-token}}]',
+        'contexts: [{name: leases, context: {cluster: leases, user: bot}}]',
+        'current-context: leases',
+        '',
+      ].join('\n'),
+    );
+    process.env.KUBECONFIG = file;
+    const putsBefore = leases.counts.put;
+    const a = await startHarness({ fake, dedupeNamespace: NS });
+    const b = await startHarness({ fake, dedupeNamespace: NS });
+    running.push(a, b);
+    const ts = '1701000300.000001';
+    const ev = messageEvent(PASTED_ERROR, { channel: CHANNEL_A, ts });
+    await a.event(ev, { eventId: 'EvWired' });
+    await a.handle.idle();
+    await b.event(ev, { eventId: 'EvWired', retryNum: 1 });
+    await b.handle.idle();
+    expect(repliesTo(ts)).toBe(1);
+    expect(leases.counts.put - putsBefore).toBe(1);
+    for (const h of [a, b]) expect(h.logs.filter((l) => l.includes('cross-replica dedupe on Leases'))).toHaveLength(1);
+  });
+
+  it('no cluster configuration: dedupe stays in-process, said once at start, and messages are still answered', async () => {
+    process.env.KUBECONFIG = join(tmpdir(), 'qd-no-such-kubeconfig');
+    const a = await startHarness({ fake, dedupeNamespace: NS });
+    running.push(a);
+    const ts = '1701000300.000002';
+    await a.event(messageEvent(PASTED_ERROR, { channel: CHANNEL_A, ts }), { eventId: 'EvUnwired' });
+    await a.handle.idle();
+    expect(repliesTo(ts)).toBe(1);
+    expect(a.logs.filter((l) => l.includes('cross-replica dedupe is off'))).toHaveLength(1);
   });
 });
