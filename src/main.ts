@@ -6,6 +6,7 @@ import { loadConfig, secretValues, describeConfig, ConfigError } from './config.
 import { loadPolicy } from './answer/policy.ts';
 import { createAnswerer } from './answer/index.ts';
 import { openSource } from './answer/sources.ts';
+import { leaseApi } from './cluster/lease-api.ts';
 import { createSlackApp, createLogger } from './slack/index.ts';
 import type { Io } from './cli/main.ts';
 
@@ -29,6 +30,7 @@ export async function serve(io: Io, env: NodeJS.ProcessEnv = process.env): Promi
     policy,
     logger,
     sourceFor: (context?: string) => openSource({ state: config.statePath, context }, env),
+    leaseApi: () => leaseApi(env),
   });
   const { port } = await handle.start();
   logger.info({ port, mode: config.mode }, `quota-doctor listening (${describeConfig(config)})`);

@@ -10,7 +10,8 @@
  *
  * Exactly one reply per message: bot messages, edits and other subtypes are ignored; a message that
  * @-mentions the bot is left to the app_mention listener (Slack fires both); a redelivered event
- * (same `event_id`, `x-slack-retry-num` ≥ 1) is dropped by a bounded LRU of event ids.
+ * (same `event_id`, `x-slack-retry-num` ≥ 1) is dropped by a bounded LRU of event ids, and when it
+ * lands on another replica by the Lease claim of ./lease-dedupe.ts.
  */
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
@@ -24,7 +25,7 @@ import type { SlackConfig } from '../config.ts';
 import { renderBlocks, type BlocksPayload } from '../render/blocks.ts';
 import { Asker, rateLimitedAnswer, SourceCache, type Entry, type Outcome, type SourceFor } from './ask.ts';
 import { RecentIds, sharedDedupeFor, type SharedDedupe } from './dedupe.ts';
-import { EVENT_CLAIM_BUDGET_MS } from './lease-dedupe.ts';
+import { EVENT_CLAIM_BUDGET_MS, type LeaseApi } from './lease-dedupe.ts';
 import { boltLevelOf, toBoltLogger, type Logger } from './logger.ts';
 import { createMetrics, type SlackMetrics } from './metrics.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -56,6 +57,8 @@ export interface SlackAppOptions {
    * in `config.dedupe.namespace` when that is set (in the cluster), else none. `null`: none.
    */
   sharedDedupe?: SharedDedupe | null;
+  /** The Lease client for `config.dedupe` (src/main.ts hands in src/cluster/lease-api.ts). */
+  leaseApi?: () => LeaseApi;
   /** Clock (tests). */
   now?: () => number;
   /** HTTP mode: a request (headers and body) not fully received within this is cut (default REQUEST_TIMEOUT_MS). */
@@ -166,7 +169,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   const asker = new Asker({ policy, sources, deadlineMs: config.deadlineMs, metrics, logger, now });
   const limiter = new RateLimiter(config.rateLimits, now);
   const recent = new RecentIds(opts.dedupeSize ?? 10_000);
-  const shared = opts.sharedDedupe !== undefined ? opts.sharedDedupe : sharedDedupeFor(config, logger);
+  const shared = opts.sharedDedupe !== undefined ? opts.sharedDedupe : sharedDedupeFor(config.dedupe, opts.leaseApi, logger);
   /** Seen here before, or (asked only when not) claimed by another replica: drop. */
   const duplicate = async (id: string, budgetMs?: number): Promise<boolean> => recent.seen(id) || (shared ? (await shared.claim(id, budgetMs)) === 'duplicate' : false);
   const quotaResponseType = opts.quotaResponseType ?? QUOTA_RESPONSE_TYPE;

@@ -5,10 +5,7 @@
  * It holds for one process; `SharedDedupe` (Leases) is asked next, for a redelivery that lands on the
  * other replica.
  */
-import { CoordinationV1Api } from '@kubernetes/client-node';
-import { loadKubeConfig } from '../cluster/live-source.ts';
-import type { SlackConfig } from '../config.ts';
-import { LEASE_BUCKETS, LeaseDedupe } from './lease-dedupe.ts';
+import { LEASE_BUCKETS, LeaseDedupe, type LeaseApi } from './lease-dedupe.ts';
 import type { Logger } from './logger.ts';
 
 export class RecentIds {
@@ -46,16 +43,15 @@ export interface SharedDedupe {
 
 /**
  * The Lease dedupe of `config.dedupe` (QUOTA_DOCTOR_DEDUPE_NAMESPACE: the Deployment sets it to its own
- * namespace), with the kubeconfig the bot reads the cluster with; undefined when not configured or when
- * no cluster is reachable from this process (logged once: the LRU alone then filters).
+ * namespace), through `makeApi` (the composition root hands in src/cluster/lease-api.ts); undefined when
+ * not configured or when no cluster is reachable from this process (logged once: the LRU alone then filters).
  */
-export function sharedDedupeFor(config: SlackConfig, logger: Logger): SharedDedupe | undefined {
-  const d = config.dedupe;
+export function sharedDedupeFor(d: { namespace: string; leasePrefix: string } | undefined, makeApi: (() => LeaseApi) | undefined, logger: Logger): SharedDedupe | undefined {
   if (!d) return undefined;
   try {
-    const api = loadKubeConfig({}).makeApiClient(CoordinationV1Api);
+    if (!makeApi) throw new Error('no Lease client was configured');
     const leases = new LeaseDedupe({
-      api,
+      api: makeApi(),
       namespace: d.namespace,
       prefix: d.leasePrefix,
       onState: (state, detail) =>

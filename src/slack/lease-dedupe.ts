@@ -12,7 +12,6 @@
  * than lose the message (fail open to its in-process LRU) and it is logged once until the Leases work again.
  */
 import { createHash } from 'node:crypto';
-import type { CoordinationV1Api, V1Lease } from '@kubernetes/client-node';
 
 /** How many Leases (buckets) manifests/base ships: `${prefix}0` … `${prefix}${LEASE_BUCKETS - 1}`. */
 export const LEASE_BUCKETS = 8;
@@ -32,7 +31,19 @@ export const EVENT_CLAIM_BUDGET_MS = 5000;
 
 export type Claim = 'first' | 'duplicate' | 'unknown';
 
-export type LeaseApi = Pick<CoordinationV1Api, 'readNamespacedLease' | 'replaceNamespacedLease'>;
+/** The parts of a coordination.k8s.io/v1 Lease read and written here (client-node's LeaseObject fits). */
+export interface LeaseObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string; annotations?: { [key: string]: string } };
+  spec?: object;
+}
+
+/** What is asked of client-node's CoordinationV1Api (src/cluster/lease-api.ts builds one). */
+export interface LeaseApi {
+  readNamespacedLease(param: { name: string; namespace: string }): Promise<LeaseObject>;
+  replaceNamespacedLease(param: { name: string; namespace: string; body: LeaseObject }): Promise<LeaseObject>;
+}
 
 export interface LeaseDedupeOptions {
   api: LeaseApi;
@@ -164,7 +175,7 @@ export class LeaseDedupe {
   /** One read-modify-write of Lease `name` for every id of the batch (retried on 409, bounded). */
   private async claimAll(name: string, ids: string[]): Promise<Map<string, Claim>> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const lease: V1Lease = await withTimeout(this.api.readNamespacedLease({ name, namespace: this.namespace }), CALL_TIMEOUT_MS);
+      const lease: LeaseObject = await withTimeout(this.api.readNamespacedLease({ name, namespace: this.namespace }), CALL_TIMEOUT_MS);
       const now = this.now();
       const annotations = lease.metadata?.annotations ?? {};
       const known = parseIds(annotations[IDS_ANNOTATION], now);
@@ -182,7 +193,7 @@ export class LeaseDedupe {
       }
       if (claimed === 0) return result;
       const kept = [...known].sort((a, b) => a[1] - b[1]).slice(-MAX_IDS_PER_LEASE);
-      const body: V1Lease = {
+      const body: LeaseObject = {
         ...lease,
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',

@@ -11,6 +11,7 @@ import { Snapshot } from '../../src/k8s/snapshot.ts';
 import { Secret, type HttpConfig, type RateSpec } from '../../src/config.ts';
 import { createSlackApp, type SlackAppHandle } from '../../src/slack/app.ts';
 import type { SharedDedupe } from '../../src/slack/dedupe.ts';
+import type { LeaseApi } from '../../src/slack/lease-dedupe.ts';
 import { createLogger } from '../../src/slack/logger.ts';
 import { startFakeSlack, type FakeSlack } from '../support/fake-slack.ts';
 import { formBody, postSigned, type PostResult } from '../support/sign.ts';
@@ -165,6 +166,7 @@ export interface HarnessOptions {
   sharedDedupe?: SharedDedupe | null;
   /** config.dedupe (QUOTA_DOCTOR_DEDUPE_NAMESPACE): with no `sharedDedupe`, the app finds the Leases itself. */
   dedupeNamespace?: string;
+  leaseApi?: () => LeaseApi;
 }
 
 export interface Harness {
@@ -220,6 +222,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
     ...(opts.sharedDedupe !== undefined ? { sharedDedupe: opts.sharedDedupe } : {}),
+    ...(opts.leaseApi ? { leaseApi: opts.leaseApi } : {}),
   });
   const { port } = await handle.start(0, '127.0.0.1');
   const base = `http://127.0.0.1:${port}`;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { leaseApi } from '../../src/cluster/lease-api.ts';
 import { IDS_ANNOTATION, LEASE_BUCKETS, LEASE_PREFIX, LeaseDedupe, MAX_IDS_PER_LEASE, WINDOW_MS } from '../../src/slack/lease-dedupe.ts';
 import { startFakeSlack, type FakeSlack } from '../support/fake-slack.ts';
 import { startFakeLeases, type FakeLeases } from '../support/fake-leases.ts';
@@ -198,13 +199,7 @@ describe('LeaseDedupe against the strict Lease server', () => {
   });
 });
 
-describe('the production wiring: QUOTA_DOCTOR_DEDUPE_NAMESPACE and the kubeconfig', () => {
-  const saved = process.env.KUBECONFIG;
-  afterEach(() => {
-    if (saved === undefined) delete process.env.KUBECONFIG;
-    else process.env.KUBECONFIG = saved;
-  });
-
+describe('the production wiring: QUOTA_DOCTOR_DEDUPE_NAMESPACE and the kubeconfig (src/cluster/lease-api.ts)', () => {
   it('with no dedupe handed in, each app builds its own Lease client from KUBECONFIG: one reply across two replicas', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'qd-leases-'));
     const file = join(dir, 'config');
@@ -220,10 +215,10 @@ describe('the production wiring: QUOTA_DOCTOR_DEDUPE_NAMESPACE and the kubeconfi
         '',
       ].join('\n'),
     );
-    process.env.KUBECONFIG = file;
+    const env = { KUBECONFIG: file };
     const putsBefore = leases.counts.put;
-    const a = await startHarness({ fake, dedupeNamespace: NS });
-    const b = await startHarness({ fake, dedupeNamespace: NS });
+    const a = await startHarness({ fake, dedupeNamespace: NS, leaseApi: () => leaseApi(env) });
+    const b = await startHarness({ fake, dedupeNamespace: NS, leaseApi: () => leaseApi(env) });
     running.push(a, b);
     const ts = '1701000300.000001';
     const ev = messageEvent(PASTED_ERROR, { channel: CHANNEL_A, ts });
@@ -237,8 +232,7 @@ describe('the production wiring: QUOTA_DOCTOR_DEDUPE_NAMESPACE and the kubeconfi
   });
 
   it('no cluster configuration: dedupe stays in-process, said once at start, and messages are still answered', async () => {
-    process.env.KUBECONFIG = join(tmpdir(), 'qd-no-such-kubeconfig');
-    const a = await startHarness({ fake, dedupeNamespace: NS });
+    const a = await startHarness({ fake, dedupeNamespace: NS, leaseApi: () => leaseApi({ KUBECONFIG: join(tmpdir(), 'qd-no-such-kubeconfig') }) });
     running.push(a);
     const ts = '1701000300.000002';
     await a.event(messageEvent(PASTED_ERROR, { channel: CHANNEL_A, ts }), { eventId: 'EvUnwired' });
