@@ -58,6 +58,12 @@ interface BaseConfig {
   deadlineMs: number;
   rateLimits: { user: RateSpec; channel: RateSpec };
   logLevel: LogLevelName;
+  /**
+   * QUOTA_DOCTOR_DEDUPE_NAMESPACE (the Deployment sets it to its own namespace) and
+   * QUOTA_DOCTOR_DEDUPE_LEASE_PREFIX: redelivered Slack events are filtered across replicas through the
+   * Leases `${leasePrefix}0…7` there (src/slack/lease-dedupe.ts). Unset: in-process only.
+   */
+  dedupe?: { namespace: string; leasePrefix: string };
 }
 
 export interface ConsoleConfig extends BaseConfig {
@@ -126,6 +132,8 @@ const envSchema = z.object({
   QUOTA_DOCTOR_DEADLINE_MS: intInRange(20_000, 100, 600_000),
   QUOTA_DOCTOR_RATE_USER: rateSpec('10/60'),
   QUOTA_DOCTOR_RATE_CHANNEL: rateSpec('30/60'),
+  QUOTA_DOCTOR_DEDUPE_NAMESPACE: optionalText.pipe(z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, { error: 'must be a namespace name' }).optional()),
+  QUOTA_DOCTOR_DEDUPE_LEASE_PREFIX: optionalText.pipe(z.string().regex(/^[a-z0-9]([-a-z0-9.]{0,240}[-a-z0-9])?$/, { error: 'must start a Lease name' }).optional()),
   LOG_LEVEL: optionalText.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional()),
 });
 
@@ -153,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deadlineMs: e.QUOTA_DOCTOR_DEADLINE_MS,
     rateLimits: { user: e.QUOTA_DOCTOR_RATE_USER, channel: e.QUOTA_DOCTOR_RATE_CHANNEL },
     logLevel: e.LOG_LEVEL ?? 'info',
+    ...(e.QUOTA_DOCTOR_DEDUPE_NAMESPACE !== undefined ? { dedupe: { namespace: e.QUOTA_DOCTOR_DEDUPE_NAMESPACE, leasePrefix: e.QUOTA_DOCTOR_DEDUPE_LEASE_PREFIX ?? 'quota-doctor-dedupe-' } } : {}),
   };
   if (e.SLACK_BOT_TOKEN === undefined) {
     if (e.SLACK_APP_TOKEN !== undefined || e.SLACK_SIGNING_SECRET !== undefined) {
@@ -192,6 +201,7 @@ export function describeConfig(config: Config): string {
   parts.push(`source=${config.statePath ? `state ${config.statePath}` : 'live cluster'}`);
   parts.push(`policy=${config.policyPath ?? 'none (every namespace visible)'}`);
   if (config.slackApiUrl) parts.push(`slack-api=${config.slackApiUrl}`);
+  if (config.dedupe) parts.push(`dedupe=leases ${config.dedupe.namespace}/${config.dedupe.leasePrefix}0-7`);
   parts.push(`rate user=${config.rateLimits.user.capacity}/${config.rateLimits.user.perSeconds}s channel=${config.rateLimits.channel.capacity}/${config.rateLimits.channel.perSeconds}s`);
   return parts.join(' ');
 }

@@ -19,7 +19,7 @@ import { nodeInfoIndex } from '../engine/scheduler/node-info.ts';
 import { podUsage } from '../engine/admission/evaluators/pods.ts';
 import type { Answer, Fix, Reply } from './types.ts';
 import { emptyReply } from './types.ts';
-import { redactSecrets } from './redact.ts';
+import { redactDeep, redactSecrets } from './redact.ts';
 import { decodeValue, formatProblem } from '../k8s/decode.ts';
 import { boundWorkloads, MAX_ANSWER_PODS } from './bounds.ts';
 import { refusalAnswer, Visibility } from './policy.ts';
@@ -502,7 +502,7 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     const ns = manifestNs;
     try {
       const sim = simulate(input.state, bounded.objects, { ...opts, namespace: ns });
-      manifestJson = simResultsToJson(sim).results;
+      manifestJson = redactDeep(simResultsToJson(sim).results);
       replies.push(simulationReply(sim.results, [...bounded.warnings, ...sim.warnings]));
       for (const r of sim.results) namespaces.add(r.namespace);
     } catch {

@@ -10,10 +10,11 @@
  *
  * Exactly one reply per message: bot messages, edits and other subtypes are ignored; a message that
  * @-mentions the bot is left to the app_mention listener (Slack fires both); a redelivered event
- * (same `event_id`, `x-slack-retry-num` ≥ 1) is dropped by a bounded LRU of event ids.
+ * (same `event_id`, `x-slack-retry-num` ≥ 1) is dropped by a bounded LRU of event ids, and when it
+ * lands on another replica by the Lease claim of ./lease-dedupe.ts.
  */
 import type { AddressInfo } from 'node:net';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { App, HTTPReceiver, SocketModeReceiver, type AppOptions, type CustomRoute, type Receiver } from '@slack/bolt';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
@@ -23,10 +24,12 @@ import { emptyReply, type Answer } from '../answer/types.ts';
 import type { SlackConfig } from '../config.ts';
 import { renderBlocks, type BlocksPayload } from '../render/blocks.ts';
 import { Asker, rateLimitedAnswer, SourceCache, type Entry, type Outcome, type SourceFor } from './ask.ts';
-import { RecentIds } from './dedupe.ts';
+import { RecentIds, sharedDedupeFor, type SharedDedupe } from './dedupe.ts';
+import { EVENT_CLAIM_BUDGET_MS, type LeaseApi } from './lease-dedupe.ts';
 import { boltLevelOf, toBoltLogger, type Logger } from './logger.ts';
 import { createMetrics, type SlackMetrics } from './metrics.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { guardRequests } from './request-guard.ts';
 import { DIAGNOSE_SHORTCUT, QUOTA_COMMAND } from './surface.ts';
 
 export type ClientOptions = NonNullable<AppOptions['clientOptions']>;
@@ -49,8 +52,17 @@ export interface SlackAppOptions {
   defaultMetrics?: boolean;
   /** Size of the event-id LRU (default 10,000). */
   dedupeSize?: number;
+  /**
+   * Cross-replica duplicate filter (./lease-dedupe.ts), asked after the in-process LRU. Default: Leases
+   * in `config.dedupe.namespace` when that is set (in the cluster), else none. `null`: none.
+   */
+  sharedDedupe?: SharedDedupe | null;
+  /** The Lease client for `config.dedupe` (src/main.ts hands in src/cluster/lease-api.ts). */
+  leaseApi?: () => LeaseApi;
   /** Clock (tests). */
   now?: () => number;
+  /** HTTP mode: a request (headers and body) not fully received within this is cut (default REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
 }
 
 export interface SlackAppHandle {
@@ -129,6 +141,26 @@ function slackError(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * Slack sends small bodies at once: a request still arriving after 10 s is a slow-body attack (Node's
+ * default `requestTimeout` is 300 s, checked every 30 s). Headers get the same bound; idle keep-alive
+ * sockets are Node's default 5 s.
+ */
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+function serverTimeouts(ms: number): ServerOptions {
+  return { requestTimeout: ms, headersTimeout: ms, connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(ms / 4))) };
+}
+
+/** Bolt's receiver with ./request-guard.ts in front of `POST /slack/events` (bodies that are not objects, future timestamps). */
+function guarded(receiver: HTTPReceiver, signingSecret: string, logger: Logger): HTTPReceiver {
+  receiver.requestListener = guardRequests(receiver.requestListener, {
+    signingSecret,
+    onRefused: (status, reason) => logger.warn({ status, reason }, 'refused a request to /slack/events'),
+  });
+  return receiver;
+}
+
 export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   const { config, answerer, policy, logger } = opts;
   const now = opts.now ?? Date.now;
@@ -137,6 +169,9 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   const asker = new Asker({ policy, sources, deadlineMs: config.deadlineMs, metrics, logger, now });
   const limiter = new RateLimiter(config.rateLimits, now);
   const recent = new RecentIds(opts.dedupeSize ?? 10_000);
+  const shared = opts.sharedDedupe !== undefined ? opts.sharedDedupe : sharedDedupeFor(config.dedupe, opts.leaseApi, logger);
+  /** Seen here before, or (asked only when not) claimed by another replica: drop. */
+  const duplicate = async (id: string, budgetMs?: number): Promise<boolean> => recent.seen(id) || (shared ? (await shared.claim(id, budgetMs)) === 'duplicate' : false);
   const quotaResponseType = opts.quotaResponseType ?? QUOTA_RESPONSE_TYPE;
   const boltLogger = toBoltLogger(logger);
   let started = false;
@@ -218,14 +253,18 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   const receiver: Receiver =
     config.mode === 'socket'
       ? new SocketModeReceiver({ appToken: config.appToken.reveal(), logger: boltLogger, customRoutes, installerOptions: { port: config.port } })
-      : new HTTPReceiver({
-          signingSecret: config.signingSecret.reveal(),
-          logger: boltLogger,
-          customRoutes,
-          // Ack first, answer after (the default): Slack retries anything not acked within 3 s.
-          processBeforeResponse: false,
-          port: config.port,
-        });
+      : guarded(
+          new HTTPReceiver({
+            signingSecret: config.signingSecret.reveal(),
+            logger: boltLogger,
+            customRoutes,
+            // Ack first, answer after (the default): Slack retries anything not acked within 3 s.
+            processBeforeResponse: false,
+            port: config.port,
+          }),
+          config.signingSecret.reveal(),
+          logger,
+        );
 
   const clientOptions: ClientOptions = {
     timeout: 15_000,
@@ -250,7 +289,9 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   });
 
   // ---- global middleware: count, and drop redelivered events ----
-  app.use(async (args) => {
+  // Tracked as a whole: the Lease claim runs after the ack, and idle() must wait for it and what follows.
+  app.use((args) => track(dedupeStep(args)));
+  async function dedupeStep(args: Parameters<Parameters<typeof app.use>[0]>[0]): Promise<void> {
     const { body, context, next } = args;
     const b: Record<string, unknown> = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     if (b.type === 'event_callback') {
@@ -258,7 +299,8 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       const name = typeof ev.type === 'string' ? ev.type : 'unknown';
       metrics.events.inc({ type: 'event', name });
       const eventId = typeof b.event_id === 'string' ? b.event_id : undefined;
-      if (eventId !== undefined && recent.seen(eventId)) {
+      // Events are acked before middleware runs: the claim may take its time.
+      if (eventId !== undefined && (await duplicate(eventId, EVENT_CLAIM_BUDGET_MS))) {
         metrics.duplicates.inc({ type: name });
         logger.info({ eventId, retryNum: context.retryNum, retryReason: context.retryReason }, 'dropped a redelivered event');
         return;
@@ -273,7 +315,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       // Commands and shortcuts carry no event_id, but each has its own trigger_id: a captured, correctly
       // signed body replayed inside the 5-minute window would otherwise be answered again.
       const triggerId = typeof b.trigger_id === 'string' ? b.trigger_id : undefined;
-      if (triggerId !== undefined && recent.seen(`trigger:${triggerId}`)) {
+      if (triggerId !== undefined && (await duplicate(`trigger:${triggerId}`))) {
         metrics.duplicates.inc({ type: typeof b.command === 'string' ? 'command' : 'shortcut' });
         logger.info({ entry: typeof b.command === 'string' ? 'command' : 'shortcut' }, 'dropped a replayed command or shortcut (trigger_id seen before)');
         const ack = (args as { ack?: () => Promise<void> }).ack;
@@ -284,7 +326,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       metrics.events.inc({ type: typeof b.type === 'string' ? b.type : 'unknown', name: '' });
     }
     await next();
-  });
+  }
 
   const render = (answer: Answer): BlocksPayload => renderBlocks(answer);
 
@@ -462,7 +504,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
         return { port: config.port };
       }
       const listen = host !== undefined ? { port: port ?? config.port, host } : { port: port ?? config.port };
-      const server = await app.start(listen);
+      const server = await app.start(listen, serverTimeouts(opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS));
       const addr = server.address() as AddressInfo | null;
       started = true;
       const bound = addr?.port ?? port ?? config.port;

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnswerer } from '../../src/answer/index.ts';
 import { FileSource, loadState } from '../../src/cluster/file-source.ts';
+import { redactDeep } from '../../src/answer/redact.ts';
 import { formBody, postSigned, slackSignature } from '../support/sign.ts';
 import { run } from '../cli/harness.ts';
 import { BOT_TOKEN, CHANNEL_A, CHANNEL_B, messageEvent, SIGNING_SECRET, startHarness, VERIFICATION_TOKEN, type Harness } from '../slack/harness.ts';
@@ -237,5 +238,144 @@ describe('a pasted Secret is never echoed', () => {
       expect(o.stdout).toContain('db-credentials');
       for (const v of Object.values(SECRET_VALUES)) expect(o.stdout + o.stderr).not.toContain(v);
     }
+  });
+});
+
+/** Secret values and env literals at every depth: what `kubectl get … -o yaml|json` prints, and pastes of it. */
+const HIDDEN = {
+  listData: 'bGlzdC1kYXRhLXBhc3N3b3Jk',
+  listString: 'list-string-data-value-77',
+  secretListData: 'c2VjcmV0bGlzdC1kYXRh',
+  nestedData: 'bmVzdGVkLWxpc3QtZGF0YQ==',
+  jsonData: 'anNvbi1zZWNyZXQtZGF0YQ==',
+  annotated: 'annotated-copy-in-last-applied',
+  podEnv: 'pod-env-literal-hunter2',
+  initEnv: 'init-env-literal-swordfish',
+  ephemeralEnv: 'ephemeral-env-literal-letmein',
+  deployEnv: 'deploy-env-literal-opensesame',
+  cronEnv: 'cron-env-literal-trustno1',
+  listPodEnv: 'listed-pod-env-literal-qwerty',
+};
+
+const secretYaml = (name: string, data: string, indent = '') =>
+  [`apiVersion: v1`, `kind: Secret`, `metadata:`, `  name: ${name}`, `  namespace: team-a`, `data:`, `  password: ${data}`].map((l, i) => (i === 0 ? `${indent}- ${l}` : `${indent}  ${l}`)).join('\n');
+
+const SECRET_INPUTS: { name: string; text: string; names: string[]; hidden: string[] }[] = [
+  {
+    name: 'kind: List of Secrets (kubectl get secret -o yaml)',
+    text: `apiVersion: v1\nkind: List\nitems:\n${secretYaml('list-secret-0', HIDDEN.listData)}\n- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: list-secret-1\n    namespace: team-a\n    annotations:\n      kubectl.kubernetes.io/last-applied-configuration: '{"data":{"password":"${HIDDEN.annotated}"}}'\n  stringData:\n    token: ${HIDDEN.listString}\nmetadata:\n  resourceVersion: ""\n`,
+    names: ['list-secret-0', 'list-secret-1'],
+    hidden: [HIDDEN.listData, HIDDEN.listString, HIDDEN.annotated],
+  },
+  {
+    name: 'SecretList (JSON)',
+    text: JSON.stringify({ apiVersion: 'v1', kind: 'SecretList', items: [{ metadata: { name: 'json-secret-1', namespace: 'team-a' }, data: { password: HIDDEN.secretListData } }, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'json-secret-2', namespace: 'team-a' }, data: { k: HIDDEN.jsonData } }] }, null, 2),
+    names: ['json-secret-1', 'json-secret-2'],
+    hidden: [HIDDEN.secretListData, HIDDEN.jsonData],
+  },
+  {
+    name: 'a List holding a SecretList and a Pod with env literals',
+    text: `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: SecretList\n  items:\n${secretYaml('nested-secret', HIDDEN.nestedData, '  ')}\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: listed-pod, namespace: team-a}\n  spec:\n    containers:\n    - name: app\n      image: nginx\n      env: [{name: PASSWORD, value: ${HIDDEN.listPodEnv}}]\n      resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: 100m, memory: 64Mi}}\n`,
+    names: ['nested-secret', 'listed-pod'],
+    hidden: [HIDDEN.nestedData, HIDDEN.listPodEnv],
+  },
+  {
+    name: 'a Pod: container, initContainer and ephemeralContainer env literals',
+    text: `apiVersion: v1\nkind: Pod\nmetadata: {name: env-pod, namespace: team-a}\nspec:\n  initContainers:\n  - {name: init, image: busybox, env: [{name: A, value: ${HIDDEN.initEnv}}], resources: {requests: {cpu: 10m, memory: 16Mi}, limits: {cpu: 10m, memory: 16Mi}}}\n  containers:\n  - name: app\n    image: nginx\n    env:\n    - {name: DB_PASSWORD, value: ${HIDDEN.podEnv}}\n    - name: FROM_SECRET\n      valueFrom: {secretKeyRef: {name: db, key: password}}\n    resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: 100m, memory: 64Mi}}\n  ephemeralContainers:\n  - {name: debug, image: busybox, env: [{name: B, value: ${HIDDEN.ephemeralEnv}}]}\n`,
+    names: ['env-pod'],
+    hidden: [HIDDEN.initEnv, HIDDEN.podEnv, HIDDEN.ephemeralEnv],
+  },
+  {
+    name: 'a Deployment and a CronJob (templates)',
+    text: `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: env-deploy, namespace: team-a}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: e}}\n  template:\n    metadata: {labels: {app: e}}\n    spec:\n      containers:\n      - {name: app, image: nginx, env: [{name: K, value: ${HIDDEN.deployEnv}}], resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: 100m, memory: 64Mi}}}\n---\napiVersion: batch/v1\nkind: CronJob\nmetadata: {name: env-cron, namespace: team-a}\nspec:\n  schedule: "* * * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          containers:\n          - {name: job, image: busybox, env: [{name: K, value: ${HIDDEN.cronEnv}}], resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: 100m, memory: 64Mi}}}\n`,
+    names: ['env-deploy'],
+    hidden: [HIDDEN.deployEnv, HIDDEN.cronEnv],
+  },
+];
+
+describe('Secrets at every depth and env literals are redacted in every output', () => {
+  const CLI: string[][] = [
+    ['diagnose', '--state', 'manifests/demo'],
+    ['diagnose', '--state', 'manifests/demo', '--json'],
+    ['simulate', '-f', '-', '--state', 'manifests/demo'],
+    ['simulate', '-f', '-', '--state', 'manifests/demo', '--json'],
+    ['check', '-f', '-', '--state', 'manifests/demo', '--json'],
+  ];
+  let checked = 0;
+  afterAll(() => console.log(`hardening secrets: ${checked} (input × output) pairs checked, ${Object.keys(HIDDEN).length} hidden values`));
+
+  it.each(SECRET_INPUTS)('CLI, $name', async ({ text, names, hidden }) => {
+    for (const argv of CLI) {
+      const o = await run(argv, text);
+      expect(o.code, `${argv.join(' ')}: ${o.stderr}`).toBeLessThanOrEqual(1);
+      // Text output lists what it simulated; a paste of Secrets alone is "nothing recognised" to diagnose.
+      if (argv.includes('--json') || argv[0] !== 'diagnose') for (const n of names) expect(o.stdout, `${argv.join(' ')} names ${n}`).toContain(n);
+      for (const v of hidden) expect(o.stdout + o.stderr, `${argv.join(' ')} shows ${v}`).not.toContain(v);
+      if (argv.includes('--json')) expect(o.stdout).toContain('[redacted]');
+      checked++;
+    }
+  });
+
+  it('Slack (message, mention, shortcut) and the bot\'s own log lines', async () => {
+    const h = await startHarness({ answerer: createAnswerer(), source: new FileSource(DEMO), logLevel: 'debug' });
+    try {
+      let i = 0;
+      for (const { text } of SECRET_INPUTS) {
+        await h.event(messageEvent('```\n' + text + '\n```', { channel: CHANNEL_A, ts: `1700810000.00000${++i}` }));
+        await h.event({ type: 'app_mention', channel: CHANNEL_A, user: 'U0BOB', text: `<@UBOT> ${text}`, ts: `1700810000.00000${++i}` });
+        await h.shortcut({ text, ts: `1700810000.00000${++i}` }, { channel: CHANNEL_A });
+        checked += 3;
+      }
+      await h.handle.idle();
+      const posted = h.fake.allPostedText();
+      expect(posted).toContain('env-pod');
+      for (const v of Object.values(HIDDEN)) {
+        expect(posted).not.toContain(v);
+        expect(h.logs.filter((l) => l.includes(v) && !/"component":"bolt"/.test(l))).toEqual([]);
+      }
+    } finally {
+      await h.stop();
+    }
+  });
+});
+
+describe('redactDeep: exact shapes', () => {
+  const CASES: { name: string; input: unknown; want: unknown }[] = [
+    {
+      name: 'a Secret keeps apiVersion, kind, name, namespace, type',
+      input: { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: 's', namespace: 'n', labels: { a: 'b' }, annotations: { x: 'y' } }, data: { k: 'dg==' }, stringData: { k: 'v' } },
+      want: { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: 's', namespace: 'n' }, data: '[redacted]' },
+    },
+    {
+      name: 'a SecretList item without kind',
+      input: { apiVersion: 'v1', kind: 'SecretList', items: [{ metadata: { name: 's' }, data: { k: 'dg==' } }] },
+      want: { apiVersion: 'v1', kind: 'SecretList', items: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: '[redacted]' }] },
+    },
+    {
+      name: 'List of List of Secret',
+      input: { kind: 'List', items: [{ kind: 'List', items: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { a: 'b' } }] }] },
+      want: { kind: 'List', items: [{ kind: 'List', items: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: '[redacted]' }] }] },
+    },
+    {
+      name: 'a simulate result of a Secret',
+      input: { kind: 'Secret', name: 's', admission: { allowed: true }, object: { metadata: { name: 's' }, data: { k: 'dg==' } } },
+      want: { kind: 'Secret', name: 's', admission: { allowed: true }, object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: '[redacted]' } },
+    },
+    {
+      name: 'env values in a CronJob template, valueFrom kept',
+      input: { kind: 'CronJob', spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', env: [{ name: 'A', value: 'x' }, { name: 'B', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }] } } } } } },
+      want: { kind: 'CronJob', spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', env: [{ name: 'A', value: '[redacted]' }, { name: 'B', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }] } } } } } },
+    },
+    {
+      name: 'last-applied-configuration masked, other annotations kept',
+      input: { kind: 'Pod', metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"env":"x"}', keep: 'me' } } },
+      want: { kind: 'Pod', metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '[redacted]', keep: 'me' } } },
+    },
+    { name: 'scalars untouched', input: [1, 'x', null, true], want: [1, 'x', null, true] },
+  ];
+  it.each(CASES)('$name', ({ input, want }) => {
+    const before = JSON.stringify(input);
+    expect(redactDeep(input)).toEqual(want);
+    expect(JSON.stringify(input)).toBe(before); // the input is not mutated
   });
 });

@@ -7,16 +7,21 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { RESOURCES } from '../../src/cluster/resources.ts';
 import { parsePolicy } from '../../src/answer/policy.ts';
+import { LEASE_BUCKETS, LEASE_PREFIX } from '../../src/slack/lease-dedupe.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NAMESPACE = 'quota-doctor';
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 const FORBIDDEN_RESOURCES = ['secrets', 'configmaps'];
+/** The one write the bot has: get + update of exactly its dedupe Leases (src/slack/lease-dedupe.ts), in its own namespace. */
+const DEDUPE_LEASES = Array.from({ length: LEASE_BUCKETS }, (_, i) => `${LEASE_PREFIX}${i}`);
+const DEDUPE_RULE = { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: DEDUPE_LEASES, verbs: ['get', 'update'] };
 
 const KUBECTL = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 if (!KUBECTL) console.warn('test/manifests: kubectl is not on PATH; the kustomize render checks are skipped');
@@ -79,6 +84,7 @@ const container = z.looseObject({
 const deployment = object.extend({
   spec: z.looseObject({
     replicas: z.number().optional(),
+    strategy: z.unknown().optional(),
     template: z.looseObject({
       metadata: z.looseObject({ labels: z.record(z.string(), z.string()) }),
       spec: z.looseObject({
@@ -155,7 +161,7 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
     const kinds = new Set(objects.map((o) => o.kind));
     expect(kinds.has('Secret')).toBe(false);
     for (const k of kinds) {
-      expect(['Namespace', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Service']).toContain(k);
+      expect(['Namespace', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'Lease', 'ConfigMap', 'Deployment', 'Service']).toContain(k);
     }
     // Namespaced objects all land in the bot's namespace (demo state uses team namespaces).
     for (const o of objects) {
@@ -164,13 +170,22 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
     expect(only(objects, 'Namespace', object).map((n) => n.metadata.name)).toEqual([NAMESPACE]);
   });
 
-  it('grants read-only rights: verbs within get/list/watch, no wildcards, never secrets or configmaps', () => {
+  it('ships exactly the dedupe Leases, and the one namespaced Role writes exactly those (get + update by name)', () => {
+    const leases = objects.filter((o) => o.kind === 'Lease');
+    expect(leases.map((l) => `${l.apiVersion} ${l.metadata.namespace}/${l.metadata.name}`).sort()).toEqual(DEDUPE_LEASES.map((n) => `coordination.k8s.io/v1 ${NAMESPACE}/${n}`).sort());
+    const roles = only(objects, 'Role', role);
+    expect(roles.map((r) => `${r.metadata.namespace}/${r.metadata.name}`)).toEqual([`${NAMESPACE}/quota-doctor-dedupe`]);
+    expect(roles[0]!.rules).toEqual([DEDUPE_RULE]);
+  });
+
+  it('grants read-only rights (but the dedupe Leases): verbs within get/list/watch, no wildcards, never secrets or configmaps', () => {
     const roles = [...only(objects, 'ClusterRole', role), ...only(objects, 'Role', role)];
     expect(roles.length).toBeGreaterThan(0);
     for (const r of roles) {
       expect(r.aggregationRule, `${r.metadata.name} aggregates other roles`).toBeUndefined();
       for (const ru of r.rules) {
         const where = `${r.metadata.name}: ${JSON.stringify(ru)}`;
+        if (r.kind === 'Role' && isDeepStrictEqual(ru, DEDUPE_RULE)) continue;
         expect(ru.nonResourceURLs, where).toBeUndefined();
         for (const field of [ru.apiGroups ?? [], ru.resources ?? [], ru.verbs, ru.resourceNames ?? []]) {
           for (const v of field) expect(v, where).not.toContain('*');
@@ -189,13 +204,16 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
     const sa = d.spec.template.spec.serviceAccountName;
     expect(sa).toBeDefined();
     expect(only(objects, 'ServiceAccount', object).map((s) => `${s.metadata.namespace}/${s.metadata.name}`)).toEqual([`${NAMESPACE}/${sa}`]);
-    const roleNames = new Set(only(objects, 'ClusterRole', role).map((r) => r.metadata.name));
+    const roleNames = new Set(only(objects, 'ClusterRole', role).map((r) => `ClusterRole/${r.metadata.name}`));
+    for (const r of only(objects, 'Role', role)) roleNames.add(`Role/${r.metadata.name}`);
     const bindings = [...only(objects, 'ClusterRoleBinding', binding), ...only(objects, 'RoleBinding', binding)];
     expect(bindings.length).toBeGreaterThan(0);
+    // The ClusterRole (read) cluster-wide; the dedupe Role only through a RoleBinding in the bot's namespace.
+    expect(bindings.map((b) => `${b.kind} → ${b.roleRef.kind}/${b.roleRef.name}`).sort()).toEqual(['ClusterRoleBinding → ClusterRole/quota-doctor-read', 'RoleBinding → Role/quota-doctor-dedupe']);
     for (const b of bindings) {
       // Only roles shipped here: never a built-in such as view, edit or cluster-admin.
-      expect(b.roleRef.kind).toBe('ClusterRole');
-      expect(roleNames.has(b.roleRef.name), `${b.metadata.name} → ${b.roleRef.name}`).toBe(true);
+      expect(roleNames.has(`${b.roleRef.kind}/${b.roleRef.name}`), `${b.metadata.name} → ${b.roleRef.name}`).toBe(true);
+      if (b.kind === 'RoleBinding') expect(b.metadata.namespace).toBe(NAMESPACE);
       expect(b.subjects).toEqual([expect.objectContaining({ kind: 'ServiceAccount', name: sa, namespace: NAMESPACE })]);
     }
   });
@@ -248,6 +266,10 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
     expect(probePort(c!, live!.port)).toBe(3000);
     expect(probePort(c!, ready!.port)).toBe(3000);
     expect(c!.env.find((e) => e.name === 'PORT')?.value).toBe('3000');
+    // The dedupe Leases are looked up in the pod's own namespace.
+    expect(c!.env.find((e) => e.name === 'QUOTA_DOCTOR_DEDUPE_NAMESPACE')?.valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.namespace' } });
+    // An update never runs two replicas (the old pod stops first).
+    expect(d.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } });
     expect(Object.keys(c!.resources?.requests ?? {}).sort()).toEqual(['cpu', 'memory']);
     expect(c!.resources?.limits?.memory).toBeDefined();
   });

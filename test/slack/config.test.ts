@@ -78,3 +78,21 @@ describe('loadConfig', () => {
     expect(describeConfig(c)).toBe('mode=http port=3000 deadline=20000ms source=live cluster policy=none (every namespace visible) rate user=10/60s channel=30/60s');
   });
 });
+
+describe('cross-replica dedupe settings', () => {
+  it.each([
+    { env: {}, want: undefined, shown: undefined },
+    { env: { QUOTA_DOCTOR_DEDUPE_NAMESPACE: 'quota-doctor' }, want: { namespace: 'quota-doctor', leasePrefix: 'quota-doctor-dedupe-' }, shown: 'dedupe=leases quota-doctor/quota-doctor-dedupe-0-7' },
+    { env: { QUOTA_DOCTOR_DEDUPE_NAMESPACE: 'bots', QUOTA_DOCTOR_DEDUPE_LEASE_PREFIX: 'qd-' }, want: { namespace: 'bots', leasePrefix: 'qd-' }, shown: 'dedupe=leases bots/qd-0-7' },
+  ])('$env', ({ env, want, shown }) => {
+    const c = loadConfig({ SLACK_BOT_TOKEN: BOT, SLACK_SIGNING_SECRET: SIGNING, ...env });
+    expect(c.dedupe).toEqual(want);
+    const d = describeConfig(c);
+    if (shown) expect(d).toContain(shown);
+    else expect(d).not.toContain('dedupe=');
+  });
+
+  it.each(['Not_A_Namespace', '-x', 'a'.repeat(64)])('QUOTA_DOCTOR_DEDUPE_NAMESPACE=%s is refused, by name', (ns) => {
+    expect(() => loadConfig({ SLACK_BOT_TOKEN: BOT, SLACK_SIGNING_SECRET: SIGNING, QUOTA_DOCTOR_DEDUPE_NAMESPACE: ns })).toThrow(/QUOTA_DOCTOR_DEDUPE_NAMESPACE must be a namespace name/);
+  });
+});

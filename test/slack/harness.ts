@@ -10,6 +10,8 @@ import type { ClusterSource, SourceResult } from '../../src/cluster/source.ts';
 import { Snapshot } from '../../src/k8s/snapshot.ts';
 import { Secret, type HttpConfig, type RateSpec } from '../../src/config.ts';
 import { createSlackApp, type SlackAppHandle } from '../../src/slack/app.ts';
+import type { SharedDedupe } from '../../src/slack/dedupe.ts';
+import type { LeaseApi } from '../../src/slack/lease-dedupe.ts';
 import { createLogger } from '../../src/slack/logger.ts';
 import { startFakeSlack, type FakeSlack } from '../support/fake-slack.ts';
 import { formBody, postSigned, type PostResult } from '../support/sign.ts';
@@ -158,6 +160,13 @@ export interface HarnessOptions {
   logLevel?: 'debug' | 'info' | 'trace';
   fakeDelayMs?: number;
   now?: () => number;
+  requestTimeoutMs?: number;
+  /** Share one fake Slack between harnesses (two replicas); the harness then leaves it open on stop(). */
+  fake?: FakeSlack;
+  sharedDedupe?: SharedDedupe | null;
+  /** config.dedupe (QUOTA_DOCTOR_DEDUPE_NAMESPACE): with no `sharedDedupe`, the app finds the Leases itself. */
+  dedupeNamespace?: string;
+  leaseApi?: () => LeaseApi;
 }
 
 export interface Harness {
@@ -179,7 +188,8 @@ export interface Harness {
 let seq = 0;
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
-  const fake = await startFakeSlack({ ...(opts.fakeDelayMs ? { delayMs: opts.fakeDelayMs } : {}) });
+  const ownFake = opts.fake === undefined;
+  const fake = opts.fake ?? (await startFakeSlack({ ...(opts.fakeDelayMs ? { delayMs: opts.fakeDelayMs } : {}) }));
   const logs: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer | string, _enc, cb) {
@@ -196,6 +206,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     deadlineMs: opts.deadlineMs ?? 5000,
     rateLimits: opts.rate ?? { user: { capacity: 1000, perSeconds: 1 }, channel: { capacity: 1000, perSeconds: 1 } },
     logLevel: opts.logLevel ?? 'info',
+    ...(opts.dedupeNamespace ? { dedupe: { namespace: opts.dedupeNamespace, leasePrefix: 'quota-doctor-dedupe-' } } : {}),
   };
   const logger = createLogger({ level: config.logLevel, secrets: [BOT_TOKEN, SIGNING_SECRET, VERIFICATION_TOKEN], destination });
   const answerer = opts.answerer ?? new StubAnswerer();
@@ -209,6 +220,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     clientOptions: { retryConfig: { retries: 0 } },
     defaultMetrics: false,
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+    ...(opts.sharedDedupe !== undefined ? { sharedDedupe: opts.sharedDedupe } : {}),
+    ...(opts.leaseApi ? { leaseApi: opts.leaseApi } : {}),
   });
   const { port } = await handle.start(0, '127.0.0.1');
   const base = `http://127.0.0.1:${port}`;
@@ -287,7 +301,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     async stop() {
       await handle.idle();
       await handle.stop();
-      await fake.close();
+      if (ownFake) await fake.close();
       for (const a of acks) if (typeof a === 'object' && a !== null && 'text' in a) assertWithinSlackLimits(a);
       if (fake.violations.length > 0) throw new Error(`payloads over Slack limits:\n${fake.violations.join('\n')}`);
     },

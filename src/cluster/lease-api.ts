@@ -1,0 +1,11 @@
+/**
+ * The Lease client of the cross-replica dedupe (src/slack/lease-dedupe.ts): client-node's
+ * CoordinationV1Api on the kubeconfig the bot reads the cluster with (`loadKubeConfig`: KUBECONFIG,
+ * ~/.kube/config, then the in-cluster service account). Throws one clear line when there is none.
+ */
+import { CoordinationV1Api } from '@kubernetes/client-node';
+import { loadKubeConfig } from './live-source.ts';
+
+export function leaseApi(env: NodeJS.ProcessEnv = process.env): CoordinationV1Api {
+  return loadKubeConfig({ env }).makeApiClient(CoordinationV1Api);
+}
