@@ -60,11 +60,10 @@ export interface PodEntry {
   readonly hostPorts: readonly HostPort[];
   /** Has required pod affinity or anti-affinity terms (NodeInfo.PodsWithAffinity). */
   readonly hasRequiredAffinity: boolean;
-  /** Has required anti-affinity terms (NodeInfo.PodsWithRequiredAntiAffinity). */
-  readonly hasRequiredAntiAffinity: boolean;
   /**
-   * Those terms compiled as an existing pod's (PodInfo.RequiredAntiAffinityTerms: no matchLabelKeys
-   * merge), for InterPodAffinity's count of existing pods' anti-affinity.
+   * Required anti-affinity terms compiled as an existing pod's (PodInfo.RequiredAntiAffinityTerms: no
+   * matchLabelKeys merge), for InterPodAffinity's count of existing pods' anti-affinity. Non-empty is
+   * what NodeInfo.PodsWithRequiredAntiAffinity counts (see `hasRequiredAntiAffinity`).
    */
   readonly requiredAntiAffinityTerms: readonly AffinityTerm[];
   /** deletionTimestamp set: still counted, but ignored by topology spread and eligible as a terminating victim. */
@@ -234,11 +233,15 @@ export function makePodEntry(pod: Pod, assigned: boolean, pool?: RequestPool): P
     nonZeroMemory: nz.memory,
     hostPorts: hostPorts.length > 0 ? hostPorts : NO_HOST_PORTS,
     hasRequiredAffinity: hasAnti || hasTerms(affinity?.podAffinity),
-    hasRequiredAntiAffinity: hasAnti,
     requiredAntiAffinityTerms: hasAnti ? compileExistingAntiTerms(pod) : NO_TERMS,
     terminating: !!pod.metadata.deletionTimestamp,
     startTime: startTimeOf(pod),
   };
+}
+
+/** Has required anti-affinity terms (counted by NodeInfo.PodsWithRequiredAntiAffinity). */
+export function hasRequiredAntiAffinity(e: PodEntry): boolean {
+  return e.requiredAntiAffinityTerms.length > 0;
 }
 
 function compileExistingAntiTerms(pod: Pod): AffinityTerm[] {
@@ -320,7 +323,7 @@ function updateSums(info: NodeInfo, e: PodEntry, sign: 1 | -1): void {
   info.nonZeroRequested.cpu += sign * e.nonZeroCpu;
   info.nonZeroRequested.memory += sign * e.nonZeroMemory;
   if (e.hasRequiredAffinity) info.podsWithAffinity += sign;
-  if (e.hasRequiredAntiAffinity) info.podsWithRequiredAntiAffinity += sign;
+  if (hasRequiredAntiAffinity(e)) info.podsWithRequiredAntiAffinity += sign;
 }
 
 /** HostPortInfo.CheckConflict: 0.0.0.0 conflicts with any IP on the same protocol/port. */
@@ -422,14 +425,14 @@ export class NodeInfoIndex implements Derived {
   private changePod(prev: Pod | undefined, next: Pod | undefined): void {
     if (isBound(prev)) {
       const removed = removePodFromNode(this.writable(prev.spec.nodeName!), formatPodKey(prev));
-      if (removed?.hasRequiredAntiAffinity) this.antiAffinityPods--;
+      if (removed && hasRequiredAntiAffinity(removed)) this.antiAffinityPods--;
     }
     const prevNominated = nominatedNodeOf(prev);
     if (prevNominated && prev) this.writable(prevNominated).nominated.delete(formatPodKey(prev));
     if (isBound(next)) {
       const e = makePodEntry(next, true, this.requests);
       addPodToNode(this.writable(next.spec.nodeName!), e);
-      if (e.hasRequiredAntiAffinity) this.antiAffinityPods++;
+      if (hasRequiredAntiAffinity(e)) this.antiAffinityPods++;
     }
     const nextNominated = nominatedNodeOf(next);
     if (nextNominated && next) this.writable(nextNominated).nominated.set(formatPodKey(next), makePodEntry(next, false, this.requests));

@@ -93,11 +93,9 @@ function requiredTerms(pod: Pod, which: 'podAffinity' | 'podAntiAffinity'): PodA
 
 /** Adds (delta 1) or removes (−1) one existing pod's contribution to the three counters. */
 function countPod(s: InterPodAffinityState, incoming: PodEntry, p: PodEntry, node: NodeInfo, delta: 1 | -1): void {
-  if (p.hasRequiredAntiAffinity) {
-    for (const t of p.requiredAntiAffinityTerms) {
-      if (!Object.hasOwn(node.labels, t.topologyKey)) continue;
-      if (termMatches(t, incoming, s.namespaceLabels)) bump(s.existingAntiAffinityCounts, pairKey(t.topologyKey, node.labels[t.topologyKey]!), delta);
-    }
+  for (const t of p.requiredAntiAffinityTerms) {
+    if (!Object.hasOwn(node.labels, t.topologyKey)) continue;
+    if (termMatches(t, incoming, s.namespaceLabels)) bump(s.existingAntiAffinityCounts, pairKey(t.topologyKey, node.labels[t.topologyKey]!), delta);
   }
   if (s.affinityTerms.length > 0 && s.affinityTerms.every((t) => termMatches(t, p, s.namespaceLabels))) {
     for (const t of s.affinityTerms) {
@@ -124,7 +122,7 @@ function preFilter(state: CycleState): PreFilterOutcome {
     // Without own terms only nodes hosting pods with required anti-affinity matter (PodsWithRequiredAntiAffinity).
     if (!ownTerms && node.podsWithRequiredAntiAffinity === 0) continue;
     for (const p of node.pods.values()) {
-      if (!ownTerms && !p.hasRequiredAntiAffinity) continue;
+      if (!ownTerms && p.requiredAntiAffinityTerms.length === 0) continue;
       countPod(s, owner, p, node, 1);
     }
   }
