@@ -1,6 +1,6 @@
 /**
  * The registration list: the plugins of the default profile, in the order of kube-scheduler v1.35's
- * default plugin set (pkg/scheduler/apis/config/v1/default_plugins.go; k8s-semantics §6.3). The
+ * default plugin set (pkg/scheduler/apis/config/v1/default_plugins.go; docs/kubernetes-semantics.md §6.3). The
  * framework runs each extension point (PreFilter, Filter, AddPod/RemovePod, Score) over this list in
  * this order, so a plugin's position decides which filter reason a node reports first.
  *
