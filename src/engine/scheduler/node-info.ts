@@ -14,6 +14,7 @@ import type { Derived, KObject, Snapshot } from '../../k8s/snapshot.ts';
 import type { ResourceList } from '../../quantity.ts';
 import { resourceList } from '../../quantity.ts';
 import { isTerminal, podRequests, type AggregateOptions } from '../resources.ts';
+import { compileAffinityTerm, type AffinityTerm } from './affinity-term.ts';
 import type { Labels } from './label-selectors.ts';
 
 /** schedutil.DefaultMilliCPURequest / DefaultMemoryRequest: used for scoring only, never for fitting. */
@@ -31,6 +32,14 @@ export interface ResourceVector {
   scalars: Map<string, number>;
 }
 
+/** A pod's request as its entry keeps it: never written (entries may share one). */
+export interface PodRequest {
+  readonly cpu: number;
+  readonly memory: number;
+  readonly ephemeralStorage: number;
+  readonly scalars: ReadonlyMap<string, number>;
+}
+
 export interface HostPort {
   ip: string;
   protocol: string;
@@ -45,14 +54,18 @@ export interface PodEntry {
   readonly pod: Pod;
   readonly labels: Labels;
   readonly priority: number;
-  readonly request: ResourceVector;
+  readonly request: PodRequest;
   readonly nonZeroCpu: number;
   readonly nonZeroMemory: number;
   readonly hostPorts: readonly HostPort[];
   /** Has required pod affinity or anti-affinity terms (NodeInfo.PodsWithAffinity). */
   readonly hasRequiredAffinity: boolean;
-  /** Has required anti-affinity terms (NodeInfo.PodsWithRequiredAntiAffinity). */
-  readonly hasRequiredAntiAffinity: boolean;
+  /**
+   * Required anti-affinity terms compiled as an existing pod's (PodInfo.RequiredAntiAffinityTerms: no
+   * matchLabelKeys merge), for InterPodAffinity's count of existing pods' anti-affinity. Non-empty is
+   * what NodeInfo.PodsWithRequiredAntiAffinity counts (see `hasRequiredAntiAffinity`).
+   */
+  readonly requiredAntiAffinityTerms: readonly AffinityTerm[];
   /** deletionTimestamp set: still counted, but ignored by topology spread and eligible as a terminating victim. */
   readonly terminating: boolean;
   /** status.startTime, for preemption's "more important pod" tie-break. */
@@ -164,31 +177,42 @@ function startTimeOf(pod: Pod): string {
   return typeof st === 'string' ? st : '';
 }
 
-/**
- * Request vectors without scalars, shared between the entries that request the same (most pods of a
- * cluster ask for one of a few shapes). Entries are immutable: nothing writes to `entry.request`.
- */
-const sharedVectors = new Map<string, ResourceVector>();
-const NO_SCALARS: Map<string, number> = new Map();
+const NO_SCALARS: ReadonlyMap<string, number> = new Map();
 const NO_HOST_PORTS: readonly HostPort[] = Object.freeze([]);
 const NO_LABELS: Labels = Object.freeze({});
+const NO_TERMS: readonly AffinityTerm[] = Object.freeze([]);
 
-function shareVector(v: ResourceVector): ResourceVector {
-  if (v.scalars.size > 0) return v;
-  const key = `${v.cpu}/${v.memory}/${v.ephemeralStorage}`;
-  const hit = sharedVectors.get(key);
-  if (hit) return hit;
-  if (sharedVectors.size >= 10_000) sharedVectors.clear();
-  const out: ResourceVector = { cpu: v.cpu, memory: v.memory, ephemeralStorage: v.ephemeralStorage, scalars: NO_SCALARS };
-  sharedVectors.set(key, out);
-  return out;
+/**
+ * Request vectors without scalars, shared between the entries that request the same (most pods of a
+ * cluster ask for one of a few shapes). One pool belongs to a node-info index and every fork of it;
+ * entries are immutable, so a vector interned by a fork is as good for its parent.
+ */
+export class RequestPool {
+  /** Distinct shapes kept at most; past it the pool starts over (entries keep the vectors they hold). */
+  static readonly MAX_SHAPES = 10_000;
+  private readonly byShape = new Map<string, PodRequest>();
+
+  intern(v: PodRequest): PodRequest {
+    if (v.scalars.size > 0) return v;
+    const key = `${v.cpu}/${v.memory}/${v.ephemeralStorage}`;
+    const hit = this.byShape.get(key);
+    if (hit) return hit;
+    if (this.byShape.size >= RequestPool.MAX_SHAPES) this.byShape.clear();
+    const out: PodRequest = { cpu: v.cpu, memory: v.memory, ephemeralStorage: v.ephemeralStorage, scalars: NO_SCALARS };
+    this.byShape.set(key, out);
+    return out;
+  }
+
+  get size(): number {
+    return this.byShape.size;
+  }
 }
 
 /**
  * Projects a pod once. Assigned pods use status resources (in-place resize) like NodeInfo.update;
  * the incoming pod uses its spec only (docs/kubernetes-semantics.md §5.4).
  */
-export function makePodEntry(pod: Pod, assigned: boolean): PodEntry {
+export function makePodEntry(pod: Pod, assigned: boolean, pool?: RequestPool): PodEntry {
   const opts: AggregateOptions = { useStatusResources: assigned };
   const requests = podRequests(pod, opts);
   const nz = computeNonZeroRequests(pod, opts, requests);
@@ -204,15 +228,25 @@ export function makePodEntry(pod: Pod, assigned: boolean): PodEntry {
     pod,
     labels: pod.metadata.labels ?? NO_LABELS,
     priority: readPodPriority(pod),
-    request: shareVector(projectResources(requests)),
+    request: pool ? pool.intern(projectResources(requests)) : projectResources(requests),
     nonZeroCpu: nz.cpu,
     nonZeroMemory: nz.memory,
     hostPorts: hostPorts.length > 0 ? hostPorts : NO_HOST_PORTS,
     hasRequiredAffinity: hasAnti || hasTerms(affinity?.podAffinity),
-    hasRequiredAntiAffinity: hasAnti,
+    requiredAntiAffinityTerms: hasAnti ? compileExistingAntiTerms(pod) : NO_TERMS,
     terminating: !!pod.metadata.deletionTimestamp,
     startTime: startTimeOf(pod),
   };
+}
+
+/** Has required anti-affinity terms (counted by NodeInfo.PodsWithRequiredAntiAffinity). */
+export function hasRequiredAntiAffinity(e: PodEntry): boolean {
+  return e.requiredAntiAffinityTerms.length > 0;
+}
+
+function compileExistingAntiTerms(pod: Pod): AffinityTerm[] {
+  const owner = { namespace: pod.metadata.namespace ?? '', labels: pod.metadata.labels ?? NO_LABELS };
+  return (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => compileAffinityTerm(t, owner, false));
 }
 
 function newNodeInfo(name: string): NodeInfo {
@@ -289,7 +323,7 @@ function updateSums(info: NodeInfo, e: PodEntry, sign: 1 | -1): void {
   info.nonZeroRequested.cpu += sign * e.nonZeroCpu;
   info.nonZeroRequested.memory += sign * e.nonZeroMemory;
   if (e.hasRequiredAffinity) info.podsWithAffinity += sign;
-  if (e.hasRequiredAntiAffinity) info.podsWithRequiredAntiAffinity += sign;
+  if (hasRequiredAntiAffinity(e)) info.podsWithRequiredAntiAffinity += sign;
 }
 
 /** HostPortInfo.CheckConflict: 0.0.0.0 conflicts with any IP on the same protocol/port. */
@@ -322,16 +356,19 @@ export class NodeInfoIndex implements Derived {
   private names: readonly string[] | null;
   /** Number of assigned pods with required anti-affinity, cluster-wide (InterPodAffinity PreFilter shortcut). */
   private antiAffinityPods: number;
+  /** The request vectors this index's entries share, with every fork of it. */
+  private readonly requests: RequestPool;
 
-  private constructor(nodes: Map<string, NodeInfo>, owned: Set<string>, names: readonly string[] | null, antiAffinityPods: number) {
+  private constructor(nodes: Map<string, NodeInfo>, owned: Set<string>, names: readonly string[] | null, antiAffinityPods: number, requests: RequestPool) {
     this.nodes = nodes;
+    this.requests = requests;
     this.owned = owned;
     this.names = names;
     this.antiAffinityPods = antiAffinityPods;
   }
 
   static build(snapshot: Snapshot): NodeInfoIndex {
-    const index = new NodeInfoIndex(new Map(), new Set(), null, 0);
+    const index = new NodeInfoIndex(new Map(), new Set(), null, 0, new RequestPool());
     for (const n of snapshot.iterate<KObject>('Node')) index.onChange('Node', undefined, n);
     for (const p of snapshot.iterate<KObject>('Pod')) index.onChange('Pod', undefined, p);
     return index;
@@ -346,7 +383,7 @@ export class NodeInfoIndex implements Derived {
   fork(): NodeInfoIndex {
     // The sorted names are computed once here, so every fork of an unchanged index shares them; the
     // node map itself is shared until either side writes (a question's fork usually never does).
-    const f = new NodeInfoIndex(this.nodes, new Set(), this.nodeNames(), this.antiAffinityPods);
+    const f = new NodeInfoIndex(this.nodes, new Set(), this.nodeNames(), this.antiAffinityPods, this.requests);
     f.nodesShared = true;
     this.nodesShared = true;
     f.nextStartNodeIndex = this.nextStartNodeIndex;
@@ -388,17 +425,17 @@ export class NodeInfoIndex implements Derived {
   private changePod(prev: Pod | undefined, next: Pod | undefined): void {
     if (isBound(prev)) {
       const removed = removePodFromNode(this.writable(prev.spec.nodeName!), formatPodKey(prev));
-      if (removed?.hasRequiredAntiAffinity) this.antiAffinityPods--;
+      if (removed && hasRequiredAntiAffinity(removed)) this.antiAffinityPods--;
     }
     const prevNominated = nominatedNodeOf(prev);
     if (prevNominated && prev) this.writable(prevNominated).nominated.delete(formatPodKey(prev));
     if (isBound(next)) {
-      const e = makePodEntry(next, true);
+      const e = makePodEntry(next, true, this.requests);
       addPodToNode(this.writable(next.spec.nodeName!), e);
-      if (e.hasRequiredAntiAffinity) this.antiAffinityPods++;
+      if (hasRequiredAntiAffinity(e)) this.antiAffinityPods++;
     }
     const nextNominated = nominatedNodeOf(next);
-    if (nextNominated && next) this.writable(nextNominated).nominated.set(formatPodKey(next), makePodEntry(next, false));
+    if (nextNominated && next) this.writable(nextNominated).nominated.set(formatPodKey(next), makePodEntry(next, false, this.requests));
   }
 
   /** Names of the nodes that have a Node object, sorted (the scheduler snapshot's node list). */

@@ -19,7 +19,8 @@
 import type { Namespace, Pod, PodAffinityTerm } from '../../../k8s/objects.ts';
 import { stateKey, type CycleState, type StateData } from '../cycle-state.ts';
 import type { SchedulerPlugin } from '../plugin.ts';
-import { compileLabelSelector, type LabelMatcher, type Labels } from '../label-selectors.ts';
+import { compileAffinityTerm, type AffinityTerm } from '../affinity-term.ts';
+import type { Labels } from '../label-selectors.ts';
 import type { NodeInfo, PodEntry } from '../node-info.ts';
 import { OK, unresolvable, unschedulable, type PluginStatus, type PreFilterOutcome } from '../plugin-status.ts';
 
@@ -28,13 +29,6 @@ export const ERR_REASON_AFFINITY_NOT_MATCH = "node(s) didn't match pod affinity/
 export const ERR_REASON_AFFINITY_RULES = "node(s) didn't match pod affinity rules";
 export const ERR_REASON_ANTI_AFFINITY_RULES = "node(s) didn't match pod anti-affinity rules";
 export const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES = "node(s) didn't satisfy existing pods anti-affinity rules";
-
-export interface AffinityTerm {
-  topologyKey: string;
-  selector: LabelMatcher;
-  namespaces: ReadonlySet<string>;
-  namespaceSelector: LabelMatcher | null;
-}
 
 type NamespaceLabels = (ns: string) => Labels;
 
@@ -62,26 +56,6 @@ export class InterPodAffinityState implements StateData {
 }
 
 const PRE_FILTER_STATE_KEY = stateKey<InterPodAffinityState>('PreFilter' + NAME);
-
-/** framework.newAffinityTerm, with matchLabelKeys / mismatchLabelKeys merged for the incoming pod. */
-export function compileAffinityTerm(term: PodAffinityTerm, owner: { namespace: string; labels: Labels }, mergeKeys: boolean): AffinityTerm {
-  let selector = term.labelSelector;
-  if (mergeKeys && selector) {
-    const extra = [
-      ...(term.matchLabelKeys ?? []).filter((k) => Object.hasOwn(owner.labels, k)).map((k) => ({ key: k, operator: 'In', values: [owner.labels[k]!] })),
-      ...(term.mismatchLabelKeys ?? []).filter((k) => Object.hasOwn(owner.labels, k)).map((k) => ({ key: k, operator: 'NotIn', values: [owner.labels[k]!] })),
-    ];
-    if (extra.length > 0) selector = { ...selector, matchExpressions: [...(selector.matchExpressions ?? []), ...extra] };
-  }
-  const explicit = term.namespaces ?? [];
-  const namespaces = new Set(explicit.length === 0 && !term.namespaceSelector ? [owner.namespace] : explicit);
-  return {
-    topologyKey: term.topologyKey,
-    selector: compileLabelSelector(selector),
-    namespaces,
-    namespaceSelector: term.namespaceSelector ? compileLabelSelector(term.namespaceSelector) : null,
-  };
-}
 
 /** AffinityTerm.Matches. */
 function termMatches(t: AffinityTerm, p: { namespace: string; labels: Labels }, nsLabels: NamespaceLabels): boolean {
@@ -117,25 +91,11 @@ function requiredTerms(pod: Pod, which: 'podAffinity' | 'podAntiAffinity'): PodA
   return pod.spec.affinity?.[which]?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
 }
 
-const existingTermCache = new WeakMap<Pod, AffinityTerm[]>();
-
-/** An existing pod's required anti-affinity terms, compiled once per pod object. */
-function existingAntiTerms(p: PodEntry): AffinityTerm[] {
-  let terms = existingTermCache.get(p.pod);
-  if (!terms) {
-    terms = requiredTerms(p.pod, 'podAntiAffinity').map((t) => compileAffinityTerm(t, p, false));
-    existingTermCache.set(p.pod, terms);
-  }
-  return terms;
-}
-
 /** Adds (delta 1) or removes (−1) one existing pod's contribution to the three counters. */
 function countPod(s: InterPodAffinityState, incoming: PodEntry, p: PodEntry, node: NodeInfo, delta: 1 | -1): void {
-  if (p.hasRequiredAntiAffinity) {
-    for (const t of existingAntiTerms(p)) {
-      if (!Object.hasOwn(node.labels, t.topologyKey)) continue;
-      if (termMatches(t, incoming, s.namespaceLabels)) bump(s.existingAntiAffinityCounts, pairKey(t.topologyKey, node.labels[t.topologyKey]!), delta);
-    }
+  for (const t of p.requiredAntiAffinityTerms) {
+    if (!Object.hasOwn(node.labels, t.topologyKey)) continue;
+    if (termMatches(t, incoming, s.namespaceLabels)) bump(s.existingAntiAffinityCounts, pairKey(t.topologyKey, node.labels[t.topologyKey]!), delta);
   }
   if (s.affinityTerms.length > 0 && s.affinityTerms.every((t) => termMatches(t, p, s.namespaceLabels))) {
     for (const t of s.affinityTerms) {
@@ -162,7 +122,7 @@ function preFilter(state: CycleState): PreFilterOutcome {
     // Without own terms only nodes hosting pods with required anti-affinity matter (PodsWithRequiredAntiAffinity).
     if (!ownTerms && node.podsWithRequiredAntiAffinity === 0) continue;
     for (const p of node.pods.values()) {
-      if (!ownTerms && !p.hasRequiredAntiAffinity) continue;
+      if (!ownTerms && p.requiredAntiAffinityTerms.length === 0) continue;
       countPod(s, owner, p, node, 1);
     }
   }

@@ -12,7 +12,7 @@
  */
 import type { CycleState } from '../cycle-state.ts';
 import type { SchedulerPlugin } from '../plugin.ts';
-import type { NodeInfo, ResourceVector } from '../node-info.ts';
+import type { NodeInfo, PodRequest } from '../node-info.ts';
 import { OK, unresolvable, unschedulable, type PluginStatus } from '../plugin-status.ts';
 
 export const NAME = 'NodeResourcesFit';
@@ -27,7 +27,7 @@ export interface InsufficientResource {
   unresolvable: boolean;
 }
 
-function requestsNothing(r: ResourceVector): boolean {
+function requestsNothing(r: PodRequest): boolean {
   return r.cpu === 0 && r.memory === 0 && r.ephemeralStorage === 0 && r.scalars.size === 0;
 }
 
@@ -38,7 +38,7 @@ function pushIfInsufficient(out: InsufficientResource[], resource: string, want:
 }
 
 /** fitsRequest: every insufficient resource, in upstream order. */
-export function findInsufficientResources(request: ResourceVector, node: NodeInfo): InsufficientResource[] {
+export function findInsufficientResources(request: PodRequest, node: NodeInfo): InsufficientResource[] {
   const out: InsufficientResource[] = [];
   if (node.pods.size + 1 > node.allowedPods) {
     out.push({ resource: 'pods', reason: 'Too many pods', requested: 1, used: node.pods.size, capacity: node.allowedPods, unresolvable: false });
@@ -59,7 +59,7 @@ export function findInsufficientResources(request: ResourceVector, node: NodeInf
 }
 
 /** The same test without allocating: the hot path when most nodes fit. */
-function fitsAll(r: ResourceVector, node: NodeInfo): boolean {
+function fitsAll(r: PodRequest, node: NodeInfo): boolean {
   if (node.pods.size + 1 > node.allowedPods) return false;
   const a = node.allocatable;
   const u = node.requested;
