@@ -19,10 +19,13 @@ import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { Answerer } from '../answer/answerer.ts';
 import type { AccessPolicy } from '../answer/policy.ts';
-import { emptyReply, type Answer } from '../answer/types.ts';
+import type { Answer } from '../answer/types.ts';
+import { noFindingAnswer } from '../answer/replies/no-finding.ts';
+import { rateLimitedAnswer } from '../answer/replies/rate-limited.ts';
+import { usageAnswer as quotaUsageAnswer } from '../answer/replies/usage.ts';
 import type { SlackConfig } from '../config.ts';
 import { renderBlocks, type BlocksPayload } from '../render/blocks.ts';
-import { Asker, rateLimitedAnswer, SourceCache, type Entry, type Outcome, type SourceFor } from './ask.ts';
+import { Asker, SourceCache, type Entry, type Outcome, type SourceFor } from './ask.ts';
 import { RecentIds } from './dedupe.ts';
 import { boltLevelOf, toBoltLogger, type Logger } from './logger.ts';
 import { createMetrics, type SlackMetrics } from './metrics.ts';
@@ -109,17 +112,7 @@ const messageShortcut = z.object({
   message: z.object({ ts: z.string(), thread_ts: z.string().optional(), text: z.string().optional() }),
 });
 
-function usageAnswer(hasDefault: boolean): Answer {
-  const r = emptyReply('help', '❓', `Usage: ${QUOTA_COMMAND} NAMESPACE`);
-  r.lines.push(hasDefault ? 'Name one namespace, or none for this channel\'s default.' : 'This channel has no default namespace, so name one.');
-  return { replies: [r], namespaces: [] };
-}
-
-function noFindingAnswer(): Answer {
-  const r = emptyReply('info', 'ℹ️', "I didn't find a Kubernetes error, event or manifest in that message");
-  r.lines.push('Paste the exact error (kubectl output, an event, or the manifest), or ask me with an @mention.');
-  return { replies: [r], namespaces: [] };
-}
+const usageAnswer = (hasDefault: boolean): Answer => quotaUsageAnswer(QUOTA_COMMAND, hasDefault);
 
 function slackError(e: unknown): string {
   if (typeof e === 'object' && e !== null && 'data' in e) {
