@@ -9,7 +9,10 @@
  * total (bolt-js#2509), so the whole payload is budgeted well below that. Long lists are cut with
  * "and N more". User-derived text is escaped for mrkdwn: only & < > (anything more breaks links).
  */
-import type { Answer, Bar, Fix, PathLayer, PathState, Reply } from '../answer/types.ts';
+import type { Answer, Bar, Fix, Reply } from '../answer/types.ts';
+import { barLines, pathLine, tableLines, WHO_WORDS } from './layout.ts';
+
+export { barGlyphs, pathLine } from './layout.ts';
 
 export interface PlainText {
   type: 'plain_text';
@@ -71,28 +74,6 @@ export function clip(s: string, max: number): string {
   return out + '…';
 }
 
-const MARK: Record<PathState, string> = { pass: '✓', fail: '✗', unknown: '·' };
-const WHO: Record<Fix['who'], string> = { 'app-team': 'App team', platform: 'Platform' };
-
-export function pathLine(path: { layer: PathLayer; state: PathState }[]): string {
-  return path.map((p) => `${p.layer} ${MARK[p.state]}`).join(' → ');
-}
-
-export function barGlyphs(fraction: number, width = 10): string {
-  const f = Math.max(0, Math.min(1, Number.isFinite(fraction) ? fraction : 0));
-  const full = Math.round(f * width);
-  return '▰'.repeat(full) + '▱'.repeat(width - full);
-}
-
-function width(s: string): number {
-  return [...s].length;
-}
-
-function pad(s: string, n: number): string {
-  const w = width(s);
-  return w >= n ? s : s + ' '.repeat(n - w);
-}
-
 function more(n: number, what: string): string {
   return `and ${n} more ${what}`;
 }
@@ -102,23 +83,18 @@ function codeSafe(s: string): string {
   return s.replace(/```/g, '`\u200b``');
 }
 
-function tableLines(columns: string[], rows: string[][]): string[] {
+/** The rows Slack shows (at most LIMITS.tableRows), aligned and clipped, then how many were left out. */
+function shownTableLines(columns: string[], rows: string[][]): string[] {
   const shown = rows.slice(0, LIMITS.tableRows);
-  const widths = columns.map((c, i) => Math.max(width(c), ...shown.map((r) => width(r[i] ?? ''))));
-  const line = (cells: string[]) =>
-    clip(cells.map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i] ?? 0))).join('  ').trimEnd(), LIMITS.lineChars);
-  const out = [line(columns), ...shown.map(line)];
+  const out = tableLines(columns, shown).map((l) => clip(l, LIMITS.lineChars));
   if (rows.length > shown.length) out.push(more(rows.length - shown.length, rows.length - shown.length === 1 ? 'row' : 'rows'));
   return out;
 }
 
-function barLines(bars: Bar[]): string[] {
+/** The bars Slack shows (at most LIMITS.bars), aligned and clipped, then how many were left out. */
+function shownBarLines(bars: Bar[]): string[] {
   const shown = bars.slice(0, LIMITS.bars);
-  const lw = Math.max(...shown.map((b) => width(b.label)));
-  const uw = Math.max(...shown.map((b) => width(`${b.used} / ${b.hard}`)));
-  const out = shown.map((b) =>
-    clip(`${pad(b.label, lw)}  ${barGlyphs(b.fraction)}  ${pad(`${b.used} / ${b.hard}`, uw)}  ${b.free} free${b.note ? `   ${b.note}` : ''}`, LIMITS.lineChars),
-  );
+  const out = barLines(shown).map((l) => clip(l, LIMITS.lineChars));
   if (bars.length > shown.length) out.push(more(bars.length - shown.length, 'resources'));
   return out;
 }
@@ -159,7 +135,7 @@ function context(text: string): Block {
 }
 
 function fixText(f: Fix, i: number): string {
-  const head = `*${i + 1}. ${WHO[f.who]}* · ${clip(escapeMrkdwn(f.summary), LIMITS.lineChars)}`;
+  const head = `*${i + 1}. ${WHO_WORDS[f.who]}* · ${clip(escapeMrkdwn(f.summary), LIMITS.lineChars)}`;
   const verdict = `✓ verified${f.outcome ? ` — ${clip(escapeMrkdwn(f.outcome), LIMITS.lineChars)}` : ''}`;
   const change = f.change ? '\n```\n' + clip(codeSafe(escapeMrkdwn(f.change)), LIMITS.changeChars) + '\n```' : '';
   return `${head}\n${verdict}${change}`;
@@ -170,8 +146,8 @@ function replyBlocks(r: Reply): Block[] {
   const blocks: Block[] = [];
   blocks.push({ type: 'header', text: { type: 'plain_text', text: clip(`${r.icon} ${r.headline}`.trim() || r.icon || 'quota-doctor', LIMITS.headerText), emoji: true } });
   if (r.path && r.path.length > 0) blocks.push(context(pathLine(r.path)));
-  if (r.table && r.table.rows.length > 0) for (const t of packSections(tableLines(r.table.columns, r.table.rows), true)) blocks.push(section(t));
-  if (r.bars && r.bars.length > 0) for (const t of packSections(barLines(r.bars), true)) blocks.push(section(t));
+  if (r.table && r.table.rows.length > 0) for (const t of packSections(shownTableLines(r.table.columns, r.table.rows), true)) blocks.push(section(t));
+  if (r.bars && r.bars.length > 0) for (const t of packSections(shownBarLines(r.bars), true)) blocks.push(section(t));
   if (r.lines.length > 0) {
     const shown = r.lines.slice(0, LIMITS.lines).map((l) => clip(escapeMrkdwn(l), LIMITS.lineChars));
     if (r.lines.length > shown.length) shown.push(`_${more(r.lines.length - shown.length, 'lines')}_`);

@@ -4,38 +4,27 @@
  */
 import type { Answer, Fix, PathLayer, PathState, Reply } from '../answer/types.ts';
 import type { SimResult } from '../answer/types.ts';
+import { barGlyphs, barLines, pathLine, tableLines, WHO_WORDS } from './layout.ts';
 
 export interface TextOptions {
   /** ANSI colour (TTY only). */
   color?: boolean;
 }
 
-const MARK: Record<PathState, string> = { pass: '✓', fail: '✗', unknown: '·' };
-
 export function renderPath(path: { layer: PathLayer; state: PathState }[]): string {
-  return path.map((p) => `${p.layer} ${MARK[p.state]}`).join(' → ');
-}
-
-function pad(s: string, n: number): string {
-  const len = [...s].length;
-  return len >= n ? s : s + ' '.repeat(n - len);
+  return pathLine(path);
 }
 
 export function renderTable(columns: string[], rows: string[][]): string[] {
-  const widths = columns.map((c, i) => Math.max([...c].length, ...rows.map((r) => [...(r[i] ?? '')].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i]!))).join('  ').trimEnd();
-  return [line(columns), ...rows.map(line)];
+  return tableLines(columns, rows);
 }
 
 export function renderBar(fraction: number, width = 10): string {
-  const f = Math.max(0, Math.min(1, Number.isFinite(fraction) ? fraction : 0));
-  const full = Math.round(f * width);
-  return '▰'.repeat(full) + '▱'.repeat(width - full);
+  return barGlyphs(fraction, width);
 }
 
 function renderFix(f: Fix, i: number): string[] {
-  const who = f.who === 'platform' ? 'Platform' : 'App team';
-  const out = [`${i + 1}. ${who} · ${f.summary}${f.verified ? `   ✓ ${f.outcome ?? 'verified'}` : ''}`];
+  const out = [`${i + 1}. ${WHO_WORDS[f.who]} · ${f.summary}${f.verified ? `   ✓ ${f.outcome ?? 'verified'}` : ''}`];
   if (f.change) for (const l of f.change.split('\n')) out.push(`   ${l}`);
   return out;
 }
@@ -43,14 +32,9 @@ function renderFix(f: Fix, i: number): string[] {
 export function renderReply(r: Reply): string {
   const out: string[] = [`${r.icon} ${r.headline}`];
   const body: string[] = [];
-  if (r.path) body.push(renderPath(r.path), '');
-  if (r.table && r.table.rows.length > 0) body.push(...renderTable(r.table.columns, r.table.rows), '');
-  if (r.bars && r.bars.length > 0) {
-    const lw = Math.max(...r.bars.map((b) => b.label.length));
-    const uw = Math.max(...r.bars.map((b) => `${b.used} / ${b.hard}`.length));
-    for (const b of r.bars) body.push(`${pad(b.label, lw)}  ${renderBar(b.fraction)}  ${pad(`${b.used} / ${b.hard}`, uw)}  ${b.free} free${b.note ? `   ${b.note}` : ''}`);
-    body.push('');
-  }
+  if (r.path) body.push(pathLine(r.path), '');
+  if (r.table && r.table.rows.length > 0) body.push(...tableLines(r.table.columns, r.table.rows), '');
+  if (r.bars && r.bars.length > 0) body.push(...barLines(r.bars), '');
   body.push(...r.lines);
   if (r.fixes.length > 0) {
     if (body.length && body[body.length - 1] !== '') body.push('');

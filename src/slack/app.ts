@@ -20,10 +20,13 @@ import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { Answerer } from '../answer/answerer.ts';
 import type { AccessPolicy } from '../answer/policy.ts';
-import { emptyReply, type Answer } from '../answer/types.ts';
+import type { Answer } from '../answer/types.ts';
+import { noFindingAnswer } from '../answer/replies/no-finding.ts';
+import { rateLimitedAnswer } from '../answer/replies/rate-limited.ts';
+import { usageAnswer as quotaUsageAnswer } from '../answer/replies/usage.ts';
 import type { SlackConfig } from '../config.ts';
 import { renderBlocks, type BlocksPayload } from '../render/blocks.ts';
-import { Asker, rateLimitedAnswer, SourceCache, type Entry, type Outcome, type SourceFor } from './ask.ts';
+import { Asker, SourceCache, type Entry, type Outcome, type SourceFor } from './ask.ts';
 import { RecentIds, sharedDedupeFor, type SharedDedupe } from './dedupe.ts';
 import { EVENT_CLAIM_BUDGET_MS, type LeaseApi } from './lease-dedupe.ts';
 import { boltLevelOf, toBoltLogger, type Logger } from './logger.ts';
@@ -121,17 +124,7 @@ const messageShortcut = z.object({
   message: z.object({ ts: z.string(), thread_ts: z.string().optional(), text: z.string().optional() }),
 });
 
-function usageAnswer(hasDefault: boolean): Answer {
-  const r = emptyReply('help', '❓', `Usage: ${QUOTA_COMMAND} NAMESPACE`);
-  r.lines.push(hasDefault ? 'Name one namespace, or none for this channel\'s default.' : 'This channel has no default namespace, so name one.');
-  return { replies: [r], namespaces: [] };
-}
-
-function noFindingAnswer(): Answer {
-  const r = emptyReply('info', 'ℹ️', "I didn't find a Kubernetes error, event or manifest in that message");
-  r.lines.push('Paste the exact error (kubectl output, an event, or the manifest), or ask me with an @mention.');
-  return { replies: [r], namespaces: [] };
-}
+const usageAnswer = (hasDefault: boolean): Answer => quotaUsageAnswer(QUOTA_COMMAND, hasDefault);
 
 function slackError(e: unknown): string {
   if (typeof e === 'object' && e !== null && 'data' in e) {

@@ -8,9 +8,14 @@
  */
 import type { AskContext } from '../answer/answerer.ts';
 import { refusalAnswer, type AccessPolicy, type ChannelAccess, type Visibility } from '../answer/policy.ts';
-import { emptyReply, type Answer } from '../answer/types.ts';
+import type { Answer } from '../answer/types.ts';
+import { timeoutAnswer } from '../answer/replies/cluster-unanswered.ts';
+import { errorAnswer } from '../answer/replies/error.ts';
 import type { ClusterSource } from '../answer/sources.ts';
 import type { Logger } from './logger.ts';
+// Worded in answer/replies/ with every other reply; still importable from here.
+export { timeoutAnswer, errorAnswer };
+export { rateLimitedAnswer } from '../answer/replies/rate-limited.ts';
 import type { SlackMetrics } from './metrics.ts';
 
 export type Entry = 'message' | 'mention' | 'command' | 'shortcut';
@@ -21,26 +26,6 @@ export type Outcome =
   | { kind: 'refusal'; answer: Answer }
   | { kind: 'timeout'; answer: Answer }
   | { kind: 'error'; answer: Answer };
-
-export function timeoutAnswer(deadlineMs: number): Answer {
-  const r = emptyReply('error', '⚠️', 'The cluster did not answer in time');
-  const waited = deadlineMs < 1000 ? `${deadlineMs} ms` : `${Math.round(deadlineMs / 1000)} s`;
-  r.lines.push(`I gave up after ${waited} without an answer from the cluster, so I can't say yet. Try again in a minute; if it keeps happening, the platform team should check the cluster API.`);
-  return { replies: [r], namespaces: [] };
-}
-
-/** Says nothing about the error itself: its message may name objects of other namespaces. */
-export function errorAnswer(): Answer {
-  const r = emptyReply('error', '⚠️', 'Something went wrong while answering');
-  r.lines.push('Nothing was changed in the cluster. The error is in the quota-doctor logs; try again, or tell the platform team.');
-  return { replies: [r], namespaces: [] };
-}
-
-export function rateLimitedAnswer(scope: 'user' | 'channel', retryAfterMs: number): Answer {
-  const s = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  const r = emptyReply('info', '⏳', scope === 'user' ? `You're asking faster than I can check — try again in ${s} s` : `This channel is asking faster than I can check — try again in ${s} s`);
-  return { replies: [r], namespaces: [] };
-}
 
 export type SourceFor = (context?: string) => ClusterSource | Promise<ClusterSource>;
 

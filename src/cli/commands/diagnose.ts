@@ -5,6 +5,8 @@
 import type { Command } from 'commander';
 import { openSource, type ClusterSource } from '../../answer/sources.ts';
 import { diagnose, TRUNCATED_GAP } from '../../answer/diagnose.ts';
+import { errorGap } from '../../answer/gaps.ts';
+import { Visibility } from '../../answer/policy.ts';
 import { renderAnswer } from '../../render/text.ts';
 import { readInput, type Io, type SetCode } from '../io.ts';
 import { addSourceOptions, failOnUnreadableState, type Flags } from '../options.ts';
@@ -34,7 +36,7 @@ export function register(program: Command, io: Io, setCode: SetCode): void {
     try {
       const loaded = source ? await source.load() : undefined;
       if (loaded) failOnUnreadableState(loaded.errors);
-      const gaps = loaded?.errors.map((e) => `couldn't read ${e.resource}: ${e.message}`) ?? [];
+      const gaps = loaded?.errors.map((e) => errorGap(e, Visibility.everything(), 'operator')) ?? [];
       const out = diagnose({ text, state: loaded?.snapshot, namespace: flags.namespace, now: Date.now(), k8sVersion: flags.k8sVersion, gaps });
       if (flags.json) io.stdout(JSON.stringify(out.json, null, 2) + '\n');
       else {

@@ -11,6 +11,8 @@ import { renderSimulation } from '../../render/text.ts';
 import { UsageError } from '../../answer/errors.ts';
 import { boundWorkloads, MAX_CLI_PODS } from '../../answer/bounds.ts';
 import { redactSecrets } from '../../answer/redact.ts';
+import { errorGap } from '../../answer/gaps.ts';
+import { Visibility } from '../../answer/policy.ts';
 import { readInput, type Io, type SetCode } from '../io.ts';
 import { addSourceOptions, failOnUnreadableState, type Flags } from '../options.ts';
 
@@ -35,7 +37,7 @@ async function runSimulate(opts: SimulateFlags, io: Io, check: boolean): Promise
     // and printed its `data`/`stringData` values (SECURITY.md: never echoed, not even the user's own).
     const bounded = boundWorkloads(objects.map(redactSecrets), MAX_CLI_PODS);
     const out = simulate(loaded.snapshot, bounded.objects, { namespace: opts.namespace, k8sVersion: opts.k8sVersion, now: Date.now() });
-    const warnings = [...loaded.warnings, ...loaded.errors.map((e) => `could not read ${e.resource}${e.namespace ? ` in ${e.namespace}` : ''}: ${e.message}`), ...bounded.warnings, ...out.warnings];
+    const warnings = [...loaded.warnings, ...loaded.errors.map((e) => errorGap(e, Visibility.everything(), 'operator')), ...bounded.warnings, ...out.warnings];
     const failed = out.results.some((r) => !r.admission.allowed || (r.scheduling !== null && !r.scheduling.scheduled));
     if (opts.json) io.stdout(JSON.stringify(simResultsToJson({ results: out.results, warnings }), null, 2) + '\n');
     else io.stdout(renderSimulation(out.results, warnings, { check }) + '\n');

@@ -1,0 +1,48 @@
+/**
+ * Questions → answers: one handler per question type, in a table the type checker keeps complete (a
+ * question type without a handler does not compile). Adding a question: its handler file here, one entry
+ * in HANDLERS, its reply under ../replies/. A handler that needs the cluster is wrapped in `needsState`.
+ */
+import type { Question } from '../../parse/question.ts';
+import type { AskContext } from '../answerer.ts';
+import type { Answer } from '../types.ts';
+import { loadState, type Env, type QuestionOf } from './context.ts';
+import { drain } from './drain.ts';
+import { headroom } from './headroom.ts';
+import { help } from './help.ts';
+import { invalid } from './invalid.ts';
+import { limitrange } from './limitrange.ts';
+import { quota } from './quota.ts';
+import { requests } from './requests.ts';
+import { rollout } from './rollout.ts';
+import { scale } from './scale.ts';
+import { uncordon } from './uncordon.ts';
+import { why } from './why.ts';
+
+export type Handlers = { [K in Question['type']]: (q: QuestionOf<K>, env: Env) => Answer };
+
+export const HANDLERS: Handlers = {
+  help,
+  headroom,
+  drain,
+  quota,
+  limitrange,
+  scale,
+  requests,
+  rollout,
+  why,
+  uncordon,
+  invalid,
+};
+
+function dispatch<K extends Question['type']>(type: K, q: QuestionOf<K>, env: Env): Answer {
+  return HANDLERS[type](q, env);
+}
+
+/** Reads the cluster once, then answers with the question type's handler. */
+export async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
+  // A number no Kubernetes component can hold: answered before anything is read.
+  if (q.type === 'invalid') return HANDLERS.invalid(q, { gaps: [], ctx });
+  const loaded = await loadState(ctx);
+  return dispatch(q.type, q, { ...loaded, ctx });
+}
