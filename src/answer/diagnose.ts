@@ -6,7 +6,7 @@ import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import type { Pod, ReplicaSet, Workload } from '../k8s/objects.ts';
 import { WORKLOAD_KINDS } from '../k8s/objects.ts';
 import { Quantity, resourceList } from '../quantity.ts';
-import { parsePaste, type Finding } from '../parse/index.ts';
+import { parsePaste, type Finding, type FindingBody } from '../parse/index.ts';
 import { simulate, simResultsToJson, type SimOptions, type SimResult } from '../engine/simulate.ts';
 import { expandWorkload } from '../engine/workloads.ts';
 import {
@@ -46,15 +46,13 @@ export interface DiagnoseInput {
   audience?: Audience;
 }
 
-export interface JsonFinding {
-  layer: string;
-  kind: string;
+/** A finding of `diagnose --json` (docs/contract.md): keyed by `kind` like the parser's, with its facts typed. */
+export type JsonFinding = FindingBody & {
   object?: { resource?: string; name?: string };
   namespace?: string;
-  facts: Record<string, unknown>;
   explanation: string;
   fixes: Fix[];
-}
+};
 
 export interface DiagnoseOutput {
   answer: Answer;
@@ -126,7 +124,7 @@ function locatePod(state: Snapshot, f: Finding, ns: string): { pod: Pod; ref?: s
 /** A stand-in pod with the amounts the message names (when the state does not have the object). */
 function synthesizePod(f: Finding, ns: string): Pod | null {
   if (f.kind === 'quota-exceeded') {
-    const res = (f.facts.resources ?? {}) as Record<string, { requested?: string }>;
+    const res = f.facts.resources;
     const requests: Record<string, string> = {};
     const limits: Record<string, string> = {};
     for (const [k, v] of Object.entries(res)) {
@@ -146,8 +144,7 @@ function synthesizePod(f: Finding, ns: string): Pod | null {
     } as Pod;
   }
   if (f.kind === 'quota-must-specify') {
-    const res = (f.facts.resources ?? {}) as Record<string, string[]>;
-    const names = [...new Set(Object.values(res).flat())];
+    const names = [...new Set(Object.values(f.facts.resources).flat())];
     return { apiVersion: 'v1', kind: 'Pod', metadata: { name: f.object?.name ?? 'pasted-pod', namespace: ns }, spec: { containers: (names.length ? names : ['app']).map((n) => ({ name: n })) } } as Pod;
   }
   return null;
@@ -169,7 +166,7 @@ function freeOf(used: string, hard: string): string {
 function explain(f: Finding): string {
   switch (f.kind) {
     case 'quota-exceeded':
-      return `The namespace's ResourceQuota ${str(f.facts.quota)} would go over its hard limit for ${((f.facts.exceeding as string[]) ?? []).join(', ') || 'a resource'}; the API server refused to create the object. Quota counts requests and limits as declared, not actual usage.`;
+      return `The namespace's ResourceQuota ${str(f.facts.quota)} would go over its hard limit for ${f.facts.exceeding.join(', ') || 'a resource'}; the API server refused to create the object. Quota counts requests and limits as declared, not actual usage.`;
     case 'quota-must-specify':
       return `ResourceQuota ${str(f.facts.quota)} tracks resources every container must declare; containers without them are refused. Set them, or let a LimitRange default them.`;
     case 'quota-status-unknown':
@@ -181,7 +178,7 @@ function explain(f: Finding): string {
     case 'unschedulable':
       return 'The pod was admitted (quota and LimitRange passed) but no node can take it now; it stays Pending until something changes.';
     case 'runtime':
-      return runtimeWords(str(f.facts.reason));
+      return runtimeWords(f.facts.reason);
     default:
       return `This looks like ${f.kind.replace(/-/g, ' ')}, not Kubernetes quota, LimitRange or scheduling: the fix is outside the namespace's quota.`;
   }
@@ -230,7 +227,7 @@ function textReply(f: Finding, ns: string | undefined): Reply {
   let headline = LAYER_WORDS[f.layer] ?? f.layer;
   if (f.kind === 'quota-exceeded' || f.kind === 'quota-must-specify' || f.kind === 'quota-status-unknown') headline += ` ${str(f.facts.quota)}`;
   if (f.layer === 'scheduler' && typeof f.facts.total === 'number') headline += ` (0/${f.facts.total} nodes)`;
-  if (f.layer === 'runtime') headline += `: ${str(f.facts.reason)}`;
+  if (f.layer === 'runtime') headline += `: ${f.facts.reason}`;
   if (f.layer === 'other') headline = `${headline} (${f.kind})`;
   const obj = objectWords(f, ns);
   const r = emptyReply('diagnosis', iconFor(f.layer), obj ? `${headline} — ${obj}` : headline);
@@ -238,12 +235,12 @@ function textReply(f: Finding, ns: string | undefined): Reply {
   r.raw = f.message;
   switch (f.kind) {
     case 'quota-exceeded': {
-      const res = (f.facts.resources ?? {}) as Record<string, { requested?: string; used?: string; limited?: string }>;
+      const res = f.facts.resources;
       r.table = {
         columns: ['resource', 'requested', 'used', 'hard', 'free'],
         rows: Object.entries(res).map(([k, v]) => [k, str(v.requested), str(v.used), str(v.limited), freeOf(str(v.used), str(v.limited))]),
       };
-      const exceeding = (f.facts.exceeding as string[]) ?? [];
+      const exceeding = f.facts.exceeding;
       for (const k of exceeding) {
         const v = res[k];
         const over = v && Quantity.tryParse(v.used) && Quantity.tryParse(v.requested) && Quantity.tryParse(v.limited)
@@ -259,13 +256,12 @@ function textReply(f: Finding, ns: string | undefined): Reply {
       break;
     }
     case 'quota-must-specify': {
-      const res = (f.facts.resources ?? {}) as Record<string, string[]>;
-      for (const [k, c] of Object.entries(res)) r.lines.push(`missing ${k}${c.length ? ` on ${c.join(', ')}` : ''}`);
+      for (const [k, c] of Object.entries(f.facts.resources)) r.lines.push(`missing ${k}${c.length ? ` on ${c.join(', ')}` : ''}`);
       r.lines.push('Set them in each container, or ask the platform team for a LimitRange with defaults (then every pod gets them).');
       break;
     }
     case 'limitrange': {
-      const vs = (f.facts.violations ?? []) as { scope: string; resource: string; bound: string; limit: string; actual: string | null }[];
+      const vs = f.facts.violations;
       r.table = { columns: ['scope', 'resource', 'bound', 'allowed', 'actual'], rows: vs.map((v) => [v.scope, v.resource, v.bound, v.limit, v.actual ?? 'not set']) };
       for (const v of vs) r.lines.push(limitRangeAdvice(v));
       break;
@@ -274,13 +270,13 @@ function textReply(f: Finding, ns: string | undefined): Reply {
       r.lines.push(`${str(f.facts.resource)} request ${str(f.facts.value)} is above its limit${f.facts.limit ? ` ${str(f.facts.limit)}` : ''}: set the request ≤ the limit, or raise the limit.`);
       break;
     case 'unschedulable': {
-      const reasons = (f.facts.reasons ?? []) as { count: number; reason: string }[];
+      const reasons = f.facts.reasons;
       r.table = { columns: ['nodes', 'reason'], rows: reasons.map((x) => [String(x.count), x.reason]) };
       for (const x of reasons) {
         const hint = schedulerHint(x.reason);
         if (hint) r.lines.push(hint);
       }
-      const pre = f.facts.preemption as { reasons?: { count: number; reason: string }[] } | undefined;
+      const pre = f.facts.preemption;
       if (pre?.reasons?.length) {
         const helpful = pre.reasons.filter((x) => !/not helpful|No preemption victims/.test(x.reason));
         r.lines.push(helpful.length ? 'Preemption could free room by evicting lower-priority pods.' : 'Preemption cannot help: no lower-priority pods would make room.');
@@ -345,7 +341,7 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
     const quota = str(f.facts.quota);
     const q = state.get<KObject & { status?: { used?: Record<string, string>; hard?: Record<string, string> } }>('ResourceQuota', ns, quota);
     if (q) {
-      const res = (f.facts.resources ?? {}) as Record<string, { used?: string }>;
+      const res = f.facts.resources;
       const changes: string[] = [];
       for (const [k, v] of Object.entries(res)) {
         const nowUsed = Quantity.tryParse(q.status?.used?.[k]);
@@ -356,7 +352,7 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
         }
       }
       if (changes.length) r.lines.unshift(`Now: ${changes.join(', ')}.`);
-      const primary = ((f.facts.exceeding as string[]) ?? [])[0];
+      const primary = f.facts.exceeding[0];
       if (primary) {
         const holders = quotaHolders(state, ns, primary, opts.now);
         if (holders.length) {
@@ -452,7 +448,8 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     r.fixes = fixes;
     for (const g of input.gaps ?? []) r.gaps.push(g);
     replies.push(r);
-    json.push({
+    const { object: _object, controller: _controller, namespace: _namespace, message: _message, version: _version, ...body } = f;
+    const ordered = {
       layer: f.layer,
       kind: f.kind,
       ...(f.object ? { object: f.object } : {}),
@@ -460,7 +457,9 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
       facts: f.facts,
       explanation: explain(f),
       fixes,
-    });
+    };
+    // The body assigned again keeps the key order above (the contract's) and kind and facts together.
+    json.push(Object.assign(ordered, body));
     if (!r.why) r.why = explain(f);
   }
   // Manifests in the paste: run them through simulate (Secret data never echoed: only kinds and names).
@@ -539,9 +538,14 @@ function pickNamespace(f: Finding, assumed: string | undefined, state: Snapshot 
   return guessNamespace(state, f, visibility) ?? assumed;
 }
 
+/** The quota a finding's facts name (a ResourceQuota's, or a cloud quota's), if any. */
+function quotaNamed(f: Finding): string | undefined {
+  return 'quota' in f.facts && typeof f.facts.quota === 'string' ? f.facts.quota : undefined;
+}
+
 /** Whether a namespace holds what a finding names (its quota, pod or controller). */
 function holds(state: Snapshot, f: Finding, ns: string): boolean {
-  const quota = typeof f.facts.quota === 'string' ? f.facts.quota : undefined;
+  const quota = quotaNamed(f);
   if (quota) return !!state.get('ResourceQuota', ns, quota);
   const name = f.object?.name;
   if (name && state.get('Pod', ns, name)) return true;
@@ -562,7 +566,7 @@ function guessNamespace(state: Snapshot, f: Finding, visibility: Visibility): st
     if (rs && ['ReplicaSet', 'Job', 'DaemonSet'].some((k) => state.get(k, ns, rs))) return ns;
     if (sts && state.get('StatefulSet', ns, sts)) return ns;
   }
-  const quota = typeof f.facts.quota === 'string' ? f.facts.quota : undefined;
+  const quota = quotaNamed(f);
   if (quota) {
     const hits = state.namespaces().filter((ns) => visible(ns) && state.get('ResourceQuota', ns, quota));
     if (hits.length === 1) return hits[0];
