@@ -3,17 +3,16 @@
  * `diagnose --json` form of docs/contract.md. With no state, it explains from the text alone.
  */
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
-import type { Pod, ReplicaSet, Workload } from '../k8s/objects.ts';
+import type { Pod } from '../k8s/objects.ts';
 import { WORKLOAD_KINDS } from '../k8s/objects.ts';
 import { Quantity, resourceList } from '../quantity.ts';
 import { parsePaste, type Finding, type FindingBody } from '../parse/index.ts';
 import { simulate, simResultsToJson, type SimOptions, type SimResult } from '../engine/simulate.ts';
-import { expandWorkload } from '../engine/workloads.ts';
+import { freeOf, locatePod, podRequesting, podWithContainers } from '../engine/diagnose/subject.ts';
 import {
-  formatMemoryFloor, limitRangeFixes, mustSpecifyFixes, nodeGaps, ownerOf, quotaExceededFixes, quotaHolders, refOf, unschedulableFixes, largestNode,
+  formatMemoryFloor, limitRangeFixes, mustSpecifyFixes, nodeGaps, quotaExceededFixes, quotaHolders, unschedulableFixes, largestNode,
   type VerifiedFix,
 } from '../engine/fixes.ts';
-import { schedulePod } from '../engine/scheduler/schedule.ts';
 import { releasePod } from '../engine/release.ts';
 import { nodeInfoIndex } from '../engine/scheduler/node-info.ts';
 import { podUsage } from '../engine/admission/evaluators/pods.ts';
@@ -25,6 +24,7 @@ import { boundWorkloads, MAX_ANSWER_PODS } from './bounds.ts';
 import { refusalAnswer, Visibility } from './policy.ts';
 import { foreignAffinityTerm } from './manifest-scope.ts';
 import type { Audience } from './gaps.ts';
+import { LAYERS, PATH_STATIONS } from '../k8s/layers.ts';
 
 export interface DiagnoseInput {
   text: string;
@@ -64,103 +64,20 @@ export interface DiagnoseOutput {
 
 export const TRUNCATED_GAP = 'The paste was longer than 1 MiB: only the first 1 MiB was read.';
 
-const LAYER_WORDS: Record<string, string> = {
-  'api-validation': 'Rejected by API validation',
-  limitrange: 'Rejected at admission — LimitRange',
-  quota: 'Rejected at admission — ResourceQuota',
-  scheduler: 'Admitted, but no node fits — scheduler',
-  runtime: 'Runtime problem',
-  other: 'Not a Kubernetes resource-admission error',
-};
 
 function toFix(f: VerifiedFix): Fix {
   return { who: f.who, summary: f.summary, change: f.change, verified: true, outcome: f.outcome };
 }
 
-/** Finds the pod a finding is about, in the state: the object itself, or what its controller would create. */
-function locatePod(state: Snapshot, f: Finding, ns: string): { pod: Pod; ref?: string; existing: boolean } | null {
-  const name = f.object?.name;
-  if (name && (f.object?.resource === 'pods' || !f.object?.resource)) {
-    const p = state.get<Pod & KObject>('Pod', ns, name);
-    if (p) {
-      const owner = ownerOf(state, p);
-      return { pod: p, ref: owner ? refOf(owner.kind, owner.name) : `pod/${name}`, existing: true };
-    }
-  }
-  const tryWorkload = (kind: string, wname: string): { pod: Pod; ref?: string; existing: boolean } | null => {
-    const w = state.get<Workload & KObject>(kind, ns, wname);
-    if (!w) return null;
-    const exp = expandWorkload(w as Workload, { replicas: 1, nodes: [] });
-    const pod = exp.pods[0];
-    if (!pod) return null;
-    let ref = refOf(kind, wname);
-    if (kind === 'ReplicaSet') {
-      const dep = (w as ReplicaSet).metadata.ownerReferences?.find((o) => o.kind === 'Deployment');
-      if (dep) ref = refOf('Deployment', dep.name);
-    }
-    if (name && f.object?.resource === 'pods') pod.metadata.name = name;
-    return { pod, ref, existing: false };
-  };
-  if (f.controller) {
-    const hit = tryWorkload(f.controller.kind, f.controller.name);
-    if (hit) return hit;
-  }
-  if (name) {
-    // `web-7c5d8f9b4-x2k9q` → ReplicaSet `web-7c5d8f9b4`; `db-3` → StatefulSet `db`; `job-abcde` → Job.
-    const rs = /^(.*)-[a-z0-9]{5}$/.exec(name)?.[1];
-    if (rs) for (const k of ['ReplicaSet', 'Job', 'DaemonSet']) {
-      const hit = tryWorkload(k, rs);
-      if (hit) return hit;
-    }
-    const sts = /^(.*)-\d+$/.exec(name)?.[1];
-    if (sts) {
-      const hit = tryWorkload('StatefulSet', sts);
-      if (hit) return hit;
-    }
-  }
-  return null;
-}
-
 /** A stand-in pod with the amounts the message names (when the state does not have the object). */
 function synthesizePod(f: Finding, ns: string): Pod | null {
-  if (f.kind === 'quota-exceeded') {
-    const res = f.facts.resources;
-    const requests: Record<string, string> = {};
-    const limits: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res)) {
-      if (!v.requested || !Quantity.tryParse(v.requested)) continue;
-      const m = /^(requests\.|limits\.)?(cpu|memory|ephemeral-storage)$/.exec(k);
-      if (m) (m[1] === 'limits.' ? limits : requests)[m[2]!] = v.requested;
-      else if (k.startsWith('requests.') && k.includes('/')) {
-        requests[k.slice('requests.'.length)] = v.requested;
-        limits[k.slice('requests.'.length)] = v.requested;
-      }
-    }
-    return {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: f.object?.name ?? 'pasted-pod', namespace: ns },
-      spec: { containers: [{ name: 'app', resources: { ...(Object.keys(requests).length ? { requests } : {}), ...(Object.keys(limits).length ? { limits } : {}) } }] },
-    } as Pod;
-  }
-  if (f.kind === 'quota-must-specify') {
-    const names = [...new Set(Object.values(f.facts.resources).flat())];
-    return { apiVersion: 'v1', kind: 'Pod', metadata: { name: f.object?.name ?? 'pasted-pod', namespace: ns }, spec: { containers: (names.length ? names : ['app']).map((n) => ({ name: n })) } } as Pod;
-  }
+  if (f.kind === 'quota-exceeded') return podRequesting(f.object?.name, ns, f.facts.resources);
+  if (f.kind === 'quota-must-specify') return podWithContainers(f.object?.name, ns, [...new Set(Object.values(f.facts.resources).flat())]);
   return null;
 }
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
-}
-
-/** Free = limited − used, computed (never left to the reader); '' when the text's values do not parse. */
-function freeOf(used: string, hard: string): string {
-  const u = Quantity.tryParse(used);
-  const h = Quantity.tryParse(hard);
-  if (!u || !h) return '';
-  const f = h.sub(u);
-  return f.sign() < 0 ? `0 (over by ${f.neg()})` : f.toString();
 }
 
 function explain(f: Finding): string {
@@ -198,19 +115,17 @@ function runtimeWords(reason: string): string {
   }
 }
 
-function pathFor(layer: string): Reply['path'] {
-  switch (layer) {
-    case 'limitrange':
-      return [{ layer: 'LimitRange', state: 'fail' }, { layer: 'ResourceQuota', state: 'unknown' }, { layer: 'Scheduler', state: 'unknown' }];
-    case 'quota':
-      return [{ layer: 'LimitRange', state: 'pass' }, { layer: 'ResourceQuota', state: 'fail' }, { layer: 'Scheduler', state: 'unknown' }];
-    case 'scheduler':
-      return [{ layer: 'LimitRange', state: 'pass' }, { layer: 'ResourceQuota', state: 'pass' }, { layer: 'Scheduler', state: 'fail' }];
-    case 'api-validation':
-      return [{ layer: 'LimitRange', state: 'unknown' }, { layer: 'ResourceQuota', state: 'unknown' }, { layer: 'Scheduler', state: 'unknown' }];
-    default:
-      return undefined;
-  }
+/**
+ * The path line of a layer's finding: the stations before the one that refused passed, the refusing one
+ * failed, the rest unknown. API validation comes before every station: all unknown. Runtime and
+ * look-alikes have no path.
+ */
+function pathFor(layer: Finding['layer']): Reply['path'] {
+  if (layer === 'api-validation') return PATH_STATIONS.map((station) => ({ layer: station, state: 'unknown' }));
+  const at = LAYERS[layer].station;
+  if (at === null) return undefined;
+  const i = PATH_STATIONS.indexOf(at);
+  return PATH_STATIONS.map((station, j) => ({ layer: station, state: j < i ? 'pass' : j === i ? 'fail' : 'unknown' }));
 }
 
 function iconFor(layer: string): string {
@@ -224,7 +139,7 @@ function objectWords(f: Finding, ns: string | undefined): string {
 
 /** The reply for one finding, from the text alone. */
 function textReply(f: Finding, ns: string | undefined): Reply {
-  let headline = LAYER_WORDS[f.layer] ?? f.layer;
+  let headline: string = LAYERS[f.layer].headline;
   if (f.kind === 'quota-exceeded' || f.kind === 'quota-must-specify' || f.kind === 'quota-status-unknown') headline += ` ${str(f.facts.quota)}`;
   if (f.layer === 'scheduler' && typeof f.facts.total === 'number') headline += ` (0/${f.facts.total} nodes)`;
   if (f.layer === 'runtime') headline += `: ${f.facts.reason}`;
@@ -312,6 +227,22 @@ function schedulerHint(reason: string): string | null {
   return null;
 }
 
+/** The object simulate stored for a pod: a Pod (with LimitRange defaults filled in). */
+function isPod(o: KObject): o is KObject & Pod {
+  return o.kind === 'Pod' && typeof o.spec === 'object' && o.spec !== null;
+}
+
+/** Whether a pasted object has the metadata an object of the state has. */
+function hasMetadata(o: Record<string, unknown>): o is Record<string, unknown> & KObject {
+  return typeof o.metadata === 'object' && o.metadata !== null;
+}
+
+/** A pasted manifest with Secret data never echoed (./redact.ts); one without metadata is left to the decoder's errors. */
+function pastedObject(o: Record<string, unknown> & { apiVersion: string; kind: string }): Record<string, unknown> {
+  if (hasMetadata(o)) return redactSecrets(o);
+  return o.kind === 'Secret' ? { apiVersion: o.apiVersion, kind: o.kind } : o;
+}
+
 /** Adds state-backed numbers and verified fixes to a reply. */
 function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts: SimOptions): Fix[] {
   if (f.layer === 'other' || f.layer === 'runtime') return [];
@@ -323,13 +254,13 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
   let base = state;
   nodeInfoIndex(state);
   if (located?.existing) base = releasePod(state.fork(), pod);
-  const fresh = { ...pod, metadata: { ...pod.metadata, namespace: ns, resourceVersion: undefined, uid: undefined }, spec: { ...pod.spec, nodeName: undefined }, status: undefined } as unknown as Pod;
-  const now = simulate(base, [fresh as unknown as KObject], opts).results.at(-1);
-  if (!now) return [];
+  const fresh = { ...pod, metadata: { ...pod.metadata, namespace: ns, resourceVersion: undefined, uid: undefined }, spec: { ...pod.spec, nodeName: undefined }, status: undefined } satisfies Pod;
+  const now = simulate(base, [fresh], opts).results.at(-1);
+  if (!now || !isPod(now.object)) return [];
   const fixes: VerifiedFix[] = [];
   const failure = now.detail.admission.quota?.failure;
   // The pod as the API server stores it (LimitRange defaults filled in): what quota and the scheduler count.
-  const admitted = now.object as unknown as Pod;
+  const admitted = now.object;
   if (!now.admission.allowed && now.admission.message && differsFrom(f, now)) {
     r.lines.unshift(`Now it would be refused differently: ${now.admission.message.replace(/^.*? is forbidden: /, '')}`);
   }
@@ -469,7 +400,7 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
   const invalid: string[] = [];
   for (const m of parsed.manifests) {
     if (!m.ok) continue;
-    const obj = redactSecrets(m.object as unknown as KObject);
+    const obj = pastedObject(m.object);
     const meta = (obj as { metadata?: unknown }).metadata;
     const pastedNs = typeof meta === 'object' && meta !== null && typeof (meta as { namespace?: unknown }).namespace === 'string' ? (meta as { namespace: string }).namespace : undefined;
     const d = decodeValue(obj, 'pasted manifest', { keepUnknownKinds: true });
