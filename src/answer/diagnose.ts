@@ -13,8 +13,7 @@ import {
   formatMemoryFloor, limitRangeFixes, mustSpecifyFixes, nodeGaps, quotaExceededFixes, quotaHolders, unschedulableFixes, largestNode,
   type VerifiedFix,
 } from '../engine/fixes.ts';
-import { releasePod } from '../engine/release.ts';
-import { nodeInfoIndex } from '../engine/scheduler/node-info.ts';
+import { replayPod } from '../engine/diagnose/replay.ts';
 import { podUsage } from '../engine/admission/evaluators/pods.ts';
 import type { Answer, Fix, Reply } from './types.ts';
 import { emptyReply } from './types.ts';
@@ -227,11 +226,6 @@ function schedulerHint(reason: string): string | null {
   return null;
 }
 
-/** The object simulate stored for a pod: a Pod (with LimitRange defaults filled in). */
-function isPod(o: KObject): o is KObject & Pod {
-  return o.kind === 'Pod' && typeof o.spec === 'object' && o.spec !== null;
-}
-
 /** Whether a pasted object has the metadata an object of the state has. */
 function hasMetadata(o: Record<string, unknown>): o is Record<string, unknown> & KObject {
   return typeof o.metadata === 'object' && o.metadata !== null;
@@ -251,16 +245,11 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
   if (!pod) return [];
   const origin = { ref: located?.ref };
   // Re-run the pod now: what would happen today?
-  let base = state;
-  nodeInfoIndex(state);
-  if (located?.existing) base = releasePod(state.fork(), pod);
-  const fresh = { ...pod, metadata: { ...pod.metadata, namespace: ns, resourceVersion: undefined, uid: undefined }, spec: { ...pod.spec, nodeName: undefined }, status: undefined } satisfies Pod;
-  const now = simulate(base, [fresh], opts).results.at(-1);
-  if (!now || !isPod(now.object)) return [];
+  const replay = replayPod(state, pod, located?.existing === true, ns, opts);
+  if (!replay) return [];
+  const { base, submitted: fresh, now, admitted } = replay;
   const fixes: VerifiedFix[] = [];
   const failure = now.detail.admission.quota?.failure;
-  // The pod as the API server stores it (LimitRange defaults filled in): what quota and the scheduler count.
-  const admitted = now.object;
   if (!now.admission.allowed && now.admission.message && differsFrom(f, now)) {
     r.lines.unshift(`Now it would be refused differently: ${now.admission.message.replace(/^.*? is forbidden: /, '')}`);
   }
