@@ -102,7 +102,7 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
   if (!now.admission.allowed && now.admission.message && differsFrom(f, now)) {
     r.lines.unshift(`Now it would be refused differently: ${now.admission.message.replace(/^.*? is forbidden: /, '')}`);
   }
-  const lrSet = (admitted.metadata?.annotations as Record<string, string> | undefined)?.['kubernetes.io/limit-ranger'];
+  const lrSet = admitted.metadata?.annotations?.['kubernetes.io/limit-ranger'];
   if (lrSet && (f.kind === 'quota-exceeded' || failure?.type === 'exceeded')) {
     r.lines.push(`LimitRange defaults count too: ${lrSet.replace(/^LimitRanger plugin set: /, '')} (the pod did not set them).`);
   }
@@ -239,7 +239,7 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
   for (const m of parsed.manifests) {
     if (!m.ok) continue;
     const obj = pastedObject(m.object);
-    const meta = (obj as { metadata?: unknown }).metadata;
+    const meta = obj.metadata;
     const pastedNs = typeof meta === 'object' && meta !== null && typeof (meta as { namespace?: unknown }).namespace === 'string' ? (meta as { namespace: string }).namespace : undefined;
     const d = decodeValue(obj, 'pasted manifest', { keepUnknownKinds: true });
     manifests.push(...d.objects);

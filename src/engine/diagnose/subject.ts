@@ -87,12 +87,12 @@ export function podRequesting(name: string | undefined, ns: string, res: Record<
     kind: 'Pod',
     metadata: { name: name ?? 'pasted-pod', namespace: ns },
     spec: { containers: [{ name: 'app', resources: { ...(Object.keys(requests).length ? { requests } : {}), ...(Object.keys(limits).length ? { limits } : {}) } }] },
-  } as Pod;
+  } satisfies Pod;
 }
 
 /** A stand-in pod for a must-specify message: the containers it names (or `app`), with nothing set. */
 export function podWithContainers(name: string | undefined, ns: string, containers: string[]): Pod {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: name ?? 'pasted-pod', namespace: ns }, spec: { containers: (containers.length ? containers : ['app']).map((n) => ({ name: n })) } } as Pod;
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: name ?? 'pasted-pod', namespace: ns }, spec: { containers: (containers.length ? containers : ['app']).map((n) => ({ name: n })) } } satisfies Pod;
 }
 
 /** Free = limited − used, computed (never left to the reader); '' when the text's values do not parse. */
