@@ -3,19 +3,17 @@
  * `diagnose --json` form of docs/contract.md. With no state, it explains from the text alone.
  */
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
-import type { Pod, ReplicaSet, Workload } from '../k8s/objects.ts';
+import type { Pod } from '../k8s/objects.ts';
 import { WORKLOAD_KINDS } from '../k8s/objects.ts';
 import { Quantity, resourceList } from '../quantity.ts';
-import { parsePaste, type Finding } from '../parse/index.ts';
+import { parsePaste, type Finding, type FindingBody } from '../parse/index.ts';
 import { simulate, simResultsToJson, type SimOptions, type SimResult } from '../engine/simulate.ts';
-import { expandWorkload } from '../engine/workloads.ts';
+import { locatePod, podRequesting, podWithContainers } from '../engine/diagnose/subject.ts';
 import {
-  formatMemoryFloor, limitRangeFixes, mustSpecifyFixes, nodeGaps, ownerOf, quotaExceededFixes, quotaHolders, refOf, unschedulableFixes, largestNode,
+  formatMemoryFloor, limitRangeFixes, mustSpecifyFixes, nodeGaps, quotaExceededFixes, quotaHolders, unschedulableFixes, largestNode,
   type VerifiedFix,
 } from '../engine/fixes.ts';
-import { schedulePod } from '../engine/scheduler/schedule.ts';
-import { releasePod } from '../engine/release.ts';
-import { nodeInfoIndex } from '../engine/scheduler/node-info.ts';
+import { replayPod } from '../engine/diagnose/replay.ts';
 import { podUsage } from '../engine/admission/evaluators/pods.ts';
 import type { Answer, Fix, Reply } from './types.ts';
 import { emptyReply } from './types.ts';
@@ -25,6 +23,7 @@ import { boundWorkloads, MAX_ANSWER_PODS } from './bounds.ts';
 import { refusalAnswer, Visibility } from './policy.ts';
 import { foreignAffinityTerm } from './manifest-scope.ts';
 import type { Audience } from './gaps.ts';
+import { explain, textReply } from './replies/diagnosis.ts';
 
 export interface DiagnoseInput {
   text: string;
@@ -46,15 +45,13 @@ export interface DiagnoseInput {
   audience?: Audience;
 }
 
-export interface JsonFinding {
-  layer: string;
-  kind: string;
+/** A finding of `diagnose --json` (docs/contract.md): keyed by `kind` like the parser's, with its facts typed. */
+export type JsonFinding = FindingBody & {
   object?: { resource?: string; name?: string };
   namespace?: string;
-  facts: Record<string, unknown>;
   explanation: string;
   fixes: Fix[];
-}
+};
 
 export interface DiagnoseOutput {
   answer: Answer;
@@ -66,254 +63,27 @@ export interface DiagnoseOutput {
 
 export const TRUNCATED_GAP = 'The paste was longer than 1 MiB: only the first 1 MiB was read.';
 
-const LAYER_WORDS: Record<string, string> = {
-  'api-validation': 'Rejected by API validation',
-  limitrange: 'Rejected at admission — LimitRange',
-  quota: 'Rejected at admission — ResourceQuota',
-  scheduler: 'Admitted, but no node fits — scheduler',
-  runtime: 'Runtime problem',
-  other: 'Not a Kubernetes resource-admission error',
-};
 
 function toFix(f: VerifiedFix): Fix {
   return { who: f.who, summary: f.summary, change: f.change, verified: true, outcome: f.outcome };
 }
 
-/** Finds the pod a finding is about, in the state: the object itself, or what its controller would create. */
-function locatePod(state: Snapshot, f: Finding, ns: string): { pod: Pod; ref?: string; existing: boolean } | null {
-  const name = f.object?.name;
-  if (name && (f.object?.resource === 'pods' || !f.object?.resource)) {
-    const p = state.get<Pod & KObject>('Pod', ns, name);
-    if (p) {
-      const owner = ownerOf(state, p);
-      return { pod: p, ref: owner ? refOf(owner.kind, owner.name) : `pod/${name}`, existing: true };
-    }
-  }
-  const tryWorkload = (kind: string, wname: string): { pod: Pod; ref?: string; existing: boolean } | null => {
-    const w = state.get<Workload & KObject>(kind, ns, wname);
-    if (!w) return null;
-    const exp = expandWorkload(w as Workload, { replicas: 1, nodes: [] });
-    const pod = exp.pods[0];
-    if (!pod) return null;
-    let ref = refOf(kind, wname);
-    if (kind === 'ReplicaSet') {
-      const dep = (w as ReplicaSet).metadata.ownerReferences?.find((o) => o.kind === 'Deployment');
-      if (dep) ref = refOf('Deployment', dep.name);
-    }
-    if (name && f.object?.resource === 'pods') pod.metadata.name = name;
-    return { pod, ref, existing: false };
-  };
-  if (f.controller) {
-    const hit = tryWorkload(f.controller.kind, f.controller.name);
-    if (hit) return hit;
-  }
-  if (name) {
-    // `web-7c5d8f9b4-x2k9q` → ReplicaSet `web-7c5d8f9b4`; `db-3` → StatefulSet `db`; `job-abcde` → Job.
-    const rs = /^(.*)-[a-z0-9]{5}$/.exec(name)?.[1];
-    if (rs) for (const k of ['ReplicaSet', 'Job', 'DaemonSet']) {
-      const hit = tryWorkload(k, rs);
-      if (hit) return hit;
-    }
-    const sts = /^(.*)-\d+$/.exec(name)?.[1];
-    if (sts) {
-      const hit = tryWorkload('StatefulSet', sts);
-      if (hit) return hit;
-    }
-  }
-  return null;
-}
-
 /** A stand-in pod with the amounts the message names (when the state does not have the object). */
 function synthesizePod(f: Finding, ns: string): Pod | null {
-  if (f.kind === 'quota-exceeded') {
-    const res = (f.facts.resources ?? {}) as Record<string, { requested?: string }>;
-    const requests: Record<string, string> = {};
-    const limits: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res)) {
-      if (!v.requested || !Quantity.tryParse(v.requested)) continue;
-      const m = /^(requests\.|limits\.)?(cpu|memory|ephemeral-storage)$/.exec(k);
-      if (m) (m[1] === 'limits.' ? limits : requests)[m[2]!] = v.requested;
-      else if (k.startsWith('requests.') && k.includes('/')) {
-        requests[k.slice('requests.'.length)] = v.requested;
-        limits[k.slice('requests.'.length)] = v.requested;
-      }
-    }
-    return {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: f.object?.name ?? 'pasted-pod', namespace: ns },
-      spec: { containers: [{ name: 'app', resources: { ...(Object.keys(requests).length ? { requests } : {}), ...(Object.keys(limits).length ? { limits } : {}) } }] },
-    } as Pod;
-  }
-  if (f.kind === 'quota-must-specify') {
-    const res = (f.facts.resources ?? {}) as Record<string, string[]>;
-    const names = [...new Set(Object.values(res).flat())];
-    return { apiVersion: 'v1', kind: 'Pod', metadata: { name: f.object?.name ?? 'pasted-pod', namespace: ns }, spec: { containers: (names.length ? names : ['app']).map((n) => ({ name: n })) } } as Pod;
-  }
+  if (f.kind === 'quota-exceeded') return podRequesting(f.object?.name, ns, f.facts.resources);
+  if (f.kind === 'quota-must-specify') return podWithContainers(f.object?.name, ns, [...new Set(Object.values(f.facts.resources).flat())]);
   return null;
 }
 
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
+/** Whether a pasted object has the metadata an object of the state has. */
+function hasMetadata(o: Record<string, unknown>): o is Record<string, unknown> & KObject {
+  return typeof o.metadata === 'object' && o.metadata !== null;
 }
 
-/** Free = limited − used, computed (never left to the reader); '' when the text's values do not parse. */
-function freeOf(used: string, hard: string): string {
-  const u = Quantity.tryParse(used);
-  const h = Quantity.tryParse(hard);
-  if (!u || !h) return '';
-  const f = h.sub(u);
-  return f.sign() < 0 ? `0 (over by ${f.neg()})` : f.toString();
-}
-
-function explain(f: Finding): string {
-  switch (f.kind) {
-    case 'quota-exceeded':
-      return `The namespace's ResourceQuota ${str(f.facts.quota)} would go over its hard limit for ${((f.facts.exceeding as string[]) ?? []).join(', ') || 'a resource'}; the API server refused to create the object. Quota counts requests and limits as declared, not actual usage.`;
-    case 'quota-must-specify':
-      return `ResourceQuota ${str(f.facts.quota)} tracks resources every container must declare; containers without them are refused. Set them, or let a LimitRange default them.`;
-    case 'quota-status-unknown':
-      return `ResourceQuota ${str(f.facts.quota)} has no usage recorded yet for what it tracks (a new quota, or the quota controller is behind); objects are refused until it catches up. This is a controller problem, not a lack of capacity.`;
-    case 'limitrange':
-      return 'A LimitRange in the namespace bounds each container or pod; the values after defaulting fall outside it, so admission refused the object.';
-    case 'api-validation':
-      return 'The API server validates every container: a request may not exceed its limit (and extended resources need request = limit).';
-    case 'unschedulable':
-      return 'The pod was admitted (quota and LimitRange passed) but no node can take it now; it stays Pending until something changes.';
-    case 'runtime':
-      return runtimeWords(str(f.facts.reason));
-    default:
-      return `This looks like ${f.kind.replace(/-/g, ' ')}, not Kubernetes quota, LimitRange or scheduling: the fix is outside the namespace's quota.`;
-  }
-}
-
-function runtimeWords(reason: string): string {
-  switch (reason) {
-    case 'OOMKilled':
-    case 'ExitCode137':
-      return 'The container used more memory than its limit and the kernel killed it (OOMKilled, exit 137). Raise the memory limit or reduce usage; requests and quota do not prevent this.';
-    case 'Evicted':
-      return 'The kubelet evicted the pod because the node ran short of a resource; pods using more than their requests go first. Set requests close to real usage.';
-    case 'CPUThrottling':
-      return 'The container hits its CPU limit and is throttled; it is slow, not stopped. Raise or remove the CPU limit.';
-    default:
-      return `A runtime problem (${reason || 'node or container'}): it happened after scheduling, so quota and LimitRange are not the cause.`;
-  }
-}
-
-function pathFor(layer: string): Reply['path'] {
-  switch (layer) {
-    case 'limitrange':
-      return [{ layer: 'LimitRange', state: 'fail' }, { layer: 'ResourceQuota', state: 'unknown' }, { layer: 'Scheduler', state: 'unknown' }];
-    case 'quota':
-      return [{ layer: 'LimitRange', state: 'pass' }, { layer: 'ResourceQuota', state: 'fail' }, { layer: 'Scheduler', state: 'unknown' }];
-    case 'scheduler':
-      return [{ layer: 'LimitRange', state: 'pass' }, { layer: 'ResourceQuota', state: 'pass' }, { layer: 'Scheduler', state: 'fail' }];
-    case 'api-validation':
-      return [{ layer: 'LimitRange', state: 'unknown' }, { layer: 'ResourceQuota', state: 'unknown' }, { layer: 'Scheduler', state: 'unknown' }];
-    default:
-      return undefined;
-  }
-}
-
-function iconFor(layer: string): string {
-  return layer === 'scheduler' ? '⏳' : layer === 'runtime' ? '💥' : layer === 'other' ? 'ℹ️' : '🚫';
-}
-
-function objectWords(f: Finding, ns: string | undefined): string {
-  const what = f.object?.name ? `${f.object.resource === 'pods' || !f.object.resource ? 'pod' : f.object.resource} ${f.object.name}` : f.controller ? `pods of ${f.controller.kind} ${f.controller.name}` : '';
-  return [what, ns ? (what ? `(${ns})` : `in ${ns}`) : ''].filter(Boolean).join(' ');
-}
-
-/** The reply for one finding, from the text alone. */
-function textReply(f: Finding, ns: string | undefined): Reply {
-  let headline = LAYER_WORDS[f.layer] ?? f.layer;
-  if (f.kind === 'quota-exceeded' || f.kind === 'quota-must-specify' || f.kind === 'quota-status-unknown') headline += ` ${str(f.facts.quota)}`;
-  if (f.layer === 'scheduler' && typeof f.facts.total === 'number') headline += ` (0/${f.facts.total} nodes)`;
-  if (f.layer === 'runtime') headline += `: ${str(f.facts.reason)}`;
-  if (f.layer === 'other') headline = `${headline} (${f.kind})`;
-  const obj = objectWords(f, ns);
-  const r = emptyReply('diagnosis', iconFor(f.layer), obj ? `${headline} — ${obj}` : headline);
-  r.path = pathFor(f.layer);
-  r.raw = f.message;
-  switch (f.kind) {
-    case 'quota-exceeded': {
-      const res = (f.facts.resources ?? {}) as Record<string, { requested?: string; used?: string; limited?: string }>;
-      r.table = {
-        columns: ['resource', 'requested', 'used', 'hard', 'free'],
-        rows: Object.entries(res).map(([k, v]) => [k, str(v.requested), str(v.used), str(v.limited), freeOf(str(v.used), str(v.limited))]),
-      };
-      const exceeding = (f.facts.exceeding as string[]) ?? [];
-      for (const k of exceeding) {
-        const v = res[k];
-        const over = v && Quantity.tryParse(v.used) && Quantity.tryParse(v.requested) && Quantity.tryParse(v.limited)
-          ? Quantity.parse(v.used!).add(Quantity.parse(v.requested!)).sub(Quantity.parse(v.limited!))
-          : null;
-        if (!over || over.sign() <= 0) continue;
-        const isCount = k === 'pods' || k.startsWith('count/') || /^(services|persistentvolumeclaims|configmaps|secrets|replicationcontrollers|resourcequotas)(\.|$)/.test(k);
-        const free = freeOf(str(v!.used), str(v!.limited));
-        r.lines.push(`${k}: over by ${over} — ${isCount ? '' : `request ≤ ${free}, `}free ${over} in the namespace, or raise the quota to ${Quantity.parse(v!.used!).add(Quantity.parse(v!.requested!))}.`);
-      }
-      if (exceeding.includes('pods')) r.lines.push('`pods` counts every non-terminal pod, Pending ones too; Succeeded/Failed pods do not count.');
-      r.why = 'Quota counts requests, not usage: idle pods hold it too.';
-      break;
-    }
-    case 'quota-must-specify': {
-      const res = (f.facts.resources ?? {}) as Record<string, string[]>;
-      for (const [k, c] of Object.entries(res)) r.lines.push(`missing ${k}${c.length ? ` on ${c.join(', ')}` : ''}`);
-      r.lines.push('Set them in each container, or ask the platform team for a LimitRange with defaults (then every pod gets them).');
-      break;
-    }
-    case 'limitrange': {
-      const vs = (f.facts.violations ?? []) as { scope: string; resource: string; bound: string; limit: string; actual: string | null }[];
-      r.table = { columns: ['scope', 'resource', 'bound', 'allowed', 'actual'], rows: vs.map((v) => [v.scope, v.resource, v.bound, v.limit, v.actual ?? 'not set']) };
-      for (const v of vs) r.lines.push(limitRangeAdvice(v));
-      break;
-    }
-    case 'api-validation':
-      r.lines.push(`${str(f.facts.resource)} request ${str(f.facts.value)} is above its limit${f.facts.limit ? ` ${str(f.facts.limit)}` : ''}: set the request ≤ the limit, or raise the limit.`);
-      break;
-    case 'unschedulable': {
-      const reasons = (f.facts.reasons ?? []) as { count: number; reason: string }[];
-      r.table = { columns: ['nodes', 'reason'], rows: reasons.map((x) => [String(x.count), x.reason]) };
-      for (const x of reasons) {
-        const hint = schedulerHint(x.reason);
-        if (hint) r.lines.push(hint);
-      }
-      const pre = f.facts.preemption as { reasons?: { count: number; reason: string }[] } | undefined;
-      if (pre?.reasons?.length) {
-        const helpful = pre.reasons.filter((x) => !/not helpful|No preemption victims/.test(x.reason));
-        r.lines.push(helpful.length ? 'Preemption could free room by evicting lower-priority pods.' : 'Preemption cannot help: no lower-priority pods would make room.');
-      }
-      r.lines.push('Quota is not the problem here: raising it will not help.');
-      break;
-    }
-    default:
-      break;
-  }
-  return r;
-}
-
-function limitRangeAdvice(v: { scope: string; resource: string; bound: string; limit: string; actual: string | null }): string {
-  const who = v.scope === 'Pod' ? 'the pod (sum of containers)' : v.scope === 'PersistentVolumeClaim' ? 'the claim' : 'each container';
-  if (v.bound === 'max') return `${v.resource}: ${who} may use at most ${v.limit}${v.actual ? `, has ${v.actual}` : ' and must set a limit'} → set it ≤ ${v.limit}.`;
-  if (v.bound === 'min') return `${v.resource}: ${who} must request at least ${v.limit}${v.actual ? `, has ${v.actual}` : ' and must set a request'} → set it ≥ ${v.limit}.`;
-  return `${v.resource}: limit/request of ${who} may be at most ${v.limit}${v.actual ? `, is ${v.actual}` : ''} → raise the request or lower the limit.`;
-}
-
-function schedulerHint(reason: string): string | null {
-  if (/^Insufficient /i.test(reason)) return `${reason}: those nodes have too little free ${reason.slice(13)} for the pod's requests (requests of pods already there count, not their usage).`;
-  if (/untolerated taint|taint.*didn't tolerate|had taint/i.test(reason)) {
-    if (/unreachable|not-ready/.test(reason)) return `${reason}: those nodes are down or not ready — a node problem, not capacity.`;
-    return `${reason}: those nodes are reserved (tainted); the pod needs a toleration to use them.`;
-  }
-  if (/node affinity|node selector|nodeSelector/i.test(reason)) return `${reason}: the pod's nodeSelector/affinity excludes those nodes.`;
-  if (/unschedulable/i.test(reason)) return `${reason}: those nodes are cordoned.`;
-  if (/Too many pods/i.test(reason)) return `${reason}: those nodes hold their maximum number of pods.`;
-  if (/anti-affinity/i.test(reason)) return `${reason}: pod anti-affinity keeps it off those nodes.`;
-  if (/free ports/i.test(reason)) return `${reason}: a hostPort the pod wants is taken there.`;
-  if (/PersistentVolume|volume/i.test(reason)) return `${reason}: its volume can only be used from other nodes or zones.`;
-  return null;
+/** A pasted manifest with Secret data never echoed (./redact.ts); one without metadata is left to the decoder's errors. */
+function pastedObject(o: Record<string, unknown> & { apiVersion: string; kind: string }): Record<string, unknown> {
+  if (hasMetadata(o)) return redactSecrets(o);
+  return o.kind === 'Secret' ? { apiVersion: o.apiVersion, kind: o.kind } : o;
 }
 
 /** Adds state-backed numbers and verified fixes to a reply. */
@@ -324,28 +94,23 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
   if (!pod) return [];
   const origin = { ref: located?.ref };
   // Re-run the pod now: what would happen today?
-  let base = state;
-  nodeInfoIndex(state);
-  if (located?.existing) base = releasePod(state.fork(), pod);
-  const fresh = { ...pod, metadata: { ...pod.metadata, namespace: ns, resourceVersion: undefined, uid: undefined }, spec: { ...pod.spec, nodeName: undefined }, status: undefined } as unknown as Pod;
-  const now = simulate(base, [fresh as unknown as KObject], opts).results.at(-1);
-  if (!now) return [];
+  const replay = replayPod(state, pod, located?.existing === true, ns, opts);
+  if (!replay) return [];
+  const { base, submitted: fresh, now, admitted } = replay;
   const fixes: VerifiedFix[] = [];
   const failure = now.detail.admission.quota?.failure;
-  // The pod as the API server stores it (LimitRange defaults filled in): what quota and the scheduler count.
-  const admitted = now.object as unknown as Pod;
   if (!now.admission.allowed && now.admission.message && differsFrom(f, now)) {
     r.lines.unshift(`Now it would be refused differently: ${now.admission.message.replace(/^.*? is forbidden: /, '')}`);
   }
-  const lrSet = (admitted.metadata?.annotations as Record<string, string> | undefined)?.['kubernetes.io/limit-ranger'];
+  const lrSet = admitted.metadata?.annotations?.['kubernetes.io/limit-ranger'];
   if (lrSet && (f.kind === 'quota-exceeded' || failure?.type === 'exceeded')) {
     r.lines.push(`LimitRange defaults count too: ${lrSet.replace(/^LimitRanger plugin set: /, '')} (the pod did not set them).`);
   }
   if (f.kind === 'quota-exceeded') {
-    const quota = str(f.facts.quota);
+    const quota = f.facts.quota ?? '';
     const q = state.get<KObject & { status?: { used?: Record<string, string>; hard?: Record<string, string> } }>('ResourceQuota', ns, quota);
     if (q) {
-      const res = (f.facts.resources ?? {}) as Record<string, { used?: string }>;
+      const res = f.facts.resources;
       const changes: string[] = [];
       for (const [k, v] of Object.entries(res)) {
         const nowUsed = Quantity.tryParse(q.status?.used?.[k]);
@@ -356,7 +121,7 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
         }
       }
       if (changes.length) r.lines.unshift(`Now: ${changes.join(', ')}.`);
-      const primary = ((f.facts.exceeding as string[]) ?? [])[0];
+      const primary = f.facts.exceeding[0];
       if (primary) {
         const holders = quotaHolders(state, ns, primary, opts.now);
         if (holders.length) {
@@ -452,7 +217,8 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     r.fixes = fixes;
     for (const g of input.gaps ?? []) r.gaps.push(g);
     replies.push(r);
-    json.push({
+    const { object: _object, controller: _controller, namespace: _namespace, message: _message, version: _version, ...body } = f;
+    const ordered = {
       layer: f.layer,
       kind: f.kind,
       ...(f.object ? { object: f.object } : {}),
@@ -460,7 +226,9 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
       facts: f.facts,
       explanation: explain(f),
       fixes,
-    });
+    };
+    // The body assigned again keeps the key order above (the contract's) and kind and facts together.
+    json.push(Object.assign(ordered, body));
     if (!r.why) r.why = explain(f);
   }
   // Manifests in the paste: run them through simulate (Secret data never echoed: only kinds and names).
@@ -470,8 +238,8 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
   const invalid: string[] = [];
   for (const m of parsed.manifests) {
     if (!m.ok) continue;
-    const obj = redactSecrets(m.object as unknown as KObject);
-    const meta = (obj as { metadata?: unknown }).metadata;
+    const obj = pastedObject(m.object);
+    const meta = obj.metadata;
     const pastedNs = typeof meta === 'object' && meta !== null && typeof (meta as { namespace?: unknown }).namespace === 'string' ? (meta as { namespace: string }).namespace : undefined;
     const d = decodeValue(obj, 'pasted manifest', { keepUnknownKinds: true });
     manifests.push(...d.objects);
@@ -539,9 +307,14 @@ function pickNamespace(f: Finding, assumed: string | undefined, state: Snapshot 
   return guessNamespace(state, f, visibility) ?? assumed;
 }
 
+/** The quota a finding's facts name (a ResourceQuota's, or a cloud quota's), if any. */
+function quotaNamed(f: Finding): string | undefined {
+  return 'quota' in f.facts && typeof f.facts.quota === 'string' ? f.facts.quota : undefined;
+}
+
 /** Whether a namespace holds what a finding names (its quota, pod or controller). */
 function holds(state: Snapshot, f: Finding, ns: string): boolean {
-  const quota = typeof f.facts.quota === 'string' ? f.facts.quota : undefined;
+  const quota = quotaNamed(f);
   if (quota) return !!state.get('ResourceQuota', ns, quota);
   const name = f.object?.name;
   if (name && state.get('Pod', ns, name)) return true;
@@ -562,7 +335,7 @@ function guessNamespace(state: Snapshot, f: Finding, visibility: Visibility): st
     if (rs && ['ReplicaSet', 'Job', 'DaemonSet'].some((k) => state.get(k, ns, rs))) return ns;
     if (sts && state.get('StatefulSet', ns, sts)) return ns;
   }
-  const quota = typeof f.facts.quota === 'string' ? f.facts.quota : undefined;
+  const quota = quotaNamed(f);
   if (quota) {
     const hits = state.namespaces().filter((ns) => visible(ns) && state.get('ResourceQuota', ns, quota));
     if (hits.length === 1) return hits[0];

@@ -18,7 +18,8 @@ export interface Fix {
   outcome?: string;
 }
 
-export type PathLayer = 'LimitRange' | 'ResourceQuota' | 'Scheduler';
+export type { PathLayer } from '../k8s/layers.ts';
+import type { PathLayer } from '../k8s/layers.ts';
 export type PathState = 'pass' | 'fail' | 'unknown';
 
 export interface Bar {

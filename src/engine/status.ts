@@ -3,7 +3,7 @@
  * result shapes stay with their layers: admission's AdmissionResult, the scheduler's ScheduleResult and
  * a scheduler plugin's PluginStatus; the unused generic `Status` shape that was here is gone.)
  */
-export type DecisionLayer = 'api-validation' | 'limitrange' | 'quota' | 'scheduler';
+export type { DecisionLayer } from '../k8s/layers.ts';
 
 /** How the API server names an object in errors: `pods "web"`, `deployments.apps "web"`. */
 export function qualifiedResource(resource: string, group: string): string {

@@ -1,23 +1,146 @@
 /**
  * The shape every parser in `src/parse/` produces. `index.ts` re-exports these; the layer modules import
  * them from here so that `index.ts` can import the modules without a cycle.
+ *
+ * A finding is a union keyed by `kind`: each kind carries exactly the docs/contract.md facts, typed, so
+ * consumers narrow on `kind` instead of casting. Quantities are the strings in the text.
  */
+import type { FindingLayer } from '../k8s/layers.ts';
 
-export type Layer = 'api-validation' | 'limitrange' | 'quota' | 'scheduler' | 'runtime' | 'other';
+export type Layer = FindingLayer;
 
-export interface Finding {
-  layer: Layer;
-  /** docs/contract.md kinds; for layer `other` a short kebab-case kind (cloud-quota, webhook-denied, …). */
-  kind: string;
+/** Nodes with one scheduler reason; null only where the text gives neither a count nor a node total. */
+export interface ReasonCount {
+  count: number | null;
+  reason: string;
+}
+
+/** One resource of a quota-exceeded message: `requested: X, used: Y, limited: Z`. */
+export interface QuotaUsage {
+  requested: string | null;
+  used: string | null;
+  limited: string | null;
+}
+
+/** One LimitRanger violation. */
+export interface LimitViolation {
+  scope: 'Container' | 'Pod' | 'PersistentVolumeClaim';
+  resource: string;
+  bound: 'min' | 'max' | 'ratio';
+  limit: string;
+  /** The request, limit or ratio the object had; null for the "No request/limit is specified" forms. */
+  actual: string | null;
+}
+
+export interface QuotaExceededFacts {
+  /** Null where the wording does not name the quota. */
+  quota: string | null;
+  resources: Record<string, QuotaUsage>;
+  /** The resources where used + requested > limited. */
+  exceeding: string[];
+}
+export interface QuotaMustSpecifyFacts {
+  quota: string | null;
+  /** Resource → the containers that lack it (empty where the text names none). */
+  resources: Record<string, string[]>;
+}
+export interface QuotaStatusUnknownFacts {
+  quota: string | null;
+  resources: string[];
+}
+/** `insufficient quota to consume: …` (resources) or `… to match these scopes: …` (scopes). */
+export interface QuotaInsufficientFacts {
+  resources?: string[];
+  scopes?: string[];
+}
+export interface LimitRangeFacts {
+  violations: LimitViolation[];
+}
+export interface ApiValidationFacts {
+  resource: string | null;
+  value: string | null;
+  limit: string | null;
+  field: string | null;
+}
+export interface UnschedulableFacts {
+  /** N of `0/N`; null for the wordings that do not print it (1.6–1.10). */
+  total: number | null;
+  reasons: ReasonCount[];
+  preemption?: { total: number | null; reasons: ReasonCount[] };
+}
+export interface RuntimeFacts {
+  /** `OOMKilled`, `Evicted`, `CPUThrottling`, `ExitCode137`, … */
+  reason: string;
+}
+export interface CloudQuotaFacts {
+  provider: 'gcp' | 'aws' | 'azure';
+  quota: string | null;
+  limit?: string;
+  region?: string;
+}
+export interface WebhookDeniedFacts {
+  webhook: string;
+  reason: string;
+  engine?: 'gatekeeper' | 'kyverno';
+}
+export interface WebhookUnavailableFacts {
+  webhook: string;
+}
+export interface AutoscalerFacts {
+  reason: 'NotTriggerScaleUp';
+  reasons: ReasonCount[];
+}
+export interface ExtenderQuotaFacts {
+  extender: string;
+  reason: string;
+}
+export interface VolcanoFacts {
+  scheduler: 'volcano';
+  gang: boolean;
+}
+
+/** The part of a finding that varies with its kind: layer, kind and facts together. */
+export type FindingBody =
+  | { layer: 'quota'; kind: 'quota-exceeded'; facts: QuotaExceededFacts }
+  | { layer: 'quota'; kind: 'quota-must-specify'; facts: QuotaMustSpecifyFacts }
+  | { layer: 'quota'; kind: 'quota-status-unknown'; facts: QuotaStatusUnknownFacts }
+  | { layer: 'quota'; kind: 'quota-insufficient'; facts: QuotaInsufficientFacts }
+  | { layer: 'limitrange'; kind: 'limitrange'; facts: LimitRangeFacts }
+  | { layer: 'api-validation'; kind: 'api-validation'; facts: ApiValidationFacts }
+  | { layer: 'scheduler'; kind: 'unschedulable'; facts: UnschedulableFacts }
+  | { layer: 'runtime'; kind: 'runtime'; facts: RuntimeFacts }
+  | { layer: 'other'; kind: 'cloud-quota'; facts: CloudQuotaFacts }
+  | { layer: 'other'; kind: 'webhook-denied'; facts: WebhookDeniedFacts }
+  | { layer: 'other'; kind: 'webhook-unavailable'; facts: WebhookUnavailableFacts }
+  | { layer: 'other'; kind: 'autoscaler'; facts: AutoscalerFacts }
+  | { layer: 'other'; kind: 'extender-quota'; facts: ExtenderQuotaFacts }
+  | { layer: 'other'; kind: 'volcano'; facts: VolcanoFacts };
+
+export type FindingKind = FindingBody['kind'];
+/** The body of one kind: `BodyOf<'runtime'>`. */
+export type BodyOf<K extends FindingKind> = Extract<FindingBody, { kind: K }>;
+/** The facts of one kind: `FactsOf<'quota-exceeded'>`. */
+export type FactsOf<K extends FindingKind> = BodyOf<K>['facts'];
+
+/** What every finding has besides its body. */
+export interface FindingContext {
   object?: { resource?: string; name?: string };
   controller?: { kind: string; name: string };
   namespace?: string;
-  /** Exactly the docs/contract.md facts of the kind; quantities as the strings in the text. */
-  facts: Record<string, unknown>;
   /** The normalized matched message text (for display). */
   message: string;
   /** Era hint when the wording dates it, e.g. '<1.24', '1.25-1.27', '>=1.34.2'. */
   version?: string;
+}
+
+export type Finding<B extends FindingBody = FindingBody> = B & FindingContext;
+
+/** Where in the normalized text a match's message lies. */
+export interface MatchSpan {
+  /** Offset of the message in the normalized text. */
+  start: number;
+  /** Offset just past the message. */
+  end: number;
 }
 
 /**
@@ -25,13 +148,7 @@ export interface Finding {
  * from surrounding lines), plus where in the normalized text its message starts, so that `index.ts`
  * can order findings and look up the context around them.
  */
-export interface Match extends Omit<Finding, 'namespace'> {
-  /** Offset of the message in the normalized text. */
-  start: number;
-  /** Offset just past the message. */
-  end: number;
-  namespace?: string;
-}
+export type Match<B extends FindingBody = FindingBody> = B & FindingContext & MatchSpan;
 
 /** Upper bound of one message we look at; kube-scheduler's full condition text is the longest real one. */
 export const MAX_MESSAGE = 16_384;

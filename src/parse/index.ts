@@ -10,7 +10,8 @@
 
 import { resourceOf } from '../k8s/objects.ts';
 import { PasteContext } from './context.ts';
-import type { Finding, Layer, Match } from './finding.ts';
+import type { Finding, Match } from './finding.ts';
+import { LAYERS } from '../k8s/layers.ts';
 import { findLimitRange } from './limitrange.ts';
 import { findLookalikes } from './lookalikes.ts';
 import { extractManifests, type ExtractedManifest } from './manifests.ts';
@@ -20,7 +21,7 @@ import { findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
 import { findValidation } from './validation.ts';
 
-export type { Finding, Layer } from './finding.ts';
+export type * from './finding.ts';
 export type { ExtractedManifest } from './manifests.ts';
 export { extractManifests } from './manifests.ts';
 export { normalizePaste } from './normalize.ts';
@@ -33,14 +34,6 @@ export interface ParsedPaste {
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 
-const LAYER_RANK: Record<Layer, number> = {
-  'api-validation': 0,
-  limitrange: 1,
-  quota: 2,
-  scheduler: 3,
-  runtime: 4,
-  other: 5,
-};
 
 /** UTF-8 size of one character of `text` at `i` (a lone surrogate is written as U+FFFD: 3 bytes), and its code units. */
 function charAt(text: string, i: number): [bytes: number, units: number] {
@@ -103,16 +96,19 @@ function stableKey(v: unknown): string {
 
 /** A finding in the field order of docs/contract.md, without parser bookkeeping. */
 function toFinding(m: Match): Finding {
-  return {
-    layer: m.layer,
-    kind: m.kind,
-    ...(m.object && Object.keys(m.object).length > 0 ? { object: m.object } : {}),
-    ...(m.controller ? { controller: m.controller } : {}),
-    ...(m.namespace ? { namespace: m.namespace } : {}),
-    facts: m.facts,
-    message: m.message,
-    ...(m.version ? { version: m.version } : {}),
+  const { start: _start, end: _end, object, controller, namespace, version, ...body } = m;
+  const ordered = {
+    layer: body.layer,
+    kind: body.kind,
+    ...(object && Object.keys(object).length > 0 ? { object } : {}),
+    ...(controller ? { controller } : {}),
+    ...(namespace ? { namespace } : {}),
+    facts: body.facts,
+    message: body.message,
+    ...(version ? { version } : {}),
   };
+  // Assigning the body again keeps the key order above and gives the type checker kind and facts together.
+  return Object.assign(ordered, body);
 }
 
 /**
@@ -120,7 +116,7 @@ function toFinding(m: Match): Finding {
  * steps below (context, sort, dedupe) then meet thousands of objects of a single shape.
  */
 function uniform(m: Match): Match {
-  return {
+  const ordered = {
     layer: m.layer,
     kind: m.kind,
     object: m.object,
@@ -132,6 +128,7 @@ function uniform(m: Match): Match {
     start: m.start,
     end: m.end,
   };
+  return Object.assign(ordered, m);
 }
 
 /** Attach namespace, controller and (for scheduler/runtime messages, which do not name it) the pod. */
@@ -173,10 +170,9 @@ function dropNested(matches: Match[]): Match[] {
  * order, so the same pod recreated prints them in another order (`[min cpu …, min memory …]` then
  * `[min memory …, min cpu …]`): one problem.
  */
-function orderless(m: Match): Record<string, unknown> {
-  const v = m.facts.violations;
-  if (m.kind !== 'limitrange' || !Array.isArray(v) || v.length < 2) return m.facts;
-  return { ...m.facts, violations: v.map((x) => stableKey(x)).sort() };
+function orderless(m: Match): object {
+  if (m.kind !== 'limitrange' || m.facts.violations.length < 2) return m.facts;
+  return { ...m.facts, violations: m.facts.violations.map((x) => stableKey(x)).sort() };
 }
 
 /**
@@ -189,7 +185,7 @@ function dedupe(matches: Match[]): Match[] {
   const out: Match[] = [];
   // Facts of repeated messages serialize alike: sort keys once per distinct serialization.
   const keys = new Map<string, string>();
-  const factsKey = (facts: Record<string, unknown>): string => {
+  const factsKey = (facts: object): string => {
     const raw = JSON.stringify(facts);
     let k = keys.get(raw);
     if (k === undefined) {
@@ -201,9 +197,9 @@ function dedupe(matches: Match[]): Match[] {
   const oomPods = new Set(matches.filter((m) => m.layer === 'runtime' && m.facts.reason === 'OOMKilled').map((m) => m.object?.name ?? ''));
   // Reasons some runtime finding names a pod for: a mention of the same reason without a pod (`pod's status
   // is Evicted` above the `get pods` row that shows it) is that pod's problem, not another one.
-  const namedReasons = new Set(matches.filter((m) => m.layer === 'runtime' && m.object?.name).map((m) => String(m.facts.reason)));
+  const namedReasons = new Set(matches.flatMap((m) => (m.layer === 'runtime' && m.object?.name ? [m.facts.reason] : [])));
   for (const m of matches) {
-    if (m.layer === 'runtime' && !m.object?.name && namedReasons.has(String(m.facts.reason))) continue;
+    if (m.layer === 'runtime' && !m.object?.name && namedReasons.has(m.facts.reason)) continue;
     // Exit code 137 next to an OOMKilled of the same pod is the same kill, not a second problem.
     if (m.layer === 'runtime' && m.facts.reason === 'ExitCode137' && (oomPods.has(m.object?.name ?? '') || oomPods.has(''))) continue;
     const who = m.layer === 'runtime' || m.layer === 'other' ? (m.object?.name ?? '') : '';
@@ -251,7 +247,7 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     }
     // The context scan is per line of the whole paste: only worth it when there is something to place.
     if (matches.length > 0) withContext(matches, new PasteContext(norm, lines));
-    matches.sort((a, b) => LAYER_RANK[a.layer] - LAYER_RANK[b.layer] || a.start - b.start);
+    matches.sort((a, b) => LAYERS[a.layer].rank - LAYERS[b.layer].rank || a.start - b.start);
     result.findings = dedupe(dropNested(matches)).map(toFinding);
     result.manifests = extractManifests(capped.text, physical);
   } catch {

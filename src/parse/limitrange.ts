@@ -11,19 +11,13 @@
  * Messages inside brackets come in Go map order, so their order carries no meaning (§9).
  */
 
-import type { Match } from './finding.ts';
+import type { LimitViolation, Match } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
 import { bare, lineEnd, scanMany, wordBefore } from './scan.ts';
 import { envelopeBefore } from './subject.ts';
 
-export interface Violation {
-  scope: 'Container' | 'Pod' | 'PersistentVolumeClaim';
-  resource: string;
-  bound: 'min' | 'max' | 'ratio';
-  limit: string;
-  /** The request, limit or ratio the object had; null for the "No request/limit is specified" forms. */
-  actual: string | null;
-}
+/** One LimitRanger violation (the `violations` of a `limitrange` finding). */
+export type Violation = LimitViolation;
 
 interface Item {
   v: Violation;

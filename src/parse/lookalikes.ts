@@ -15,14 +15,16 @@
  *   are scheduler findings: see scheduler.ts).
  */
 
-import type { Match } from './finding.ts';
+import type { CloudQuotaFacts, FindingBody, Match, WebhookDeniedFacts } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
 import { findWithin, lineEnd, lineStart, scanMany, trimEndOf } from './scan.ts';
 import { splitHistogram } from './scheduler.ts';
 
 
-function other(kind: string, facts: Record<string, unknown>, text: string, start: number, end: number): Match {
-  return { layer: 'other', kind, facts, message: trimEndOf(text.slice(start, end).trim(), ' '), start, end };
+type OtherBody = Extract<FindingBody, { layer: 'other' }>;
+
+function other(body: OtherBody, text: string, start: number, end: number): Match {
+  return { ...body, message: trimEndOf(text.slice(start, end).trim(), ' '), start, end };
 }
 
 function sentence(text: string, k: number, max = 400): number {
@@ -43,28 +45,28 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   on("quota '", (k) => {
     const m = /^quota '([A-Za-z0-9_-]{1,80})' exceeded\.?(?:\s{1,3}limit: ([0-9.]{1,20})(?: (?:in region|globally) ?([a-z0-9-]{0,40}))?)?/i.exec(text.slice(k, k + 200));
     if (!m) return undefined;
-    const facts: Record<string, unknown> = { provider: 'gcp', quota: m[1]! };
+    const facts: CloudQuotaFacts = { provider: 'gcp', quota: m[1]! };
     if (m[2] !== undefined) facts.limit = trimEndOf(m[2], '.');
     if (m[3]) facts.region = m[3];
-    return other('cloud-quota', facts, text, k, k + m[0].length);
+    return other({ layer: 'other', kind: 'cloud-quota', facts }, text, k, k + m[0].length);
   });
   // GKE/gcloud: `Insufficient regional quota to satisfy request: resource "SSD_TOTAL_GB": request requires '900.0' …`.
   on('insufficient regional quota to satisfy request', (k) => {
     const m = /resource "([A-Za-z0-9_-]{1,80})"/.exec(text.slice(k, k + 200));
-    return other('cloud-quota', { provider: 'gcp', quota: m ? m[1]! : null }, text, k, sentence(text, k, 600));
+    return other({ layer: 'other', kind: 'cloud-quota', facts: { provider: 'gcp', quota: m ? m[1]! : null } }, text, k, sentence(text, k, 600));
   });
-  on('gce quota exceeded', (k) => other('cloud-quota', { provider: 'gcp', quota: null }, text, lineStart(text, k), sentence(text, k)));
+  on('gce quota exceeded', (k) => other({ layer: 'other', kind: 'cloud-quota', facts: { provider: 'gcp', quota: null } }, text, lineStart(text, k), sentence(text, k)));
   // AWS error codes (ELB, EC2): `TooManyLoadBalancers: Exceeded quota of account 123456789012`.
   for (const code of ['toomanyloadbalancers', 'vcpulimitexceeded', 'instancelimitexceeded', 'addresslimitexceeded', 'volumelimitexceeded', 'toomanytargetgroups']) {
     on(code, (k) => {
       const name = text.slice(k, k + code.length);
-      return other('cloud-quota', { provider: 'aws', quota: name }, text, k, sentence(text, k));
+      return other({ layer: 'other', kind: 'cloud-quota', facts: { provider: 'aws', quota: name } }, text, k, sentence(text, k));
     });
   }
   // Azure ARM: `Code="QuotaExceeded" Message="Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota.`
   on('exceeding approved', (k) => {
     const m = /^exceeding approved ([A-Za-z0-9_ -]{1,80}?) quota/i.exec(text.slice(k, k + 120));
-    return other('cloud-quota', { provider: 'azure', quota: m ? m[1]! : null }, text, lineStart(text, k), sentence(text, k));
+    return other({ layer: 'other', kind: 'cloud-quota', facts: { provider: 'azure', quota: m ? m[1]! : null } }, text, lineStart(text, k), sentence(text, k));
   });
 
   // Admission webhooks (apiserver pkg/admission/plugin/webhook/errors: `admission webhook %q denied the request: %s`).
@@ -77,10 +79,10 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const from = q + 1 + ' denied the request'.length;
     const end = lineEnd(text, from, 2000);
     const reason = text.slice(from, end).replace(/^:\s*/, '').trim();
-    const facts: Record<string, unknown> = { webhook, reason };
+    const facts: WebhookDeniedFacts = { webhook, reason };
     if (/gatekeeper/i.test(webhook)) facts.engine = 'gatekeeper';
     else if (/kyverno/i.test(webhook)) facts.engine = 'kyverno';
-    return other('webhook-denied', facts, text, k, end);
+    return other({ layer: 'other', kind: 'webhook-denied', facts }, text, k, end);
   });
 
   // A webhook that did not answer (`failed calling webhook "x": … context deadline exceeded`): the
@@ -90,7 +92,7 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const m = /^\s{0,4}"([^"\n]{1,253})"/.exec(text.slice(from, from + 300));
     if (!m) return undefined;
     const ls = lineStart(text, k);
-    return other('webhook-unavailable', { webhook: m[1]! }, text, ls, lineEnd(text, from + m[0].length, 2000));
+    return other({ layer: 'other', kind: 'webhook-unavailable', facts: { webhook: m[1]! } }, text, ls, lineEnd(text, from + m[0].length, 2000));
   });
 
   // cluster-autoscaler NotTriggerScaleUp (its reasons use the scheduler's histogram form).
@@ -100,14 +102,14 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const body = colon > 0 ? text.slice(colon + 1, end).trim() : '';
     const reasons = /^\d/.test(body) ? splitHistogram(trimEndOf(body, '.')) : body ? [{ count: null, reason: body }] : [];
     const start = lower.slice(Math.max(0, k - 4), k) === 'pod ' ? k - 4 : k;
-    return other('autoscaler', { reason: 'NotTriggerScaleUp', reasons }, text, start, end);
+    return other({ layer: 'other', kind: 'autoscaler', facts: { reason: 'NotTriggerScaleUp', reasons } }, text, start, end);
   });
 
   // Scheduler extender quota (tkestack gpu-admission): `0/2 nodes are available: 2 ExceedsGPUQuota.`
-  on('exceedsgpuquota', (k) => other('extender-quota', { extender: 'gpu-admission', reason: 'ExceedsGPUQuota' }, text, lineStart(text, k), lineEnd(text, k, 1200)));
+  on('exceedsgpuquota', (k) => other({ layer: 'other', kind: 'extender-quota', facts: { extender: 'gpu-admission', reason: 'ExceedsGPUQuota' } }, text, lineStart(text, k), lineEnd(text, k, 1200)));
 
   // volcano gangs (`1/1 tasks in gang unschedulable: pod group is not ready, …`): a PodGroup wait, not a node decision.
-  on('tasks in gang unschedulable', (k) => other('volcano', { scheduler: 'volcano', gang: true }, text, lineStart(text, k), lineEnd(text, k, 1000)));
+  on('tasks in gang unschedulable', (k) => other({ layer: 'other', kind: 'volcano', facts: { scheduler: 'volcano', gang: true } }, text, lineStart(text, k), lineEnd(text, k, 1000)));
   scanMany(lower, table, out);
   return out.sort((a, b) => a.start - b.start);
 }

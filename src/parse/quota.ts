@@ -14,16 +14,12 @@
  */
 
 import { Quantity } from '../quantity.ts';
-import type { Match } from './finding.ts';
+import type { Match, QuotaInsufficientFacts, QuotaUsage } from './finding.ts';
 import { bare, findWithin, lineEnd, scanMany, trimEndOf, wordBefore } from './scan.ts';
 import { lowerAscii } from './normalize.ts';
 import { envelopeBefore } from './subject.ts';
 
-interface Usage {
-  requested: string | null;
-  used: string | null;
-  limited: string | null;
-}
+type Usage = QuotaUsage;
 
 const PAIR_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\s*=\s*([^\s,'"`\]}]{1,64})/y;
 
@@ -268,7 +264,7 @@ function statusUnknown(text: string, lower: string, k: number): Match | undefine
 function insufficient(text: string, lower: string, k: number): Match | undefined {
   const end = Math.min(lineEnd(text, k), k + 4096);
   const { start, object } = envelopeBefore(text, k);
-  let facts: Record<string, unknown>;
+  let facts: QuotaInsufficientFacts;
   let stop: number;
   if (lower.startsWith('insufficient quota to consume:', k)) {
     RES_LIST_RE.lastIndex = k + 'insufficient quota to consume:'.length;

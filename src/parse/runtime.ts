@@ -14,7 +14,10 @@
  * - the kube-prometheus `CPUThrottlingHigh` alert and "CPU throttling" reports.
  */
 
-import type { Match } from './finding.ts';
+import type { BodyOf, Match } from './finding.ts';
+
+/** What this module finds: runtime findings. */
+export type RuntimeMatch = Match<BodyOf<'runtime'>>;
 import { lowerAscii } from './normalize.ts';
 import { lineEnd, lineStart, scanMany } from './scan.ts';
 
@@ -25,7 +28,7 @@ function wordAt(lower: string, k: number, len: number): boolean {
   return !/[a-z0-9]/.test(before) && !/[a-z0-9]/.test(after);
 }
 
-function runtime(text: string, k: number, reason: string, messageFrom?: number): Match {
+function runtime(text: string, k: number, reason: string, messageFrom?: number): RuntimeMatch {
   const ls = messageFrom ?? lineStart(text, k);
   const le = Math.min(lineEnd(text, k), ls + 500);
   return {
@@ -40,11 +43,11 @@ function runtime(text: string, k: number, reason: string, messageFrom?: number):
 
 
 /** All runtime findings in normalized `text` (one per occurrence; `index.ts` dedupes per reason and pod). */
-export function findRuntime(text: string, lowerText?: string): Match[] {
+export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   const lower = lowerText ?? lowerAscii(text);
-  const out: Match[] = [];
-  const table: [string, (k: number) => Match | undefined][] = [];
-  const on = (needle: string, f: (k: number) => Match | undefined): void => {
+  const out: RuntimeMatch[] = [];
+  const table: [string, (k: number) => RuntimeMatch | undefined][] = [];
+  const on = (needle: string, f: (k: number) => RuntimeMatch | undefined): void => {
     table.push([needle, f]);
   };
   on('oomkilled', (k) => (wordAt(lower, k, 9) ? runtime(text, k, 'OOMKilled') : undefined));

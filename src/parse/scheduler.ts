@@ -15,22 +15,16 @@
  * - zero nodes: `no nodes available to schedule pods`.
  */
 
-import { MAX_MESSAGE, type Match } from './finding.ts';
+import { MAX_MESSAGE, type BodyOf, type Match, type ReasonCount, type UnschedulableFacts } from './finding.ts';
+
+/** What this module finds: unschedulable findings. */
+export type SchedulerMatch = Match<BodyOf<'unschedulable'>>;
 import { lowerAscii } from './normalize.ts';
 import { findAllNeedles, findWithin, lineEnd, lineStart, trimEndOf } from './scan.ts';
 
-export interface ReasonCount {
-  /** Nodes with this reason; null only where the text gives neither a count nor a node total. */
-  count: number | null;
-  reason: string;
-}
-
-export interface Unschedulable {
-  /** N of `0/N`; null for the wordings that do not print it (1.6–1.10). */
-  total: number | null;
-  reasons: ReasonCount[];
-  preemption?: { total: number | null; reasons: ReasonCount[] };
-}
+export type { ReasonCount } from './finding.ts';
+/** The facts of an `unschedulable` finding. */
+export type Unschedulable = UnschedulableFacts;
 
 /** Offset just past the first sentence-ending `.` (a period followed by space, quote or end) in [i, end). */
 function sentenceEnd(text: string, i: number, end: number): number {
@@ -105,7 +99,7 @@ function versionOf(msg: string, dra: boolean, doubleDot: boolean, preemption: bo
  * preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling` (the user copied
  * from the middle). The preemption FitError covers the same N nodes (§6.5), so N applies to both parts.
  */
-function fragment(text: string, t: { total: number; start: number }, k: number): Match | undefined {
+function fragment(text: string, t: { total: number; start: number }, k: number): SchedulerMatch | undefined {
   const pre = text.slice(Math.max(0, t.start - 13), t.start);
   if (!/preemption: ?$/.test(pre)) return undefined;
   const p = t.start - (pre.endsWith(' ') ? 'preemption: '.length : 'preemption:'.length);
@@ -122,7 +116,7 @@ function fragment(text: string, t: { total: number; start: number }, k: number):
   const s = readSentence(text, t.total, k + 'nodes are available:'.length, end);
   const reasons = main === '' ? [] : /^\d/.test(main) ? splitHistogram(main) : [{ count: t.total, reason: main }];
   const stop = text[s.end] === '.' ? s.end + 1 : s.end;
-  const m: Match = {
+  const m: SchedulerMatch = {
     layer: 'scheduler',
     kind: 'unschedulable',
     facts: { total: t.total, reasons, preemption: { total: s.total, reasons: s.reasons } },
@@ -136,20 +130,20 @@ function fragment(text: string, t: { total: number; start: number }, k: number):
 }
 
 /** Matches made by `fragment` (a PostFilter part without its first sentence). */
-const FRAGMENTS = new WeakSet<Match>();
+const FRAGMENTS = new WeakSet<SchedulerMatch>();
 
 /**
  * A fragment on the same logical line as a whole message with the same preemption part is a copy of
  * that message's tail (klog prints `status="<PostFilter part>" err="<whole message>"`): drop it.
  */
-function dropCopiedFragments(text: string, out: Match[]): Match[] {
+function dropCopiedFragments(text: string, out: SchedulerMatch[]): SchedulerMatch[] {
   if (!out.some((m) => FRAGMENTS.has(m))) return out;
-  const key = (m: Match): string => `${lineStart(text, m.start, MAX_MESSAGE)}|${JSON.stringify(m.facts.preemption ?? null)}`;
+  const key = (m: SchedulerMatch): string => `${lineStart(text, m.start, MAX_MESSAGE)}|${JSON.stringify(m.facts.preemption ?? null)}`;
   const whole = new Set(out.filter((m) => !FRAGMENTS.has(m) && m.facts.preemption).map(key));
   return out.filter((m) => !FRAGMENTS.has(m) || !whole.has(key(m)));
 }
 
-function fitError(text: string, k: number): Match | undefined {
+function fitError(text: string, k: number): SchedulerMatch | undefined {
   const t = totalBefore(text, k);
   if (!t) return undefined;
   const frag = fragment(text, t, k);
@@ -195,7 +189,7 @@ function fitError(text: string, k: number): Match | undefined {
     pos = end;
   }
   const message = text.slice(t.start, pos).trim();
-  const m: Match = { layer: 'scheduler', kind: 'unschedulable', facts: { ...facts }, message, start: t.start, end: pos };
+  const m: SchedulerMatch = { layer: 'scheduler', kind: 'unschedulable', facts: { ...facts }, message, start: t.start, end: pos };
   const version = versionOf(message, dra, doubleDot, preemption);
   if (version) m.version = version;
   return m;
@@ -214,7 +208,7 @@ function countedAfter(body: string): ReasonCount[] {
   return out;
 }
 
-function predicates(text: string, lower: string, k: number): Match | undefined {
+function predicates(text: string, lower: string, k: number): SchedulerMatch | undefined {
   const end = lineEnd(text, k);
   const colon = findWithin(text, ':', k, Math.min(end, k + 120));
   if (colon < 0) return undefined;
@@ -249,7 +243,7 @@ function histogram(perNode: [string, string][]): Unschedulable {
 const FIT_FAILURE_RE = /fit failure on node \(([^)\n]{1,253})\):[ \t]*/gi;
 
 /** 1.3–1.5: `pod (NAME) failed to fit in any node` + `fit failure on node (N): Reason` lines. */
-function fitFailures(text: string, k: number, header: { name?: string; start: number } | undefined): Match {
+function fitFailures(text: string, k: number, header: { name?: string; start: number } | undefined): SchedulerMatch {
   // One event's lines follow each other: look at most 16 KB ahead, in a slice so the regex is bounded.
   const base = k;
   const seg = text.slice(base, Math.min(text.length, base + 16384));
@@ -269,7 +263,7 @@ function fitFailures(text: string, k: number, header: { name?: string; start: nu
   }
   const start = header ? header.start : k;
   const end = base + Math.max(last, 1);
-  const m: Match = {
+  const m: SchedulerMatch = {
     layer: 'scheduler',
     kind: 'unschedulable',
     facts: { ...histogram(perNode) },
@@ -283,7 +277,7 @@ function fitFailures(text: string, k: number, header: { name?: string; start: nu
 }
 
 /** v0.x: `failed to find fit for pod: {…}Node 127.0.0.1: PodFitsPorts`. */
-function findFit(text: string, k: number): Match {
+function findFit(text: string, k: number): SchedulerMatch {
   const end = lineEnd(text, k);
   const body = text.slice(k, end);
   const perNode: [string, string][] = [];
@@ -302,7 +296,7 @@ function findFit(text: string, k: number): Match {
 }
 
 /** v1.0 (2015): `failedScheduling  Failed for reason PodFitsResources and possibly others`. */
-function failedForReason(text: string, k: number): Match | undefined {
+function failedForReason(text: string, k: number): SchedulerMatch | undefined {
   const m = /^failed for reason ([A-Za-z]{1,100})( and possibly others)?/i.exec(text.slice(k, k + 160));
   if (!m) return undefined;
   const end = k + m[0].length;
@@ -318,7 +312,7 @@ function failedForReason(text: string, k: number): Match | undefined {
 }
 
 /** Before the VolumeBinding plugin (~1.10): `PersistentVolumeClaim is not bound: "data"`. */
-function pvcNotBound(text: string, k: number): Match | undefined {
+function pvcNotBound(text: string, k: number): SchedulerMatch | undefined {
   const m = /^persistentvolumeclaim is not bound: "([^"\n]{1,253})"/i.exec(text.slice(k, k + 300));
   if (!m) return undefined;
   const end = k + m[0].length;
@@ -338,7 +332,7 @@ function pvcNotBound(text: string, k: number): Match | undefined {
  * were unschedulable, …` and `all nodes are unavailable: …` — a scheduler decision with the same
  * histogram shape, from a non-default scheduler.
  */
-function volcano(text: string, lower: string, k: number): Match {
+function volcano(text: string, lower: string, k: number): SchedulerMatch {
   const t = totalBefore(text, k);
   const start = t ? t.start : lower.slice(Math.max(0, k - 4), k) === 'all ' ? k - 4 : k;
   const end = lineEnd(text, k);
@@ -360,7 +354,7 @@ function volcano(text: string, lower: string, k: number): Match {
  * and it splits `nvidia.com/gpu` at the dot into a second line `Cannot schedule pods: com/gpu.`
  * (docs/messages-in-the-wild.md, trap 11). Consecutive lines make one finding; a split resource name is rejoined.
  */
-function gkeConsole(text: string, lower: string, k: number): Match {
+function gkeConsole(text: string, lower: string, k: number): SchedulerMatch {
   const reasons: ReasonCount[] = [];
   let pos = k;
   let end = k;
@@ -401,9 +395,9 @@ const ANCHOR_NEEDLES = [
 ];
 
 /** All FailedScheduling findings in normalized `text`. */
-export function findScheduler(text: string, lowerText?: string): Match[] {
+export function findScheduler(text: string, lowerText?: string): SchedulerMatch[] {
   const lower = lowerText ?? lowerAscii(text);
-  const out: Match[] = [];
+  const out: SchedulerMatch[] = [];
   let consumed = 0;
   const anchors: [number, string][] = [];
   const hits = findAllNeedles(lower, ANCHOR_NEEDLES);
@@ -413,7 +407,7 @@ export function findScheduler(text: string, lowerText?: string): Match[] {
   anchors.sort((a, b) => a[0] - b[0]);
   for (const [k, needle] of anchors) {
     if (k < consumed) continue;
-    let m: Match | undefined;
+    let m: SchedulerMatch | undefined;
     switch (needle) {
       case 'nodes are available:':
         m = fitError(text, k);

@@ -1,0 +1,162 @@
+/**
+ * The diagnosis reply of one finding, from the text alone: headline, path line, table, advice and the
+ * explanation (docs/replies.md). answer/diagnose.ts adds what the state says and the verified fixes.
+ */
+import type { Finding } from '../../parse/index.ts';
+import { Quantity } from '../../quantity.ts';
+import { LAYERS, PATH_STATIONS } from '../../k8s/layers.ts';
+import { freeOf } from '../../engine/diagnose/subject.ts';
+import type { Reply } from '../types.ts';
+import { emptyReply } from '../types.ts';
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
+}
+
+/** What a finding means, in a sentence or two (`explanation` of `diagnose --json`). */
+export function explain(f: Finding): string {
+  switch (f.kind) {
+    case 'quota-exceeded':
+      return `The namespace's ResourceQuota ${str(f.facts.quota)} would go over its hard limit for ${f.facts.exceeding.join(', ') || 'a resource'}; the API server refused to create the object. Quota counts requests and limits as declared, not actual usage.`;
+    case 'quota-must-specify':
+      return `ResourceQuota ${str(f.facts.quota)} tracks resources every container must declare; containers without them are refused. Set them, or let a LimitRange default them.`;
+    case 'quota-status-unknown':
+      return `ResourceQuota ${str(f.facts.quota)} has no usage recorded yet for what it tracks (a new quota, or the quota controller is behind); objects are refused until it catches up. This is a controller problem, not a lack of capacity.`;
+    case 'limitrange':
+      return 'A LimitRange in the namespace bounds each container or pod; the values after defaulting fall outside it, so admission refused the object.';
+    case 'api-validation':
+      return 'The API server validates every container: a request may not exceed its limit (and extended resources need request = limit).';
+    case 'unschedulable':
+      return 'The pod was admitted (quota and LimitRange passed) but no node can take it now; it stays Pending until something changes.';
+    case 'runtime':
+      return runtimeWords(f.facts.reason);
+    default:
+      return `This looks like ${f.kind.replace(/-/g, ' ')}, not Kubernetes quota, LimitRange or scheduling: the fix is outside the namespace's quota.`;
+  }
+}
+
+function runtimeWords(reason: string): string {
+  switch (reason) {
+    case 'OOMKilled':
+    case 'ExitCode137':
+      return 'The container used more memory than its limit and the kernel killed it (OOMKilled, exit 137). Raise the memory limit or reduce usage; requests and quota do not prevent this.';
+    case 'Evicted':
+      return 'The kubelet evicted the pod because the node ran short of a resource; pods using more than their requests go first. Set requests close to real usage.';
+    case 'CPUThrottling':
+      return 'The container hits its CPU limit and is throttled; it is slow, not stopped. Raise or remove the CPU limit.';
+    default:
+      return `A runtime problem (${reason || 'node or container'}): it happened after scheduling, so quota and LimitRange are not the cause.`;
+  }
+}
+
+/**
+ * The path line of a layer's finding: the stations before the one that refused passed, the refusing one
+ * failed, the rest unknown. API validation comes before every station: all unknown. Runtime and
+ * look-alikes have no path.
+ */
+function pathFor(layer: Finding['layer']): Reply['path'] {
+  if (layer === 'api-validation') return PATH_STATIONS.map((station) => ({ layer: station, state: 'unknown' }));
+  const at = LAYERS[layer].station;
+  if (at === null) return undefined;
+  const i = PATH_STATIONS.indexOf(at);
+  return PATH_STATIONS.map((station, j) => ({ layer: station, state: j < i ? 'pass' : j === i ? 'fail' : 'unknown' }));
+}
+
+function iconFor(layer: string): string {
+  return layer === 'scheduler' ? '⏳' : layer === 'runtime' ? '💥' : layer === 'other' ? 'ℹ️' : '🚫';
+}
+
+function objectWords(f: Finding, ns: string | undefined): string {
+  const what = f.object?.name ? `${f.object.resource === 'pods' || !f.object.resource ? 'pod' : f.object.resource} ${f.object.name}` : f.controller ? `pods of ${f.controller.kind} ${f.controller.name}` : '';
+  return [what, ns ? (what ? `(${ns})` : `in ${ns}`) : ''].filter(Boolean).join(' ');
+}
+
+/** The reply for one finding, from the text alone. */
+export function textReply(f: Finding, ns: string | undefined): Reply {
+  let headline: string = LAYERS[f.layer].headline;
+  if (f.kind === 'quota-exceeded' || f.kind === 'quota-must-specify' || f.kind === 'quota-status-unknown') headline += ` ${str(f.facts.quota)}`;
+  if (f.layer === 'scheduler' && typeof f.facts.total === 'number') headline += ` (0/${f.facts.total} nodes)`;
+  if (f.layer === 'runtime') headline += `: ${f.facts.reason}`;
+  if (f.layer === 'other') headline = `${headline} (${f.kind})`;
+  const obj = objectWords(f, ns);
+  const r = emptyReply('diagnosis', iconFor(f.layer), obj ? `${headline} — ${obj}` : headline);
+  r.path = pathFor(f.layer);
+  r.raw = f.message;
+  switch (f.kind) {
+    case 'quota-exceeded': {
+      const res = f.facts.resources;
+      r.table = {
+        columns: ['resource', 'requested', 'used', 'hard', 'free'],
+        rows: Object.entries(res).map(([k, v]) => [k, str(v.requested), str(v.used), str(v.limited), freeOf(str(v.used), str(v.limited))]),
+      };
+      const exceeding = f.facts.exceeding;
+      for (const k of exceeding) {
+        const v = res[k];
+        const over = v && Quantity.tryParse(v.used) && Quantity.tryParse(v.requested) && Quantity.tryParse(v.limited)
+          ? Quantity.parse(v.used!).add(Quantity.parse(v.requested!)).sub(Quantity.parse(v.limited!))
+          : null;
+        if (!over || over.sign() <= 0) continue;
+        const isCount = k === 'pods' || k.startsWith('count/') || /^(services|persistentvolumeclaims|configmaps|secrets|replicationcontrollers|resourcequotas)(\.|$)/.test(k);
+        const free = freeOf(str(v!.used), str(v!.limited));
+        r.lines.push(`${k}: over by ${over} — ${isCount ? '' : `request ≤ ${free}, `}free ${over} in the namespace, or raise the quota to ${Quantity.parse(v!.used!).add(Quantity.parse(v!.requested!))}.`);
+      }
+      if (exceeding.includes('pods')) r.lines.push('`pods` counts every non-terminal pod, Pending ones too; Succeeded/Failed pods do not count.');
+      r.why = 'Quota counts requests, not usage: idle pods hold it too.';
+      break;
+    }
+    case 'quota-must-specify': {
+      for (const [k, c] of Object.entries(f.facts.resources)) r.lines.push(`missing ${k}${c.length ? ` on ${c.join(', ')}` : ''}`);
+      r.lines.push('Set them in each container, or ask the platform team for a LimitRange with defaults (then every pod gets them).');
+      break;
+    }
+    case 'limitrange': {
+      const vs = f.facts.violations;
+      r.table = { columns: ['scope', 'resource', 'bound', 'allowed', 'actual'], rows: vs.map((v) => [v.scope, v.resource, v.bound, v.limit, v.actual ?? 'not set']) };
+      for (const v of vs) r.lines.push(limitRangeAdvice(v));
+      break;
+    }
+    case 'api-validation':
+      r.lines.push(`${str(f.facts.resource)} request ${str(f.facts.value)} is above its limit${f.facts.limit ? ` ${str(f.facts.limit)}` : ''}: set the request ≤ the limit, or raise the limit.`);
+      break;
+    case 'unschedulable': {
+      const reasons = f.facts.reasons;
+      r.table = { columns: ['nodes', 'reason'], rows: reasons.map((x) => [String(x.count), x.reason]) };
+      for (const x of reasons) {
+        const hint = schedulerHint(x.reason);
+        if (hint) r.lines.push(hint);
+      }
+      const pre = f.facts.preemption;
+      if (pre?.reasons?.length) {
+        const helpful = pre.reasons.filter((x) => !/not helpful|No preemption victims/.test(x.reason));
+        r.lines.push(helpful.length ? 'Preemption could free room by evicting lower-priority pods.' : 'Preemption cannot help: no lower-priority pods would make room.');
+      }
+      r.lines.push('Quota is not the problem here: raising it will not help.');
+      break;
+    }
+    default:
+      break;
+  }
+  return r;
+}
+
+function limitRangeAdvice(v: { scope: string; resource: string; bound: string; limit: string; actual: string | null }): string {
+  const who = v.scope === 'Pod' ? 'the pod (sum of containers)' : v.scope === 'PersistentVolumeClaim' ? 'the claim' : 'each container';
+  if (v.bound === 'max') return `${v.resource}: ${who} may use at most ${v.limit}${v.actual ? `, has ${v.actual}` : ' and must set a limit'} → set it ≤ ${v.limit}.`;
+  if (v.bound === 'min') return `${v.resource}: ${who} must request at least ${v.limit}${v.actual ? `, has ${v.actual}` : ' and must set a request'} → set it ≥ ${v.limit}.`;
+  return `${v.resource}: limit/request of ${who} may be at most ${v.limit}${v.actual ? `, is ${v.actual}` : ''} → raise the request or lower the limit.`;
+}
+
+function schedulerHint(reason: string): string | null {
+  if (/^Insufficient /i.test(reason)) return `${reason}: those nodes have too little free ${reason.slice(13)} for the pod's requests (requests of pods already there count, not their usage).`;
+  if (/untolerated taint|taint.*didn't tolerate|had taint/i.test(reason)) {
+    if (/unreachable|not-ready/.test(reason)) return `${reason}: those nodes are down or not ready — a node problem, not capacity.`;
+    return `${reason}: those nodes are reserved (tainted); the pod needs a toleration to use them.`;
+  }
+  if (/node affinity|node selector|nodeSelector/i.test(reason)) return `${reason}: the pod's nodeSelector/affinity excludes those nodes.`;
+  if (/unschedulable/i.test(reason)) return `${reason}: those nodes are cordoned.`;
+  if (/Too many pods/i.test(reason)) return `${reason}: those nodes hold their maximum number of pods.`;
+  if (/anti-affinity/i.test(reason)) return `${reason}: pod anti-affinity keeps it off those nodes.`;
+  if (/free ports/i.test(reason)) return `${reason}: a hostPort the pod wants is taken there.`;
+  if (/PersistentVolume|volume/i.test(reason)) return `${reason}: its volume can only be used from other nodes or zones.`;
+  return null;
+}

@@ -1,0 +1,106 @@
+/**
+ * The engine's part of a diagnosis: find, in the state, the pod a pasted error is about (the object
+ * itself, or what its controller would create), or stand in a pod with the amounts the message names,
+ * and the free capacity the message implies. answer/diagnose.ts reads the paste and words the reply.
+ */
+import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
+import type { Pod, ReplicaSet, Workload } from '../../k8s/objects.ts';
+import { Quantity } from '../../quantity.ts';
+import { expandWorkload } from '../workloads.ts';
+import { ownerOf, refOf } from '../fixes.ts';
+
+/** What a finding names: the object in the message and the controller from around it. */
+export interface Subject {
+  object?: { resource?: string; name?: string };
+  controller?: { kind: string; name: string };
+}
+
+/** A pod the state holds (`existing`) or that its controller would create, and how fixes refer to it. */
+export interface LocatedPod {
+  pod: Pod;
+  ref?: string;
+  existing: boolean;
+}
+
+/** Finds the pod a finding (its subject) is about, in the state: the object itself, or what its controller would create. */
+export function locatePod(state: Snapshot, f: Subject, ns: string): LocatedPod | null {
+  const name = f.object?.name;
+  if (name && (f.object?.resource === 'pods' || !f.object?.resource)) {
+    const p = state.get<Pod & KObject>('Pod', ns, name);
+    if (p) {
+      const owner = ownerOf(state, p);
+      return { pod: p, ref: owner ? refOf(owner.kind, owner.name) : `pod/${name}`, existing: true };
+    }
+  }
+  const tryWorkload = (kind: string, wname: string): LocatedPod | null => {
+    const w = state.get<Workload & KObject>(kind, ns, wname);
+    if (!w) return null;
+    const exp = expandWorkload(w as Workload, { replicas: 1, nodes: [] });
+    const pod = exp.pods[0];
+    if (!pod) return null;
+    let ref = refOf(kind, wname);
+    if (kind === 'ReplicaSet') {
+      const dep = (w as ReplicaSet).metadata.ownerReferences?.find((o) => o.kind === 'Deployment');
+      if (dep) ref = refOf('Deployment', dep.name);
+    }
+    if (name && f.object?.resource === 'pods') pod.metadata.name = name;
+    return { pod, ref, existing: false };
+  };
+  if (f.controller) {
+    const hit = tryWorkload(f.controller.kind, f.controller.name);
+    if (hit) return hit;
+  }
+  if (name) {
+    // `web-7c5d8f9b4-x2k9q` → ReplicaSet `web-7c5d8f9b4`; `db-3` → StatefulSet `db`; `job-abcde` → Job.
+    const rs = /^(.*)-[a-z0-9]{5}$/.exec(name)?.[1];
+    if (rs) for (const k of ['ReplicaSet', 'Job', 'DaemonSet']) {
+      const hit = tryWorkload(k, rs);
+      if (hit) return hit;
+    }
+    const sts = /^(.*)-\d+$/.exec(name)?.[1];
+    if (sts) {
+      const hit = tryWorkload('StatefulSet', sts);
+      if (hit) return hit;
+    }
+  }
+  return null;
+}
+
+/**
+ * A stand-in pod for a quota-exceeded message: one container `app` with the amounts it names (requests,
+ * limits, extended resources as both), when the state does not have the object.
+ */
+export function podRequesting(name: string | undefined, ns: string, res: Record<string, { requested: string | null }>): Pod {
+  const requests: Record<string, string> = {};
+  const limits: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res)) {
+    if (!v.requested || !Quantity.tryParse(v.requested)) continue;
+    const m = /^(requests\.|limits\.)?(cpu|memory|ephemeral-storage)$/.exec(k);
+    if (m) (m[1] === 'limits.' ? limits : requests)[m[2]!] = v.requested;
+    else if (k.startsWith('requests.') && k.includes('/')) {
+      requests[k.slice('requests.'.length)] = v.requested;
+      limits[k.slice('requests.'.length)] = v.requested;
+    }
+  }
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: name ?? 'pasted-pod', namespace: ns },
+    spec: { containers: [{ name: 'app', resources: { ...(Object.keys(requests).length ? { requests } : {}), ...(Object.keys(limits).length ? { limits } : {}) } }] },
+  } satisfies Pod;
+}
+
+/** A stand-in pod for a must-specify message: the containers it names (or `app`), with nothing set. */
+export function podWithContainers(name: string | undefined, ns: string, containers: string[]): Pod {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: name ?? 'pasted-pod', namespace: ns }, spec: { containers: (containers.length ? containers : ['app']).map((n) => ({ name: n })) } } satisfies Pod;
+}
+
+/** Free = limited − used, computed (never left to the reader); '' when the text's values do not parse. */
+export function freeOf(used: string, hard: string): string {
+  const u = Quantity.tryParse(used);
+  const h = Quantity.tryParse(hard);
+  if (!u || !h) return '';
+  const f = h.sub(u);
+  return f.sign() < 0 ? `0 (over by ${f.neg()})` : f.toString();
+}
+
