@@ -16,6 +16,7 @@ import { isTerminal } from './resources.ts';
 import { releasePod } from './release.ts';
 import { withQuotaHard } from './quota-ledger.ts';
 import { admitObject } from './admit.ts';
+import { LAYERS } from '../k8s/layers.ts';
 
 export type FixWho = 'app-team' | 'platform';
 
@@ -42,8 +43,6 @@ interface Candidate {
   fixes?: 'api-validation' | 'limitrange' | 'quota';
 }
 
-const LAYER_ORDER = ['api-validation', 'limitrange', 'quota', 'scheduler'];
-const LAYER_NAME: Record<string, string> = { 'api-validation': 'validation', limitrange: 'LimitRange', quota: 'ResourceQuota', scheduler: 'the scheduler' };
 
 /** Where the failing pod comes from, so a fix can name the right thing to change. */
 export interface PodOrigin {
@@ -71,9 +70,9 @@ export function verifyCandidates(base: Snapshot, candidates: Candidate[], opts: 
     const stoppedAt = !r.admission.allowed ? r.admission.layer : r.scheduling && !r.scheduling.scheduled ? 'scheduler' : null;
     if (stoppedAt === null || (stoppedAt === 'scheduler' && c.needSchedule === false)) {
       out.push({ who: c.who, summary: c.summary, change: c.change, verified: true, outcome: outcomeOf(r) });
-    } else if (c.fixes && LAYER_ORDER.indexOf(stoppedAt) > LAYER_ORDER.indexOf(c.fixes)) {
+    } else if (c.fixes && LAYERS[stoppedAt].rank > LAYERS[c.fixes].rank) {
       const next = stoppedAt === 'scheduler' ? 'no node fits yet' : (r.admission.message ?? '').replace(/^.*? is forbidden: /, '');
-      out.push({ who: c.who, summary: c.summary, change: c.change, verified: true, outcome: `passes ${LAYER_NAME[c.fixes]}; next: ${LAYER_NAME[stoppedAt]} — ${next}` });
+      out.push({ who: c.who, summary: c.summary, change: c.change, verified: true, outcome: `passes ${LAYERS[c.fixes].name}; next: ${LAYERS[stoppedAt].name} — ${next}` });
     }
   }
   return out;

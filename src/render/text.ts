@@ -5,6 +5,7 @@
 import type { Answer, Fix, PathLayer, PathState, Reply } from '../answer/types.ts';
 import type { SimResult } from '../answer/types.ts';
 import { barGlyphs, barLines, pathLine, tableLines, WHO_WORDS } from './layout.ts';
+import { layerInfo } from '../k8s/layers.ts';
 
 export interface TextOptions {
   /** ANSI colour (TTY only). */
@@ -87,17 +88,7 @@ export function renderSimulation(results: SimResult[], warnings: string[], opts:
   return out.join('\n');
 }
 
+/** How a simulate line names what refused (the LAYERS table), or "the API server" for anything else. */
 export function layerWords(layer: string | null): string {
-  switch (layer) {
-    case 'limitrange':
-      return 'LimitRange (admission)';
-    case 'quota':
-      return 'ResourceQuota (admission)';
-    case 'api-validation':
-      return 'API validation';
-    case 'scheduler':
-      return 'the scheduler';
-    default:
-      return 'the API server';
-  }
+  return layerInfo(layer)?.refusedBy ?? 'the API server';
 }
