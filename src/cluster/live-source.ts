@@ -185,7 +185,7 @@ export class LiveSource implements ClusterSource {
     // A quota the controller has not reconciled yet (just created) lacks status; compute it as
     // FileSource does, on the copy only.
     let unreconciled = false;
-    for (const q of snapshot.iterate<ResourceQuota & KObject>('ResourceQuota')) {
+    for (const q of snapshot.iterate('ResourceQuota')) {
       if ((q.status?.hard ?? q.spec?.hard) && !(q.status?.hard && q.status?.used)) {
         unreconciled = true;
         break;

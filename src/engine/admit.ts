@@ -107,7 +107,7 @@ function defaultStorageClass(pvc: PersistentVolumeClaim, snapshot: Snapshot): Pe
   if (pvc.spec.storageClassName !== undefined && pvc.spec.storageClassName !== null) return pvc;
   if (pvc.metadata.annotations?.['volume.beta.kubernetes.io/storage-class']) return pvc;
   const def = snapshot
-    .list<StorageClass & KObject>('StorageClass')
+    .list('StorageClass')
     .filter((s) => s.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true')
     .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1))[0];
   if (!def) return pvc;
@@ -129,8 +129,8 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
   const ns = input.metadata.namespace ?? 'default';
   let obj: KObject = clone({ ...input, metadata: { ...input.metadata, namespace: ns } });
   const { resource, group } = resourceOf(obj.kind ?? '', obj.apiVersion);
-  const limitRanges = sortedByName(snapshot.list<LimitRange & KObject>('LimitRange', ns));
-  const quotas = sortedByName(snapshot.list<ResourceQuota & KObject>('ResourceQuota', ns));
+  const limitRanges = sortedByName(snapshot.list('LimitRange', ns));
+  const quotas = sortedByName(snapshot.list('ResourceQuota', ns));
   let limitViolations: LimitViolation[] | undefined;
 
   if (obj.kind === 'Pod') {

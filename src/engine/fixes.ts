@@ -118,7 +118,7 @@ export function ownerOf(state: Snapshot, pod: Pod): { kind: string; name: string
   const ref = pod.metadata.ownerReferences?.find((o) => o.controller) ?? pod.metadata.ownerReferences?.[0];
   if (!ref) return null;
   if (ref.kind === 'ReplicaSet') {
-    const rs = state.get<KObject & { metadata: { ownerReferences?: { kind: string; name: string }[] } }>('ReplicaSet', pod.metadata.namespace, ref.name);
+    const rs = state.get('ReplicaSet', pod.metadata.namespace, ref.name);
     const dep = rs?.metadata.ownerReferences?.find((o) => o.kind === 'Deployment');
     if (dep) return { kind: 'Deployment', name: dep.name };
     // Without the ReplicaSet object, a `<deploy>-<hash>` name still names its Deployment.
@@ -126,6 +126,11 @@ export function ownerOf(state: Snapshot, pod: Pod): { kind: string; name: string
     if (!rs && m && state.get('Deployment', pod.metadata.namespace, m[1]!)) return { kind: 'Deployment', name: m[1]! };
   }
   return { kind: ref.kind, name: ref.name };
+}
+
+/** Owners a fix may scale down. */
+function scalable(kind: string): kind is 'Deployment' | 'StatefulSet' | 'ReplicaSet' {
+  return kind === 'Deployment' || kind === 'StatefulSet' || kind === 'ReplicaSet';
 }
 
 const SHORT_KIND: Record<string, string> = { Deployment: 'deploy', StatefulSet: 'statefulset', ReplicaSet: 'rs', Job: 'job', DaemonSet: 'ds', CronJob: 'cronjob' };
@@ -147,7 +152,7 @@ export interface Holder {
 /** Who holds a quota resource in a namespace: pods grouped by owner, largest first. */
 export function quotaHolders(state: Snapshot, ns: string, resource: string, now?: number): Holder[] {
   const groups = new Map<string, Holder>();
-  for (const pod of state.iterate<Pod & KObject>('Pod', ns)) {
+  for (const pod of state.iterate('Pod', ns)) {
     if (isTerminal(pod)) continue;
     const u = podUsage(pod, { now }).get(resource);
     if (!u || u.isZero()) continue;
@@ -166,7 +171,7 @@ export function quotaHolders(state: Snapshot, ns: string, resource: string, now?
 function removeWorkloadPods(state: Snapshot, ns: string, holder: Holder, count: number): Snapshot {
   // Scaling down removes pods (Pending ones first, as the ReplicaSet controller prefers unscheduled pods)
   // and gives their usage back to every matching quota.
-  const pods = [...state.iterate<Pod & KObject>('Pod', ns)]
+  const pods = [...state.iterate('Pod', ns)]
     .filter((p) => {
       const o = ownerOf(state, p);
       return o && o.kind === holder.kind && o.name === holder.name && !isTerminal(p);
@@ -222,7 +227,7 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
   const primary = failure.exceeded[0]!;
   const need = failure.used.get(primary)!.add(failure.requested.get(primary)!).sub(failure.hard.get(primary)!);
   const ownRef = origin.ref;
-  const holders = quotaHolders(state, ns, primary, opts.now).filter((h) => h.ref !== ownRef && (h.kind === 'Deployment' || h.kind === 'StatefulSet' || h.kind === 'ReplicaSet'));
+  const holders = quotaHolders(state, ns, primary, opts.now).filter((h) => h.ref !== ownRef && scalable(h.kind));
   const scaleOptions = holders
     .map((h) => {
       const k = Number((need.nanos + h.perPod.nanos - 1n) / h.perPod.nanos);
@@ -231,8 +236,8 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
     .filter(({ h, k }) => k >= 1 && k <= h.pods)
     .sort((a, b) => a.k - b.k || b.h.pending - a.h.pending);
   for (const { h, k } of scaleOptions.slice(0, 2)) {
-    const w = state.get<(Deployment | StatefulSet) & KObject>(h.kind, ns, h.name);
-    const replicas = (w?.spec as { replicas?: number | null } | undefined)?.replicas ?? h.pods;
+    const w = scalable(h.kind) ? state.get(h.kind, ns, h.name) : undefined;
+    const replicas = w?.spec.replicas ?? h.pods;
     const to = Math.max(0, replicas - k);
     candidates.push({
       who: 'app-team',
@@ -319,7 +324,7 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
 
 function defaultsOf(state: Snapshot, ns: string): { default: Record<string, string>; defaultRequest: Record<string, string> } {
   const out = { default: {} as Record<string, string>, defaultRequest: {} as Record<string, string> };
-  for (const lr of state.list<LimitRange & KObject>('LimitRange', ns)) {
+  for (const lr of state.list('LimitRange', ns)) {
     for (const item of lr.spec.limits) {
       if (item.type !== 'Container') continue;
       for (const [k, v] of Object.entries(item.default ?? {})) out.default[k] ??= String(v);

@@ -172,7 +172,7 @@ function fitsOf(state: Snapshot, pod: Pod, opts: { now?: number }, memoKey?: obj
   let best: FitCount = { fits: CAP, limitedBy: null };
   const ev = evaluatorFor(admitted as KObject)!;
   const usage = ev.usage(admitted as KObject, { now: opts.now });
-  for (const q of state.list<ResourceQuota & KObject>('ResourceQuota', ns)) {
+  for (const q of state.list('ResourceQuota', ns)) {
     if (!quotaMatches(ev, q, admitted as KObject)) continue;
     const { hard, used } = quotaLists(state, q);
     for (const [k, h] of hard) {
@@ -347,7 +347,7 @@ function sumFits(t: FreeTable, req: ReturnType<typeof projectResources>): number
 }
 
 export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?: number } = {}): Headroom {
-  const quotas: QuotaHeadroom[] = state.list<ResourceQuota & KObject>('ResourceQuota', namespace).map((q) => {
+  const quotas: QuotaHeadroom[] = state.list('ResourceQuota', namespace).map((q) => {
     const hard = resourceList(q.status?.hard ?? q.spec?.hard);
     const used = resourceList(q.status?.used);
     const resources: QuotaHeadroom['resources'] = {};
@@ -359,7 +359,7 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
     }
     return { name: q.metadata.name ?? '', scopes: scopeRequirements(q).map((s) => (s.operator === 'Exists' ? s.scopeName : `${s.scopeName} ${s.operator} ${(s.values ?? []).join(',')}`)), resources };
   });
-  const limitRanges = state.list<LimitRange & KObject>('LimitRange', namespace).flatMap((lr) =>
+  const limitRanges = state.list('LimitRange', namespace).flatMap((lr) =>
     lr.spec.limits.map((item) => ({
       name: lr.metadata.name ?? '',
       type: item.type,
@@ -380,7 +380,7 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
 
   const workloads: WorkloadHeadroom[] = [];
   for (const kind of ['Deployment', 'StatefulSet', 'ReplicaSet', 'Job'] as const) {
-    for (const w of state.list<Workload & KObject>(kind, namespace)) {
+    for (const w of state.list(kind, namespace)) {
       // ReplicaSets owned by a Deployment are counted under the Deployment.
       if (kind === 'ReplicaSet' && w.metadata.ownerReferences?.some((o) => o.kind === 'Deployment')) continue;
       const pod = headroomPod(state, w as Workload);
@@ -399,7 +399,7 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
   }
 
   const pending: Headroom['pending'] = [];
-  for (const p of state.iterate<Pod & KObject>('Pod', namespace)) {
+  for (const p of state.iterate('Pod', namespace)) {
     if (p.spec.nodeName || isTerminal(p)) continue;
     const owner = ownerOf(state, p);
     const cond = p.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');

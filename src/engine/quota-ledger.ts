@@ -37,7 +37,7 @@ function putUsed(snapshot: Snapshot, q: ResourceQuota & KObject, used: Record<st
  */
 export function chargeQuotas(snapshot: Snapshot, namespace: string | undefined, usedAfter: ReadonlyMap<string, ResourceList>): void {
   for (const [name, used] of usedAfter) {
-    const q = snapshot.get<ResourceQuota & KObject>('ResourceQuota', namespace, name);
+    const q = snapshot.get('ResourceQuota', namespace, name);
     if (!q) continue;
     const next: Record<string, string> = { ...(q.status?.used ?? {}) } as Record<string, string>;
     for (const [k, v] of used) next[k] = v.toString();
@@ -53,7 +53,7 @@ export function releaseQuotas(snapshot: Snapshot, pod: Pod, now?: number): void 
   const ns = pod.metadata.namespace ?? 'default';
   const usage = podUsage(pod, { now });
   const ev = podEvaluator();
-  for (const q of snapshot.list<ResourceQuota & KObject>('ResourceQuota', ns)) {
+  for (const q of snapshot.list('ResourceQuota', ns)) {
     if (!quotaMatches(ev, q, pod as KObject)) continue;
     const used = resourceList(q.status?.used);
     let changed = false;
@@ -75,7 +75,7 @@ export function computeQuotaUsed(snapshot: Snapshot, quota: ResourceQuota, now?:
   const q: ResourceQuota = { ...quota, status: { ...(quota.status ?? {}), hard: quota.status?.hard ?? quota.spec?.hard ?? {} } };
   let used: ResourceList = new Map(hardNames.map((n) => [n, Quantity.zero()]));
   for (const kind of CHARGED_KINDS) {
-    for (const obj of snapshot.iterate<KObject>(kind, ns)) {
+    for (const obj of snapshot.iterate(kind, ns)) {
       const ev = evaluatorFor(obj);
       if (!ev || !quotaMatches(ev, q, obj)) continue;
       const usage = ev.usage(obj, { now });
@@ -109,7 +109,7 @@ export function reconciledQuota(snapshot: Snapshot, quota: ResourceQuota, now?: 
  */
 export function reconcileQuotaStatus(snapshot: Snapshot, now?: number): string[] {
   const notes: string[] = [];
-  for (const quota of snapshot.list<ResourceQuota & KObject>('ResourceQuota')) {
+  for (const quota of snapshot.list('ResourceQuota')) {
     const next = reconciledQuota(snapshot, quota, now);
     if (!next) continue;
     snapshot.put(next as KObject);
@@ -123,7 +123,7 @@ export function reconcileQuotaStatus(snapshot: Snapshot, now?: number): string[]
  * did not track before gets its status.used computed from the namespace, as the controller would.
  */
 export function withQuotaHard(state: Snapshot, ns: string, name: string, resource: string, value: Quantity, now?: number): Snapshot {
-  const q = state.get<ResourceQuota & KObject>('ResourceQuota', ns, name);
+  const q = state.get('ResourceQuota', ns, name);
   if (!q) return state;
   const v = value.toString();
   const next: ResourceQuota = {

@@ -9,7 +9,7 @@ import { releaseQuotas } from './quota-ledger.ts';
 export function releasePod(state: Snapshot, pod: Pod, now?: number): Snapshot {
   const ns = pod.metadata.namespace ?? 'default';
   const name = pod.metadata.name ?? '';
-  const stored = state.get<Pod & KObject>('Pod', ns, name) ?? (pod as Pod & KObject);
+  const stored = state.get('Pod', ns, name) ?? (pod as Pod & KObject);
   state.remove('Pod', ns, name);
   releaseQuotas(state, stored, now);
   return state;

@@ -144,12 +144,12 @@ export function repeatedRefusal(first: SimResult, pod: Pod): SimResult {
  * the scheduler again. Admission still runs for each of those (quota usage grows with each).
  */
 export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, replicas?: number, repeatOutcomes = false): void {
-  const nodes = state.list<Node & KObject>('Node');
+  const nodes = state.list('Node');
   // A Deployment that already has a ReplicaSet (a what-if on a running workload) scales that one.
   let existingReplicaSet: { name: string; hash?: string } | undefined;
   if (w.kind === 'Deployment' && replicas !== undefined) {
     const rs = state
-      .list<KObject & { metadata: { ownerReferences?: { kind: string; name: string }[]; labels?: Record<string, string> | null } }>('ReplicaSet', w.metadata.namespace)
+      .list('ReplicaSet', w.metadata.namespace)
       .filter((r) => r.metadata.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === w.metadata.name))
       .sort((a, b) => String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')))[0];
     if (rs) existingReplicaSet = { name: rs.metadata.name ?? '', hash: rs.metadata.labels?.['pod-template-hash'] };

@@ -452,9 +452,13 @@ export function isKind<K extends KnownKind>(o: { kind?: string }, kind: K): o is
   return o.kind === kind;
 }
 
+export function isWorkloadKind(kind: string): kind is WorkloadKind {
+  return (WORKLOAD_KINDS as readonly string[]).includes(kind);
+}
+
 /** A Deployment, ReplicaSet, StatefulSet, DaemonSet, Job or CronJob. */
 export function isWorkload(o: { kind?: string }): o is Workload {
-  return (WORKLOAD_KINDS as readonly string[]).includes(o.kind ?? '');
+  return isWorkloadKind(o.kind ?? '');
 }
 
 /** Resource (plural, lower case) and API group of a kind, as the API server names it in errors. */

@@ -204,7 +204,7 @@ describe('tenancy: every entry point × every probe, 0 leaks', () => {
     expect(t.texts[0]).toMatch(/^🔮 /);
     const node = /(general-[a-c]-\d|gpu-a-1)/.exec(p.text)![1]!;
     // Pods of other namespaces on that node, counted from the state: the reply says how many, nothing else.
-    const onNode = demo.list<{ metadata: { name?: string; namespace?: string; ownerReferences?: { kind: string }[] }; spec?: { nodeName?: string }; status?: { phase?: string } }>('Pod')
+    const onNode = demo.list('Pod')
       .filter((x) => x.spec?.nodeName === node && !['Succeeded', 'Failed'].includes(x.status?.phase ?? '') && !x.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet'));
     const others = onNode.filter((x) => x.metadata.namespace !== 'team-a').length;
     if (others > 0) expect(t.texts[0]).toMatch(new RegExp(`Other namespaces: ${others} pods? — \\d+ lands? elsewhere, \\d+ stays? Pending\\.`));
