@@ -189,7 +189,7 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
   const candidates: Candidate[] = [];
   // The pod as admission saw it: a value the pod does not set may come from LimitRange defaults, and
   // lowering it means setting it explicitly.
-  const defaulted = admitObject(pod as KObject, state, { ...opts, dryRun: true }).object as unknown as Pod;
+  const defaulted = admitObject(pod, state, { ...opts, dryRun: true }).object;
   // 1. Request less: the most the object may request now, per exceeded compute resource.
   let lowered: Pod | null = pod;
   const lowerParts: string[] = [];

@@ -3,7 +3,7 @@
  * change a container's requests, lose a node, roll out a new template. Each answer comes with
  * hand-checkable numbers.
  */
-import { isWorkloadKind, type Deployment, type LimitRange, type LimitRangeItem, type Node, type Pod, type ResourceQuota, type Workload } from '../k8s/objects.ts';
+import { isKind, isWorkloadKind, type Deployment, type LimitRange, type LimitRangeItem, type Node, type Pod, type ReplicaSet, type ResourceQuota, type Workload } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare } from '../quantity.ts';
 import { clone, defaultLimitRange } from './defaults.ts';
@@ -108,9 +108,9 @@ export interface ScaleAnswer {
 /** The workload template's pod as admission leaves it (defaults applied), shown per pod: cpu and memory. */
 function perPodOf(state: Snapshot, w: WorkloadRef, opts: SimOptions): Record<string, string> {
   const tpl = workloadTemplate(w.object as Workload);
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${w.name}-probe`, namespace: w.namespace }, spec: clone(tpl.spec) } as KObject;
+  const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${w.name}-probe`, namespace: w.namespace }, spec: clone(tpl.spec) };
   const adm = admitObject(pod, state, { ...opts, dryRun: true });
-  return perPodRequests(adm.object as unknown as Pod, { extended: false });
+  return perPodRequests(adm.object, { extended: false });
 }
 
 /**
@@ -139,7 +139,7 @@ function addPods(state: Snapshot, w: WorkloadRef, opts: SimOptions, results: Sim
     const last = results[results.length - 1];
     // A refusal repeated within the batch (simulate.ts) holds for every later pod of the workload too.
     if (done < count && results.length > at && last && last.kind === 'Pod' && !last.admission.allowed && (last.admission.layer === 'quota' || last.admission.layer === 'limitrange')) {
-      const pods = results.slice(at).filter((r) => r.kind === 'Pod').map((r) => r.object as unknown as Pod);
+      const pods = results.slice(at).flatMap((r) => (r.kind === 'Pod' && isKind(r.object, 'Pod') ? [r.object] : []));
       if (!interchangeablePods(object, pods, 0)) continue;
       for (; done < count; done++) results.push(last);
     }
@@ -520,12 +520,12 @@ function simulateDeploymentRollout(state: Snapshot, w: WorkloadRef, next: Deploy
   const tpl = clone(next.spec.template);
   const hash = podTemplateHash(tpl);
   const labels = { ...(tpl.metadata?.labels ?? {}), 'pod-template-hash': hash };
-  const rsObj = {
+  const rsObj: ReplicaSet = {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name: `${w.name}-${hash}`, namespace: ns, labels, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: w.name, controller: true }] },
     spec: { replicas: 0, selector: { ...(next.spec.selector ?? {}), matchLabels: { ...(next.spec.selector?.matchLabels ?? {}), 'pod-template-hash': hash } }, template: { ...tpl, metadata: { ...(tpl.metadata ?? {}), labels } } },
-  } as unknown as KObject;
+  };
   const rsAdm = admitObject(rsObj, sim.fork, { ...opts });
   if (!rsAdm.allowed) {
     run.rounds = 1;
@@ -533,7 +533,7 @@ function simulateDeploymentRollout(state: Snapshot, w: WorkloadRef, next: Deploy
     return run;
   }
   commitAdmission(sim.fork, rsAdm);
-  const rs = rsAdm.object as unknown as Workload;
+  const rs = rsAdm.object;
   const seed = { n: 9000 };
   const newRunning = () => sim.created.filter((n) => running(sim, n)).length;
   const oldRunning = () => [...sim.old].filter((n) => running(sim, n)).length;
@@ -791,7 +791,7 @@ function limitVerdict(adm: ReturnType<typeof admitObject>): LimitVerdict {
 function defaultPodShape(state: Snapshot, namespace: string, opts: SimOptions): PodShapeFit {
   const probe = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quota-doctor-probe', namespace }, spec: { containers: [{ name: 'app', image: 'app' }] } } as Pod;
   const fit = countFits(state, probe, opts);
-  const admitted = admitObject(probe as KObject, state, { ...opts, dryRun: true }).object as unknown as Pod;
+  const admitted = admitObject(probe, state, { ...opts, dryRun: true }).object;
   const c = admitted.spec.containers[0];
   return { ...fit, requests: quantityStrings(c?.resources?.requests), limits: quantityStrings(c?.resources?.limits) };
 }
@@ -807,8 +807,8 @@ function checkWorkload(state: Snapshot, w: Workload & KObject, opts: SimOptions)
   }
   const pod = exp.pods[0];
   if (!pod) return { verdict: { limitRange: 'pass' }, perPod: {} };
-  const a = admitObject(pod as unknown as KObject, state, { ...opts, dryRun: true });
-  const req = podRequests(a.object as unknown as Pod);
+  const a = admitObject(pod, state, { ...opts, dryRun: true });
+  const req = podRequests(a.object);
   const perPod: Record<string, string> = {};
   for (const k of ['cpu', 'memory']) {
     const v = req.get(k);
