@@ -104,18 +104,19 @@ export function reconciledQuota(snapshot: Snapshot, quota: ResourceQuota, now?: 
 }
 
 /**
- * Reconcile a snapshot: fills in missing status.hard / status.used of every quota (in place). Returns a
- * note per quota whose used was computed. This is the function answer/ injects into the cluster sources.
+ * Reconcile a snapshot: fills in missing status.hard / status.used of every quota (in place). Returns the
+ * quotas whose used was computed (the sources warn of each). This is the function answer/ injects into
+ * the cluster sources.
  */
-export function reconcileQuotaStatus(snapshot: Snapshot, now?: number): string[] {
-  const notes: string[] = [];
+export function reconcileQuotaStatus(snapshot: Snapshot, now?: number): { namespace?: string; name: string }[] {
+  const computed: { namespace?: string; name: string }[] = [];
   for (const quota of snapshot.list('ResourceQuota')) {
     const next = reconciledQuota(snapshot, quota, now);
     if (!next) continue;
     snapshot.put(next as KObject);
-    if (!quota.status?.used) notes.push(`ResourceQuota ${quota.metadata.namespace}/${quota.metadata.name}: status.used computed from the objects in the state`);
+    if (!quota.status?.used) computed.push({ namespace: quota.metadata.namespace, name: quota.metadata.name ?? '' });
   }
-  return notes;
+  return computed;
 }
 
 /**

@@ -129,7 +129,7 @@ describe('reconcile', () => {
     const s = state();
     s.put(quota('fresh', { 'requests.cpu': '4', pods: '20' }));
     const notes = reconcileQuotaStatus(s);
-    expect(notes).toEqual(['ResourceQuota team-a/fresh: status.used computed from the objects in the state']);
+    expect(notes).toEqual([{ namespace: 'team-a', name: 'fresh' }]);
     const fresh = s.get('ResourceQuota', NS, 'fresh')!;
     expect(fresh.status).toEqual({ hard: { 'requests.cpu': '4', pods: '20' }, used: { 'requests.cpu': '500m', pods: '2' } });
     expect(usedOf(s, 'compute')).toEqual({ 'requests.cpu': '500m', 'requests.memory': '384Mi', pods: '2' });

@@ -80,9 +80,10 @@ class LeakySource implements ClusterSource {
         { resource: 'events', namespace: 'ml', reason: 'the server said: notebook-priya is <b>gone</b>', message: 'inference-7f9c6d5b8-w7mh2' },
       ],
       warnings: [
-        'replicasets in team-b: not being updated since 2026-03-10T09:30:00.000Z (Forbidden: replicasets "toolbox-6c4d8f7b9" is forbidden in team-b); answering from the cache, reconnecting',
-        'pods in ml: 2 object(s) skipped, their shape was not readable',
-        'ResourceQuota batch/batch-low: status.used recomputed (nightly-etl-29551740-kgtlw)',
+        { kind: 'stale', resource: 'replicasets', namespace: 'team-b', since: '2026-03-10T09:30:00.000Z', reason: 'Forbidden', message: 'replicasets "toolbox-6c4d8f7b9" is forbidden in team-b', next: 'reconnecting' },
+        { kind: 'skipped', resource: 'pods', namespace: 'ml', count: 2 },
+        { kind: 'reconciled', namespace: 'batch', quota: 'batch-low' },
+        { kind: 'unread', source: 'state/ml.yaml', object: 'ConfigMap ml/finetune-7b-jmngj' },
       ],
     };
   }
