@@ -3,7 +3,7 @@
  * fork of the state (or the object), the object goes through admission and the scheduler again, and
  * only candidates that then pass are returned (`verified: true`, with what they lead to).
  */
-import type { Deployment, LimitRange, Node, Pod, ResourceQuota, StatefulSet } from '../k8s/objects.ts';
+import type { Node, Pod } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare, type ResourceList } from '../quantity.ts';
 import type { LimitViolation } from './admission/limitranger.ts';

@@ -7,7 +7,7 @@
  * node that passes the non-resource filters for the pod, ⌊free / request⌋ of cpu and memory and the
  * free pod slots — the scheduler's own arithmetic, without running it once per replica.
  */
-import type { LimitRange, Pod, ResourceQuota, Workload } from '../k8s/objects.ts';
+import type { Pod, ResourceQuota, Workload } from '../k8s/objects.ts';
 import type { Derived, KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare, resourceList, type ResourceList } from '../quantity.ts';
 import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';

@@ -3,7 +3,7 @@
  * change a container's requests, lose a node, roll out a new template. Each answer comes with
  * hand-checkable numbers.
  */
-import { isKind, isWorkloadKind, type Deployment, type LimitRange, type LimitRangeItem, type Node, type Pod, type ReplicaSet, type ResourceQuota, type Workload } from '../k8s/objects.ts';
+import { isKind, isWorkloadKind, type Deployment, type LimitRange, type LimitRangeItem, type Pod, type ReplicaSet, type Workload } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare } from '../quantity.ts';
 import { clone, defaultLimitRange } from './defaults.ts';

@@ -11,7 +11,7 @@ import { admitObject } from '../../src/engine/admit.ts';
 import { computeQuotaUsed } from '../../src/engine/quota-ledger.ts';
 import { isTerminal, podRequests } from '../../src/engine/resources.ts';
 import { schedulePod } from '../../src/engine/scheduler/schedule.ts';
-import type { Job, KEvent, LimitRange, Node, Pod, ReplicaSet, ResourceQuota } from '../../src/k8s/objects.ts';
+import type { KEvent } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import { Quantity, resourceList } from '../../src/quantity.ts';
 

@@ -14,7 +14,7 @@ import { verifyCandidates } from '../../src/engine/fixes.ts';
 import { computeQuotaUsed, reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
 import { schedulePod } from '../../src/engine/scheduler/schedule.ts';
 import { expandWorkload } from '../../src/engine/workloads.ts';
-import { isWorkloadKind, type Pod, type ResourceQuota, type Workload } from '../../src/k8s/objects.ts';
+import { isWorkloadKind, type Pod } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import type { Fix } from '../../src/answer/types.ts';
 import type { JsonFinding } from '../../src/answer/diagnose.ts';

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { admitObject, commitAdmission } from '../../src/engine/admit.ts';
 import { chargeQuotas, reconcileQuotaStatus, releaseQuotas, withQuotaHard } from '../../src/engine/quota-ledger.ts';
 import { releasePod } from '../../src/engine/release.ts';
-import type { Pod, ResourceQuota } from '../../src/k8s/objects.ts';
+import type { Pod } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import { Quantity } from '../../src/quantity.ts';
 import { pod, snapshotOf } from '../support/builders.ts';

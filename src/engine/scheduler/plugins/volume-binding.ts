@@ -14,7 +14,7 @@
  * `node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)`.
  * Not modelled: storage capacity tracking (`node(s) did not have enough free storage`), CSI translation.
  */
-import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../../k8s/objects.ts';
+import type { PersistentVolume, PersistentVolumeClaim, Pod } from '../../../k8s/objects.ts';
 import { Quantity } from '../../../quantity.ts';
 import { stateKey, type CycleState, type StateData } from '../cycle-state.ts';
 import type { SchedulerPlugin } from '../plugin.ts';
