@@ -221,7 +221,7 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
   }
   if (lowered && lowerParts.length > 0) {
     const p = lowered;
-    candidates.push({ who: 'app-team', summary: `lower ${lowerParts.join(' and ')}`, change: lowerCmds.join('\n') || undefined, apply: (s) => ({ state: s, object: p as KObject }) });
+    candidates.push({ who: 'app-team', summary: `lower ${lowerParts.join(' and ')}`, change: lowerCmds.join('\n') || undefined, apply: (s) => ({ state: s, object: p }) });
   }
   // 2. Free quota: scale down the workload that frees enough with the fewest replicas.
   const primary = failure.exceeded[0]!;
@@ -243,7 +243,7 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
       who: 'app-team',
       summary: `scale ${h.ref} ${replicas} → ${to} (frees ${h.perPod.times(k)} of ${primary})`,
       change: `kubectl -n ${ns} scale ${h.ref} --replicas=${to}`,
-      apply: (s) => ({ state: removeWorkloadPods(s, ns, h, k), object: pod as KObject }),
+      apply: (s) => ({ state: removeWorkloadPods(s, ns, h, k), object: pod }),
     });
   }
   // 3. Raise the quota to exactly what admits the object.
@@ -254,7 +254,7 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
     change: raised.map(({ r, v }) => quotaPatch(ns, failure.quota, r, v.toString())).join('\n'),
     apply: (s) => {
       for (const { r, v } of raised) withQuotaHard(s, ns, failure.quota, r, v);
-      return { state: s, object: pod as KObject };
+      return { state: s, object: pod };
     },
     needSchedule: false,
   });
@@ -292,7 +292,7 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
     }
   }
   const candidates: Candidate[] = [];
-  if (parts.length) candidates.push({ who: 'app-team', summary: `set ${parts.join(', ')}`, change: cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: fixed as KObject }), needSchedule: false, fixes: 'quota' });
+  if (parts.length) candidates.push({ who: 'app-team', summary: `set ${parts.join(', ')}`, change: cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: fixed }), needSchedule: false, fixes: 'quota' });
   // For everyone: a LimitRange that defaults the missing values.
   const lrDefault: Record<string, string> = {};
   const lrDefaultRequest: Record<string, string> = {};
@@ -315,7 +315,7 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
     change: `kubectl -n ${ns} apply -f - <<'EOF'\napiVersion: v1\nkind: LimitRange\nmetadata: {name: quota-doctor-defaults}\nspec:\n  limits:\n  - type: Container\n    default: ${JSON.stringify(lrDefault)}\n    defaultRequest: ${JSON.stringify(lrDefaultRequest)}\nEOF`,
     apply: (s) => {
       s.put(lr);
-      return { state: s, object: pod as KObject };
+      return { state: s, object: pod };
     },
     needSchedule: false,
   });
@@ -374,7 +374,7 @@ export function limitRangeFixes(state: Snapshot, pod: Pod, violations: LimitViol
     if (!w.parts.length || seen.has(key)) continue;
     seen.add(key);
     const p = w.pod;
-    candidates.push({ who: 'app-team', summary: `set ${key}`, change: w.cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: p as KObject }), needSchedule: false, fixes: 'limitrange' });
+    candidates.push({ who: 'app-team', summary: `set ${key}`, change: w.cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: p }), needSchedule: false, fixes: 'limitrange' });
   }
   return verifyCandidates(state, candidates, opts);
 }
@@ -463,7 +463,7 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
     }
     if (parts.length) {
       const fixed = p;
-      candidates.push({ who: 'app-team', summary: `lower ${parts.join(' and ')} (fits ${best.node})`, change: cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: fixed as KObject }) });
+      candidates.push({ who: 'app-team', summary: `lower ${parts.join(' and ')} (fits ${best.node})`, change: cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: fixed }) });
     }
   }
   // Taints: tolerate the taint of the nodes that only fail on it (a choice for the app team, if intended).
@@ -490,7 +490,7 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
       change: origin.ref && !origin.ref.startsWith('pod/')
         ? `kubectl -n ${ns} patch ${origin.ref} --type json -p '[{"op":"add","path":"/spec/template/spec/tolerations${pod.spec.tolerations?.length ? '/-' : ''}","value":${JSON.stringify(pod.spec.tolerations?.length ? tol : [tol])}}]'`
         : `spec.tolerations: [${JSON.stringify(tol)}]`,
-      apply: (s) => ({ state: s, object: p as KObject }),
+      apply: (s) => ({ state: s, object: p }),
     });
   }
   // New capacity: a node shaped like the biggest schedulable one, with at least the request.
@@ -511,7 +511,7 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
           spec: { ...(base.spec ?? {}), unschedulable: false, taints: (base.spec?.taints ?? []).filter((t) => t.effect === 'PreferNoSchedule') },
           status: { ...(base.status ?? {}), allocatable: { ...(base.status?.allocatable ?? {}), cpu: cpuQ.toString(), memory: memQ.toString() } },
         } as KObject);
-        return { state: s, object: pod as KObject };
+        return { state: s, object: pod };
       },
     });
   }

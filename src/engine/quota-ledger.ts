@@ -13,7 +13,7 @@
  * Everything else reads `status.used` (admission, headroom, fixes) and never writes it.
  */
 import type { Pod, ResourceQuota } from '../k8s/objects.ts';
-import type { KObject, Snapshot } from '../k8s/snapshot.ts';
+import type { Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, addLists, resourceList, type ResourceList } from '../quantity.ts';
 import { podEvaluator, podUsage } from './admission/evaluators/pods.ts';
 import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';
@@ -26,8 +26,8 @@ function usedRecord(used: ResourceList): Record<string, string> {
 }
 
 /** Writes a quota's new status.used (the only `status.used` write in the engine). */
-function putUsed(snapshot: Snapshot, q: ResourceQuota & KObject, used: Record<string, string>): void {
-  snapshot.put({ ...q, status: { ...(q.status ?? {}), used } } as KObject);
+function putUsed(snapshot: Snapshot, q: ResourceQuota, used: Record<string, string>): void {
+  snapshot.put({ ...q, status: { ...(q.status ?? {}), used } });
 }
 
 /**
@@ -54,7 +54,7 @@ export function releaseQuotas(snapshot: Snapshot, pod: Pod, now?: number): void 
   const usage = podUsage(pod, { now });
   const ev = podEvaluator();
   for (const q of snapshot.list('ResourceQuota', ns)) {
-    if (!quotaMatches(ev, q, pod as KObject)) continue;
+    if (!quotaMatches(ev, q, pod)) continue;
     const used = resourceList(q.status?.used);
     let changed = false;
     for (const [k, v] of usage) {
@@ -113,7 +113,7 @@ export function reconcileQuotaStatus(snapshot: Snapshot, now?: number): { namesp
   for (const quota of snapshot.list('ResourceQuota')) {
     const next = reconciledQuota(snapshot, quota, now);
     if (!next) continue;
-    snapshot.put(next as KObject);
+    snapshot.put(next);
     if (!quota.status?.used) computed.push({ namespace: quota.metadata.namespace, name: quota.metadata.name ?? '' });
   }
   return computed;
@@ -136,6 +136,6 @@ export function withQuotaHard(state: Snapshot, ns: string, name: string, resourc
     const used = computeQuotaUsed(state, { ...next, status: { ...next.status, hard: { [resource]: v } } }, now).get(resource) ?? Quantity.zero();
     next.status = { ...next.status, used: { ...(q.status?.used ?? {}), [resource]: used.toString() } };
   }
-  state.put(next as KObject);
+  state.put(next);
   return state;
 }

@@ -83,8 +83,8 @@ export function findWorkload(state: Snapshot, name: string, kind: string | undef
 }
 
 /** Live (non-terminal) pods a workload owns now. */
-export function workloadPods(state: Snapshot, w: WorkloadRef): (Pod & KObject)[] {
-  const out: (Pod & KObject)[] = [];
+export function workloadPods(state: Snapshot, w: WorkloadRef): Pod[] {
+  const out: Pod[] = [];
   for (const p of state.iterate('Pod', w.namespace)) {
     if (isTerminal(p)) continue;
     const o = ownerOf(state, p);
@@ -107,7 +107,7 @@ export interface ScaleAnswer {
 
 /** The workload template's pod as admission leaves it (defaults applied), shown per pod: cpu and memory. */
 function perPodOf(state: Snapshot, w: WorkloadRef, opts: SimOptions): Record<string, string> {
-  const tpl = workloadTemplate(w.object as Workload);
+  const tpl = workloadTemplate(w.object);
   const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${w.name}-probe`, namespace: w.namespace }, spec: clone(tpl.spec) };
   const adm = admitObject(pod, state, { ...opts, dryRun: true });
   return perPodRequests(adm.object, { extended: false });
@@ -121,7 +121,7 @@ function perPodOf(state: Snapshot, w: WorkloadRef, opts: SimOptions): Record<str
  * and a count, not thousands of pod objects.
  */
 function addPods(state: Snapshot, w: WorkloadRef, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, count: number): void {
-  const object = w.object as Workload;
+  const object = w.object;
   if (w.kind !== 'Deployment' && w.kind !== 'ReplicaSet') {
     simulateWorkloadPods(state, object, opts, results, warnings, seed, count, true);
     return;
@@ -273,7 +273,7 @@ export function whatIfDrain(state: Snapshot, node: string, opts: SimOptions = {}
   if (!nodeObj) return null;
   nodeInfoIndex(state);
   const fork = state.fork();
-  const pods: (Pod & KObject)[] = [];
+  const pods: Pod[] = [];
   for (const p of state.iterate('Pod')) {
     if (p.spec.nodeName !== node || isTerminal(p)) continue;
     if (p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet')) continue;
@@ -283,8 +283,8 @@ export function whatIfDrain(state: Snapshot, node: string, opts: SimOptions = {}
   const added = how === 'drain'
     ? [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }]
     : [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }];
-  fork.put({ ...nodeObj, spec: { ...(nodeObj.spec ?? {}), ...(how === 'drain' ? { unschedulable: true } : {}), taints: [...taints, ...added] } } as KObject);
-  for (const p of pods) fork.put({ ...p, spec: { ...p.spec, nodeName: undefined } } as KObject);
+  fork.put({ ...nodeObj, spec: { ...(nodeObj.spec ?? {}), ...(how === 'drain' ? { unschedulable: true } : {}), taints: [...taints, ...added] } });
+  for (const p of pods) fork.put({ ...p, spec: { ...p.spec, nodeName: undefined } });
   const out: DrainAnswer = { node, pods: pods.length, rescheduled: {}, stranded: [] };
   // Bigger pods first, as a human would place them (and kube-scheduler's queue tends to by priority).
   const ordered = pods.slice().sort((a, b) => (b.spec.priority ?? 0) - (a.spec.priority ?? 0) || byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''));
