@@ -201,10 +201,12 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
     const listEverythingMs = await time(pods >= 100_000 ? 1 : 3, async () => {
       const [p, n, q, l] = await Promise.all([core.listPodForAllNamespaces(), core.listNode(), core.listResourceQuotaForAllNamespaces(), core.listLimitRangeForAllNamespaces()]);
       const s = new Snapshot();
-      for (const o of n.items) s.put({ ...(o as unknown as KObject), kind: 'Node' });
-      for (const o of p.items) s.put({ ...(o as unknown as KObject), kind: 'Pod' });
-      for (const o of q.items) s.put({ ...(o as unknown as KObject), kind: 'ResourceQuota' });
-      for (const o of l.items) s.put({ ...(o as unknown as KObject), kind: 'LimitRange' });
+      // client-node's objects (metadata optional, no index signature) as the snapshot's.
+      const put = (o: { metadata?: { name?: string; namespace?: string } }, kind: string) => s.put({ ...o, kind, metadata: { ...o.metadata } });
+      for (const o of n.items) put(o, 'Node');
+      for (const o of p.items) put(o, 'Pod');
+      for (const o of q.items) put(o, 'ResourceQuota');
+      for (const o of l.items) put(o, 'LimitRange');
       computeHeadroom(s, g.bigNamespace);
     });
     log(`  list everything ${r1(listEverythingMs)} ms`);

@@ -5,7 +5,7 @@
  * typed part only — reason and resource, and the namespace when the channel may see it; the operator (CLI,
  * console) gets the message too.
  */
-import type { SourceError, SourceResult } from '../cluster/source.ts';
+import { warningText, type SourceError, type SourceResult, type SourceWarning } from '../cluster/source.ts';
 import type { Visibility } from './policy.ts';
 
 export type Audience = 'channel' | 'operator';
@@ -35,25 +35,24 @@ export function errorGap(e: SourceError, visibility: Visibility, audience: Audie
   return `couldn't read ${resourceOf(e.resource)}${whereOf(e.namespace, visibility)} (${reasonOf(e.reason)})`;
 }
 
-// The live cache's two warnings a reply should carry (cluster/live-source.ts): `<label>: not being updated
-// since <iso> (<reason>: <message>); answering from the cache, reconnecting` and `<label>: <n> object(s)
-// skipped, their shape was not readable`, where <label> is `pods` or `pods in team-a`. Every other warning
-// (the quota reconcile notes, decode notes) names objects of every namespace and stays out of replies.
-const STALE = /^([a-z][a-z0-9.-]*)(?: in ([a-z0-9-]+))?: not being updated since (\S+) \(([^:()]*)/;
-const SKIPPED = /^([a-z][a-z0-9.-]*)(?: in ([a-z0-9-]+))?: (\d+) object\(s\) skipped, their shape was not readable/;
-
-export function warningGap(w: string, visibility: Visibility, audience: Audience): string | undefined {
-  const stale = STALE.exec(w);
-  if (stale) {
-    if (audience === 'operator') return w;
-    return `${resourceOf(stale[1]!)}${whereOf(stale[2], visibility)}: not being updated since ${stale[3]} (${reasonOf(stale[4])}); answering from the cache, reconnecting`;
+/**
+ * A source warning as a reply's gap, or undefined for the warnings no reply carries: the quota reconcile
+ * notes and a state file's unread objects name objects of every namespace (and are the operator's
+ * business, on the CLI). A stale or skipped resource reaches a channel by its typed fields only: resource,
+ * the namespace when the channel may see it, since when, and the reason; never the message.
+ */
+export function warningGap(w: SourceWarning, visibility: Visibility, audience: Audience): string | undefined {
+  switch (w.kind) {
+    case 'stale':
+      if (audience === 'operator') return warningText(w);
+      return `${resourceOf(w.resource)}${whereOf(w.namespace, visibility)}: not being updated since ${w.since} (${reasonOf(w.reason)}); answering from the cache, reconnecting`;
+    case 'skipped':
+      if (audience === 'operator') return warningText(w);
+      return `${resourceOf(w.resource)}${whereOf(w.namespace, visibility)}: ${w.count} object(s) skipped, their shape was not readable`;
+    case 'reconciled':
+    case 'unread':
+      return undefined;
   }
-  const skipped = SKIPPED.exec(w);
-  if (skipped) {
-    if (audience === 'operator') return w;
-    return `${resourceOf(skipped[1]!)}${whereOf(skipped[2], visibility)}: ${skipped[3]} object(s) skipped, their shape was not readable`;
-  }
-  return undefined;
 }
 
 /** The gaps of one source read, each line once. */

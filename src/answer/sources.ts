@@ -11,7 +11,9 @@ import { reconcileQuotaStatus } from '../engine/quota-ledger.ts';
 import { nodeInfoIndex } from '../engine/scheduler/node-info.ts';
 import { UsageError } from './errors.ts';
 
-export type { ClusterSource } from '../cluster/source.ts';
+export type { ClusterSource, SourceWarning } from '../cluster/source.ts';
+/** A source warning as the operator reads it (the CLI prints these); a channel's reply goes through gaps.ts. */
+export { warningText } from '../cluster/source.ts';
 
 export interface SourceFlags {
   state?: string;

@@ -5,8 +5,8 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { decodeText, type DecodeProblem } from '../k8s/decode.ts';
-import { Snapshot, type KObject } from '../k8s/snapshot.ts';
-import type { ClusterSource, SourceResult } from './source.ts';
+import { Snapshot } from '../k8s/snapshot.ts';
+import { reconciledWarnings, type ClusterSource, type Reconcile, type SourceResult, type SourceWarning } from './source.ts';
 
 const STATE_EXT = /\.(ya?ml|json)$/i;
 
@@ -27,17 +27,14 @@ export function listStateFiles(path: string): string[] {
 
 export interface LoadedState {
   snapshot: Snapshot;
-  warnings: string[];
+  warnings: SourceWarning[];
   errors: DecodeProblem[];
 }
 
 /** Reads a state path into a snapshot; unreadable files and invalid objects come back as errors. */
-/** Fills what the quota controller would (status.used of unreconciled quotas); injected by answer/. */
-export type Reconcile = (snapshot: Snapshot) => string[];
-
 export function loadState(path: string, opts: { now?: number; reconcile?: Reconcile } = {}): LoadedState {
   const snapshot = new Snapshot();
-  const warnings: string[] = [];
+  const warnings: SourceWarning[] = [];
   const errors: DecodeProblem[] = [];
   let files: string[];
   try {
@@ -56,11 +53,11 @@ export function loadState(path: string, opts: { now?: number; reconcile?: Reconc
       continue;
     }
     const d = decodeText(text, name);
-    warnings.push(...d.warnings);
+    for (const w of d.warnings) warnings.push({ kind: 'unread', source: w.source, object: w.object });
     errors.push(...d.errors);
-    for (const o of d.objects) snapshot.put(o as KObject);
+    for (const o of d.objects) snapshot.put(o);
   }
-  if (opts.reconcile) warnings.push(...opts.reconcile(snapshot));
+  if (opts.reconcile) warnings.push(...reconciledWarnings(opts.reconcile(snapshot)));
   return { snapshot, warnings, errors };
 }
 

@@ -14,8 +14,7 @@ import { delimiter, join } from 'node:path';
 import { isIPv6 } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Snapshot, type KObject } from '../k8s/snapshot.ts';
-import type { ResourceQuota } from '../k8s/objects.ts';
-import type { ClusterSource, SourceError, SourceHealth, SourceResult } from './source.ts';
+import { reconciledWarnings, type ClusterSource, type Reconcile, type SourceError, type SourceHealth, type SourceResult, type SourceWarning } from './source.ts';
 import { sameProjection } from './projection.ts';
 import { Reflector, type BackoffOptions, type ReflectorSink, type WatchdogOptions } from './reflector.ts';
 import { ALL_RESOURCES, RESOURCES, makeApis, type Apis, type ResourceName } from './resources.ts';
@@ -61,7 +60,7 @@ export interface LiveSourceOptions {
    */
   podFieldSelector?: string;
   /** Fills status.used of quotas the controller has not reconciled yet (injected: the engine computes it). */
-  reconcile?: (s: Snapshot) => string[];
+  reconcile?: Reconcile;
   /** Called on the cache snapshot after each rebuild: register `Snapshot.derive` indexes here. */
   prime?: (s: Snapshot) => void;
   /** After this many handed-out generations the cache is rebuilt, freeing superseded stores. Default 256. */
@@ -160,7 +159,7 @@ export class LiveSource implements ClusterSource {
     if (perNs.length) await Promise.all(perNs.map((r) => r.whenAttempted(this.o.syncTimeoutMs, opts.signal)));
 
     const errors: SourceError[] = [];
-    const warnings: string[] = [];
+    const warnings: SourceWarning[] = [];
     const now = Date.now();
     for (const r of this.reflectors.values()) {
       if (r.namespace !== undefined && !(opts.namespaces ?? []).includes(r.namespace)) continue;
@@ -174,24 +173,31 @@ export class LiveSource implements ClusterSource {
         // Data is there but may be behind: say since when, and why.
         const since = r.staleSince(now);
         if (since !== undefined) {
-          const why = r.failure ? `${r.failure.reason}: ${r.failure.message}` : `Stale: no event and no bookmark for ${seconds(now - since)}`;
-          warnings.push(`${r.label}: not being updated since ${new Date(since).toISOString()} (${why}); answering from the cache, ${r.failure || r.phase !== 'watching' ? 'reconnecting' : 'relisting'}`);
+          warnings.push({
+            kind: 'stale',
+            resource: r.def.resource,
+            ...(r.namespace ? { namespace: r.namespace } : {}),
+            since: new Date(since).toISOString(),
+            reason: r.failure ? r.failure.reason : 'Stale',
+            message: r.failure ? r.failure.message : `no event and no bookmark for ${seconds(now - since)}`,
+            next: r.failure || r.phase !== 'watching' ? 'reconnecting' : 'relisting',
+          });
         }
       }
-      if (r.skipped) warnings.push(`${r.label}: ${r.skipped} object(s) skipped, their shape was not readable`);
+      if (r.skipped) warnings.push({ kind: 'skipped', resource: r.def.resource, ...(r.namespace ? { namespace: r.namespace } : {}), count: r.skipped });
     }
 
     const snapshot = this.handout();
     // A quota the controller has not reconciled yet (just created) lacks status; compute it as
     // FileSource does, on the copy only.
     let unreconciled = false;
-    for (const q of snapshot.iterate<ResourceQuota & KObject>('ResourceQuota')) {
+    for (const q of snapshot.iterate('ResourceQuota')) {
       if ((q.status?.hard ?? q.spec?.hard) && !(q.status?.hard && q.status?.used)) {
         unreconciled = true;
         break;
       }
     }
-    if (unreconciled && this.o.reconcile) warnings.push(...this.o.reconcile(snapshot));
+    if (unreconciled && this.o.reconcile) warnings.push(...reconciledWarnings(this.o.reconcile(snapshot)));
     return { snapshot, errors, warnings };
   }
 

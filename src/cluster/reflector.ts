@@ -30,7 +30,7 @@ import {
   type RequestContext,
 } from '@kubernetes/client-node';
 import type { KObject } from '../k8s/snapshot.ts';
-import type { SourceError } from './source.ts';
+import { labelOf, type SourceError } from './source.ts';
 import { Interner, isRecord, projectObject } from './projection.ts';
 import { collectionPath, type Apis, type ResourceDef } from './resources.ts';
 
@@ -80,6 +80,8 @@ export interface ReflectorOptions {
 export type ReflectorPhase = 'idle' | 'listing' | 'watching' | 'backoff' | 'stopped';
 
 export interface ReflectorFailure extends SourceError {
+  /** Always known for a list or watch that failed (`describeFailure`). */
+  reason: string;
   /** HTTP status when there was one (403, 410, 500 …). */
   code?: number;
   at: number;
@@ -151,7 +153,7 @@ export class Reflector {
   }
 
   get label(): string {
-    return this.namespace ? `${this.def.resource} in ${this.namespace}` : this.def.resource;
+    return labelOf(this.def.resource, this.namespace);
   }
 
   start(): void {

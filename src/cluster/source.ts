@@ -13,10 +13,67 @@ export interface SourceError {
   message: string;
 }
 
+/**
+ * What a source read that qualifies its data, as values: which of them a Slack channel may see, and with
+ * which fields, is decided on `kind` (answer/gaps.ts), never on the wording of a sentence.
+ */
+export type SourceWarning =
+  /** The cache holds the resource but it has not been updated since `since`: its watch is down or silent. */
+  | {
+      kind: 'stale';
+      /** The API resource (`pods`, `resourcequotas` …). */
+      resource: string;
+      /** Set for a resource read in one namespace (RBAC per namespace). */
+      namespace?: string;
+      /** ISO 8601, when the data was last known current. */
+      since: string;
+      /** A StatusReason (`Forbidden`, `Timeout`), our own word (`Unreachable`), or `Stale` for a silent watch. */
+      reason: string;
+      /** The API server's (or our) message: free text that may name objects of any namespace. */
+      message: string;
+      /** What the reflector does about it: reconnect a watch that failed, or relist a silent one. */
+      next: 'reconnecting' | 'relisting';
+    }
+  /** Objects of a resource the cache skipped because their shape was not readable. */
+  | { kind: 'skipped'; resource: string; namespace?: string; count: number }
+  /** A quota the controller had not reconciled: its status.used was computed from the state's objects. */
+  | { kind: 'reconciled'; namespace?: string; quota: string }
+  /** An object of a state file that was not read: its kind is not one quota-doctor reads. */
+  | { kind: 'unread'; source: string; object: string };
+
+/** The one text of a warning, as the operator (CLI, logs, console) reads it. */
+export function warningText(w: SourceWarning): string {
+  switch (w.kind) {
+    case 'stale':
+      return `${labelOf(w.resource, w.namespace)}: not being updated since ${w.since} (${w.reason}: ${w.message}); answering from the cache, ${w.next}`;
+    case 'skipped':
+      return `${labelOf(w.resource, w.namespace)}: ${w.count} object(s) skipped, their shape was not readable`;
+    case 'reconciled':
+      return `ResourceQuota ${w.namespace}/${w.quota}: status.used computed from the objects in the state`;
+    case 'unread':
+      return `${w.source}: skipped ${w.object}: kind not read by quota-doctor`;
+  }
+}
+
+/** `pods`, or `pods in team-a` for a resource read in one namespace. */
+export function labelOf(resource: string, namespace: string | undefined): string {
+  return namespace ? `${resource} in ${namespace}` : resource;
+}
+
+/** Quotas a `Reconcile` filled in (their status.used computed), by namespace and name. */
+export type ReconciledQuota = { namespace?: string; name: string };
+
+/** Fills what the quota controller would (status.used of unreconciled quotas); injected by answer/ (cluster/ never imports the engine). */
+export type Reconcile = (snapshot: Snapshot) => ReconciledQuota[];
+
+export function reconciledWarnings(quotas: readonly ReconciledQuota[]): SourceWarning[] {
+  return quotas.map((q) => ({ kind: 'reconciled', namespace: q.namespace, quota: q.name }));
+}
+
 export interface SourceResult {
   snapshot: Snapshot;
   errors: SourceError[];
-  warnings: string[];
+  warnings: SourceWarning[];
 }
 
 /** Liveness of a source (/healthz): wedged means only a restart of the process will help. */

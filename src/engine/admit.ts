@@ -3,8 +3,8 @@
  * API defaulting → mutating admission (LimitRanger defaults, Priority, DefaultStorageClass) → name
  * generation → validation (422) → LimitRanger validation → ResourceQuota (last). The first failure wins.
  */
-import type { LimitRange, PersistentVolumeClaim, Pod, ResourceQuota, StorageClass } from '../k8s/objects.ts';
-import { CLUSTER_SCOPED_KINDS, resourceOf } from '../k8s/objects.ts';
+import type { PersistentVolumeClaim, Pod, Workload } from '../k8s/objects.ts';
+import { CLUSTER_SCOPED_KINDS, isKind, resourceOf } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import type { ResourceList } from '../quantity.ts';
 import { applyLimitRangeDefaults, validatePodLimits, validatePVCLimits, type LimitViolation } from './admission/limitranger.ts';
@@ -32,14 +32,15 @@ export interface AdmitOptions {
   nameSeed?: number;
 }
 
-export interface AdmissionResult {
+/** `O`: the admitted object's type (admission defaults and mutates an object, it never changes its kind). */
+export interface AdmissionResult<O extends KObject = KObject> {
   allowed: boolean;
   layer: DecisionLayer | null;
   /** Status.message byte for byte, or null when allowed. */
   message: string | null;
   httpStatus?: number;
   /** The object as the API server would store it (after defaulting and mutation). */
-  object: KObject;
+  object: O;
   /** Per matching quota, what the object adds (empty when rejected). */
   quotaUsage: Map<string, ResourceList>;
   /** Per changed quota, the new status.used. */
@@ -107,7 +108,7 @@ function defaultStorageClass(pvc: PersistentVolumeClaim, snapshot: Snapshot): Pe
   if (pvc.spec.storageClassName !== undefined && pvc.spec.storageClassName !== null) return pvc;
   if (pvc.metadata.annotations?.['volume.beta.kubernetes.io/storage-class']) return pvc;
   const def = snapshot
-    .list<StorageClass & KObject>('StorageClass')
+    .list('StorageClass')
     .filter((s) => s.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true')
     .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1))[0];
   if (!def) return pvc;
@@ -115,6 +116,9 @@ function defaultStorageClass(pvc: PersistentVolumeClaim, snapshot: Snapshot): Pe
 }
 
 /** Admits one namespaced object against the snapshot. Does not modify the snapshot (see `commitAdmission`). */
+export function admitObject(input: Pod, snapshot: Snapshot, opts?: AdmitOptions): AdmissionResult<Pod>;
+export function admitObject(input: Workload, snapshot: Snapshot, opts?: AdmitOptions): AdmissionResult<Workload>;
+export function admitObject(input: KObject, snapshot: Snapshot, opts?: AdmitOptions): AdmissionResult;
 export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptions = {}): AdmissionResult {
   const operation = opts.operation ?? 'CREATE';
   const podLevelResources = featureOn(opts, 'PodLevelResources', true);
@@ -129,25 +133,25 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
   const ns = input.metadata.namespace ?? 'default';
   let obj: KObject = clone({ ...input, metadata: { ...input.metadata, namespace: ns } });
   const { resource, group } = resourceOf(obj.kind ?? '', obj.apiVersion);
-  const limitRanges = sortedByName(snapshot.list<LimitRange & KObject>('LimitRange', ns));
-  const quotas = sortedByName(snapshot.list<ResourceQuota & KObject>('ResourceQuota', ns));
+  const limitRanges = sortedByName(snapshot.list('LimitRange', ns));
+  const quotas = sortedByName(snapshot.list('ResourceQuota', ns));
   let limitViolations: LimitViolation[] | undefined;
 
-  if (obj.kind === 'Pod') {
-    let pod = defaultPod(obj as unknown as Pod, { podLevelResources });
+  if (isKind(obj, 'Pod')) {
+    let pod = defaultPod(obj, { podLevelResources });
     const limitRangerApplies = operation === 'CREATE' || opts.subresource === 'resize';
     if (limitRangerApplies && operation === 'CREATE') pod = applyLimitRangeDefaults(pod, limitRanges);
     if (operation === 'CREATE') {
       const prio = admitPriority(pod, snapshot);
       if (prio.warning) warnings.push(prio.warning);
-      if (prio.error) return refuse(pod as KObject, 'api-validation', forbidden(resource, group, objectName(pod as KObject), prio.error), 403, { warnings });
+      if (prio.error) return refuse(pod, 'api-validation', forbidden(resource, group, objectName(pod), prio.error), 403, { warnings });
       pod = prio.pod;
     }
     // Name generation happens in the store's create, after mutating admission.
     if (!pod.metadata.name && pod.metadata.generateName) {
       pod = { ...pod, metadata: { ...pod.metadata, name: pod.metadata.generateName + generateNameSuffix(`${ns}/${pod.metadata.generateName}/${opts.nameSeed ?? 0}`) } };
     }
-    obj = pod as KObject;
+    obj = pod;
     const fieldErrors = validatePodResources(pod);
     if (fieldErrors.length > 0) {
       return refuse(obj, 'api-validation', invalidMessage('Pod', objectName(obj), fieldErrors), 422, { fieldErrors, warnings });
@@ -157,16 +161,16 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
       limitViolations = lr.violations;
       if (lr.message) return refuse(obj, 'limitrange', forbidden(resource, group, objectName(obj), lr.message), 403, { limitViolations, warnings });
     }
-  } else if (obj.kind === 'PersistentVolumeClaim') {
-    let pvc = obj as unknown as PersistentVolumeClaim;
+  } else if (isKind(obj, 'PersistentVolumeClaim')) {
+    let pvc: PersistentVolumeClaim = obj;
     if (operation === 'CREATE') pvc = defaultStorageClass(pvc, snapshot);
-    obj = pvc as unknown as KObject;
+    obj = pvc;
     const lr = validatePVCLimits(pvc, limitRanges);
     limitViolations = lr.violations;
     if (lr.message) return refuse(obj, 'limitrange', forbidden(resource, group, objectName(obj), lr.message), 403, { limitViolations, warnings });
-  } else if (obj.kind === 'LimitRange' && Array.isArray((obj as unknown as LimitRange).spec?.limits)) {
+  } else if (isKind(obj, 'LimitRange') && Array.isArray(obj.spec?.limits)) {
     // SetDefaults_LimitRangeItem: the stored form is what LimitRanger later reads.
-    obj = defaultLimitRange(obj as unknown as LimitRange) as unknown as KObject;
+    obj = defaultLimitRange(obj);
   } else if (!obj.metadata.name && typeof obj.metadata.generateName === 'string') {
     obj = { ...obj, metadata: { ...obj.metadata, name: obj.metadata.generateName + generateNameSuffix(`${ns}/${obj.metadata.generateName}/${opts.nameSeed ?? 0}`) } };
   }
@@ -204,6 +208,6 @@ export function commitAdmission(snapshot: Snapshot, result: AdmissionResult): vo
   chargeQuotas(snapshot, result.object.metadata.namespace, result.quotaUsedAfter);
   let obj = result.object;
   // A quota created here has no controller to fill its status: hard from spec, used recomputed (§4.1).
-  if (obj.kind === 'ResourceQuota') obj = (reconciledQuota(snapshot, obj as unknown as ResourceQuota) as KObject | null) ?? obj;
+  if (isKind(obj, 'ResourceQuota')) obj = reconciledQuota(snapshot, obj) ?? obj;
   snapshot.put(obj);
 }

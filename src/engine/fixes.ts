@@ -3,7 +3,7 @@
  * fork of the state (or the object), the object goes through admission and the scheduler again, and
  * only candidates that then pass are returned (`verified: true`, with what they lead to).
  */
-import type { Deployment, LimitRange, Node, Pod, ResourceQuota, StatefulSet } from '../k8s/objects.ts';
+import type { Node, Pod } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare, type ResourceList } from '../quantity.ts';
 import type { LimitViolation } from './admission/limitranger.ts';
@@ -117,7 +117,7 @@ export function ownerOf(state: Snapshot, pod: Pod): { kind: string; name: string
   const ref = pod.metadata.ownerReferences?.find((o) => o.controller) ?? pod.metadata.ownerReferences?.[0];
   if (!ref) return null;
   if (ref.kind === 'ReplicaSet') {
-    const rs = state.get<KObject & { metadata: { ownerReferences?: { kind: string; name: string }[] } }>('ReplicaSet', pod.metadata.namespace, ref.name);
+    const rs = state.get('ReplicaSet', pod.metadata.namespace, ref.name);
     const dep = rs?.metadata.ownerReferences?.find((o) => o.kind === 'Deployment');
     if (dep) return { kind: 'Deployment', name: dep.name };
     // Without the ReplicaSet object, a `<deploy>-<hash>` name still names its Deployment.
@@ -125,6 +125,11 @@ export function ownerOf(state: Snapshot, pod: Pod): { kind: string; name: string
     if (!rs && m && state.get('Deployment', pod.metadata.namespace, m[1]!)) return { kind: 'Deployment', name: m[1]! };
   }
   return { kind: ref.kind, name: ref.name };
+}
+
+/** Owners a fix may scale down. */
+function scalable(kind: string): kind is 'Deployment' | 'StatefulSet' | 'ReplicaSet' {
+  return kind === 'Deployment' || kind === 'StatefulSet' || kind === 'ReplicaSet';
 }
 
 const SHORT_KIND: Record<string, string> = { Deployment: 'deploy', StatefulSet: 'statefulset', ReplicaSet: 'rs', Job: 'job', DaemonSet: 'ds', CronJob: 'cronjob' };
@@ -146,7 +151,7 @@ export interface Holder {
 /** Who holds a quota resource in a namespace: pods grouped by owner, largest first. */
 export function quotaHolders(state: Snapshot, ns: string, resource: string, now?: number): Holder[] {
   const groups = new Map<string, Holder>();
-  for (const pod of state.iterate<Pod & KObject>('Pod', ns)) {
+  for (const pod of state.iterate('Pod', ns)) {
     if (isTerminal(pod)) continue;
     const u = podUsage(pod, { now }).get(resource);
     if (!u || u.isZero()) continue;
@@ -165,7 +170,7 @@ export function quotaHolders(state: Snapshot, ns: string, resource: string, now?
 function removeWorkloadPods(state: Snapshot, ns: string, holder: Holder, count: number): Snapshot {
   // Scaling down removes pods (Pending ones first, as the ReplicaSet controller prefers unscheduled pods)
   // and gives their usage back to every matching quota.
-  const pods = [...state.iterate<Pod & KObject>('Pod', ns)]
+  const pods = [...state.iterate('Pod', ns)]
     .filter((p) => {
       const o = ownerOf(state, p);
       return o && o.kind === holder.kind && o.name === holder.name && !isTerminal(p);
@@ -183,7 +188,7 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
   const candidates: Candidate[] = [];
   // The pod as admission saw it: a value the pod does not set may come from LimitRange defaults, and
   // lowering it means setting it explicitly.
-  const defaulted = admitObject(pod as KObject, state, { ...opts, dryRun: true }).object as unknown as Pod;
+  const defaulted = admitObject(pod, state, { ...opts, dryRun: true }).object;
   // 1. Request less: the most the object may request now, per exceeded compute resource.
   let lowered: Pod | null = pod;
   const lowerParts: string[] = [];
@@ -215,13 +220,13 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
   }
   if (lowered && lowerParts.length > 0) {
     const p = lowered;
-    candidates.push({ who: 'app-team', summary: `lower ${lowerParts.join(' and ')}`, change: lowerCmds.join('\n') || undefined, apply: (s) => ({ state: s, object: p as KObject }) });
+    candidates.push({ who: 'app-team', summary: `lower ${lowerParts.join(' and ')}`, change: lowerCmds.join('\n') || undefined, apply: (s) => ({ state: s, object: p }) });
   }
   // 2. Free quota: scale down the workload that frees enough with the fewest replicas.
   const primary = failure.exceeded[0]!;
   const need = failure.used.get(primary)!.add(failure.requested.get(primary)!).sub(failure.hard.get(primary)!);
   const ownRef = origin.ref;
-  const holders = quotaHolders(state, ns, primary, opts.now).filter((h) => h.ref !== ownRef && (h.kind === 'Deployment' || h.kind === 'StatefulSet' || h.kind === 'ReplicaSet'));
+  const holders = quotaHolders(state, ns, primary, opts.now).filter((h) => h.ref !== ownRef && scalable(h.kind));
   const scaleOptions = holders
     .map((h) => {
       const k = Number((need.nanos + h.perPod.nanos - 1n) / h.perPod.nanos);
@@ -230,14 +235,14 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
     .filter(({ h, k }) => k >= 1 && k <= h.pods)
     .sort((a, b) => a.k - b.k || b.h.pending - a.h.pending);
   for (const { h, k } of scaleOptions.slice(0, 2)) {
-    const w = state.get<(Deployment | StatefulSet) & KObject>(h.kind, ns, h.name);
-    const replicas = (w?.spec as { replicas?: number | null } | undefined)?.replicas ?? h.pods;
+    const w = scalable(h.kind) ? state.get(h.kind, ns, h.name) : undefined;
+    const replicas = w?.spec.replicas ?? h.pods;
     const to = Math.max(0, replicas - k);
     candidates.push({
       who: 'app-team',
       summary: `scale ${h.ref} ${replicas} → ${to} (frees ${h.perPod.times(k)} of ${primary})`,
       change: `kubectl -n ${ns} scale ${h.ref} --replicas=${to}`,
-      apply: (s) => ({ state: removeWorkloadPods(s, ns, h, k), object: pod as KObject }),
+      apply: (s) => ({ state: removeWorkloadPods(s, ns, h, k), object: pod }),
     });
   }
   // 3. Raise the quota to exactly what admits the object.
@@ -248,7 +253,7 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
     change: raised.map(({ r, v }) => quotaPatch(ns, failure.quota, r, v.toString())).join('\n'),
     apply: (s) => {
       for (const { r, v } of raised) withQuotaHard(s, ns, failure.quota, r, v);
-      return { state: s, object: pod as KObject };
+      return { state: s, object: pod };
     },
     needSchedule: false,
   });
@@ -286,7 +291,7 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
     }
   }
   const candidates: Candidate[] = [];
-  if (parts.length) candidates.push({ who: 'app-team', summary: `set ${parts.join(', ')}`, change: cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: fixed as KObject }), needSchedule: false, fixes: 'quota' });
+  if (parts.length) candidates.push({ who: 'app-team', summary: `set ${parts.join(', ')}`, change: cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: fixed }), needSchedule: false, fixes: 'quota' });
   // For everyone: a LimitRange that defaults the missing values.
   const lrDefault: Record<string, string> = {};
   const lrDefaultRequest: Record<string, string> = {};
@@ -309,7 +314,7 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
     change: `kubectl -n ${ns} apply -f - <<'EOF'\napiVersion: v1\nkind: LimitRange\nmetadata: {name: quota-doctor-defaults}\nspec:\n  limits:\n  - type: Container\n    default: ${JSON.stringify(lrDefault)}\n    defaultRequest: ${JSON.stringify(lrDefaultRequest)}\nEOF`,
     apply: (s) => {
       s.put(lr);
-      return { state: s, object: pod as KObject };
+      return { state: s, object: pod };
     },
     needSchedule: false,
   });
@@ -318,7 +323,7 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
 
 function defaultsOf(state: Snapshot, ns: string): { default: Record<string, string>; defaultRequest: Record<string, string> } {
   const out = { default: {} as Record<string, string>, defaultRequest: {} as Record<string, string> };
-  for (const lr of state.list<LimitRange & KObject>('LimitRange', ns)) {
+  for (const lr of state.list('LimitRange', ns)) {
     for (const item of lr.spec.limits) {
       if (item.type !== 'Container') continue;
       for (const [k, v] of Object.entries(item.default ?? {})) out.default[k] ??= String(v);
@@ -368,7 +373,7 @@ export function limitRangeFixes(state: Snapshot, pod: Pod, violations: LimitViol
     if (!w.parts.length || seen.has(key)) continue;
     seen.add(key);
     const p = w.pod;
-    candidates.push({ who: 'app-team', summary: `set ${key}`, change: w.cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: p as KObject }), needSchedule: false, fixes: 'limitrange' });
+    candidates.push({ who: 'app-team', summary: `set ${key}`, change: w.cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: p }), needSchedule: false, fixes: 'limitrange' });
   }
   return verifyCandidates(state, candidates, opts);
 }
@@ -457,7 +462,7 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
     }
     if (parts.length) {
       const fixed = p;
-      candidates.push({ who: 'app-team', summary: `lower ${parts.join(' and ')} (fits ${best.node})`, change: cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: fixed as KObject }) });
+      candidates.push({ who: 'app-team', summary: `lower ${parts.join(' and ')} (fits ${best.node})`, change: cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: fixed }) });
     }
   }
   // Taints: tolerate the taint of the nodes that only fail on it (a choice for the app team, if intended).
@@ -484,7 +489,7 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
       change: origin.ref && !origin.ref.startsWith('pod/')
         ? `kubectl -n ${ns} patch ${origin.ref} --type json -p '[{"op":"add","path":"/spec/template/spec/tolerations${pod.spec.tolerations?.length ? '/-' : ''}","value":${JSON.stringify(pod.spec.tolerations?.length ? tol : [tol])}}]'`
         : `spec.tolerations: [${JSON.stringify(tol)}]`,
-      apply: (s) => ({ state: s, object: p as KObject }),
+      apply: (s) => ({ state: s, object: p }),
     });
   }
   // New capacity: a node shaped like the biggest schedulable one, with at least the request.
@@ -505,7 +510,7 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
           spec: { ...(base.spec ?? {}), unschedulable: false, taints: (base.spec?.taints ?? []).filter((t) => t.effect === 'PreferNoSchedule') },
           status: { ...(base.status ?? {}), allocatable: { ...(base.status?.allocatable ?? {}), cpu: cpuQ.toString(), memory: memQ.toString() } },
         } as KObject);
-        return { state: s, object: pod as KObject };
+        return { state: s, object: pod };
       },
     });
   }

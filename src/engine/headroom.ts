@@ -7,7 +7,7 @@
  * node that passes the non-resource filters for the pod, ⌊free / request⌋ of cpu and memory and the
  * free pod slots — the scheduler's own arithmetic, without running it once per replica.
  */
-import type { LimitRange, Pod, ResourceQuota, Workload } from '../k8s/objects.ts';
+import type { Pod, ResourceQuota, Workload } from '../k8s/objects.ts';
 import type { Derived, KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare, resourceList, type ResourceList } from '../quantity.ts';
 import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';
@@ -77,7 +77,7 @@ interface Readings {
   templateHashes: WeakMap<object, string>;
 }
 
-type AdmissionMemo = WeakMap<object, { now: number | undefined; result: AdmissionResult }>;
+type AdmissionMemo = WeakMap<object, { now: number | undefined; result: AdmissionResult<Pod> }>;
 
 /**
  * What headroom remembers between answers, owned by the snapshot (a `Derived`, forked with it and told
@@ -128,12 +128,12 @@ export class HeadroomMemo implements Derived {
     this.admissions.delete(ns);
   }
 
-  admission(namespace: string, key: object, now: number | undefined): AdmissionResult | undefined {
+  admission(namespace: string, key: object, now: number | undefined): AdmissionResult<Pod> | undefined {
     const hit = this.admissions.get(namespace)?.get(key);
     return hit && hit.now === now ? hit.result : undefined;
   }
 
-  remember(namespace: string, key: object, now: number | undefined, result: AdmissionResult): void {
+  remember(namespace: string, key: object, now: number | undefined, result: AdmissionResult<Pod>): void {
     let memo = this.admissions.get(namespace);
     if (!memo) this.admissions.set(namespace, (memo = new WeakMap()));
     memo.set(key, { now, result });
@@ -146,13 +146,13 @@ export function headroomMemo(state: Snapshot): HeadroomMemo {
 }
 
 /** admitObject (dry run); with `memoKey` (the workload the pod is made from), remembered until a write it could read (above). */
-function admitDryRun(state: Snapshot, pod: Pod, now: number | undefined, memoKey?: object): AdmissionResult {
-  if (!memoKey) return admitObject(pod as KObject, state, { now, dryRun: true });
+function admitDryRun(state: Snapshot, pod: Pod, now: number | undefined, memoKey?: object): AdmissionResult<Pod> {
+  if (!memoKey) return admitObject(pod, state, { now, dryRun: true });
   const ns = pod.metadata.namespace ?? 'default';
   const memo = headroomMemo(state);
   const hit = memo.admission(ns, memoKey, now);
   if (hit) return hit;
-  const result = admitObject(pod as KObject, state, { now, dryRun: true });
+  const result = admitObject(pod, state, { now, dryRun: true });
   memo.remember(ns, memoKey, now, result);
   return result;
 }
@@ -161,7 +161,7 @@ function admitDryRun(state: Snapshot, pod: Pod, now: number | undefined, memoKey
 function fitsOf(state: Snapshot, pod: Pod, opts: { now?: number }, memoKey?: object): { fit: FitCount; admitted: Pod } {
   const ns = pod.metadata.namespace ?? 'default';
   const adm = admitDryRun(state, pod, opts.now, memoKey);
-  const admitted = adm.object as unknown as Pod;
+  const admitted = adm.object;
   if (!adm.allowed) {
     const f = adm.quota?.failure;
     // Full quota: zero more fit, stopped by that resource. Anything else refuses the pod outright.
@@ -170,10 +170,10 @@ function fitsOf(state: Snapshot, pod: Pod, opts: { now?: number }, memoKey?: obj
   }
   // Quota bound: every matching quota, every tracked resource the pod uses.
   let best: FitCount = { fits: CAP, limitedBy: null };
-  const ev = evaluatorFor(admitted as KObject)!;
-  const usage = ev.usage(admitted as KObject, { now: opts.now });
-  for (const q of state.list<ResourceQuota & KObject>('ResourceQuota', ns)) {
-    if (!quotaMatches(ev, q, admitted as KObject)) continue;
+  const ev = evaluatorFor(admitted)!;
+  const usage = ev.usage(admitted, { now: opts.now });
+  for (const q of state.list('ResourceQuota', ns)) {
+    if (!quotaMatches(ev, q, admitted)) continue;
     const { hard, used } = quotaLists(state, q);
     for (const [k, h] of hard) {
       const u = usage.get(k);
@@ -347,7 +347,7 @@ function sumFits(t: FreeTable, req: ReturnType<typeof projectResources>): number
 }
 
 export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?: number } = {}): Headroom {
-  const quotas: QuotaHeadroom[] = state.list<ResourceQuota & KObject>('ResourceQuota', namespace).map((q) => {
+  const quotas: QuotaHeadroom[] = state.list('ResourceQuota', namespace).map((q) => {
     const hard = resourceList(q.status?.hard ?? q.spec?.hard);
     const used = resourceList(q.status?.used);
     const resources: QuotaHeadroom['resources'] = {};
@@ -359,7 +359,7 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
     }
     return { name: q.metadata.name ?? '', scopes: scopeRequirements(q).map((s) => (s.operator === 'Exists' ? s.scopeName : `${s.scopeName} ${s.operator} ${(s.values ?? []).join(',')}`)), resources };
   });
-  const limitRanges = state.list<LimitRange & KObject>('LimitRange', namespace).flatMap((lr) =>
+  const limitRanges = state.list('LimitRange', namespace).flatMap((lr) =>
     lr.spec.limits.map((item) => ({
       name: lr.metadata.name ?? '',
       type: item.type,
@@ -380,10 +380,10 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
 
   const workloads: WorkloadHeadroom[] = [];
   for (const kind of ['Deployment', 'StatefulSet', 'ReplicaSet', 'Job'] as const) {
-    for (const w of state.list<Workload & KObject>(kind, namespace)) {
+    for (const w of state.list(kind, namespace)) {
       // ReplicaSets owned by a Deployment are counted under the Deployment.
       if (kind === 'ReplicaSet' && w.metadata.ownerReferences?.some((o) => o.kind === 'Deployment')) continue;
-      const pod = headroomPod(state, w as Workload);
+      const pod = headroomPod(state, w);
       if (!pod) continue;
       pod.metadata.name = `${w.metadata.name}-headroom`;
       const { fit: f, admitted: admittedPod } = fitsOf(state, pod, opts, w);
@@ -392,14 +392,14 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
         ref: refOf(kind, w.metadata.name ?? ''),
         kind,
         name: w.metadata.name ?? '',
-        replicas: workloadReplicas(w as Workload),
+        replicas: workloadReplicas(w),
         perPod: shownPerPod(state, admittedPod),
       });
     }
   }
 
   const pending: Headroom['pending'] = [];
-  for (const p of state.iterate<Pod & KObject>('Pod', namespace)) {
+  for (const p of state.iterate('Pod', namespace)) {
     if (p.spec.nodeName || isTerminal(p)) continue;
     const owner = ownerOf(state, p);
     const cond = p.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');

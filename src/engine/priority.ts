@@ -40,7 +40,7 @@ export function defaultPriorityClass(classes: readonly PriorityClass[]): Priorit
 
 /** Resolves the class a pod names (or, with no name, the global default) against the snapshot. */
 export function resolvePriorityClass(snapshot: Snapshot, className: string | null | undefined): PriorityResolution {
-  const classes = snapshot.list<PriorityClass>('PriorityClass');
+  const classes = snapshot.list('PriorityClass');
   let name = className ?? '';
   let pc: PriorityClass | undefined;
   if (name === '') {

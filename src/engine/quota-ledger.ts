@@ -13,7 +13,7 @@
  * Everything else reads `status.used` (admission, headroom, fixes) and never writes it.
  */
 import type { Pod, ResourceQuota } from '../k8s/objects.ts';
-import type { KObject, Snapshot } from '../k8s/snapshot.ts';
+import type { Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, addLists, resourceList, type ResourceList } from '../quantity.ts';
 import { podEvaluator, podUsage } from './admission/evaluators/pods.ts';
 import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';
@@ -26,8 +26,8 @@ function usedRecord(used: ResourceList): Record<string, string> {
 }
 
 /** Writes a quota's new status.used (the only `status.used` write in the engine). */
-function putUsed(snapshot: Snapshot, q: ResourceQuota & KObject, used: Record<string, string>): void {
-  snapshot.put({ ...q, status: { ...(q.status ?? {}), used } } as KObject);
+function putUsed(snapshot: Snapshot, q: ResourceQuota, used: Record<string, string>): void {
+  snapshot.put({ ...q, status: { ...(q.status ?? {}), used } });
 }
 
 /**
@@ -37,7 +37,7 @@ function putUsed(snapshot: Snapshot, q: ResourceQuota & KObject, used: Record<st
  */
 export function chargeQuotas(snapshot: Snapshot, namespace: string | undefined, usedAfter: ReadonlyMap<string, ResourceList>): void {
   for (const [name, used] of usedAfter) {
-    const q = snapshot.get<ResourceQuota & KObject>('ResourceQuota', namespace, name);
+    const q = snapshot.get('ResourceQuota', namespace, name);
     if (!q) continue;
     const next: Record<string, string> = { ...(q.status?.used ?? {}) } as Record<string, string>;
     for (const [k, v] of used) next[k] = v.toString();
@@ -53,8 +53,8 @@ export function releaseQuotas(snapshot: Snapshot, pod: Pod, now?: number): void 
   const ns = pod.metadata.namespace ?? 'default';
   const usage = podUsage(pod, { now });
   const ev = podEvaluator();
-  for (const q of snapshot.list<ResourceQuota & KObject>('ResourceQuota', ns)) {
-    if (!quotaMatches(ev, q, pod as KObject)) continue;
+  for (const q of snapshot.list('ResourceQuota', ns)) {
+    if (!quotaMatches(ev, q, pod)) continue;
     const used = resourceList(q.status?.used);
     let changed = false;
     for (const [k, v] of usage) {
@@ -75,7 +75,7 @@ export function computeQuotaUsed(snapshot: Snapshot, quota: ResourceQuota, now?:
   const q: ResourceQuota = { ...quota, status: { ...(quota.status ?? {}), hard: quota.status?.hard ?? quota.spec?.hard ?? {} } };
   let used: ResourceList = new Map(hardNames.map((n) => [n, Quantity.zero()]));
   for (const kind of CHARGED_KINDS) {
-    for (const obj of snapshot.iterate<KObject>(kind, ns)) {
+    for (const obj of snapshot.iterate(kind, ns)) {
       const ev = evaluatorFor(obj);
       if (!ev || !quotaMatches(ev, q, obj)) continue;
       const usage = ev.usage(obj, { now });
@@ -104,18 +104,19 @@ export function reconciledQuota(snapshot: Snapshot, quota: ResourceQuota, now?: 
 }
 
 /**
- * Reconcile a snapshot: fills in missing status.hard / status.used of every quota (in place). Returns a
- * note per quota whose used was computed. This is the function answer/ injects into the cluster sources.
+ * Reconcile a snapshot: fills in missing status.hard / status.used of every quota (in place). Returns the
+ * quotas whose used was computed (the sources warn of each). This is the function answer/ injects into
+ * the cluster sources.
  */
-export function reconcileQuotaStatus(snapshot: Snapshot, now?: number): string[] {
-  const notes: string[] = [];
-  for (const quota of snapshot.list<ResourceQuota & KObject>('ResourceQuota')) {
+export function reconcileQuotaStatus(snapshot: Snapshot, now?: number): { namespace?: string; name: string }[] {
+  const computed: { namespace?: string; name: string }[] = [];
+  for (const quota of snapshot.list('ResourceQuota')) {
     const next = reconciledQuota(snapshot, quota, now);
     if (!next) continue;
-    snapshot.put(next as KObject);
-    if (!quota.status?.used) notes.push(`ResourceQuota ${quota.metadata.namespace}/${quota.metadata.name}: status.used computed from the objects in the state`);
+    snapshot.put(next);
+    if (!quota.status?.used) computed.push({ namespace: quota.metadata.namespace, name: quota.metadata.name ?? '' });
   }
-  return notes;
+  return computed;
 }
 
 /**
@@ -123,7 +124,7 @@ export function reconcileQuotaStatus(snapshot: Snapshot, now?: number): string[]
  * did not track before gets its status.used computed from the namespace, as the controller would.
  */
 export function withQuotaHard(state: Snapshot, ns: string, name: string, resource: string, value: Quantity, now?: number): Snapshot {
-  const q = state.get<ResourceQuota & KObject>('ResourceQuota', ns, name);
+  const q = state.get('ResourceQuota', ns, name);
   if (!q) return state;
   const v = value.toString();
   const next: ResourceQuota = {
@@ -135,6 +136,6 @@ export function withQuotaHard(state: Snapshot, ns: string, name: string, resourc
     const used = computeQuotaUsed(state, { ...next, status: { ...next.status, hard: { [resource]: v } } }, now).get(resource) ?? Quantity.zero();
     next.status = { ...next.status, used: { ...(q.status?.used ?? {}), [resource]: used.toString() } };
   }
-  state.put(next as KObject);
+  state.put(next);
   return state;
 }

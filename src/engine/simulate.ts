@@ -3,7 +3,7 @@
  * quota), then for pods the scheduler; workloads expand to the pods their controllers would create.
  * Each admitted object updates the state the next one sees. The caller's snapshot is never modified.
  */
-import { CLUSTER_SCOPED_KINDS, WORKLOAD_KINDS, type Node, type Pod, type Workload } from '../k8s/objects.ts';
+import { CLUSTER_SCOPED_KINDS, isKind, isWorkload, type Pod, type Workload } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import { listToRecord } from '../quantity.ts';
 import { admitObject, commitAdmission, type AdmissionResult, type AdmitOptions } from './admit.ts';
@@ -80,8 +80,8 @@ function simulateOne(state: Snapshot, obj: KObject, opts: SimOptions, results: S
   results.push(result);
   if (!admission.allowed || opts.dryRun) return admission;
   commitAdmission(state, admission);
-  if (stored.kind === 'Pod' && !opts.skipScheduling) {
-    const pod = stored as unknown as Pod;
+  if (isKind(stored, 'Pod') && !opts.skipScheduling) {
+    const pod = stored;
     if (pod.spec.nodeName) {
       result.scheduling = { scheduled: true, node: pod.spec.nodeName, message: null };
     } else {
@@ -90,7 +90,7 @@ function simulateOne(state: Snapshot, obj: KObject, opts: SimOptions, results: S
       result.scheduling = toOutcome(s);
       if (s.scheduled && s.node) {
         const bound = bindPod(state, pod, s.node);
-        result.object = bound as unknown as KObject;
+        result.object = bound;
       }
     }
   }
@@ -108,10 +108,10 @@ export function simulate(input: Snapshot, objects: KObject[], opts: SimOptions =
   for (const raw of objects) {
     const ns = raw.metadata.namespace ?? opts.namespace ?? 'default';
     const obj: KObject = CLUSTER_SCOPED_KINDS.has(raw.kind ?? '') ? raw : { ...raw, metadata: { ...raw.metadata, namespace: ns } };
-    const isWorkload = (WORKLOAD_KINDS as readonly string[]).includes(obj.kind ?? '');
     const admission = simulateOne(state, obj, opts, results, warnings, seed);
-    if (!isWorkload || !admission.allowed) continue;
-    simulateWorkloadPods(state, admission.object as unknown as Workload, opts, results, warnings, seed);
+    // Admission keeps the kind: the admitted object is a workload when the input was.
+    if (!isWorkload(admission.object) || !admission.allowed) continue;
+    simulateWorkloadPods(state, admission.object, opts, results, warnings, seed);
   }
   return { results, warnings, state };
 }
@@ -131,7 +131,7 @@ export function interchangeablePods(w: Workload, pods: readonly Pod[], claims: n
 export function repeatedRefusal(first: SimResult, pod: Pod): SimResult {
   const name = pod.metadata.name ?? '';
   const message = first.admission.message && first.name && name ? first.admission.message.replace(`"${first.name}"`, `"${name}"`) : first.admission.message;
-  return { ...first, name, admission: { ...first.admission, message }, object: pod as unknown as KObject };
+  return { ...first, name, admission: { ...first.admission, message }, object: pod };
 }
 
 /**
@@ -144,12 +144,12 @@ export function repeatedRefusal(first: SimResult, pod: Pod): SimResult {
  * the scheduler again. Admission still runs for each of those (quota usage grows with each).
  */
 export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, replicas?: number, repeatOutcomes = false): void {
-  const nodes = state.list<Node & KObject>('Node');
+  const nodes = state.list('Node');
   // A Deployment that already has a ReplicaSet (a what-if on a running workload) scales that one.
   let existingReplicaSet: { name: string; hash?: string } | undefined;
   if (w.kind === 'Deployment' && replicas !== undefined) {
     const rs = state
-      .list<KObject & { metadata: { ownerReferences?: { kind: string; name: string }[]; labels?: Record<string, string> | null } }>('ReplicaSet', w.metadata.namespace)
+      .list('ReplicaSet', w.metadata.namespace)
       .filter((r) => r.metadata.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === w.metadata.name))
       .sort((a, b) => String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')))[0];
     if (rs) existingReplicaSet = { name: rs.metadata.name ?? '', hash: rs.metadata.labels?.['pod-template-hash'] };
@@ -181,7 +181,7 @@ export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOpti
       continue;
     }
     const at = results.length;
-    const admission = simulateOne(state, pod as unknown as KObject, unschedulable ? { ...opts, skipScheduling: true } : opts, results, warnings, seed, exp.creator);
+    const admission = simulateOne(state, pod, unschedulable ? { ...opts, skipScheduling: true } : opts, results, warnings, seed, exp.creator);
     const r = results[at]!;
     if (!same) continue;
     // Only refusals that do not depend on the pod's name (not an AlreadyExists of a generated name).

@@ -3,7 +3,7 @@
  * change a container's requests, lose a node, roll out a new template. Each answer comes with
  * hand-checkable numbers.
  */
-import type { Deployment, LimitRange, LimitRangeItem, Node, Pod, ResourceQuota, Workload } from '../k8s/objects.ts';
+import { isKind, isWorkloadKind, type Deployment, type LimitRange, type LimitRangeItem, type Pod, type ReplicaSet, type Workload } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare } from '../quantity.ts';
 import { clone, defaultLimitRange } from './defaults.ts';
@@ -75,7 +75,7 @@ export function findWorkload(state: Snapshot, name: string, kind: string | undef
   const kinds = kind ? [kind] : ['Deployment', 'StatefulSet', 'ReplicaSet', 'Job', 'DaemonSet', 'CronJob'];
   for (const ns of namespaces) {
     for (const k of kinds) {
-      const o = state.get<Workload & KObject>(k, ns, name);
+      const o = isWorkloadKind(k) ? state.get(k, ns, name) : undefined;
       if (o) return { kind: k, name, namespace: ns, object: o };
     }
   }
@@ -83,9 +83,9 @@ export function findWorkload(state: Snapshot, name: string, kind: string | undef
 }
 
 /** Live (non-terminal) pods a workload owns now. */
-export function workloadPods(state: Snapshot, w: WorkloadRef): (Pod & KObject)[] {
-  const out: (Pod & KObject)[] = [];
-  for (const p of state.iterate<Pod & KObject>('Pod', w.namespace)) {
+export function workloadPods(state: Snapshot, w: WorkloadRef): Pod[] {
+  const out: Pod[] = [];
+  for (const p of state.iterate('Pod', w.namespace)) {
     if (isTerminal(p)) continue;
     const o = ownerOf(state, p);
     if (o && o.kind === w.kind && o.name === w.name) out.push(p);
@@ -107,10 +107,10 @@ export interface ScaleAnswer {
 
 /** The workload template's pod as admission leaves it (defaults applied), shown per pod: cpu and memory. */
 function perPodOf(state: Snapshot, w: WorkloadRef, opts: SimOptions): Record<string, string> {
-  const tpl = workloadTemplate(w.object as Workload);
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${w.name}-probe`, namespace: w.namespace }, spec: clone(tpl.spec) } as KObject;
+  const tpl = workloadTemplate(w.object);
+  const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${w.name}-probe`, namespace: w.namespace }, spec: clone(tpl.spec) };
   const adm = admitObject(pod, state, { ...opts, dryRun: true });
-  return perPodRequests(adm.object as unknown as Pod, { extended: false });
+  return perPodRequests(adm.object, { extended: false });
 }
 
 /**
@@ -121,7 +121,7 @@ function perPodOf(state: Snapshot, w: WorkloadRef, opts: SimOptions): Record<str
  * and a count, not thousands of pod objects.
  */
 function addPods(state: Snapshot, w: WorkloadRef, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, count: number): void {
-  const object = w.object as Workload;
+  const object = w.object;
   if (w.kind !== 'Deployment' && w.kind !== 'ReplicaSet') {
     simulateWorkloadPods(state, object, opts, results, warnings, seed, count, true);
     return;
@@ -139,7 +139,7 @@ function addPods(state: Snapshot, w: WorkloadRef, opts: SimOptions, results: Sim
     const last = results[results.length - 1];
     // A refusal repeated within the batch (simulate.ts) holds for every later pod of the workload too.
     if (done < count && results.length > at && last && last.kind === 'Pod' && !last.admission.allowed && (last.admission.layer === 'quota' || last.admission.layer === 'limitrange')) {
-      const pods = results.slice(at).filter((r) => r.kind === 'Pod').map((r) => r.object as unknown as Pod);
+      const pods = results.slice(at).flatMap((r) => (r.kind === 'Pod' && isKind(r.object, 'Pod') ? [r.object] : []));
       if (!interchangeablePods(object, pods, 0)) continue;
       for (; done < count; done++) results.push(last);
     }
@@ -212,7 +212,7 @@ export interface QuotaChangeAnswer {
 }
 
 export function whatIfQuota(state: Snapshot, namespace: string, quotaName: string, resource: string, value: string, opts: SimOptions = {}): QuotaChangeAnswer | null {
-  const q = state.get<ResourceQuota & KObject>('ResourceQuota', namespace, quotaName);
+  const q = state.get('ResourceQuota', namespace, quotaName);
   if (!q) return null;
   const v = Quantity.parse(value).toString();
   nodeInfoIndex(state);
@@ -269,12 +269,12 @@ export interface DrainAnswer {
  * messages count it (`1 node(s) were unschedulable` / `1 node(s) had untolerated taint(s)`).
  */
 export function whatIfDrain(state: Snapshot, node: string, opts: SimOptions = {}, how: 'drain' | 'down' = 'drain'): DrainAnswer | null {
-  const nodeObj = state.get<Node & KObject>('Node', undefined, node);
+  const nodeObj = state.get('Node', undefined, node);
   if (!nodeObj) return null;
   nodeInfoIndex(state);
   const fork = state.fork();
-  const pods: (Pod & KObject)[] = [];
-  for (const p of state.iterate<Pod & KObject>('Pod')) {
+  const pods: Pod[] = [];
+  for (const p of state.iterate('Pod')) {
     if (p.spec.nodeName !== node || isTerminal(p)) continue;
     if (p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet')) continue;
     pods.push(p);
@@ -283,13 +283,13 @@ export function whatIfDrain(state: Snapshot, node: string, opts: SimOptions = {}
   const added = how === 'drain'
     ? [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }]
     : [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }];
-  fork.put({ ...nodeObj, spec: { ...(nodeObj.spec ?? {}), ...(how === 'drain' ? { unschedulable: true } : {}), taints: [...taints, ...added] } } as KObject);
-  for (const p of pods) fork.put({ ...p, spec: { ...p.spec, nodeName: undefined } } as KObject);
+  fork.put({ ...nodeObj, spec: { ...(nodeObj.spec ?? {}), ...(how === 'drain' ? { unschedulable: true } : {}), taints: [...taints, ...added] } });
+  for (const p of pods) fork.put({ ...p, spec: { ...p.spec, nodeName: undefined } });
   const out: DrainAnswer = { node, pods: pods.length, rescheduled: {}, stranded: [] };
   // Bigger pods first, as a human would place them (and kube-scheduler's queue tends to by priority).
   const ordered = pods.slice().sort((a, b) => (b.spec.priority ?? 0) - (a.spec.priority ?? 0) || byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''));
   for (const p of ordered) {
-    const unbound = fork.get<Pod & KObject>('Pod', p.metadata.namespace, p.metadata.name ?? '')!;
+    const unbound = fork.get('Pod', p.metadata.namespace, p.metadata.name ?? '')!;
     const r = schedulePod(fork, unbound, { k8sVersion: opts.k8sVersion, draEnabled: opts.draEnabled });
     if (r.scheduled && r.node) {
       bindPod(fork, unbound, r.node);
@@ -426,13 +426,13 @@ interface RolloutSim {
 }
 
 function running(sim: RolloutSim, name: string): boolean {
-  return !!sim.fork.get<Pod & KObject>('Pod', sim.ns, name)?.spec.nodeName;
+  return !!sim.fork.get('Pod', sim.ns, name)?.spec.nodeName;
 }
 
 /** The scheduler retries Pending pods as room frees. */
 function retryPending(sim: RolloutSim, names: Iterable<string>): void {
   for (const n of names) {
-    const p = sim.fork.get<Pod & KObject>('Pod', sim.ns, n);
+    const p = sim.fork.get('Pod', sim.ns, n);
     if (!p || p.spec.nodeName) continue;
     const r = schedulePod(sim.fork, p, { k8sVersion: sim.opts.k8sVersion, draEnabled: sim.opts.draEnabled });
     if (r.scheduled && r.node) {
@@ -462,10 +462,10 @@ function createPods(sim: RolloutSim, owner: Workload, count: number, seed: { n: 
 function removeOld(sim: RolloutSim, count: number, unhealthyOnly: boolean): number {
   const perNode = new Map<string, number>();
   for (const n of sim.old) {
-    const node = sim.fork.get<Pod & KObject>('Pod', sim.ns, n)?.spec.nodeName;
+    const node = sim.fork.get('Pod', sim.ns, n)?.spec.nodeName;
     if (node) perNode.set(node, (perNode.get(node) ?? 0) + 1);
   }
-  const nodeOf = (n: string) => sim.fork.get<Pod & KObject>('Pod', sim.ns, n)?.spec.nodeName ?? null;
+  const nodeOf = (n: string) => sim.fork.get('Pod', sim.ns, n)?.spec.nodeName ?? null;
   const order = [...sim.old].sort((a, b) => {
     const na = nodeOf(a);
     const nb = nodeOf(b);
@@ -476,7 +476,7 @@ function removeOld(sim: RolloutSim, count: number, unhealthyOnly: boolean): numb
   for (const n of order) {
     if (removed >= count) break;
     if (unhealthyOnly && running(sim, n)) continue;
-    const p = sim.fork.get<Pod & KObject>('Pod', sim.ns, n);
+    const p = sim.fork.get('Pod', sim.ns, n);
     if (p) releasePod(sim.fork, p, sim.opts.now);
     sim.old.delete(n);
     sim.pending.delete(n);
@@ -520,12 +520,12 @@ function simulateDeploymentRollout(state: Snapshot, w: WorkloadRef, next: Deploy
   const tpl = clone(next.spec.template);
   const hash = podTemplateHash(tpl);
   const labels = { ...(tpl.metadata?.labels ?? {}), 'pod-template-hash': hash };
-  const rsObj = {
+  const rsObj: ReplicaSet = {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name: `${w.name}-${hash}`, namespace: ns, labels, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: w.name, controller: true }] },
     spec: { replicas: 0, selector: { ...(next.spec.selector ?? {}), matchLabels: { ...(next.spec.selector?.matchLabels ?? {}), 'pod-template-hash': hash } }, template: { ...tpl, metadata: { ...(tpl.metadata ?? {}), labels } } },
-  } as unknown as KObject;
+  };
   const rsAdm = admitObject(rsObj, sim.fork, { ...opts });
   if (!rsAdm.allowed) {
     run.rounds = 1;
@@ -533,7 +533,7 @@ function simulateDeploymentRollout(state: Snapshot, w: WorkloadRef, next: Deploy
     return run;
   }
   commitAdmission(sim.fork, rsAdm);
-  const rs = rsAdm.object as unknown as Workload;
+  const rs = rsAdm.object;
   const seed = { n: 9000 };
   const newRunning = () => sim.created.filter((n) => running(sim, n)).length;
   const oldRunning = () => [...sim.old].filter((n) => running(sim, n)).length;
@@ -606,7 +606,7 @@ function simulateStatefulSetRollout(state: Snapshot, w: WorkloadRef, next: Workl
   let last: SimResult[] = [];
   for (const name of order) {
     run.rounds++;
-    const p = sim.fork.get<Pod & KObject>('Pod', ns, name);
+    const p = sim.fork.get('Pod', ns, name);
     if (p) releasePod(sim.fork, p, opts.now);
     sim.old.delete(name);
     run.minRunning = Math.min(run.minRunning, [...sim.old, ...sim.created].filter((n) => running(sim, n)).length);
@@ -791,14 +791,14 @@ function limitVerdict(adm: ReturnType<typeof admitObject>): LimitVerdict {
 function defaultPodShape(state: Snapshot, namespace: string, opts: SimOptions): PodShapeFit {
   const probe = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quota-doctor-probe', namespace }, spec: { containers: [{ name: 'app', image: 'app' }] } } as Pod;
   const fit = countFits(state, probe, opts);
-  const admitted = admitObject(probe as KObject, state, { ...opts, dryRun: true }).object as unknown as Pod;
+  const admitted = admitObject(probe, state, { ...opts, dryRun: true }).object;
   const c = admitted.spec.containers[0];
   return { ...fit, requests: quantityStrings(c?.resources?.requests), limits: quantityStrings(c?.resources?.limits) };
 }
 
 /** A workload's next pod (and its claims) admitted dry-run: LimitRanger's verdict and the pod's requests. */
 function checkWorkload(state: Snapshot, w: Workload & KObject, opts: SimOptions): { verdict: LimitVerdict; perPod: Record<string, string> } {
-  const nodes = state.list<Node & KObject>('Node').slice(0, 1);
+  const nodes = state.list('Node').slice(0, 1);
   const exp = expandWorkload(w as Workload, { replicas: 1, nodes });
   for (const claim of exp.claims) {
     if (state.get('PersistentVolumeClaim', claim.metadata.namespace, claim.metadata.name ?? '')) continue;
@@ -807,8 +807,8 @@ function checkWorkload(state: Snapshot, w: Workload & KObject, opts: SimOptions)
   }
   const pod = exp.pods[0];
   if (!pod) return { verdict: { limitRange: 'pass' }, perPod: {} };
-  const a = admitObject(pod as unknown as KObject, state, { ...opts, dryRun: true });
-  const req = podRequests(a.object as unknown as Pod);
+  const a = admitObject(pod, state, { ...opts, dryRun: true });
+  const req = podRequests(a.object);
   const perPod: Record<string, string> = {};
   for (const k of ['cpu', 'memory']) {
     const v = req.get(k);
@@ -840,7 +840,7 @@ export function whatIfLimitRange(
   opts: SimOptions = {},
 ): LimitRangeChangeAnswer | null {
   const itemType: LimitRangeType = type ?? (resource === 'storage' ? 'PersistentVolumeClaim' : 'Container');
-  const all = state.list<LimitRange & KObject>('LimitRange', namespace).sort((a, b) => byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''));
+  const all = state.list('LimitRange', namespace).sort((a, b) => byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''));
   const existing = lrName
     ? all.find((l) => l.metadata.name === lrName)
     : all.find((l) => l.spec.limits.some((i) => i.type === itemType && i[field]?.[resource] !== undefined)) ?? all.find((l) => l.spec.limits.some((i) => i.type === itemType)) ?? all[0];
@@ -868,7 +868,7 @@ export function whatIfLimitRange(
   fork.put(stored);
   const workloads: LimitRangeWorkloadCheck[] = [];
   for (const kind of ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob'] as const) {
-    for (const wo of state.list<Workload & KObject>(kind, namespace).sort((a, b) => byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''))) {
+    for (const wo of state.list(kind, namespace).sort((a, b) => byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''))) {
       // Pods of a Deployment's ReplicaSets, a CronJob's Jobs: counted under the owner.
       if ((kind === 'ReplicaSet' || kind === 'Job') && wo.metadata.ownerReferences?.some((o) => o.kind === 'Deployment' || o.kind === 'CronJob')) continue;
       const wname = wo.metadata.name ?? '';
@@ -879,7 +879,7 @@ export function whatIfLimitRange(
     }
   }
   let existingPods = 0;
-  for (const p of state.iterate<Pod & KObject>('Pod', namespace)) if (!isTerminal(p)) existingPods++;
+  for (const p of state.iterate('Pod', namespace)) if (!isTerminal(p)) existingPods++;
 
   let patch: string;
   if (!existing) {

@@ -15,9 +15,15 @@ export interface DecodeProblem {
   message: string;
 }
 
+/** An object skipped because its kind is not one quota-doctor reads (`describeObject`: `ConfigMap team-a/settings`). */
+export interface DecodeSkipped {
+  source: string;
+  object: string;
+}
+
 export interface Decoded {
   objects: KObject[];
-  warnings: string[];
+  warnings: DecodeSkipped[];
   errors: DecodeProblem[];
 }
 
@@ -174,7 +180,7 @@ function collect(value: unknown, source: string, out: Decoded, opts: DecodeOptio
   }
   if (!isKnownKind(o.kind)) {
     if (opts.keepUnknownKinds) out.objects.push(o as KObject);
-    else out.warnings.push(`${source}: skipped ${describeObject(o)}: kind not read by quota-doctor`);
+    else out.warnings.push({ source, object: describeObject(o) });
     return;
   }
   const schema = schemaByKind[o.kind] as z.ZodType;

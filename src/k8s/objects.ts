@@ -433,11 +433,32 @@ export const schemaByKind = {
   Event: eventSchema,
 } as const;
 export type KnownKind = keyof typeof schemaByKind;
+/**
+ * The object type of each known kind. Every object of a known kind that quota-doctor holds went through
+ * its schema (decode.ts: user input and state files), through the live cache's projection of that
+ * kind (cluster/projection.ts), or was built by code typed by it: so `Snapshot.list('Pod')` is `Pod[]`
+ * and `isKind(o, 'Pod')` may narrow on `kind` alone.
+ */
+export type KindMap = { [K in KnownKind]: z.infer<(typeof schemaByKind)[K]> };
 export const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
 export function isKnownKind(kind: unknown): kind is KnownKind {
   return typeof kind === 'string' && Object.hasOwn(schemaByKind, kind);
+}
+
+/** An object of kind `kind` (see `KindMap` for why the kind alone tells). */
+export function isKind<K extends KnownKind>(o: { kind?: string }, kind: K): o is KindMap[K] {
+  return o.kind === kind;
+}
+
+export function isWorkloadKind(kind: string): kind is WorkloadKind {
+  return (WORKLOAD_KINDS as readonly string[]).includes(kind);
+}
+
+/** A Deployment, ReplicaSet, StatefulSet, DaemonSet, Job or CronJob. */
+export function isWorkload(o: { kind?: string }): o is Workload {
+  return isWorkloadKind(o.kind ?? '');
 }
 
 /** Resource (plural, lower case) and API group of a kind, as the API server names it in errors. */

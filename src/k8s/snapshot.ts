@@ -4,7 +4,7 @@
  * usage) register as `Derived` values: they are built once, forked with the snapshot, and told about
  * every change, so no question ever scans all pods.
  */
-import type { KnownKind } from './objects.ts';
+import type { KindMap, KnownKind } from './objects.ts';
 
 export interface KObject {
   apiVersion?: string;
@@ -86,7 +86,7 @@ export class Snapshot {
     return nsStore;
   }
 
-  /** Adds or replaces an object (keyed by kind, namespace, name). */
+  /** Adds or replaces an object (keyed by kind, namespace, name). Every `KindMap` type is a `KObject`. */
   put(obj: KObject): void {
     const kind = obj.kind ?? '';
     const ns = obj.metadata.namespace ?? CLUSTER;
@@ -98,6 +98,8 @@ export class Snapshot {
     for (const d of this.derived.values()) d.onChange?.(kind, prev, obj);
   }
 
+  remove<K extends KnownKind>(kind: K, namespace: string | undefined, name: string): KindMap[K] | undefined;
+  remove(kind: string, namespace: string | undefined, name: string): KObject | undefined;
   remove(kind: string, namespace: string | undefined, name: string): KObject | undefined {
     const existing = this.get(kind, namespace, name);
     if (!existing) return undefined;
@@ -108,34 +110,47 @@ export class Snapshot {
     return existing;
   }
 
-  get<T extends KObject = KObject>(kind: KnownKind | string, namespace: string | undefined, name: string): T | undefined {
-    return this.stores.get(kind)?.get(namespace ?? CLUSTER)?.get(name) as T | undefined;
+  /** One object: of its kind's type for a known kind (`get('Pod', ns, name)` is a `Pod`), a `KObject` otherwise. */
+  get<K extends KnownKind>(kind: K, namespace: string | undefined, name: string): KindMap[K] | undefined;
+  get(kind: string, namespace: string | undefined, name: string): KObject | undefined;
+  /** @deprecated Name the kind instead: `get('Pod', …)` is already a `Pod`. Kept until the last `<T>` call site goes. */
+  get<T extends KObject>(kind: string, namespace: string | undefined, name: string): T | undefined;
+  get(kind: string, namespace: string | undefined, name: string): KObject | undefined {
+    return this.stores.get(kind)?.get(namespace ?? CLUSTER)?.get(name);
   }
 
   /** Objects of a kind in a namespace (or all namespaces when `namespace` is undefined), sorted by name. */
-  list<T extends KObject = KObject>(kind: KnownKind | string, namespace?: string): T[] {
+  list<K extends KnownKind>(kind: K, namespace?: string): KindMap[K][];
+  list(kind: string, namespace?: string): KObject[];
+  /** @deprecated Name the kind instead: `list('Pod')` is already a `Pod[]`. Kept until the last `<T>` call site goes. */
+  list<T extends KObject>(kind: string, namespace?: string): T[];
+  list(kind: string, namespace?: string): KObject[] {
     const kindStore = this.stores.get(kind);
     if (!kindStore) return [];
     if (namespace !== undefined) {
       const s = kindStore.get(namespace);
       if (!s) return [];
-      return [...s.values()].sort(byName) as T[];
+      return [...s.values()].sort(byName);
     }
     const out: KObject[] = [];
     for (const s of kindStore.values()) for (const o of s.values()) out.push(o);
-    return out as T[];
+    return out;
   }
 
   /** Objects of a kind in a namespace, unsorted (hot paths). */
-  *iterate<T extends KObject = KObject>(kind: KnownKind | string, namespace?: string): IterableIterator<T> {
+  iterate<K extends KnownKind>(kind: K, namespace?: string): IterableIterator<KindMap[K]>;
+  iterate(kind: string, namespace?: string): IterableIterator<KObject>;
+  /** @deprecated Name the kind instead: `iterate('Pod')` already yields `Pod`s. Kept until the last `<T>` call site goes. */
+  iterate<T extends KObject>(kind: string, namespace?: string): IterableIterator<T>;
+  *iterate(kind: string, namespace?: string): IterableIterator<KObject> {
     const kindStore = this.stores.get(kind);
     if (!kindStore) return;
     if (namespace !== undefined) {
       const s = kindStore.get(namespace);
-      if (s) yield* s.values() as IterableIterator<T>;
+      if (s) yield* s.values();
       return;
     }
-    for (const s of kindStore.values()) yield* s.values() as IterableIterator<T>;
+    for (const s of kindStore.values()) yield* s.values();
   }
 
   count(kind: string, namespace?: string): number {

@@ -12,7 +12,7 @@ import { createAnswerer, MAX_MESSAGE_BYTES, MAX_QUESTION_CHARS } from '../../src
 import { foreignAffinityTerm } from '../../src/answer/manifest-scope.ts';
 import { refusalAnswer, Visibility } from '../../src/answer/policy.ts';
 import { FileSource } from '../../src/cluster/file-source.ts';
-import type { ClusterSource } from '../../src/cluster/source.ts';
+import type { ClusterSource, SourceWarning } from '../../src/cluster/source.ts';
 import type { KObject } from '../../src/k8s/snapshot.ts';
 
 const DEMO = fileURLToPath(new URL('../../manifests/demo', import.meta.url));
@@ -97,11 +97,11 @@ describe('source errors in a reply', () => {
     expect(errorGap(err, vis, audience)).toBe(want);
   });
 
-  it.each([
-    ['replicasets in team-b: not being updated since 2026-03-10T09:30:00.000Z (Forbidden: replicasets "toolbox-1" is forbidden); answering from the cache, reconnecting', "replicasets in a namespace this channel doesn't see: not being updated since 2026-03-10T09:30:00.000Z (Forbidden); answering from the cache, reconnecting"],
-    ['nodes: not being updated since unknown (Timeout: watch nodes: nothing received for 300000 ms); answering from the cache, reconnecting', 'nodes: not being updated since unknown (Timeout); answering from the cache, reconnecting'],
-    ['pods in team-a: 2 object(s) skipped, their shape was not readable', 'pods in team-a: 2 object(s) skipped, their shape was not readable'],
-    ['ResourceQuota team-b/compute: status.used recomputed', undefined],
+  it.each<[SourceWarning, string | undefined]>([
+    [{ kind: 'stale', resource: 'replicasets', namespace: 'team-b', since: '2026-03-10T09:30:00.000Z', reason: 'Forbidden', message: 'replicasets "toolbox-1" is forbidden', next: 'reconnecting' }, "replicasets in a namespace this channel doesn't see: not being updated since 2026-03-10T09:30:00.000Z (Forbidden); answering from the cache, reconnecting"],
+    [{ kind: 'stale', resource: 'nodes', since: 'unknown', reason: 'Timeout', message: 'watch nodes: nothing received for 300000 ms', next: 'reconnecting' }, 'nodes: not being updated since unknown (Timeout); answering from the cache, reconnecting'],
+    [{ kind: 'skipped', resource: 'pods', namespace: 'team-a', count: 2 }, 'pods in team-a: 2 object(s) skipped, their shape was not readable'],
+    [{ kind: 'reconciled', namespace: 'team-b', quota: 'compute' }, undefined],
   ])('warning %j → %j', (w, want) => {
     expect(warningGap(w, vis, 'channel')).toBe(want);
   });

@@ -12,7 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { FakeApiServer, type FakeApiServerOptions } from '../support/fake-apiserver.ts';
 import { LiveSource, type LiveSourceOptions } from '../../src/cluster/live-source.ts';
 import { Deadline } from '../../src/cluster/reflector.ts';
-import type { SourceResult } from '../../src/cluster/source.ts';
+import { warningText, type SourceResult } from '../../src/cluster/source.ts';
 import type { KObject } from '../../src/k8s/snapshot.ts';
 
 v8.setFlagsFromString('--expose-gc');
@@ -147,7 +147,8 @@ describe('a request that never answers', () => {
     const stale = await until('stale warning', () => src.load(), (x) => x.warnings.length > 0);
     const ms = Date.now() - t0;
     expect(stale.errors).toEqual([]);
-    expect(stale.warnings).toEqual([expect.stringMatching(/^pods: not being updated since \d{4}-\d\d-\d\dT[\d:.]+Z \(Timeout: watch pods: no answer within 250 ms\); answering from the cache, reconnecting$/)]);
+    expect(stale.warnings).toEqual([{ kind: 'stale', resource: 'pods', since: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/), reason: 'Timeout', message: 'watch pods: no answer within 250 ms', next: 'reconnecting' }]);
+    expect(stale.warnings.map(warningText)).toEqual([expect.stringMatching(/^pods: not being updated since \d{4}-\d\d-\d\dT[\d:.]+Z \(Timeout: watch pods: no answer within 250 ms\); answering from the cache, reconnecting$/)]);
     // Each timed-out watch request is aborted on our side: the server holds at most the one in flight.
     await sleep(600);
     expect(watchesOf(fake)).toBeGreaterThanOrEqual(2);
@@ -185,7 +186,7 @@ describe('watchdog: a reflector stuck past its deadline', () => {
     // Meanwhile answers come from the cache, saying since when it has not been updated.
     const during = await src.load();
     expect(podsOf(during)).toEqual(['a', 'b']);
-    expect(during.warnings).toEqual([expect.stringMatching(/^pods: not being updated since \S+Z \(Timeout: list pods: stuck for \d+ ms, restarted\); answering from the cache, reconnecting$/)]);
+    expect(during.warnings.map(warningText)).toEqual([expect.stringMatching(/^pods: not being updated since \S+Z \(Timeout: list pods: stuck for \d+ ms, restarted\); answering from the cache, reconnecting$/)]);
     fake.unhang();
     const t1 = Date.now();
     const healed = await until('healed', () => src.load(), (x) => x.warnings.length === 0 && x.errors.length === 0);
@@ -256,10 +257,11 @@ describe('a watch open and silent (no event, no bookmark)', () => {
     const heard = src.status()[0]!.lastHeardAt!;
     fake.fail('pods', 503);
     // Silent (relist at once) → the relist's 503: the warning names the 503, and the time stays the last word heard.
-    const r = await until('stale', () => src.load(), (x) => x.warnings.some((w) => w.includes('(ServiceUnavailable: ')), 3000);
+    const r = await until('stale', () => src.load(), (x) => x.warnings.some((w) => w.kind === 'stale' && w.reason === 'ServiceUnavailable'), 3000);
     expect(r.errors).toEqual([]);
     expect(podsOf(r)).toEqual(['a']);
-    const w = r.warnings[0]!;
+    expect(r.warnings[0]).toMatchObject({ kind: 'stale', resource: 'pods', since: new Date(heard).toISOString(), reason: 'ServiceUnavailable' });
+    const w = warningText(r.warnings[0]!);
     expect(w.startsWith(`pods: not being updated since ${new Date(heard).toISOString()} (`)).toBe(true);
     // The phrase the answer layer keeps as a gap (src/answer/index.ts loadState).
     expect(/: not being updated since /.test(w)).toBe(true);

@@ -13,7 +13,7 @@ import { FileSource } from '../../src/cluster/file-source.ts';
 import { projectObject } from '../../src/cluster/projection.ts';
 import { ALL_RESOURCES, RESOURCES } from '../../src/cluster/resources.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
-import type { SourceResult } from '../../src/cluster/source.ts';
+import { warningText, type SourceResult } from '../../src/cluster/source.ts';
 import { reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
 
 const STATES = join(import.meta.dirname, '..', 'fixtures', 'states');
@@ -344,10 +344,10 @@ describe('LiveSource: faults are values next to the data', () => {
     await src.load();
     await eventually(src, () => fake.requests.filter((r) => r.watch).length === ALL_RESOURCES.length);
     await fake.down();
-    const during = await eventually(src, (x) => x.warnings.some((w) => w.startsWith('pods: not being updated since')));
+    const during = await eventually(src, (x) => x.warnings.some((w) => w.kind === 'stale' && w.resource === 'pods'));
     expect(during.errors).toEqual([]);
     expect(during.snapshot.count('Pod')).toBe(3);
-    expect(during.warnings.find((w) => w.startsWith('pods:'))).toMatch(/\(Unreachable: .*\); answering from the cache, reconnecting$/);
+    expect(during.warnings.filter((w) => w.kind === 'stale' && w.resource === 'pods').map(warningText)[0]).toMatch(/\(Unreachable: .*\); answering from the cache, reconnecting$/);
     fake.apply(pod('while-down', 'team-a'));
     await fake.up();
     const after = await eventually(src, (x) => x.warnings.length === 0 && x.snapshot.get('Pod', 'team-a', 'while-down') !== undefined);
@@ -390,7 +390,8 @@ describe('LiveSource: faults are values next to the data', () => {
     fake.apply(pod('fine', 'ns1'));
     const r = await eventually(src, (x) => x.snapshot.get('Pod', 'ns1', 'fine') !== undefined);
     expect(r.snapshot.get('Pod', 'ns1', 'odd')).toBeUndefined();
-    expect(r.warnings).toEqual(['pods: 1 object(s) skipped, their shape was not readable']);
+    expect(r.warnings).toEqual([{ kind: 'skipped', resource: 'pods', count: 1 }]);
+    expect(r.warnings.map(warningText)).toEqual(['pods: 1 object(s) skipped, their shape was not readable']);
   });
 
   it('a quota without status gets status.used from the injected reconcile, as FileSource does', async () => {
@@ -398,7 +399,8 @@ describe('LiveSource: faults are values next to the data', () => {
     const { src } = await setup({ objects: [quota, pod('a', 'ns1'), pod('b', 'ns1')] }, { reconcile: (s) => reconcileQuotaStatus(s, Date.now()) });
     const r = await src.load();
     expect(r.snapshot.get('ResourceQuota', 'ns1', 'q')?.status).toEqual({ hard: { pods: '5' }, used: { pods: '2' } });
-    expect(r.warnings).toEqual(['ResourceQuota ns1/q: status.used computed from the objects in the state']);
+    expect(r.warnings).toEqual([{ kind: 'reconciled', namespace: 'ns1', quota: 'q' }]);
+    expect(r.warnings.map(warningText)).toEqual(['ResourceQuota ns1/q: status.used computed from the objects in the state']);
   });
 
   it('close() stops every list and watch', async () => {

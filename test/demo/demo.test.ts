@@ -11,7 +11,7 @@ import { admitObject } from '../../src/engine/admit.ts';
 import { computeQuotaUsed } from '../../src/engine/quota-ledger.ts';
 import { isTerminal, podRequests } from '../../src/engine/resources.ts';
 import { schedulePod } from '../../src/engine/scheduler/schedule.ts';
-import type { Job, KEvent, LimitRange, Node, Pod, ReplicaSet, ResourceQuota } from '../../src/k8s/objects.ts';
+import type { KEvent } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import { Quantity, resourceList } from '../../src/quantity.ts';
 
@@ -25,9 +25,9 @@ beforeAll(() => {
   snap = loaded.snapshot;
 });
 
-const pods = () => snap.list<Pod & KObject>('Pod');
-const events = () => snap.list<KEvent & KObject>('Event');
-const quotas = () => snap.list<ResourceQuota & KObject>('ResourceQuota');
+const pods = () => snap.list('Pod');
+const events = () => snap.list('Event');
+const quotas = () => snap.list('ResourceQuota');
 const key = (o: KObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 
 /** The API error inside a controller's FailedCreate event message. */
@@ -93,7 +93,7 @@ describe('demo cluster: quotas', () => {
     expect(exceeded.length).toBeGreaterThanOrEqual(4);
     for (const e of exceeded) {
       const [, name, requested, used, limited] = EXCEEDED.exec(e.message!)!;
-      const q = snap.get<ResourceQuota & KObject>('ResourceQuota', e.metadata.namespace, name!);
+      const q = snap.get('ResourceQuota', e.metadata.namespace, name!);
       expect(q, `quota ${name} of event ${e.metadata.name}`).toBeDefined();
       const req = parsePairs(requested!);
       const u = parsePairs(used!);
@@ -124,7 +124,7 @@ describe('demo cluster: nodes', () => {
     }
     expect(sums.size).toBe(10);
     for (const [n, s] of sums) {
-      const alloc = resourceList(snap.get<Node & KObject>('Node', undefined, n)!.status?.allocatable);
+      const alloc = resourceList(snap.get('Node', undefined, n)!.status?.allocatable);
       expect(s.count, `${n} pods`).toBeLessThanOrEqual(Number(alloc.get('pods')!.value()));
       for (const [r, v] of s.req) {
         const a = alloc.get(r) ?? Quantity.zero();
@@ -134,7 +134,7 @@ describe('demo cluster: nodes', () => {
   });
 
   it('has the node pools the stories need', () => {
-    const node = (n: string) => snap.get<Node & KObject>('Node', undefined, n)!;
+    const node = (n: string) => snap.get('Node', undefined, n)!;
     for (const n of ['gpu-a-1', 'gpu-b-1']) {
       expect(node(n).spec?.taints).toEqual([{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }]);
       expect(String(node(n).status?.allocatable?.['nvidia.com/gpu'])).toBe('4');
@@ -142,7 +142,7 @@ describe('demo cluster: nodes', () => {
     expect(node('general-c-2').spec?.unschedulable).toBe(true);
     expect(node('general-c-2').spec?.taints?.map((t) => `${t.key}:${t.effect}`)).toEqual(['node.kubernetes.io/unschedulable:NoSchedule']);
     expect(node('control-plane-1').spec?.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
-    for (const n of snap.list<Node & KObject>('Node')) {
+    for (const n of snap.list('Node')) {
       const l = n.metadata.labels as Record<string, string>;
       expect(l['kubernetes.io/hostname']).toBe(n.metadata.name);
       expect(l['topology.kubernetes.io/zone']).toMatch(/^eu-west-1[abc]$/);
@@ -173,7 +173,7 @@ describe('demo cluster: objects look like the controllers made them', () => {
   });
 
   it('LimitRanges are in stored form (Container defaults derived from max, defaultRequest from default)', () => {
-    for (const lr of snap.list<LimitRange & KObject>('LimitRange')) {
+    for (const lr of snap.list('LimitRange')) {
       for (const item of lr.spec.limits) {
         if (item.type !== 'Container') {
           expect(item.default ?? item.defaultRequest, `${key(lr)} ${item.type} has no defaults`).toBeUndefined();
@@ -205,15 +205,16 @@ describe('demo cluster: objects look like the controllers made them', () => {
 /** The rejected pod of a FailedCreate event: the owner's template under the name in the message. */
 function rejectedPod(e: KEvent): KObject {
   const ns = e.involvedObject!.namespace!;
-  const owner = snap.get<(ReplicaSet | Job) & KObject>(e.involvedObject!.kind!, ns, e.involvedObject!.name!)!;
+  const kind = e.involvedObject!.kind!;
+  const owner = (kind === 'ReplicaSet' || kind === 'Job' ? snap.get(kind, ns, e.involvedObject!.name!) : undefined)!;
   const name = /^pods "([^"]+)"/.exec(apiError(e.message!))![1]!;
   const t = owner.spec.template;
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { ...(t.metadata ?? {}), name, namespace: ns }, spec: structuredClone(t.spec) } as unknown as KObject;
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { ...(t.metadata ?? {}), name, namespace: ns }, spec: structuredClone(t.spec) };
 }
 
 describe('demo cluster: the stories', () => {
   it('team-a: quota full on pods (10/10) with CPU left; worker cannot get its third pod', () => {
-    const q = snap.get<ResourceQuota & KObject>('ResourceQuota', 'team-a', 'team-quota')!;
+    const q = snap.get('ResourceQuota', 'team-a', 'team-quota')!;
     expect(q.status?.used?.pods).toBe('10');
     expect(q.status?.hard?.pods).toBe('10');
     expect(Quantity.parse(q.status!.used!['requests.cpu']).cmp(Quantity.parse(q.status!.hard!['requests.cpu']))).toBe(-1);
@@ -228,7 +229,7 @@ describe('demo cluster: the stories', () => {
     expect(pods().filter((p) => p.metadata.namespace === 'team-a' && p.metadata.name!.startsWith('web-7c5d8f9b6-')).length).toBe(4);
     expect(pods().filter((p) => p.metadata.namespace === 'team-a' && p.metadata.name!.startsWith('api-6b9f4c7d8-')).length).toBe(3);
     // The finished migration pod exists but does not hold a `pods` slot.
-    expect(snap.get<Pod & KObject>('Pod', 'team-a', 'db-migrate-v42-bz4ds')?.status?.phase).toBe('Succeeded');
+    expect(snap.get('Pod', 'team-a', 'db-migrate-v42-bz4ds')?.status?.phase).toBe('Succeeded');
   });
 
   it('team-a: exporter is refused by the LimitRange (cpu limit/request 20 > maxLimitRequestRatio 10)', () => {
@@ -249,8 +250,8 @@ describe('demo cluster: the stories', () => {
   });
 
   it('team-b: BestEffort and NotBestEffort quotas; report-gen refused with "must specify"; cache OOMKilled', () => {
-    expect(snap.get<ResourceQuota & KObject>('ResourceQuota', 'team-b', 'besteffort')!.spec?.scopes).toEqual(['BestEffort']);
-    expect(snap.get<ResourceQuota & KObject>('ResourceQuota', 'team-b', 'compute')!.spec?.scopes).toEqual(['NotBestEffort']);
+    expect(snap.get('ResourceQuota', 'team-b', 'besteffort')!.spec?.scopes).toEqual(['BestEffort']);
+    expect(snap.get('ResourceQuota', 'team-b', 'compute')!.spec?.scopes).toEqual(['NotBestEffort']);
     const ev = eventsFor('ReplicaSet', 'team-b', 'report-gen-6d8f7b9c4', 'FailedCreate');
     expect(ev.map((e) => e.message)).toContain(
       'Error creating: pods "report-gen-6d8f7b9c4-87lqz" is forbidden: failed quota: compute: must specify limits.cpu for: app; limits.memory for: app',
@@ -262,7 +263,7 @@ describe('demo cluster: the stories', () => {
   });
 
   it('ml: GPU quota (8/8, five of them held by Pending pods), a notebook without the GPU toleration, a 4-GPU job that fits nowhere', () => {
-    const q = snap.get<ResourceQuota & KObject>('ResourceQuota', 'ml', 'gpu-quota')!;
+    const q = snap.get('ResourceQuota', 'ml', 'gpu-quota')!;
     expect(q.status?.used?.['requests.nvidia.com/gpu']).toBe('8');
     expect(q.status?.hard?.['requests.nvidia.com/gpu']).toBe('8');
     expect(eventsFor('Pod', 'ml', 'notebook-priya', 'FailedScheduling')[0]!.message).toBe(
@@ -274,10 +275,10 @@ describe('demo cluster: the stories', () => {
   });
 
   it('batch: PriorityClass-scoped quota stops the nightly-etl Job at 8 of 10 pods; CronJob; a 1500-CPU pod admitted but unschedulable', () => {
-    const q = snap.get<ResourceQuota & KObject>('ResourceQuota', 'batch', 'batch-low')!;
+    const q = snap.get('ResourceQuota', 'batch', 'batch-low')!;
     expect(q.spec?.scopeSelector?.matchExpressions).toEqual([{ operator: 'In', scopeName: 'PriorityClass', values: ['batch-low'] }]);
     expect(snap.get('CronJob', 'batch', 'nightly-etl')).toBeDefined();
-    expect(snap.get<Job & KObject>('Job', 'batch', 'nightly-etl-29551740')!.spec.parallelism).toBe(10);
+    expect(snap.get('Job', 'batch', 'nightly-etl-29551740')!.spec.parallelism).toBe(10);
     const ev = eventsFor('Job', 'batch', 'nightly-etl-29551740', 'FailedCreate');
     expect(ev.length).toBe(2);
     expect(apiError(ev[0]!.message!)).toMatch(/exceeded quota: batch-low, requested: requests\.cpu=2500m, used: requests\.cpu=20, limited: requests\.cpu=22$/);

@@ -87,7 +87,7 @@ describe('conformance: admission cases', () => {
     }
     if (exp.quotaUsedAfter) {
       for (const [q, want] of Object.entries(exp.quotaUsedAfter as Record<string, Record<string, unknown>>)) {
-        const quota = out.state.get<KObject & { status?: { used?: Record<string, unknown> } }>('ResourceQuota', r.namespace, q)!;
+        const quota = out.state.get('ResourceQuota', r.namespace, q)!;
         expect(canon(quota.status?.used)).toEqual(canon(want));
       }
     }

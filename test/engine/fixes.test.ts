@@ -14,7 +14,7 @@ import { verifyCandidates } from '../../src/engine/fixes.ts';
 import { computeQuotaUsed, reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
 import { schedulePod } from '../../src/engine/scheduler/schedule.ts';
 import { expandWorkload } from '../../src/engine/workloads.ts';
-import type { Pod, ResourceQuota, Workload } from '../../src/k8s/objects.ts';
+import { isWorkloadKind, type Pod } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import type { Fix } from '../../src/answer/types.ts';
 import type { JsonFinding } from '../../src/answer/diagnose.ts';
@@ -31,11 +31,11 @@ const SHORT: Record<string, string> = { deploy: 'Deployment', statefulset: 'Stat
 function subjectPod(state: Snapshot, f: JsonFinding, ns: string): { pod: Pod; existing: boolean } | null {
   const name = f.object?.name;
   if (name && (f.object?.resource === 'pods' || !f.object?.resource)) {
-    const p = state.get<Pod & KObject>('Pod', ns, name);
+    const p = state.get('Pod', ns, name);
     if (p) return { pod: structuredClone(p), existing: true };
     const fromWorkload = (kind: string, w: string) => {
-      const o = state.get<Workload & KObject>(kind, ns, w);
-      const p0 = o ? expandWorkload(o as Workload, { replicas: 1, nodes: [] }).pods[0] : undefined;
+      const o = isWorkloadKind(kind) ? state.get(kind, ns, w) : undefined;
+      const p0 = o ? expandWorkload(o, { replicas: 1, nodes: [] }).pods[0] : undefined;
       return p0 ? { pod: { ...p0, metadata: { ...p0.metadata, name } } as Pod, existing: false } : null;
     };
     const rs = /^(.*)-[a-z0-9]{5}$/.exec(name)?.[1];
@@ -71,7 +71,7 @@ function subjectPod(state: Snapshot, f: JsonFinding, ns: string): { pod: Pod; ex
 /** Removes pods and recomputes every quota of the namespace from the objects (the quota controller). */
 function removePods(state: Snapshot, ns: string, names: string[]): void {
   for (const n of names) state.remove('Pod', ns, n);
-  for (const q of state.list<ResourceQuota & KObject>('ResourceQuota', ns)) {
+  for (const q of state.list('ResourceQuota', ns)) {
     const used = Object.fromEntries([...computeQuotaUsed(state, q)].map(([k, v]) => [k, v.toString()]));
     state.put({ ...q, status: { ...(q.status ?? {}), used } } as KObject);
   }
@@ -86,7 +86,7 @@ function ownerKey(state: Snapshot, p: Pod & KObject): string | null {
   const ref = p.metadata.ownerReferences?.find((o) => o.controller) ?? p.metadata.ownerReferences?.[0];
   if (!ref) return null;
   if (ref.kind === 'ReplicaSet') {
-    const rs = state.get<KObject & { metadata: { ownerReferences?: { kind: string; name: string }[] } }>('ReplicaSet', p.metadata.namespace, ref.name);
+    const rs = state.get('ReplicaSet', p.metadata.namespace, ref.name);
     const d = rs?.metadata.ownerReferences?.find((o) => o.kind === 'Deployment');
     if (d) return `Deployment/${d.name}`;
     const m = /^(.*)-[a-z0-9]{5,10}$/.exec(ref.name);
@@ -105,7 +105,7 @@ function reapply(state: Snapshot, ns: string, p: Pod, fix: Fix): boolean {
     let m: RegExpExecArray | null;
     if ((m = /^kubectl -n (\S+) patch resourcequota (\S+) --type merge -p '(.*)'$/.exec(line))) {
       const patch = JSON.parse(m[3]!) as { spec: { hard: Record<string, string> } };
-      const q = state.get<ResourceQuota & KObject>('ResourceQuota', m[1], m[2]!)!;
+      const q = state.get('ResourceQuota', m[1], m[2]!)!;
       expect(q, `quota ${m[2]} exists`).toBeDefined();
       state.put({ ...q, spec: { ...q.spec, hard: { ...q.spec?.hard, ...patch.spec.hard } }, status: { ...q.status, hard: { ...q.status?.hard, ...patch.spec.hard } } } as KObject);
       applied = true;
@@ -116,7 +116,7 @@ function reapply(state: Snapshot, ns: string, p: Pod, fix: Fix): boolean {
       // The ReplicaSet controller removes unscheduled pods first, then the most recently created.
       const created = (x: Pod & KObject) => Date.parse(String(x.metadata.creationTimestamp ?? '1970-01-01T00:00:00Z'));
       const owned = state
-        .list<Pod & KObject>('Pod', m[1])
+        .list('Pod', m[1])
         .filter((x) => ownerKey(state, x) === key && x.status?.phase !== 'Succeeded' && x.status?.phase !== 'Failed')
         .sort((a, b) => Number(!!a.spec.nodeName) - Number(!!b.spec.nodeName) || created(b) - created(a) || (a.metadata.name! < b.metadata.name! ? 1 : -1));
       expect(owned.length, `${key} has ≥ ${drop} pods`).toBeGreaterThanOrEqual(drop);
@@ -286,7 +286,7 @@ describe('verifyCandidates keeps only what re-simulation passes', () => {
   it('a Pending result is dropped unless the candidate does not need scheduling', () => {
     // raise requests.cpu to 2 and ask 900m: quota 1400m ≤ 2 ok, node 500m free < 900m → Pending
     const raise = (s: Snapshot) => {
-      const q = s.get<ResourceQuota & KObject>('ResourceQuota', 'v', 'q')!;
+      const q = s.get('ResourceQuota', 'v', 'q')!;
       s.put(quota('q', { namespace: 'v', hard: { pods: '2', 'requests.cpu': '2' }, used: q.status!.used! }));
       return { state: s, object: withCpu('f', '900m', '1') };
     };
@@ -301,6 +301,6 @@ describe('verifyCandidates keeps only what re-simulation passes', () => {
     const cands = ['a', 'b', 'c'].map((n) => ({ who: 'app-team' as const, summary: n, apply: as(withCpu(n, '100m', '1')) }));
     expect(verifyCandidates(s, cands, {}, 2).map((x) => x.summary)).toEqual(['a', 'b']);
     expect(s.count('Pod', 'v')).toBe(1);
-    expect(s.get<ResourceQuota & KObject>('ResourceQuota', 'v', 'q')!.status!.used).toEqual({ pods: '1', 'requests.cpu': '500m' });
+    expect(s.get('ResourceQuota', 'v', 'q')!.status!.used).toEqual({ pods: '1', 'requests.cpu': '500m' });
   });
 });

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { admitObject, commitAdmission } from '../../src/engine/admit.ts';
 import { chargeQuotas, reconcileQuotaStatus, releaseQuotas, withQuotaHard } from '../../src/engine/quota-ledger.ts';
 import { releasePod } from '../../src/engine/release.ts';
-import type { Pod, ResourceQuota } from '../../src/k8s/objects.ts';
+import type { Pod } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import { Quantity } from '../../src/quantity.ts';
 import { pod, snapshotOf } from '../support/builders.ts';
@@ -30,11 +30,11 @@ function quota(name: string, hard: Record<string, string>, used?: Record<string,
 }
 
 function usedOf(s: Snapshot, name: string, ns = NS): Record<string, string | number> | undefined {
-  return s.get<ResourceQuota & KObject>('ResourceQuota', ns, name)?.status?.used ?? undefined;
+  return s.get('ResourceQuota', ns, name)?.status?.used ?? undefined;
 }
 
 function podOf(s: Snapshot, name: string): Pod {
-  return s.get<Pod & KObject>('Pod', NS, name)!;
+  return s.get('Pod', NS, name)!;
 }
 
 /**
@@ -129,8 +129,8 @@ describe('reconcile', () => {
     const s = state();
     s.put(quota('fresh', { 'requests.cpu': '4', pods: '20' }));
     const notes = reconcileQuotaStatus(s);
-    expect(notes).toEqual(['ResourceQuota team-a/fresh: status.used computed from the objects in the state']);
-    const fresh = s.get<ResourceQuota & KObject>('ResourceQuota', NS, 'fresh')!;
+    expect(notes).toEqual([{ namespace: 'team-a', name: 'fresh' }]);
+    const fresh = s.get('ResourceQuota', NS, 'fresh')!;
     expect(fresh.status).toEqual({ hard: { 'requests.cpu': '4', pods: '20' }, used: { 'requests.cpu': '500m', pods: '2' } });
     expect(usedOf(s, 'compute')).toEqual({ 'requests.cpu': '500m', 'requests.memory': '384Mi', pods: '2' });
     expect(reconcileQuotaStatus(s)).toEqual([]);
@@ -140,7 +140,7 @@ describe('reconcile', () => {
     const s = state();
     withQuotaHard(s, NS, 'compute', 'limits.cpu', Quantity.parse('4'));
     withQuotaHard(s, NS, 'compute', 'pods', Quantity.parse('12'));
-    const q = s.get<ResourceQuota & KObject>('ResourceQuota', NS, 'compute')!;
+    const q = s.get('ResourceQuota', NS, 'compute')!;
     expect(q.spec?.hard).toEqual({ 'requests.cpu': '2', 'requests.memory': '2Gi', pods: '12', 'limits.cpu': '4' });
     expect(q.status?.used).toEqual({ 'requests.cpu': '500m', 'requests.memory': '384Mi', pods: '2', 'limits.cpu': '500m' });
   });

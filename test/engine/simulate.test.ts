@@ -30,7 +30,7 @@ describe('simulate: a manifest that creates its own rules', () => {
     expect(out.results[0]!.namespace).toBe('');
     expect(out.results.at(-1)!.admission.message).toBe(message);
     // The quota was stored with status.hard from spec and status.used recomputed (nothing yet) then charged.
-    const q = out.state.get<KObject & { status?: { hard?: object; used?: Record<string, string> } }>('ResourceQuota', 'fresh', 'q')!;
+    const q = out.state.get('ResourceQuota', 'fresh', 'q')!;
     expect(q.status?.hard).toEqual(hard);
     // The caller's snapshot is untouched.
     expect(state.get('ResourceQuota', 'fresh', 'q')).toBeUndefined();

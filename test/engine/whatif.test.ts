@@ -466,7 +466,7 @@ describe('whatIfLimitRange: stored-form defaulting, each workload\'s next pod, t
     const s = whatIfState();
     expect(whatIfLimitRange(s, NS, 'nope', 'max', undefined, 'cpu', '1')).toBeNull();
     whatIfLimitRange(s, NS, undefined, 'max', undefined, 'cpu', '1');
-    expect(s.get<{ spec: { limits: { max?: unknown }[] } } & KObject>('LimitRange', NS, 'defaults')!.spec.limits[0]!.max).toBeUndefined();
+    expect(s.get('LimitRange', NS, 'defaults')!.spec.limits[0]!.max).toBeUndefined();
   });
 });
 

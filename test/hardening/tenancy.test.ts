@@ -80,9 +80,10 @@ class LeakySource implements ClusterSource {
         { resource: 'events', namespace: 'ml', reason: 'the server said: notebook-priya is <b>gone</b>', message: 'inference-7f9c6d5b8-w7mh2' },
       ],
       warnings: [
-        'replicasets in team-b: not being updated since 2026-03-10T09:30:00.000Z (Forbidden: replicasets "toolbox-6c4d8f7b9" is forbidden in team-b); answering from the cache, reconnecting',
-        'pods in ml: 2 object(s) skipped, their shape was not readable',
-        'ResourceQuota batch/batch-low: status.used recomputed (nightly-etl-29551740-kgtlw)',
+        { kind: 'stale', resource: 'replicasets', namespace: 'team-b', since: '2026-03-10T09:30:00.000Z', reason: 'Forbidden', message: 'replicasets "toolbox-6c4d8f7b9" is forbidden in team-b', next: 'reconnecting' },
+        { kind: 'skipped', resource: 'pods', namespace: 'ml', count: 2 },
+        { kind: 'reconciled', namespace: 'batch', quota: 'batch-low' },
+        { kind: 'unread', source: 'state/ml.yaml', object: 'ConfigMap ml/finetune-7b-jmngj' },
       ],
     };
   }
@@ -204,7 +205,7 @@ describe('tenancy: every entry point × every probe, 0 leaks', () => {
     expect(t.texts[0]).toMatch(/^🔮 /);
     const node = /(general-[a-c]-\d|gpu-a-1)/.exec(p.text)![1]!;
     // Pods of other namespaces on that node, counted from the state: the reply says how many, nothing else.
-    const onNode = demo.list<{ metadata: { name?: string; namespace?: string; ownerReferences?: { kind: string }[] }; spec?: { nodeName?: string }; status?: { phase?: string } }>('Pod')
+    const onNode = demo.list('Pod')
       .filter((x) => x.spec?.nodeName === node && !['Succeeded', 'Failed'].includes(x.status?.phase ?? '') && !x.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet'));
     const others = onNode.filter((x) => x.metadata.namespace !== 'team-a').length;
     if (others > 0) expect(t.texts[0]).toMatch(new RegExp(`Other namespaces: ${others} pods? — \\d+ lands? elsewhere, \\d+ stays? Pending\\.`));

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { decodeText, formatProblem } from '../../k8s/decode.ts';
 import type { KObject } from '../../k8s/snapshot.ts';
-import { openSource } from '../../answer/sources.ts';
+import { openSource, warningText } from '../../answer/sources.ts';
 import { simulate, simResultsToJson } from '../../answer/simulation.ts';
 import { renderSimulation } from '../../render/text.ts';
 import { UsageError } from '../../answer/errors.ts';
@@ -37,7 +37,7 @@ async function runSimulate(opts: SimulateFlags, io: Io, check: boolean): Promise
     // and printed its `data`/`stringData` values (SECURITY.md: never echoed, not even the user's own).
     const bounded = boundWorkloads(objects.map(redactSecrets), MAX_CLI_PODS);
     const out = simulate(loaded.snapshot, bounded.objects, { namespace: opts.namespace, k8sVersion: opts.k8sVersion, now: Date.now() });
-    const warnings = [...loaded.warnings, ...loaded.errors.map((e) => errorGap(e, Visibility.everything(), 'operator')), ...bounded.warnings, ...out.warnings];
+    const warnings = [...loaded.warnings.map(warningText), ...loaded.errors.map((e) => errorGap(e, Visibility.everything(), 'operator')), ...bounded.warnings, ...out.warnings];
     const failed = out.results.some((r) => !r.admission.allowed || (r.scheduling !== null && !r.scheduling.scheduled));
     if (opts.json) io.stdout(JSON.stringify(simResultsToJson({ results: out.results, warnings }), null, 2) + '\n');
     else io.stdout(renderSimulation(out.results, warnings, { check }) + '\n');

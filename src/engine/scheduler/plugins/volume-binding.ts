@@ -14,7 +14,7 @@
  * `node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)`.
  * Not modelled: storage capacity tracking (`node(s) did not have enough free storage`), CSI translation.
  */
-import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../../k8s/objects.ts';
+import type { PersistentVolume, PersistentVolumeClaim, Pod } from '../../../k8s/objects.ts';
 import { Quantity } from '../../../quantity.ts';
 import { stateKey, type CycleState, type StateData } from '../cycle-state.ts';
 import type { SchedulerPlugin } from '../plugin.ts';
@@ -93,18 +93,18 @@ function preFilter(state: CycleState): PreFilterOutcome {
   const result = new VolumeBindingState();
   let immediateUnbound = false;
   for (const { claim: name, ephemeral } of names) {
-    const claim = state.snapshot.get<PersistentVolumeClaim>('PersistentVolumeClaim', ns, name);
+    const claim = state.snapshot.get('PersistentVolumeClaim', ns, name);
     if (!claim) {
       if (ephemeral) return { status: unresolvable(NAME, `waiting for ephemeral volume controller to create the persistentvolumeclaim "${name}"`) };
       return { status: unresolvable(NAME, `persistentvolumeclaim "${name}" not found`) };
     }
     if (claim.metadata.deletionTimestamp) return { status: unresolvable(NAME, `persistentvolumeclaim "${name}" is being deleted`) };
     if (claim.spec.volumeName) {
-      result.bound.push({ claim, pv: state.snapshot.get<PersistentVolume>('PersistentVolume', undefined, claim.spec.volumeName) });
+      result.bound.push({ claim, pv: state.snapshot.get('PersistentVolume', undefined, claim.spec.volumeName) });
       continue;
     }
     const className = claim.spec.storageClassName ?? '';
-    const sc = className ? state.snapshot.get<StorageClass>('StorageClass', undefined, className) : undefined;
+    const sc = className ? state.snapshot.get('StorageClass', undefined, className) : undefined;
     if (className && !sc) {
       // Upstream this is an internal error of IsDelayBindingMode; we report it as the lookup text.
       return { status: unresolvable(NAME, `storageclass.storage.k8s.io "${className}" not found`) };
@@ -113,7 +113,7 @@ function preFilter(state: CycleState): PreFilterOutcome {
       immediateUnbound = true;
       continue;
     }
-    const candidates = state.snapshot.list<PersistentVolume>('PersistentVolume').filter((pv) => isCandidatePV(pv, claim));
+    const candidates = state.snapshot.list('PersistentVolume').filter((pv) => isCandidatePV(pv, claim));
     result.delayed.push({ claim, candidates, provisionable: !!sc.provisioner && sc.provisioner !== NO_PROVISIONER });
   }
   if (immediateUnbound) return { status: unresolvable(NAME, ERR_REASON_UNBOUND_IMMEDIATE) };
