@@ -108,7 +108,7 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
   }
   if (f.kind === 'quota-exceeded') {
     const quota = f.facts.quota ?? '';
-    const q = state.get<KObject & { status?: { used?: Record<string, string>; hard?: Record<string, string> } }>('ResourceQuota', ns, quota);
+    const q = state.get('ResourceQuota', ns, quota);
     if (q) {
       const res = f.facts.resources;
       const changes: string[] = [];

@@ -113,8 +113,6 @@ export class Snapshot {
   /** One object: of its kind's type for a known kind (`get('Pod', ns, name)` is a `Pod`), a `KObject` otherwise. */
   get<K extends KnownKind>(kind: K, namespace: string | undefined, name: string): KindMap[K] | undefined;
   get(kind: string, namespace: string | undefined, name: string): KObject | undefined;
-  /** @deprecated Name the kind instead: `get('Pod', …)` is already a `Pod`. Kept until the last `<T>` call site goes. */
-  get<T extends KObject>(kind: string, namespace: string | undefined, name: string): T | undefined;
   get(kind: string, namespace: string | undefined, name: string): KObject | undefined {
     return this.stores.get(kind)?.get(namespace ?? CLUSTER)?.get(name);
   }
@@ -122,8 +120,6 @@ export class Snapshot {
   /** Objects of a kind in a namespace (or all namespaces when `namespace` is undefined), sorted by name. */
   list<K extends KnownKind>(kind: K, namespace?: string): KindMap[K][];
   list(kind: string, namespace?: string): KObject[];
-  /** @deprecated Name the kind instead: `list('Pod')` is already a `Pod[]`. Kept until the last `<T>` call site goes. */
-  list<T extends KObject>(kind: string, namespace?: string): T[];
   list(kind: string, namespace?: string): KObject[] {
     const kindStore = this.stores.get(kind);
     if (!kindStore) return [];
@@ -140,8 +136,6 @@ export class Snapshot {
   /** Objects of a kind in a namespace, unsorted (hot paths). */
   iterate<K extends KnownKind>(kind: K, namespace?: string): IterableIterator<KindMap[K]>;
   iterate(kind: string, namespace?: string): IterableIterator<KObject>;
-  /** @deprecated Name the kind instead: `iterate('Pod')` already yields `Pod`s. Kept until the last `<T>` call site goes. */
-  iterate<T extends KObject>(kind: string, namespace?: string): IterableIterator<T>;
   *iterate(kind: string, namespace?: string): IterableIterator<KObject> {
     const kindStore = this.stores.get(kind);
     if (!kindStore) return;

@@ -15,13 +15,13 @@ export function helpExamples(state: Snapshot | undefined, ctx: AskContext): Help
   const visible = visibleNamespaces(state, ctx);
   const ns: string | undefined = visible[0] ?? ctx.defaultNamespace ?? visibilityOf(ctx).list()?.[0];
   const inNs = ns !== undefined && visibilityOf(ctx).allows(ns) ? ns : undefined;
-  const workloads = state && inNs ? ['Deployment', 'StatefulSet'].flatMap((k) => state.list<Workload & KObject>(k, inNs)).map((o) => o.metadata.name ?? '').filter((n) => n !== '') : [];
+  const workloads = state && inNs ? (['Deployment', 'StatefulSet'] as const).flatMap((k) => state.list(k, inNs)).map((o) => o.metadata.name ?? '').filter((n) => n !== '') : [];
   const w = workloads[0] ?? 'WORKLOAD';
-  const quota = inNs ? state?.list<ResourceQuota & KObject>('ResourceQuota', inNs)[0] : undefined;
+  const quota = inNs ? state?.list('ResourceQuota', inNs)[0] : undefined;
   const hard = quota?.status?.hard ?? quota?.spec?.hard ?? {};
   const qRes = ['requests.cpu', 'requests.memory', 'pods'].find((k) => k in hard) ?? Object.keys(hard)[0] ?? 'requests.cpu';
   const qNow = Quantity.tryParse(hard[qRes]);
-  const lr = inNs ? state?.list<LimitRange & KObject>('LimitRange', inNs)[0] : undefined;
+  const lr = inNs ? state?.list('LimitRange', inNs)[0] : undefined;
   const maxCpu = Quantity.tryParse(lr?.spec.limits.find((i) => i.type === 'Container')?.max?.cpu);
   return {
     namespace: ns ?? 'NAMESPACE',

@@ -13,7 +13,7 @@ export const why = needsState<QuestionOf<'why'>>((q, { state, ctx, gaps, withGap
   const ns = w?.namespace ?? namespaces.find((n) => state.get('Pod', n, name)) ?? q.namespace ?? ctx.defaultNamespace;
   if (!ns) return notFound(name, []);
   const podName = w ? state.list('Pod', ns).find((p) => !(p as { spec?: { nodeName?: string } }).spec?.nodeName && p.metadata.name?.startsWith(name))?.metadata.name : name;
-  const events = state.list<KObject & { message?: string; reason?: string; involvedObject?: { kind?: string; name?: string } }>('Event', ns).filter((e) => e.involvedObject?.name && (e.involvedObject.name === podName || e.involvedObject.name.startsWith(name)));
+  const events = state.list('Event', ns).filter((e) => e.involvedObject?.name && (e.involvedObject.name === podName || e.involvedObject.name.startsWith(name)));
   if (!events.length) return withGaps({ replies: [noEventsReply(name, ns)], namespaces: [ns] });
   const last = events[events.length - 1]!;
   // A pod's event message does not name the pod (a FailedScheduling text never does): say which one, as

@@ -20,7 +20,7 @@ export function drainAnswer(state: Snapshot, d: DrainAnswer, how: 'drain' | 'dow
   // The asker's pods on the node (the ones whatIfDrain moved: bound there, not finished, not DaemonSet).
   const mine: string[] = [];
   for (const ns of vis.list() ?? []) {
-    for (const p of state.iterate<Pod & KObject>('Pod', ns)) {
+    for (const p of state.iterate('Pod', ns)) {
       if (p.spec?.nodeName !== d.node || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
       if (p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet')) continue;
       mine.push(`${ns}/${p.metadata.name ?? ''}`);

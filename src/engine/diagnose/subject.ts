@@ -5,6 +5,7 @@
  */
 import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
 import type { Pod, ReplicaSet, Workload } from '../../k8s/objects.ts';
+import { isWorkloadKind } from '../../k8s/objects.ts';
 import { Quantity } from '../../quantity.ts';
 import { expandWorkload } from '../workloads.ts';
 import { ownerOf, refOf } from '../fixes.ts';
@@ -26,14 +27,14 @@ export interface LocatedPod {
 export function locatePod(state: Snapshot, f: Subject, ns: string): LocatedPod | null {
   const name = f.object?.name;
   if (name && (f.object?.resource === 'pods' || !f.object?.resource)) {
-    const p = state.get<Pod & KObject>('Pod', ns, name);
+    const p = state.get('Pod', ns, name);
     if (p) {
       const owner = ownerOf(state, p);
       return { pod: p, ref: owner ? refOf(owner.kind, owner.name) : `pod/${name}`, existing: true };
     }
   }
   const tryWorkload = (kind: string, wname: string): LocatedPod | null => {
-    const w = state.get<Workload & KObject>(kind, ns, wname);
+    const w = isWorkloadKind(kind) ? state.get(kind, ns, wname) : undefined;
     if (!w) return null;
     const exp = expandWorkload(w as Workload, { replicas: 1, nodes: [] });
     const pod = exp.pods[0];

@@ -369,8 +369,8 @@ export class NodeInfoIndex implements Derived {
 
   static build(snapshot: Snapshot): NodeInfoIndex {
     const index = new NodeInfoIndex(new Map(), new Set(), null, 0, new RequestPool());
-    for (const n of snapshot.iterate<KObject>('Node')) index.onChange('Node', undefined, n);
-    for (const p of snapshot.iterate<KObject>('Pod')) index.onChange('Pod', undefined, p);
+    for (const n of snapshot.iterate('Node')) index.onChange('Node', undefined, n);
+    for (const p of snapshot.iterate('Pod')) index.onChange('Pod', undefined, p);
     return index;
   }
 

@@ -79,7 +79,7 @@ function makeNamespaceLabels(state: CycleState): NamespaceLabels {
   return (ns) => {
     let l = cache.get(ns);
     if (!l) {
-      const obj = state.snapshot.get<Namespace>('Namespace', undefined, ns);
+      const obj = state.snapshot.get('Namespace', undefined, ns);
       l = { ...(obj?.metadata.labels ?? {}), 'kubernetes.io/metadata.name': ns };
       cache.set(ns, l);
     }
