@@ -30,7 +30,7 @@ import { createAnswerer } from '../src/answer/index.ts';
 import { MAX_SCALE_PODS } from '../src/answer/bounds.ts';
 import { fileURLToPath } from 'node:url';
 import { NodeInfoIndex, nodeInfoIndex } from '../src/engine/scheduler/node-info.ts';
-import { ALL_RESOURCES, RESOURCES, collectionPath } from '../src/cluster/resources.ts';
+import { ALL_RESOURCES, RESOURCES, collectionPath } from '../src/cluster/api-resources.ts';
 import { reconcileQuotaStatus } from '../src/engine/quota-ledger.ts';
 import { cpus } from 'node:os';
 import { FakeApiServer } from '../test/support/fake-apiserver.ts';

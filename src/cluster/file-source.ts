@@ -32,7 +32,7 @@ export interface LoadedState {
 }
 
 /** Reads a state path into a snapshot; unreadable files and invalid objects come back as errors. */
-export function loadState(path: string, opts: { now?: number; reconcile?: Reconcile } = {}): LoadedState {
+export function readStateFiles(path: string, opts: { now?: number; reconcile?: Reconcile } = {}): LoadedState {
   const snapshot = new Snapshot();
   const warnings: SourceWarning[] = [];
   const errors: DecodeProblem[] = [];
@@ -78,7 +78,7 @@ export class FileSource implements ClusterSource {
 
   async load(): Promise<SourceResult> {
     if (!this.cached) {
-      this.cached = loadState(this.path, { reconcile: this.opts.reconcile });
+      this.cached = readStateFiles(this.path, { reconcile: this.opts.reconcile });
       this.opts.prime?.(this.cached.snapshot);
     }
     return {

@@ -17,7 +17,7 @@ import { Snapshot, type KObject } from '../k8s/snapshot.ts';
 import { reconciledWarnings, type ClusterSource, type Reconcile, type SourceError, type SourceHealth, type SourceResult, type SourceWarning } from './source.ts';
 import { sameProjection } from './projection.ts';
 import { Reflector, type BackoffOptions, type ReflectorSink, type WatchdogOptions } from './reflector.ts';
-import { ALL_RESOURCES, RESOURCES, makeApis, type Apis, type ResourceName } from './resources.ts';
+import { ALL_RESOURCES, RESOURCES, makeApis, type Apis, type ResourceName } from './api-resources.ts';
 
 export interface LiveSourceOptions {
   kubeConfig: KubeConfig;

@@ -32,7 +32,7 @@ import {
 import type { KObject } from '../k8s/snapshot.ts';
 import { labelOf, type SourceError } from './source.ts';
 import { Interner, isRecord, projectObject } from './projection.ts';
-import { collectionPath, type Apis, type ResourceDef } from './resources.ts';
+import { collectionPath, type Apis, type ResourceDef } from './api-resources.ts';
 
 /** Where a reflector writes: LiveSource's cache. */
 export interface ReflectorSink {

@@ -4,7 +4,7 @@
  * SetDefaults_LimitRangeItem for LimitRanges created through the engine.
  */
 import type { Container, LimitRange, LimitRangeItem, Pod } from '../k8s/objects.ts';
-import { podRequests } from './resources.ts';
+import { podRequests } from './pod-resources.ts';
 
 /** A deep copy of plain JSON-like data (objects from YAML/JSON are plain). */
 export function clone<T>(v: T): T {

@@ -12,7 +12,7 @@ import { podUsage } from './admission/evaluators/pods.ts';
 import { clone } from './defaults.ts';
 import { simulate, type SimOptions, type SimResult } from './simulate.ts';
 import { freeResources, nodeInfoIndex } from './scheduler/node-info.ts';
-import { isTerminal } from './resources.ts';
+import { isTerminal } from './pod-resources.ts';
 import { releasePod } from './release.ts';
 import { withQuotaHard } from './quota-ledger.ts';
 import { admitObject } from './admit.ts';

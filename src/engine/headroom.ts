@@ -15,7 +15,7 @@ import { scopeRequirements } from './admission/scopes.ts';
 import { admitObject, type AdmissionResult } from './admit.ts';
 import { freeResources, nodeInfoIndex, projectResources, type NodeInfo } from './scheduler/node-info.ts';
 import { schedulePod } from './scheduler/schedule.ts';
-import { perPodRequests, podRequests, isTerminal } from './resources.ts';
+import { perPodRequests, podRequests, isTerminal } from './pod-resources.ts';
 import { expandWorkload, podTemplateHash, workloadReplicas, workloadTemplate } from './workloads.ts';
 import { formatMemoryFloor, ownerOf, refOf } from './fixes.ts';
 

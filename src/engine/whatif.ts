@@ -9,7 +9,7 @@ import { Quantity, byteCompare } from '../quantity.ts';
 import { clone, defaultLimitRange } from './defaults.ts';
 import { ownerOf, refOf } from './fixes.ts';
 import { releasePod } from './release.ts';
-import { isTerminal, perPodRequests, podRequests } from './resources.ts';
+import { isTerminal, perPodRequests, podRequests } from './pod-resources.ts';
 import { schedulePod, bindPod } from './scheduler/schedule.ts';
 import { nodeInfoIndex } from './scheduler/node-info.ts';
 import { withQuotaHard } from './quota-ledger.ts';

@@ -11,7 +11,7 @@ import { FakeApiServer, type FakeApiServerOptions } from '../support/fake-apiser
 import { LiveSource, createLiveSource, type LiveSourceOptions } from '../../src/cluster/live-source.ts';
 import { FileSource } from '../../src/cluster/file-source.ts';
 import { projectObject } from '../../src/cluster/projection.ts';
-import { ALL_RESOURCES, RESOURCES } from '../../src/cluster/resources.ts';
+import { ALL_RESOURCES, RESOURCES } from '../../src/cluster/api-resources.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import { warningText, type SourceResult } from '../../src/cluster/source.ts';
 import { reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { ALL_RESOURCES, RESOURCES } from '../../src/cluster/resources.ts';
+import { ALL_RESOURCES, RESOURCES } from '../../src/cluster/api-resources.ts';
 import { LEASE_BUCKETS, LEASE_PREFIX } from '../../src/slack/lease-dedupe.ts';
 
 const docs = parseAllDocuments(readFileSync(join(import.meta.dirname, '..', '..', 'manifests', 'rbac.yaml'), 'utf8')).map(
@@ -13,7 +13,7 @@ const docs = parseAllDocuments(readFileSync(join(import.meta.dirname, '..', '..'
 describe('manifests/rbac.yaml', () => {
   const role = docs.find((d) => d.kind === 'ClusterRole')!;
 
-  it('grants exactly the resources src/cluster/resources.ts reads, get/list/watch only', () => {
+  it('grants exactly the resources src/cluster/api-resources.ts reads, get/list/watch only', () => {
     const granted = role.rules!.flatMap((r) => r.apiGroups.flatMap((g) => r.resources.map((res) => `${g}/${res}`))).sort();
     const read = ALL_RESOURCES.map((r) => `${RESOURCES[r].group}/${r}`).sort();
     expect(granted).toEqual(read);

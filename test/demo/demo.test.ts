@@ -6,10 +6,10 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadState, type LoadedState } from '../../src/cluster/file-source.ts';
+import { readStateFiles, type LoadedState } from '../../src/cluster/file-source.ts';
 import { admitObject } from '../../src/engine/admit.ts';
 import { computeQuotaUsed } from '../../src/engine/quota-ledger.ts';
-import { isTerminal, podRequests } from '../../src/engine/resources.ts';
+import { isTerminal, podRequests } from '../../src/engine/pod-resources.ts';
 import { schedulePod } from '../../src/engine/scheduler/schedule.ts';
 import type { KEvent } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
@@ -21,7 +21,7 @@ let loaded: LoadedState;
 let snap: Snapshot;
 
 beforeAll(() => {
-  loaded = loadState(DEMO);
+  loaded = readStateFiles(DEMO);
   snap = loaded.snapshot;
 });
 

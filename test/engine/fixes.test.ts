@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/answer/diagnose.ts';
-import { loadState } from '../../src/cluster/file-source.ts';
+import { readStateFiles } from '../../src/cluster/file-source.ts';
 import { admitObject, commitAdmission } from '../../src/engine/admit.ts';
 import { verifyCandidates } from '../../src/engine/fixes.ts';
 import { computeQuotaUsed, reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
@@ -197,7 +197,7 @@ function checkFixes(state: Snapshot, findings: JsonFinding[], opts: { now?: numb
 }
 
 describe('every paste fixture against the demo cluster (team-a)', () => {
-  const demo = loadState(DEMO, { now: DEMO_NOW }).snapshot;
+  const demo = readStateFiles(DEMO, { now: DEMO_NOW }).snapshot;
   reconcileQuotaStatus(demo, DEMO_NOW);
   const files = readdirSync(PASTES).filter((f) => f.endsWith('.txt')).sort();
   const total: Checked = { fixes: 0, reapplied: 0 };
@@ -235,7 +235,7 @@ describe('states of our own where the paste matches the state', () => {
   });
 
   it.each(cases)('%s', (dir) => {
-    const loaded = loadState(`${OWN}/${dir}`);
+    const loaded = readStateFiles(`${OWN}/${dir}`);
     expect(loaded.errors).toEqual([]);
     // The quota controller's status.used for quotas the files give without it (a no-op when already done).
     reconcileQuotaStatus(loaded.snapshot);

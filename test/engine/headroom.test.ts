@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { computeHeadroom, countFits, headroomJson, headroomMemo, nodeBound } from '../../src/engine/headroom.ts';
-import { perPodRequests } from '../../src/engine/resources.ts';
+import { perPodRequests } from '../../src/engine/pod-resources.ts';
 import { reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
 import type { Pod } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';

@@ -10,7 +10,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnswerer } from '../../src/answer/index.ts';
-import { FileSource, loadState } from '../../src/cluster/file-source.ts';
+import { FileSource, readStateFiles } from '../../src/cluster/file-source.ts';
 import { redactDeep } from '../../src/answer/redact.ts';
 import { formBody, postSigned, slackSignature } from '../support/sign.ts';
 import { run } from '../cli/harness.ts';
@@ -20,7 +20,7 @@ import { PASTE, SECRET_MANIFEST, SECRET_VALUES } from './inputs.ts';
 const DEMO = fileURLToPath(new URL('../../manifests/demo', import.meta.url));
 
 /** Every name of a team-a object in the demo cluster, and the numbers only team-a's quota shows. */
-const demo = loadState(DEMO).snapshot;
+const demo = readStateFiles(DEMO).snapshot;
 const TEAM_A_NAMES = [
   ...new Set(
     ['Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'Job', 'ResourceQuota', 'LimitRange', 'Event', 'PersistentVolumeClaim', 'Service']

@@ -12,14 +12,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnswerer } from '../../src/answer/index.ts';
 import { refusalAnswer } from '../../src/answer/policy.ts';
-import { FileSource, loadState } from '../../src/cluster/file-source.ts';
+import { FileSource, readStateFiles } from '../../src/cluster/file-source.ts';
 import type { ClusterSource, SourceResult } from '../../src/cluster/source.ts';
 import { stringify as stringifyYaml } from 'yaml';
 import { renderBlocks } from '../../src/render/blocks.ts';
 import { CHANNEL_A, CHANNEL_NO_DEFAULT, messageEvent, startHarness, type Harness } from '../slack/harness.ts';
 
 const DEMO = fileURLToPath(new URL('../../manifests/demo', import.meta.url));
-const demo = loadState(DEMO).snapshot;
+const demo = readStateFiles(DEMO).snapshot;
 
 const UNLISTED = 'C0STRANGER';
 const DM = 'D0ALICEDM';

@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
-import { RESOURCES } from '../../src/cluster/resources.ts';
+import { RESOURCES } from '../../src/cluster/api-resources.ts';
 import { parsePolicy } from '../../src/answer/policy.ts';
 import { LEASE_BUCKETS, LEASE_PREFIX } from '../../src/slack/lease-dedupe.ts';
 
@@ -218,7 +218,7 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
     }
   });
 
-  it('covers exactly the resources LiveSource reads (src/cluster/resources.ts)', () => {
+  it('covers exactly the resources LiveSource reads (src/cluster/api-resources.ts)', () => {
     const granted = new Set<string>();
     for (const r of only(objects, 'ClusterRole', role)) {
       for (const ru of r.rules) {

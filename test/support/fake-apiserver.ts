@@ -23,7 +23,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
-import { loadState } from '../../src/cluster/file-source.ts';
+import { readStateFiles } from '../../src/cluster/file-source.ts';
 import type { KObject } from '../../src/k8s/snapshot.ts';
 
 type Json = Record<string, unknown>;
@@ -281,7 +281,7 @@ export type FakeRoute = (req: IncomingMessage, res: ServerResponse, url: URL, se
 export interface FakeApiServerOptions {
   /** Routes tried before the built-in ones (see `FakeRoute`; more can be added with `addRoutes`). */
   extraRoutes?: FakeRoute | FakeRoute[];
-  /** A state path read with FileSource's `loadState` (the same objects a FileSource test sees). */
+  /** A state path read with FileSource's `readStateFiles` (the same objects a FileSource test sees). */
   state?: string;
   objects?: KObject[];
   /** Watch events kept for resuming from an older resourceVersion (default 100,000). */
@@ -326,7 +326,7 @@ export class FakeApiServer {
       this.byRoute.set(`${d.group}/${d.version}/${d.resource}`, c);
     }
     if (opts.state) {
-      const st = loadState(opts.state);
+      const st = readStateFiles(opts.state);
       if (st.errors.length) throw new Error(`fake-apiserver: ${opts.state}: ${st.errors.map((e) => e.message).join('; ')}`);
       for (const d of FAKE_KINDS) for (const o of st.snapshot.list(d.kind)) this.store(o, false);
     }

@@ -9,7 +9,7 @@
 import type { LimitRange, PersistentVolumeClaim, Pod } from '../../k8s/objects.ts';
 import { MAX_MILLI_VALUE, Quantity, byteCompare, resourceList, type ResourceList } from '../../quantity.ts';
 import { clone } from '../defaults.ts';
-import { containerLimits, containerRequests, podLimits, podRequests } from '../resources.ts';
+import { containerLimits, containerRequests, podLimits, podRequests } from '../pod-resources.ts';
 
 export type LimitScope = 'Container' | 'Pod' | 'PersistentVolumeClaim';
 export type Bound = 'min' | 'max' | 'ratio';

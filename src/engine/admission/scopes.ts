@@ -2,7 +2,7 @@
  * ResourceQuota scopes (pkg/quota/v1/evaluator/core/pods.go podMatchesScopeFunc, docs/kubernetes-semantics.md §4.4).
  */
 import type { Pod, ResourceQuota, ScopeRequirement } from '../../k8s/objects.ts';
-import { podQOS } from '../resources.ts';
+import { podQOS } from '../pod-resources.ts';
 
 /** `spec.scopes` (each as `Exists`) followed by `spec.scopeSelector.matchExpressions`. */
 export function scopeRequirements(quota: ResourceQuota): ScopeRequirement[] {

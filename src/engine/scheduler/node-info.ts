@@ -13,7 +13,7 @@ import type { Node, Pod, Taint } from '../../k8s/objects.ts';
 import type { Derived, KObject, Snapshot } from '../../k8s/snapshot.ts';
 import type { ResourceList } from '../../quantity.ts';
 import { resourceList } from '../../quantity.ts';
-import { isTerminal, podRequests, type AggregateOptions } from '../resources.ts';
+import { isTerminal, podRequests, type AggregateOptions } from '../pod-resources.ts';
 import { compileAffinityTerm, type AffinityTerm } from './affinity-term.ts';
 import type { Labels } from './label-selectors.ts';
 

@@ -3,7 +3,7 @@
  */
 import type { Container, Pod } from '../../../k8s/objects.ts';
 import { Quantity, byteCompare, resourceList, type ResourceList } from '../../../quantity.ts';
-import { podLevelLimitsSet, podLevelRequestsSet, podLimits, podRequests } from '../../resources.ts';
+import { podLevelLimitsSet, podLevelRequestsSet, podLimits, podRequests } from '../../pod-resources.ts';
 import { isTerminatingPod, podMatchesScope } from '../scopes.ts';
 import type { Evaluator, UsageContext } from './types.ts';
 
