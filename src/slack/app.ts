@@ -27,7 +27,7 @@ import { Asker, rateLimitedAnswer, SourceCache, type Entry, type Outcome, type S
 import { RecentIds, sharedDedupeFor, type SharedDedupe } from './dedupe.ts';
 import { EVENT_CLAIM_BUDGET_MS, type LeaseApi } from './lease-dedupe.ts';
 import { boltLevelOf, toBoltLogger, type Logger } from './logger.ts';
-import { createMetrics, type SlackMetrics } from './metrics.ts';
+import { createMetrics, hasCacheHealth, type SlackMetrics } from './metrics.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { guardRequests } from './request-guard.ts';
 import { DIAGNOSE_SHORTCUT, QUOTA_COMMAND } from './surface.ts';
@@ -164,8 +164,18 @@ function guarded(receiver: HTTPReceiver, signingSecret: string, logger: Logger):
 export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   const { config, answerer, policy, logger } = opts;
   const now = opts.now ?? Date.now;
-  const metrics = createMetrics({ ...(opts.registry ? { registry: opts.registry } : {}), defaultMetrics: opts.defaultMetrics ?? true });
   const sources = new SourceCache(opts.sourceFor);
+  // Cache health per context, read from the live sources on each scrape ('' = the current context).
+  const cacheHealth = () =>
+    Promise.all(
+      policy.contexts().map((c) =>
+        sources.get(c).then(
+          (s) => ({ context: c ?? '', caches: hasCacheHealth(s) ? s.cacheHealth() : [] }),
+          () => ({ context: c ?? '', caches: [] }),
+        ),
+      ),
+    );
+  const metrics = createMetrics({ ...(opts.registry ? { registry: opts.registry } : {}), defaultMetrics: opts.defaultMetrics ?? true, cacheHealth });
   const asker = new Asker({ policy, sources, deadlineMs: config.deadlineMs, metrics, logger, now });
   const limiter = new RateLimiter(config.rateLimits);
   const recent = new RecentIds(opts.dedupeSize ?? 10_000);
