@@ -27,7 +27,14 @@ const deployment = object.extend({
     template: z.looseObject({
       metadata: z.looseObject({ labels }),
       spec: z.looseObject({
-        containers: z.array(z.looseObject({ name: z.string(), ports: z.array(z.looseObject({ name: z.string(), containerPort: z.number(), protocol: z.string().optional() })) })),
+        containers: z.array(
+          z.looseObject({
+            name: z.string(),
+            ports: z.array(
+              z.looseObject({ name: z.string(), containerPort: z.number(), protocol: z.string().optional() }),
+            ),
+          }),
+        ),
       }),
     }),
   }),
@@ -47,12 +54,18 @@ const networkPolicy = object.extend({
   }),
 });
 const pdb = object.extend({
-  spec: z.strictObject({ minAvailable: z.number(), selector: z.strictObject({ matchLabels: labels }), unhealthyPodEvictionPolicy: z.string().optional() }),
+  spec: z.strictObject({
+    minAvailable: z.number(),
+    selector: z.strictObject({ matchLabels: labels }),
+    unhealthyPodEvictionPolicy: z.string().optional(),
+  }),
 });
 const podMonitor = object.extend({
   spec: z.strictObject({
     selector: z.strictObject({ matchLabels: labels }),
-    podMetricsEndpoints: z.array(z.strictObject({ port: z.string(), path: z.string(), interval: z.string(), scrapeTimeout: z.string() })),
+    podMetricsEndpoints: z.array(
+      z.strictObject({ port: z.string(), path: z.string(), interval: z.string(), scrapeTimeout: z.string() }),
+    ),
   }),
 });
 const alertRule = z.strictObject({
@@ -67,7 +80,11 @@ const prometheusRule = object.extend({
 });
 
 function render(dir: string): KObject[] {
-  const out = execFileSync('kubectl', ['kustomize', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync('kubectl', ['kustomize', dir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return parseAllDocuments(out).map((doc, i) => {
     expect(doc.errors, `document ${i} of ${dir}`).toEqual([]);
     return object.parse(doc.toJS());
@@ -84,11 +101,26 @@ function selects(matchLabels: Record<string, string>, d: z.infer<typeof deployme
   return Object.keys(matchLabels).length > 0 && Object.entries(matchLabels).every(([k, v]) => pod[k] === v);
 }
 
-const portsOf = (rules: Array<{ ports: Array<z.infer<typeof npPort>> }>) => rules.flatMap((r) => r.ports.map((p) => `${p.protocol}/${p.port}`)).sort();
+const portsOf = (rules: Array<{ ports: Array<z.infer<typeof npPort>> }>) =>
+  rules.flatMap((r) => r.ports.map((p) => `${p.protocol}/${p.port}`)).sort();
 
 // ---- metric names in PromQL ----------------------------------------------------------------------------
 
-const PROMQL_WORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'bool', 'offset', 'inf', 'nan']);
+const PROMQL_WORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'offset',
+  'inf',
+  'nan',
+]);
 
 /** The metric names a PromQL expression selects: identifiers not called as functions, outside label matchers, ranges, strings and grouping clauses. */
 function metricNamesIn(expr: string): string[] {
@@ -124,11 +156,20 @@ const KUBE_STATE_METRICS = new Set(['kube_pod_container_status_restarts_total'])
 describe('metricNamesIn', () => {
   it.each([
     ['quota_doctor_cache_watch_up == 0', ['quota_doctor_cache_watch_up']],
-    ['time() - quota_doctor_cache_last_sync_timestamp_seconds > 900', ['quota_doctor_cache_last_sync_timestamp_seconds']],
-    ['sum by (namespace, pod) (rate(quota_doctor_errors_total{reason="slack_api"}[10m])) > 0.01', ['quota_doctor_errors_total']],
+    [
+      'time() - quota_doctor_cache_last_sync_timestamp_seconds > 900',
+      ['quota_doctor_cache_last_sync_timestamp_seconds'],
+    ],
+    [
+      'sum by (namespace, pod) (rate(quota_doctor_errors_total{reason="slack_api"}[10m])) > 0.01',
+      ['quota_doctor_errors_total'],
+    ],
     ['histogram_quantile(0.95, sum by (le) (rate(x_bucket{a="b{c}"}[5m]))) > 10', ['x_bucket']],
     ['a / on(pod) group_left b unless c offset 5m', ['a', 'b', 'c']],
-    ['increase(kube_pod_container_status_restarts_total{namespace="q", container="q"}[30m]) > 2', ['kube_pod_container_status_restarts_total']],
+    [
+      'increase(kube_pod_container_status_restarts_total{namespace="q", container="q"}[30m]) > 2',
+      ['kube_pod_container_status_restarts_total'],
+    ],
   ])('%s → %j', (expr, names) => {
     expect(metricNamesIn(expr)).toEqual(names);
   });
@@ -142,16 +183,19 @@ describe.skipIf(!KUBECTL)('NetworkPolicy', () => {
     socket = render('manifests/overlays/socket-mode');
   });
 
-  it.each(['http', 'socket'] as const)('%s mode: selects the bot’s pods; egress only DNS (UDP+TCP 53) and TCP 443 / 6443', (mode) => {
-    const objects = mode === 'http' ? http : socket;
-    const [d] = only(objects, 'Deployment', deployment);
-    const nps = only(objects, 'NetworkPolicy', networkPolicy);
-    expect(nps.map((n) => `${n.metadata.namespace}/${n.metadata.name}`)).toEqual([`${NAMESPACE}/quota-doctor`]);
-    const np = nps[0]!;
-    expect(selects(np.spec.podSelector.matchLabels, d!)).toBe(true);
-    expect(np.spec.policyTypes.sort()).toEqual(['Egress', 'Ingress']);
-    expect(portsOf(np.spec.egress ?? [])).toEqual(['TCP/443', 'TCP/53', 'TCP/6443', 'UDP/53']);
-  });
+  it.each(['http', 'socket'] as const)(
+    '%s mode: selects the bot’s pods; egress only DNS (UDP+TCP 53) and TCP 443 / 6443',
+    (mode) => {
+      const objects = mode === 'http' ? http : socket;
+      const [d] = only(objects, 'Deployment', deployment);
+      const nps = only(objects, 'NetworkPolicy', networkPolicy);
+      expect(nps.map((n) => `${n.metadata.namespace}/${n.metadata.name}`)).toEqual([`${NAMESPACE}/quota-doctor`]);
+      const np = nps[0]!;
+      expect(selects(np.spec.podSelector.matchLabels, d!)).toBe(true);
+      expect(np.spec.policyTypes.sort()).toEqual(['Egress', 'Ingress']);
+      expect(portsOf(np.spec.egress ?? [])).toEqual(['TCP/443', 'TCP/53', 'TCP/6443', 'UDP/53']);
+    },
+  );
 
   it('HTTP mode: ingress to the pod’s http port (3000) only', () => {
     const [d] = only(http, 'Deployment', deployment);
@@ -173,7 +217,10 @@ describe.skipIf(!KUBECTL)('PodDisruptionBudget', () => {
     for (const dir of ['manifests', 'manifests/overlays/socket-mode']) {
       const objects = render(dir);
       expect(only(objects, 'Deployment', deployment)[0]!.spec.replicas, dir).toBe(1);
-      expect(objects.filter((o) => o.kind === 'PodDisruptionBudget'), dir).toEqual([]);
+      expect(
+        objects.filter((o) => o.kind === 'PodDisruptionBudget'),
+        dir,
+      ).toEqual([]);
     }
   });
 
@@ -182,7 +229,9 @@ describe.skipIf(!KUBECTL)('PodDisruptionBudget', () => {
     const [d] = only(objects, 'Deployment', deployment);
     const pdbs = only(objects, 'PodDisruptionBudget', pdb);
     expect(d!.spec.replicas).toBe(2);
-    expect(pdbs.map((p) => `${p.apiVersion} ${p.metadata.namespace}/${p.metadata.name}`)).toEqual([`policy/v1 ${NAMESPACE}/quota-doctor`]);
+    expect(pdbs.map((p) => `${p.apiVersion} ${p.metadata.namespace}/${p.metadata.name}`)).toEqual([
+      `policy/v1 ${NAMESPACE}/quota-doctor`,
+    ]);
     expect(pdbs[0]!.spec.minAvailable).toBe(1);
     expect(pdbs[0]!.spec.minAvailable).toBeLessThan(d!.spec.replicas);
     expect(selects(pdbs[0]!.spec.selector.matchLabels, d!)).toBe(true);
@@ -230,8 +279,16 @@ describe.skipIf(!KUBECTL)('manifests/monitoring', () => {
     expect(rules.map((r) => [r.alert, r.expr, r.for ?? ''])).toEqual([
       ['QuotaDoctorCacheWatchDown', 'quota_doctor_cache_watch_up == 0', '10m'],
       ['QuotaDoctorCacheStale', 'time() - quota_doctor_cache_last_sync_timestamp_seconds > 900', '5m'],
-      ['QuotaDoctorSlackApiErrors', 'sum by (namespace, pod) (rate(quota_doctor_errors_total{reason="slack_api"}[10m])) > 0.01', '15m'],
-      ['QuotaDoctorRestarting', 'increase(kube_pod_container_status_restarts_total{namespace="quota-doctor", container="quota-doctor"}[30m]) > 2', ''],
+      [
+        'QuotaDoctorSlackApiErrors',
+        'sum by (namespace, pod) (rate(quota_doctor_errors_total{reason="slack_api"}[10m])) > 0.01',
+        '15m',
+      ],
+      [
+        'QuotaDoctorRestarting',
+        'increase(kube_pod_container_status_restarts_total{namespace="quota-doctor", container="quota-doctor"}[30m]) > 2',
+        '',
+      ],
       [
         'QuotaDoctorSlowAnswers',
         'histogram_quantile(0.95, sum by (namespace, le) (rate(quota_doctor_answer_duration_seconds_bucket{outcome="answer"}[15m]))) > 10',
@@ -247,6 +304,11 @@ describe.skipIf(!KUBECTL)('manifests/monitoring', () => {
     expect(used.length).toBe(5);
     for (const name of used) expect(exported.has(name) || KUBE_STATE_METRICS.has(name), name).toBe(true);
     // the check has teeth: a misspelt or prefixed name is not exported
-    for (const wrong of ['quota_doctor_cache_watchup', 'quota_doctor_process_cpu_seconds_total', 'quota_doctor_answer_duration_seconds_total']) expect(exported.has(wrong), wrong).toBe(false);
+    for (const wrong of [
+      'quota_doctor_cache_watchup',
+      'quota_doctor_process_cpu_seconds_total',
+      'quota_doctor_answer_duration_seconds_total',
+    ])
+      expect(exported.has(wrong), wrong).toBe(false);
   });
 });

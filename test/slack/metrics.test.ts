@@ -16,7 +16,9 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-const PKG_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const PKG_VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** `name{labels} value` lines of the text exposition, comments dropped. */
 const samples = (text: string) => text.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
@@ -50,7 +52,9 @@ describe('metric names', () => {
       'quota_doctor_slack_duplicates_total',
       'quota_doctor_slack_events_total',
     ]);
-    expect(names.filter((n) => n.startsWith('quota_doctor_process') || n.startsWith('quota_doctor_nodejs'))).toEqual([]);
+    expect(names.filter((n) => n.startsWith('quota_doctor_process') || n.startsWith('quota_doctor_nodejs'))).toEqual(
+      [],
+    );
   });
 
   it('no default metrics unless asked', async () => {
@@ -61,7 +65,10 @@ describe('metric names', () => {
 
 describe('quota_doctor_build_info', () => {
   it.each([
-    [{ version: '1.2.3', commit: '0a1b2c3' }, `quota_doctor_build_info{version="1.2.3",node_version="${process.version}",commit="0a1b2c3"} 1`],
+    [
+      { version: '1.2.3', commit: '0a1b2c3' },
+      `quota_doctor_build_info{version="1.2.3",node_version="${process.version}",commit="0a1b2c3"} 1`,
+    ],
     [{ version: '1.2.3' }, `quota_doctor_build_info{version="1.2.3",node_version="${process.version}"} 1`],
   ])('%j → %s', async (build, line) => {
     const m = createMetrics({ build });
@@ -82,7 +89,15 @@ describe('cache health series', () => {
     ['none', [], []],
     [
       'one per resource, ms → s, never synced → 0',
-      [{ context: '', caches: [{ resource: 'pods', watchUp: true, lastSyncAt: 1_800_000_000_500 }, { resource: 'nodes', watchUp: false }] }],
+      [
+        {
+          context: '',
+          caches: [
+            { resource: 'pods', watchUp: true, lastSyncAt: 1_800_000_000_500 },
+            { resource: 'nodes', watchUp: false },
+          ],
+        },
+      ],
       [
         { context: '', resource: 'pods', watchUp: 1, lastSyncSeconds: 1_800_000_000.5 },
         { context: '', resource: 'nodes', watchUp: 0, lastSyncSeconds: 0 },
@@ -118,7 +133,15 @@ describe('cache health series', () => {
   });
 
   it('is read on every scrape: series follow the sources, gone ones disappear', async () => {
-    let now: ContextCacheHealth[] = [{ context: 'x', caches: [{ resource: 'pods', watchUp: true, lastSyncAt: 10_000 }, { resource: 'nodes', watchUp: true, lastSyncAt: 20_000 }] }];
+    let now: ContextCacheHealth[] = [
+      {
+        context: 'x',
+        caches: [
+          { resource: 'pods', watchUp: true, lastSyncAt: 10_000 },
+          { resource: 'nodes', watchUp: true, lastSyncAt: 20_000 },
+        ],
+      },
+    ];
     const m = createMetrics({ build: { version: '1' }, cacheHealth: async () => now });
     const scrape = async () => samples(await m.registry.metrics()).filter((l) => l.startsWith('quota_doctor_cache_'));
     expect(await scrape()).toEqual([
@@ -156,7 +179,8 @@ describe('GET /metrics with a live source', () => {
     h = await startHarness({ source: src });
     const before = Date.now() / 1000;
     expect((await src.load()).errors).toEqual([]);
-    const cache = async () => samples((await h!.get('/metrics')).text).filter((l) => l.startsWith('quota_doctor_cache_'));
+    const cache = async () =>
+      samples((await h!.get('/metrics')).text).filter((l) => l.startsWith('quota_doctor_cache_'));
     const until = async (ok: (lines: string[]) => boolean): Promise<string[]> => {
       for (let i = 0; ; i++) {
         const lines = await cache();
@@ -165,7 +189,9 @@ describe('GET /metrics with a live source', () => {
         await new Promise((r) => setTimeout(r, 50));
       }
     };
-    const up = await until((l) => l.filter((x) => x.startsWith('quota_doctor_cache_watch_up') && x.endsWith(' 1')).length === 3);
+    const up = await until(
+      (l) => l.filter((x) => x.startsWith('quota_doctor_cache_watch_up') && x.endsWith(' 1')).length === 3,
+    );
     expect(up.filter((l) => l.startsWith('quota_doctor_cache_watch_up')).sort()).toEqual([
       'quota_doctor_cache_watch_up{context="",resource="nodes"} 1',
       'quota_doctor_cache_watch_up{context="",resource="pods"} 1',
@@ -179,7 +205,9 @@ describe('GET /metrics with a live source', () => {
       expect(v).toBeLessThanOrEqual(Date.now() / 1000);
     }
     await fake.down();
-    const down = await until((l) => l.filter((x) => x.startsWith('quota_doctor_cache_watch_up') && x.endsWith(' 0')).length === 3);
+    const down = await until(
+      (l) => l.filter((x) => x.startsWith('quota_doctor_cache_watch_up') && x.endsWith(' 0')).length === 3,
+    );
     expect(down.filter((l) => l.startsWith('quota_doctor_cache_watch_up')).sort()).toEqual([
       'quota_doctor_cache_watch_up{context="",resource="nodes"} 0',
       'quota_doctor_cache_watch_up{context="",resource="pods"} 0',
