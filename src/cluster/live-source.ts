@@ -251,6 +251,19 @@ export class LiveSource implements ClusterSource {
     }));
   }
 
+  /**
+   * Per-resource cache health for /metrics (src/slack/metrics.ts): `watchUp` = a watch is open and no
+   * failure stands; `lastSyncAt` = when the server was last heard for it (a list, an event, a BOOKMARK).
+   */
+  cacheHealth(): Array<{ resource: string; namespace?: string; watchUp: boolean; lastSyncAt?: number }> {
+    return [...this.reflectors.values()].map((r) => ({
+      resource: r.def.resource,
+      ...(r.namespace ? { namespace: r.namespace } : {}),
+      watchUp: r.phase === 'watching' && !r.failure,
+      ...(r.lastHeardAt !== undefined ? { lastSyncAt: r.lastHeardAt } : {}),
+    }));
+  }
+
   private reflectorFor(resource: ResourceName, namespace: string | undefined): Reflector {
     const key = `${resource}\u0000${namespace ?? ''}`;
     let r = this.reflectors.get(key);

@@ -30,7 +30,7 @@ import { Asker, SourceCache, type Entry, type Outcome, type SourceFor } from './
 import { RecentIds, sharedDedupeFor, type SharedDedupe } from './dedupe.ts';
 import { EVENT_CLAIM_BUDGET_MS, type LeaseApi } from './lease-dedupe.ts';
 import { boltLevelOf, toBoltLogger, type Logger } from './logger.ts';
-import { createMetrics, type SlackMetrics } from './metrics.ts';
+import { createMetrics, hasCacheHealth, type SlackMetrics } from './metrics.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { guardRequests } from './request-guard.ts';
 import { DIAGNOSE_SHORTCUT, QUOTA_COMMAND } from './surface.ts';
@@ -157,10 +157,20 @@ function guarded(receiver: HTTPReceiver, signingSecret: string, logger: Logger):
 export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   const { config, answerer, policy, logger } = opts;
   const now = opts.now ?? Date.now;
-  const metrics = createMetrics({ ...(opts.registry ? { registry: opts.registry } : {}), defaultMetrics: opts.defaultMetrics ?? true });
   const sources = new SourceCache(opts.sourceFor);
+  // Cache health per context, read from the live sources on each scrape ('' = the current context).
+  const cacheHealth = () =>
+    Promise.all(
+      policy.contexts().map((c) =>
+        sources.get(c).then(
+          (s) => ({ context: c ?? '', caches: hasCacheHealth(s) ? s.cacheHealth() : [] }),
+          () => ({ context: c ?? '', caches: [] }),
+        ),
+      ),
+    );
+  const metrics = createMetrics({ ...(opts.registry ? { registry: opts.registry } : {}), defaultMetrics: opts.defaultMetrics ?? true, cacheHealth });
   const asker = new Asker({ policy, sources, deadlineMs: config.deadlineMs, metrics, logger, now });
-  const limiter = new RateLimiter(config.rateLimits, now);
+  const limiter = new RateLimiter(config.rateLimits);
   const recent = new RecentIds(opts.dedupeSize ?? 10_000);
   const shared = opts.sharedDedupe !== undefined ? opts.sharedDedupe : sharedDedupeFor(config.dedupe, opts.leaseApi, logger);
   /** Seen here before, or (asked only when not) claimed by another replica: drop. */
@@ -355,7 +365,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
         const outcome = await asker.ask('message', ev.channel, (ctx) => answerer.message(text, ctx));
         if (outcome.kind === 'silent') return;
         // Chatter costs no token: only messages that get a reply count against the limits.
-        const rate = limiter.take(ev.user ?? 'unknown', ev.channel);
+        const rate = await limiter.take(ev.user ?? 'unknown', ev.channel);
         if (!rate.ok) {
           metrics.rateLimited.inc({ entry: 'message', scope: rate.scope });
           logDone('message', ev.channel, 'rate-limited', t0);
@@ -382,7 +392,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
     const question = (bot ? ev.text.split(`<@${bot}>`).join(' ') : ev.text).replace(/\s+/g, ' ').trim();
     await track(
       (async () => {
-        const rate = limiter.take(ev.user ?? 'unknown', ev.channel);
+        const rate = await limiter.take(ev.user ?? 'unknown', ev.channel);
         if (!rate.ok) {
           metrics.rateLimited.inc({ entry: 'mention', scope: rate.scope });
           logDone('mention', ev.channel, 'rate-limited', t0);
@@ -426,7 +436,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       logDone('command', channel, 'refusal', t0);
       return;
     }
-    const rate = limiter.take(command.user_id, channel);
+    const rate = await limiter.take(command.user_id, channel);
     if (!rate.ok) {
       metrics.rateLimited.inc({ entry: 'command', scope: rate.scope });
       await ack(ephemeral(rateLimitedAnswer(rate.scope, rate.retryAfterMs)));
@@ -461,7 +471,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
     const ephemeral = (answer: Answer) => post('shortcut', 'respond', () => respond({ response_type: 'ephemeral', ...render(answer) }));
     await track(
       (async () => {
-        const rate = limiter.take(user, channel);
+        const rate = await limiter.take(user, channel);
         if (!rate.ok) {
           metrics.rateLimited.inc({ entry: 'shortcut', scope: rate.scope });
           await ephemeral(rateLimitedAnswer(rate.scope, rate.retryAfterMs));

@@ -1,33 +1,25 @@
 /**
- * A bounded set of recently seen ids (insertion-ordered Map as an LRU). Slack redelivers an event with
+ * A bounded set of recently seen ids (an `lru-cache` LRU). Slack redelivers an event with
  * the same `event_id` when our ack is late (`x-slack-retry-num`), so an id is recorded the moment it
  * arrives — before any answering — and a redelivery while the first is still being answered is dropped.
  * It holds for one process; `SharedDedupe` (Leases) is asked next, for a redelivery that lands on the
  * other replica.
  */
+import { LRUCache } from 'lru-cache';
 import { LEASE_BUCKETS, LeaseDedupe, type LeaseApi } from './lease-dedupe.ts';
 import type { Logger } from './logger.ts';
 
 export class RecentIds {
-  private readonly ids = new Map<string, true>();
-  private readonly max: number;
+  private readonly ids: LRUCache<string, true>;
 
   constructor(max = 10_000) {
-    this.max = Math.max(1, max);
+    this.ids = new LRUCache<string, true>({ max: Math.max(1, max) });
   }
 
-  /** Records `id`; true when it had been seen already. */
+  /** Records `id`; true when it had been seen already (a sighting refreshes it, as a use does in an LRU). */
   seen(id: string): boolean {
-    if (this.ids.has(id)) {
-      this.ids.delete(id);
-      this.ids.set(id, true);
-      return true;
-    }
+    if (this.ids.get(id)) return true;
     this.ids.set(id, true);
-    if (this.ids.size > this.max) {
-      const oldest = this.ids.keys().next();
-      if (!oldest.done) this.ids.delete(oldest.value);
-    }
     return false;
   }
 

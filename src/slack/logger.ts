@@ -2,10 +2,11 @@
  * Logging with pino, so that no token or signing secret is ever written: known secret values and
  * anything shaped like a Slack token are replaced in every string (Bolt logs whole request bodies at
  * debug level, and those carry the legacy verification `token`), and secret-named fields are redacted.
+ * Lines are JSON with string levels and ISO-8601 UTC times.
  */
 import { format } from 'node:util';
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
-import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+import { pino, stdTimeFunctions, type DestinationStream, type Level, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -79,6 +80,9 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       name: 'quota-doctor',
       level: opts.level ?? 'info',
       redact: { paths: REDACT_PATHS, censor: CENSOR },
+      // `"level":"info"` and `"time":"2026-…Z"`: what log stacks (Loki, Elastic, Cloud Logging) read as is.
+      formatters: { level: (label) => ({ level: label }) },
+      timestamp: stdTimeFunctions.isoTime,
       hooks: {
         logMethod(args, method) {
           const clean = args.map((a) => scrubValue(a, scrub, 0)) as Parameters<typeof method>;

@@ -1,79 +1,77 @@
 /**
- * Token buckets per user and per channel: `capacity` requests at once, refilled evenly over
- * `perSeconds`. A request passes only when both buckets have a token, and then takes one from each.
+ * Rate limits per user and per channel on `rate-limiter-flexible`'s in-memory limiters. A spec of
+ * `capacity` requests per `perSeconds` is kept as a token bucket is: one steady token every
+ * perSeconds / capacity seconds, plus capacity − 1 burst tokens per perSeconds window (the library's
+ * bursty pattern: a steady limiter first, the burst limiter when the steady one is spent). So
+ * `capacity` requests pass at once, and after that one more every perSeconds / capacity.
+ * A request passes only when both the user and the channel have a token, and then takes one from each.
+ * The library drops a key's record when its window ends, so memory is bounded by the traffic of one
+ * window (no key cap needed).
  */
+import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateSpec } from '../config.ts';
 
-interface Bucket {
-  tokens: number;
-  at: number;
+/** What a key has left in one limiter: free now, or the milliseconds until it is. */
+function waitOf(res: RateLimiterRes | null, points: number): number {
+  if (!res || res.consumedPoints < points || res.msBeforeNext <= 0) return 0;
+  return res.msBeforeNext;
 }
 
-export class TokenBuckets {
-  private readonly buckets = new Map<string, Bucket>();
-  private readonly ratePerMs: number;
+export class ScopeLimit {
+  private readonly steady: RateLimiterMemory;
+  /** Absent when capacity is 1 (no burst beyond the steady token). */
+  private readonly burst?: RateLimiterMemory;
 
-  constructor(
-    private readonly spec: RateSpec,
-    private readonly now: () => number = Date.now,
-    private readonly maxKeys = 10_000,
-  ) {
-    this.ratePerMs = spec.capacity / (spec.perSeconds * 1000);
-  }
-
-  private refill(key: string): Bucket {
-    const t = this.now();
-    const b = this.buckets.get(key);
-    if (!b) {
-      const fresh = { tokens: this.spec.capacity, at: t };
-      this.buckets.set(key, fresh);
-      this.evict();
-      return fresh;
-    }
-    b.tokens = Math.min(this.spec.capacity, b.tokens + (t - b.at) * this.ratePerMs);
-    b.at = t;
-    return b;
-  }
-
-  /** Drops the oldest buckets past `maxKeys` (a dropped bucket comes back full: the lenient side). */
-  private evict(): void {
-    while (this.buckets.size > this.maxKeys) {
-      const oldest = this.buckets.keys().next();
-      if (oldest.done) return;
-      this.buckets.delete(oldest.value);
-    }
+  constructor(spec: RateSpec) {
+    const capacity = Math.max(1, Math.floor(spec.capacity));
+    this.steady = new RateLimiterMemory({ points: 1, duration: spec.perSeconds / capacity });
+    if (capacity > 1) this.burst = new RateLimiterMemory({ points: capacity - 1, duration: spec.perSeconds });
   }
 
   /** Milliseconds until `key` has a token (0 = now). */
-  waitMs(key: string): number {
-    const b = this.refill(key);
-    return b.tokens >= 1 ? 0 : Math.ceil((1 - b.tokens) / this.ratePerMs);
+  async waitMs(key: string): Promise<number> {
+    const s = waitOf(await this.steady.get(key), 1);
+    if (s === 0 || !this.burst) return Math.ceil(s);
+    const b = waitOf(await this.burst.get(key), this.burst.points);
+    return b === 0 ? 0 : Math.ceil(Math.min(s, b));
   }
 
-  take(key: string): void {
-    const b = this.refill(key);
-    b.tokens = Math.max(0, b.tokens - 1);
+  /** Takes a token: the steady one when it is there, else a burst one (`penalty` adds a point without refusing). */
+  async take(key: string): Promise<void> {
+    if (waitOf(await this.steady.get(key), 1) === 0 || !this.burst) {
+      await this.steady.penalty(key, 1);
+      return;
+    }
+    await this.burst.penalty(key, 1);
   }
 }
 
 export type RateDecision = { ok: true } | { ok: false; scope: 'user' | 'channel'; retryAfterMs: number };
 
 export class RateLimiter {
-  private readonly users: TokenBuckets;
-  private readonly channels: TokenBuckets;
+  private readonly users: ScopeLimit;
+  private readonly channels: ScopeLimit;
+  /** Decisions one at a time: a check and its take never interleave with another request's. */
+  private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(limits: { user: RateSpec; channel: RateSpec }, now: () => number = Date.now) {
-    this.users = new TokenBuckets(limits.user, now);
-    this.channels = new TokenBuckets(limits.channel, now);
+  constructor(limits: { user: RateSpec; channel: RateSpec }) {
+    this.users = new ScopeLimit(limits.user);
+    this.channels = new ScopeLimit(limits.channel);
   }
 
-  take(userId: string, channelId: string): RateDecision {
-    const u = this.users.waitMs(userId);
+  take(userId: string, channelId: string): Promise<RateDecision> {
+    const next = this.queue.then(() => this.decide(userId, channelId));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async decide(userId: string, channelId: string): Promise<RateDecision> {
+    const u = await this.users.waitMs(userId);
     if (u > 0) return { ok: false, scope: 'user', retryAfterMs: u };
-    const c = this.channels.waitMs(channelId);
+    const c = await this.channels.waitMs(channelId);
     if (c > 0) return { ok: false, scope: 'channel', retryAfterMs: c };
-    this.users.take(userId);
-    this.channels.take(channelId);
+    await this.users.take(userId);
+    await this.channels.take(channelId);
     return { ok: true };
   }
 }

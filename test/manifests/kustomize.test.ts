@@ -1,6 +1,6 @@
 /**
  * What `kubectl kustomize manifests` (HTTP mode) and `kubectl kustomize manifests/overlays/socket-mode`
- * render, checked object by object: least-privilege RBAC (get/list/watch on exactly the resources
+ * (and overlays/ha) render, checked object by object: least-privilege RBAC (get/list/watch on exactly the resources
  * LiveSource reads, never secrets or configmaps, no wildcards), a locked-down pod, probes, resources,
  * no Secret, and the access-policy ConfigMap the bot can actually load.
  */
@@ -147,11 +147,12 @@ function probePort(c: z.infer<typeof container>, port: string | number): number 
 // ---- checks that hold for every render ----------------------------------------------------------------
 
 const RENDERS = [
-  { dir: 'manifests', mode: 'HTTP mode' },
-  { dir: 'manifests/overlays/socket-mode', mode: 'Socket Mode' },
+  { dir: 'manifests', mode: 'HTTP mode', replicas: 1 },
+  { dir: 'manifests/overlays/socket-mode', mode: 'Socket Mode', replicas: 1 },
+  { dir: 'manifests/overlays/ha', mode: 'HTTP mode, two replicas', replicas: 2 },
 ] as const;
 
-describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir }) => {
+describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir, replicas }) => {
   let objects: KObject[] = [];
   beforeAll(() => {
     objects = render(dir);
@@ -161,7 +162,7 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
     const kinds = new Set(objects.map((o) => o.kind));
     expect(kinds.has('Secret')).toBe(false);
     for (const k of kinds) {
-      expect(['Namespace', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'Lease', 'ConfigMap', 'Deployment', 'Service']).toContain(k);
+      expect(['Namespace', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'Lease', 'ConfigMap', 'Deployment', 'Service', 'NetworkPolicy', 'PodDisruptionBudget']).toContain(k);
     }
     // Namespaced objects all land in the bot's namespace (demo state uses team namespaces).
     for (const o of objects) {
@@ -257,7 +258,7 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
 
   it('probes /healthz (liveness) and /readyz (readiness) on port 3000, and sets requests and a memory limit', () => {
     const d = theDeployment(objects);
-    expect(d.spec.replicas).toBe(1);
+    expect(d.spec.replicas).toBe(replicas);
     const [c] = d.spec.template.spec.containers;
     const live = c!.livenessProbe?.httpGet;
     const ready = c!.readinessProbe?.httpGet;

@@ -57,6 +57,30 @@ describe('logs never carry a token or the signing secret', () => {
   });
 
   it.each([
+    ['debug', 'debug'],
+    ['info', 'info'],
+    ['warn', 'warn'],
+    ['error', 'error'],
+  ] as const)('a %s line is JSON with "level":"%s" and an ISO-8601 UTC "time"', (method, level) => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _e, cb) {
+        lines.push(chunk.toString());
+        cb();
+      },
+    });
+    const before = Date.now();
+    createLogger({ destination, level: 'debug' })[method]({ n: 1 }, `hello ${BOT_TOKEN}`);
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(line.level).toBe(level);
+    expect(line.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Date.parse(String(line.time))).toBeGreaterThanOrEqual(before - 1);
+    expect(Date.parse(String(line.time))).toBeLessThanOrEqual(Date.now());
+    expect(line).toMatchObject({ name: 'quota-doctor', n: 1, msg: 'hello [redacted]' });
+  });
+
+  it.each([
     ['xoxb-1-2-abc', '[redacted]'],
     ['xoxp-99-abc-DEF', '[redacted]'],
     ['xapp-1-A0-123-abcdef', '[redacted]'],

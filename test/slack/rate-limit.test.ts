@@ -1,51 +1,67 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RecentIds } from '../../src/slack/dedupe.ts';
-import { RateLimiter, TokenBuckets } from '../../src/slack/rate-limit.ts';
+import { RateLimiter, ScopeLimit } from '../../src/slack/rate-limit.ts';
 
-describe('TokenBuckets', () => {
-  it('allows `capacity` at once, then refills evenly', () => {
-    let t = 0;
-    const b = new TokenBuckets({ capacity: 3, perSeconds: 30 }, () => t);
+// rate-limiter-flexible reads Date.now() and expires keys with setTimeout: a fake clock drives both.
+const T0 = 1_800_000_000_000;
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], now: T0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+const at = (ms: number) => vi.setSystemTime(T0 + ms);
+const advanceTo = (ms: number) => vi.advanceTimersByTime(T0 + ms - Date.now());
+
+describe('ScopeLimit (steady + burst limiters)', () => {
+  it('allows `capacity` at once, then one more every perSeconds / capacity', async () => {
+    const b = new ScopeLimit({ capacity: 3, perSeconds: 30 });
     for (let i = 0; i < 3; i++) {
-      expect(b.waitMs('u')).toBe(0);
-      b.take('u');
+      expect(await b.waitMs('u')).toBe(0);
+      await b.take('u');
     }
-    expect(b.waitMs('u')).toBe(10_000);
-    t = 9_999;
-    expect(b.waitMs('u')).toBe(1);
-    t = 10_000;
-    expect(b.waitMs('u')).toBe(0);
-    t = 1_000_000;
-    b.take('u');
-    b.take('u');
-    b.take('u');
-    expect(b.waitMs('u')).toBe(10_000); // refill never exceeds capacity
+    expect(await b.waitMs('u')).toBe(10_000);
+    at(9_999);
+    expect(await b.waitMs('u')).toBe(1);
+    advanceTo(10_000);
+    expect(await b.waitMs('u')).toBe(0);
+    advanceTo(1_000_000);
+    await b.take('u');
+    await b.take('u');
+    await b.take('u');
+    expect(await b.waitMs('u')).toBe(10_000); // a long pause never banks more than capacity
   });
 
-  it('keeps at most maxKeys buckets (oldest dropped)', () => {
-    const b = new TokenBuckets({ capacity: 1, perSeconds: 60 }, () => 0, 2);
-    b.take('a');
-    b.take('b');
-    b.take('c');
-    expect(b.waitMs('c')).toBeGreaterThan(0);
-    expect(b.waitMs('a')).toBe(0); // a was evicted: it comes back full
+  it('capacity 1: no burst, one every perSeconds; keys are independent', async () => {
+    const b = new ScopeLimit({ capacity: 1, perSeconds: 60 });
+    await b.take('a');
+    expect(await b.waitMs('a')).toBe(60_000);
+    expect(await b.waitMs('b')).toBe(0);
+    advanceTo(60_000);
+    expect(await b.waitMs('a')).toBe(0); // the record expired and was dropped: it comes back full
   });
 });
 
 describe('RateLimiter', () => {
-  it('needs a token in both the user and the channel bucket, and takes from both only then', () => {
-    let t = 0;
-    const r = new RateLimiter({ user: { capacity: 2, perSeconds: 60 }, channel: { capacity: 3, perSeconds: 60 } }, () => t);
-    expect(r.take('u1', 'c')).toEqual({ ok: true });
-    expect(r.take('u1', 'c')).toEqual({ ok: true });
-    expect(r.take('u1', 'c')).toEqual({ ok: false, scope: 'user', retryAfterMs: 30_000 });
-    expect(r.take('u2', 'c')).toEqual({ ok: true });
-    expect(r.take('u3', 'c')).toEqual({ ok: false, scope: 'channel', retryAfterMs: 20_000 });
-    // u3 was refused by the channel: its own bucket was not charged
-    expect(r.take('u3', 'other')).toEqual({ ok: true });
-    expect(r.take('u3', 'other')).toEqual({ ok: true });
-    t = 20_000;
-    expect(r.take('u4', 'c')).toEqual({ ok: true });
+  it('needs a token in both the user and the channel limit, and takes from both only then', async () => {
+    const r = new RateLimiter({ user: { capacity: 2, perSeconds: 60 }, channel: { capacity: 3, perSeconds: 60 } });
+    expect(await r.take('u1', 'c')).toEqual({ ok: true });
+    expect(await r.take('u1', 'c')).toEqual({ ok: true });
+    expect(await r.take('u1', 'c')).toEqual({ ok: false, scope: 'user', retryAfterMs: 30_000 });
+    expect(await r.take('u2', 'c')).toEqual({ ok: true });
+    expect(await r.take('u3', 'c')).toEqual({ ok: false, scope: 'channel', retryAfterMs: 20_000 });
+    // u3 was refused by the channel: its own limit was not charged
+    expect(await r.take('u3', 'other')).toEqual({ ok: true });
+    expect(await r.take('u3', 'other')).toEqual({ ok: true });
+    advanceTo(20_000);
+    expect(await r.take('u4', 'c')).toEqual({ ok: true });
+    expect(await r.take('u5', 'c')).toEqual({ ok: false, scope: 'channel', retryAfterMs: 20_000 });
+  });
+
+  it('concurrent requests are decided one at a time: capacity 2 lets exactly 2 of 5 through', async () => {
+    const r = new RateLimiter({ user: { capacity: 100, perSeconds: 60 }, channel: { capacity: 2, perSeconds: 60 } });
+    const all = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((u) => r.take(u, 'c')));
+    expect(all.map((d) => d.ok)).toEqual([true, true, false, false, false]);
   });
 });
 
