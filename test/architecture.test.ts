@@ -131,9 +131,16 @@ const RULES: Rule[] = [
   },
   {
     layer: 'src/cli',
-    says: 'may import answer, render, slack, and serve.ts (for `serve` / `start`)',
-    mayImportLayers: [...VOCABULARY, 'src/answer', 'src/render', 'src/slack', 'src/serve.ts'],
+    says: 'may import answer, render, slack, and serve.ts (for `serve` / `start`), mcp (for `mcp`), contract',
+    mayImportLayers: [...VOCABULARY, 'src/answer', 'src/render', 'src/slack', 'src/serve.ts', 'src/mcp', 'src/contract'],
   },
+  {
+    // The MCP server's tools are the CLI commands' cores (`src/cli/commands/*.ts` `…With`): never Slack or the bot.
+    layer: 'src/mcp',
+    says: 'may import answer, render, contract, and the CLI commands it serves as tools; never slack, serve.ts, engine internals',
+    mayImportLayers: [...VOCABULARY, 'src/answer', 'src/render', 'src/contract', 'src/cli'],
+  },
+  { layer: 'src/contract', says: 'the JSON contract as zod schemas: imports only zod', mayImportLayers: [], mayImportPackages: ['zod'], noNodeIo: true },
   {
     layer: 'src/serve.ts',
     says: 'composition root of the bot: config, answer, slack, …; never the CLI that runs it',

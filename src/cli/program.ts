@@ -16,6 +16,7 @@ import * as whatif from './commands/whatif.ts';
 import * as consoleCommand from './commands/console.ts';
 import * as start from './commands/start.ts';
 import * as serve from './commands/serve.ts';
+import * as mcp from './commands/mcp.ts';
 
 export type { Io } from './io.ts';
 
@@ -25,7 +26,7 @@ interface CommandModule {
 }
 
 /** In help order. */
-const COMMANDS: readonly CommandModule[] = [simulate, check, diagnose, quota, whatif, consoleCommand, start, serve];
+const COMMANDS: readonly CommandModule[] = [simulate, check, diagnose, quota, whatif, consoleCommand, start, serve, mcp];
 
 export function buildProgram(io: Io, setCode: SetCode): Command {
   const program = new Command('quota-doctor')

@@ -14,7 +14,7 @@ const commandFiles = readdirSync(`${ROOT}/src/cli/commands`).map((f) => f.replac
 describe('one file per command', () => {
   it('the program has exactly the commands of src/cli/commands/, in help order', () => {
     const names = buildProgram(quiet, () => {}).commands.map((c) => c.name());
-    expect(names).toEqual(['simulate', 'check', 'diagnose', 'quota', 'whatif', 'console', 'start', 'serve']);
+    expect(names).toEqual(['simulate', 'check', 'diagnose', 'quota', 'whatif', 'console', 'start', 'serve', 'mcp']);
     expect([...names].sort()).toEqual([...commandFiles].sort());
   });
 
@@ -31,6 +31,7 @@ describe('one file per command', () => {
     ['console', 'Usage: quota-doctor console [options]'],
     ['start', 'Usage: quota-doctor start [options]'],
     ['serve', 'Usage: quota-doctor serve [options]'],
+    ['mcp', 'Usage: quota-doctor mcp [options]'],
   ])('%s --help: exit 0, its usage line first', async (command, usage) => {
     const r = await run([command, '--help']);
     expect([r.code, r.stdout.split('\n')[0], r.stderr]).toEqual([0, usage, '']);

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { openSource, type ClusterSource } from '../../answer/sources.ts';
-import { diagnose, TRUNCATED_GAP } from '../../answer/diagnose.ts';
+import { diagnose, TRUNCATED_GAP, type DiagnoseOutput } from '../../answer/diagnose.ts';
 import { errorGap } from '../../answer/gaps.ts';
 import { Visibility } from '../../answer/policy.ts';
 import { renderAnswer } from '../../render/text.ts';
@@ -21,6 +21,27 @@ async function maybeSource(flags: Flags, optional: boolean): Promise<ClusterSour
   }
 }
 
+/**
+ * The command's core, shared with the MCP `diagnose` tool: the paste read against the source (when there is
+ * one). `allowedNamespaces` and `audience` are the access policy's (the CLI passes neither: it sees everything).
+ */
+export async function diagnoseWith(
+  source: ClusterSource | undefined,
+  input: { text: string; namespace?: string; k8sVersion?: string; allowedNamespaces?: readonly string[]; audience?: 'channel' | 'operator' },
+): Promise<DiagnoseOutput> {
+  const loaded = source ? await source.load() : undefined;
+  if (loaded) failOnUnreadableState(loaded.errors);
+  const gaps = loaded?.errors.map((e) => errorGap(e, Visibility.everything(), 'operator')) ?? [];
+  return diagnose({ text: input.text, state: loaded?.snapshot, namespace: input.namespace, now: Date.now(), k8sVersion: input.k8sVersion, gaps, allowedNamespaces: input.allowedNamespaces, audience: input.audience });
+}
+
+/** What `diagnose` prints without `--json` (and the MCP tool's text), without the final newline. */
+export function diagnoseText(out: DiagnoseOutput): string {
+  const nothing = 'Nothing recognised: no quota, LimitRange, scheduling or runtime error and no manifest in the text.';
+  // A cap that cut the text is said even when nothing was found in the part that was read.
+  return out.recognised ? renderAnswer(out.answer) : out.truncated ? `${nothing}\n⚠ ${TRUNCATED_GAP}` : nothing;
+}
+
 export function register(program: Command, io: Io, setCode: SetCode): void {
   addSourceOptions(
     program
@@ -34,16 +55,9 @@ export function register(program: Command, io: Io, setCode: SetCode): void {
     const explicit = !!(flags.state || process.env.QUOTA_DOCTOR_STATE || flags.kubeconfig || flags.context);
     const source = await maybeSource(flags, !explicit);
     try {
-      const loaded = source ? await source.load() : undefined;
-      if (loaded) failOnUnreadableState(loaded.errors);
-      const gaps = loaded?.errors.map((e) => errorGap(e, Visibility.everything(), 'operator')) ?? [];
-      const out = diagnose({ text, state: loaded?.snapshot, namespace: flags.namespace, now: Date.now(), k8sVersion: flags.k8sVersion, gaps });
+      const out = await diagnoseWith(source, { text, namespace: flags.namespace, k8sVersion: flags.k8sVersion });
       if (flags.json) io.stdout(JSON.stringify(out.json, null, 2) + '\n');
-      else {
-        const nothing = 'Nothing recognised: no quota, LimitRange, scheduling or runtime error and no manifest in the text.';
-        // A cap that cut the text is said even when nothing was found in the part that was read.
-        io.stdout((out.recognised ? renderAnswer(out.answer) : out.truncated ? `${nothing}\n⚠ ${TRUNCATED_GAP}` : nothing) + '\n');
-      }
+      else io.stdout(diagnoseText(out) + '\n');
       setCode(0);
     } finally {
       await source?.close();

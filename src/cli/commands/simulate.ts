@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { decodeText, formatProblem } from '../../k8s/decode.ts';
 import type { KObject } from '../../k8s/snapshot.ts';
-import { openSource, warningText } from '../../answer/sources.ts';
+import { openSource, warningText, type ClusterSource } from '../../answer/sources.ts';
+import type { SimResult } from '../../answer/types.ts';
 import { simulate, simResultsToJson } from '../../answer/simulation.ts';
 import { renderSimulation } from '../../render/text.ts';
 import { UsageError } from '../../answer/errors.ts';
@@ -23,6 +24,23 @@ export function decodeManifest(text: string, source: string): KObject[] {
   return d.objects;
 }
 
+/**
+ * The command's core, shared with the MCP `simulate` and `check` tools: the objects admitted (and scheduled)
+ * against the source, with every warning; `failed` is `check`'s verdict (exit 1).
+ */
+export async function simulateWith(source: ClusterSource, objects: KObject[], opts: { namespace?: string; k8sVersion?: string }): Promise<{ results: SimResult[]; warnings: string[]; failed: boolean }> {
+  const loaded = await source.load({ namespaces: [...new Set(objects.map((o) => o.metadata.namespace ?? opts.namespace ?? 'default'))] });
+  failOnUnreadableState(loaded.errors);
+  // `replicas: 1000000000` expanded to a billion pods and ran out of heap: simulate at most MAX_CLI_PODS, and say so.
+  // A Secret in the manifest is admitted by kind and name only: `--json` prints each object as stored,
+  // and printed its `data`/`stringData` values (SECURITY.md: never echoed, not even the user's own).
+  const bounded = boundWorkloads(objects.map(redactSecrets), MAX_CLI_PODS);
+  const out = simulate(loaded.snapshot, bounded.objects, { namespace: opts.namespace, k8sVersion: opts.k8sVersion, now: Date.now() });
+  const warnings = [...loaded.warnings.map(warningText), ...loaded.errors.map((e) => errorGap(e, Visibility.everything(), 'operator')), ...bounded.warnings, ...out.warnings];
+  const failed = out.results.some((r) => !r.admission.allowed || (r.scheduling !== null && !r.scheduling.scheduled));
+  return { results: out.results, warnings, failed };
+}
+
 type SimulateFlags = Flags & { file: string };
 
 async function runSimulate(opts: SimulateFlags, io: Io, check: boolean): Promise<number> {
@@ -30,17 +48,9 @@ async function runSimulate(opts: SimulateFlags, io: Io, check: boolean): Promise
   const objects = decodeManifest(text, opts.file === '-' ? '<stdin>' : opts.file);
   const source = await openSource(opts);
   try {
-    const loaded = await source.load({ namespaces: [...new Set(objects.map((o) => o.metadata.namespace ?? opts.namespace ?? 'default'))] });
-    failOnUnreadableState(loaded.errors);
-    // `replicas: 1000000000` expanded to a billion pods and ran out of heap: simulate at most MAX_CLI_PODS, and say so.
-    // A Secret in the manifest is admitted by kind and name only: `--json` prints each object as stored,
-    // and printed its `data`/`stringData` values (SECURITY.md: never echoed, not even the user's own).
-    const bounded = boundWorkloads(objects.map(redactSecrets), MAX_CLI_PODS);
-    const out = simulate(loaded.snapshot, bounded.objects, { namespace: opts.namespace, k8sVersion: opts.k8sVersion, now: Date.now() });
-    const warnings = [...loaded.warnings.map(warningText), ...loaded.errors.map((e) => errorGap(e, Visibility.everything(), 'operator')), ...bounded.warnings, ...out.warnings];
-    const failed = out.results.some((r) => !r.admission.allowed || (r.scheduling !== null && !r.scheduling.scheduled));
-    if (opts.json) io.stdout(JSON.stringify(simResultsToJson({ results: out.results, warnings }), null, 2) + '\n');
-    else io.stdout(renderSimulation(out.results, warnings, { check }) + '\n');
+    const { results, warnings, failed } = await simulateWith(source, objects, { namespace: opts.namespace, k8sVersion: opts.k8sVersion });
+    if (opts.json) io.stdout(JSON.stringify(simResultsToJson({ results, warnings }), null, 2) + '\n');
+    else io.stdout(renderSimulation(results, warnings, { check }) + '\n');
     return check && failed ? 1 : 0;
   } finally {
     await source.close();

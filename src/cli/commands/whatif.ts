@@ -1,10 +1,19 @@
 /** `quota-doctor whatif <question...>`: "what if web scales to 8", "what if node-3 goes down", … */
 import type { Command } from 'commander';
-import { openSource } from '../../answer/sources.ts';
+import { openSource, type ClusterSource } from '../../answer/sources.ts';
+import type { Answer } from '../../answer/types.ts';
 import { createAnswerer } from '../../answer/index.ts';
 import { renderAnswer } from '../../render/text.ts';
 import type { Io, SetCode } from '../io.ts';
 import { addSourceOptions, type Flags } from '../options.ts';
+
+/**
+ * The command's core, shared with the MCP `whatif` tool: the question answered by the Answerer, which applies
+ * the access policy itself (`allowedNamespaces`; the CLI passes none: it sees everything).
+ */
+export function whatifWith(source: ClusterSource, input: { question: string; namespace?: string; allowedNamespaces?: readonly string[]; audience?: 'channel' | 'operator' }): Promise<Answer> {
+  return createAnswerer().question(input.question, { source, defaultNamespace: input.namespace, now: Date.now(), allowedNamespaces: input.allowedNamespaces, audience: input.audience });
+}
 
 export function register(program: Command, io: Io, setCode: SetCode): void {
   addSourceOptions(
@@ -17,7 +26,7 @@ export function register(program: Command, io: Io, setCode: SetCode): void {
   ).action(async (words: string[], flags: Flags) => {
     const source = await openSource(flags);
     try {
-      const answer = await createAnswerer().question(words.join(' '), { source, defaultNamespace: flags.namespace, now: Date.now() });
+      const answer = await whatifWith(source, { question: words.join(' '), namespace: flags.namespace });
       if (flags.json) io.stdout(JSON.stringify({ replies: answer.replies }, null, 2) + '\n');
       else io.stdout(renderAnswer(answer) + '\n');
       setCode(0);
