@@ -9,28 +9,24 @@
  * total (bolt-js#2509), so the whole payload is budgeted well below that. Long lists are cut with
  * "and N more". User-derived text is escaped for mrkdwn: only & < > (anything more breaks links).
  */
+import type { ContextBlock, DividerBlock, HeaderBlock, MrkdwnElement, PlainTextElement, SectionBlock } from '@slack/types';
 import type { Answer, Bar, Fix, Reply } from '../answer/types.ts';
 import { barLines, pathLine, tableLines, WHO_WORDS } from './layout.ts';
 
 export { barGlyphs, pathLine } from './layout.ts';
 
-export interface PlainText {
-  type: 'plain_text';
-  text: string;
-  emoji?: boolean;
-}
+export type PlainText = PlainTextElement;
+export type Mrkdwn = MrkdwnElement;
 
-export interface Mrkdwn {
-  type: 'mrkdwn';
-  text: string;
-}
-
-/** The four block types used (structurally the @slack/types ones; render/ does not import Slack packages). */
+/**
+ * The four Block Kit blocks used, as @slack/types defines them (types only: nothing of Slack runs in
+ * render/), narrowed to the text kinds we build so that `elements[i].text` reads without a guard.
+ */
 export type Block =
-  | { type: 'header'; text: PlainText }
-  | { type: 'section'; text: Mrkdwn }
-  | { type: 'context'; elements: Mrkdwn[] }
-  | { type: 'divider' };
+  | (Omit<HeaderBlock, 'text'> & { text: PlainTextElement })
+  | (Omit<SectionBlock, 'text'> & { text: MrkdwnElement })
+  | (Omit<ContextBlock, 'elements'> & { elements: MrkdwnElement[] })
+  | DividerBlock;
 
 export interface BlocksPayload {
   /** Plain fallback: notifications, screen readers, clients without blocks. Never empty. */

@@ -1,3 +1,4 @@
+import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { emptyReply, type Answer, type Fix, type Reply } from '../../src/answer/types.ts';
 import { barGlyphs, clip, escapeMrkdwn, LIMITS, pathLine, renderBlocks, type Block } from '../../src/render/blocks.ts';
@@ -207,4 +208,14 @@ describe('pieces', () => {
     ['a&amp;b', 4, 'a…'],
     ['😀😀😀', 4, '😀…'],
   ])('clip(%j, %i) = %j', (s, n, out) => expect(clip(s, n)).toBe(out));
+});
+
+describe('Block Kit types', () => {
+  it('every block renderBlocks builds is a @slack/types KnownBlock (the assignment is checked by tsc)', () => {
+    const r = emptyReply('info', 'ℹ️', 'headline');
+    r.lines.push('a line');
+    const blocks: KnownBlock[] = renderBlocks({ replies: [r], namespaces: [] }).blocks;
+    expect(blocks.map((b) => b.type)).toEqual(blocks.map((b) => b.type).filter((t) => ['header', 'section', 'context', 'divider'].includes(t)));
+    expect(blocks[0]?.type).toBe('header');
+  });
 });
