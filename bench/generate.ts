@@ -59,7 +59,7 @@ export function generateCluster(opts: GenOptions): Generated {
     const cordoned = !gpu && !cp && i % 97 === 5;
     if (cordoned) taints.push({ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' });
     nodeNames.push(name);
-    nodeCap.push({ cpu: parseInt(shape.cpu) , mem: parseInt(shape.memory), usedCpu: 0, usedMem: 0, pods: 0 });
+    nodeCap.push({ cpu: parseInt(shape.cpu, 10) , mem: parseInt(shape.memory, 10), usedCpu: 0, usedMem: 0, pods: 0 });
     objects.push({
       apiVersion: 'v1',
       kind: 'Node',
@@ -96,8 +96,8 @@ export function generateCluster(opts: GenOptions): Generated {
       const rs = `${name}-${hash}`;
       objects.push({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: ns }, spec: { replicas, selector: { matchLabels: { app: name } }, template } });
       objects.push({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: rs, namespace: ns, labels: { app: name, 'pod-template-hash': hash }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name, controller: true }] }, spec: { replicas, selector: { matchLabels: { app: name } }, template } });
-      const cpuM = cpu.endsWith('m') ? parseInt(cpu) : parseInt(cpu) * 1000;
-      const memMi = mem.endsWith('Gi') ? parseInt(mem) * 1024 : parseInt(mem);
+      const cpuM = cpu.endsWith('m') ? parseInt(cpu, 10) : parseInt(cpu, 10) * 1000;
+      const memMi = mem.endsWith('Gi') ? parseInt(mem, 10) * 1024 : parseInt(mem, 10);
       for (let r = 0; r < replicas; r++) {
         const podName = `${rs}-${generateNameSuffix(`${ns}/${rs}/${r}`)}`;
         // Place on the next general node with room; a few stay Pending.

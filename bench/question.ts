@@ -65,11 +65,11 @@ export function questionBenchTable(rows: QuestionBenchRow[], top = 8): string {
     `parseQuestion on 40,000-character inputs, ${rows.length} shapes, warm (ms, ${RUNS} runs each): worst median ${max('cappedMedianMs')} / max ${max('cappedMaxMs')} as the bot reads it; whole text worst median ${max('wholeMedianMs')} / max ${max('wholeMaxMs')}`,
     ...rows.slice(0, top).map((r) => `  ${r.shape.padEnd(w)}  as read: median ${String(r.cappedMedianMs).padStart(6)}  max ${String(r.cappedMaxMs).padStart(6)}   whole: median ${String(r.wholeMedianMs).padStart(6)}  max ${String(r.wholeMaxMs).padStart(6)}`),
   ];
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = runQuestionBench();
-  if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(rows) + '\n');
+  if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(rows)}\n`);
   else process.stdout.write(questionBenchTable(rows));
 }

@@ -105,7 +105,7 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
   const heapBase = heapUsedMB();
   const src = new LiveSource({ kubeConfig: fake.kubeConfig(), syncTimeoutMs: 600_000, requestTimeoutMs: 120_000, prime: (s) => void nodeInfoIndex(s), reconcile: (s) => reconcileQuotaStatus(s, Date.now()) });
   try {
-    let t = performance.now();
+    const t = performance.now();
     const cold = await src.load();
     const coldStartMs = performance.now() - t;
     if (cold.errors.length) throw new Error(`cold start: ${JSON.stringify(cold.errors).slice(0, 300)}`);
@@ -262,7 +262,7 @@ function runChild(n: number, p: number): Promise<SizeResult> {
 if (sizeArg > 0) {
   const [n, p] = (process.argv[sizeArg + 1] ?? '').split(',').map(Number);
   const r = await benchSize(n!, p!);
-  process.stdout.write(JSON.stringify(r) + '\n');
+  process.stdout.write(`${JSON.stringify(r)}\n`);
   process.exit(0);
 }
 
@@ -274,16 +274,16 @@ for (const [n, p] of sizes) results.push(await runChild(n, p));
 const parse = runParseBench(7, 3);
 // The @mention grammar on 40,000-character inputs (Slack's limit), as read and whole (issue 13: ≤ 50 ms).
 const question = runQuestionBench();
-if (json) process.stdout.write(JSON.stringify({ cores: cpus().length, sizes: results, parse1MB: parse, question40k: question }) + '\n');
+if (json) process.stdout.write(`${JSON.stringify({ cores: cpus().length, sizes: results, parse1MB: parse, question40k: question })}\n`);
 else {
   const cols = ['nodes', 'pods', 'coldStartMs', 'heapMB', 'indexMB', 'headroomMs', 'churnMs', 'quotaChurnMs', 'diagnoseMs', 'whatifMs', 'hugeScaleMs', 'requestsPerAnswer', 'listEverythingMs', 'topNodesMs'] as const;
   const w = cols.map((c) => Math.max(c.length, ...results.map((r) => String(r[c]).length)));
   process.stdout.write(`quota-doctor bench — ${cpus().length} cores, medians\n`);
-  process.stdout.write(cols.map((c, i) => c.padStart(w[i]!)).join('  ') + '\n');
-  for (const r of results) process.stdout.write(cols.map((c, i) => String(r[c]).padStart(w[i]!)).join('  ') + '\n');
+  process.stdout.write(`${cols.map((c, i) => c.padStart(w[i]!)).join('  ')}\n`);
+  for (const r of results) process.stdout.write(`${cols.map((c, i) => String(r[c]).padStart(w[i]!)).join('  ')}\n`);
   process.stdout.write('\nparsePaste on 1 MB inputs, warm (ms, 7 runs after 3 warm-ups)\n');
   const sw = Math.max(...parse.map((r) => r.shape.length));
   for (const r of parse) process.stdout.write(`  ${r.shape.padEnd(sw)}  median ${String(r.medianMs).padStart(6)}  max ${String(r.maxMs).padStart(6)}\n`);
-  process.stdout.write('\n' + questionBenchTable(question));
+  process.stdout.write(`\n${questionBenchTable(question)}`);
 }
 process.exit(0);

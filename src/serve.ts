@@ -16,7 +16,7 @@ export interface ServeIo {
 }
 
 export async function serve(io: ServeIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(env);
   } catch (e) {

@@ -66,6 +66,7 @@ describe('the double-cast finder', () => {
     ['two casts, neither to unknown', 'const a = (x as KObject) as Pod;', []],
     ['a comment', '// x as unknown as Pod\nconst a = 1;', []],
     ['a string', "const s = 'x as unknown as Pod';", []],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal, on purpose
     ['a template', 'const s = `${a} as unknown as Pod`;', []],
   ];
   it.each(cases)('%s', (_name, text, want) => {

@@ -178,7 +178,7 @@ export function parsePolicy(text: string, source = 'QUOTA_DOCTOR_CONFIG'): Acces
   const parsed = policySchema.safeParse(doc ?? {});
   if (!parsed.success) {
     const i = parsed.error.issues[0]!;
-    throw new UsageError(`${source}: ${i.path.length ? i.path.join('.') + ' ' : ''}${i.message}`);
+    throw new UsageError(`${source}: ${i.path.length ? `${i.path.join('.')} ` : ''}${i.message}`);
   }
   const channels = new Map<string, ChannelAccess>();
   const names = new Map<string, string>();

@@ -162,7 +162,7 @@ export function podQOS(pod: Pod, podLevelResources = true): QOSClass {
   if (isGuaranteed) {
     for (const [k, v] of requests) {
       const l = limits.get(k);
-      if (!l || !l.eq(v)) {
+      if (!l?.eq(v)) {
         isGuaranteed = false;
         break;
       }

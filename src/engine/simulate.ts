@@ -51,7 +51,7 @@ export interface SimOutput {
 function toOutcome(r: ScheduleResult): SchedulingOutcome {
   const out: SchedulingOutcome = { scheduled: r.scheduled, node: r.node, message: r.message };
   if (r.nominatedNode) out.nominatedNode = r.nominatedNode;
-  if (r.victims && r.victims.length) out.victims = r.victims;
+  if (r.victims?.length) out.victims = r.victims;
   if (r.gated) out.gated = true;
   return out;
 }

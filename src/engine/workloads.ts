@@ -209,7 +209,7 @@ export function surgeBudget(d: Deployment): { strategy: string; maxSurge: number
     const raw = (pct * n) / 100;
     return roundUp ? Math.ceil(raw) : Math.floor(raw);
   };
-  let maxSurge = resolve(ru?.maxSurge, '25%', true);
+  const maxSurge = resolve(ru?.maxSurge, '25%', true);
   let maxUnavailable = resolve(ru?.maxUnavailable, '25%', false);
   // Both zero is invalid; the controller treats maxUnavailable as 1 then (ResolveFenceposts).
   if (maxSurge === 0 && maxUnavailable === 0) maxUnavailable = 1;

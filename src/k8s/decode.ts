@@ -153,7 +153,9 @@ function collect(value: unknown, source: string, out: Decoded, opts: DecodeOptio
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((v, i) => collect(v, `${source} [${i}]`, out, opts, depth + 1));
+    value.forEach((v, i) => {
+      collect(v, `${source} [${i}]`, out, opts, depth + 1);
+    });
     return;
   }
   if (typeof value !== 'object' || value === null) {

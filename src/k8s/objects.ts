@@ -489,7 +489,7 @@ export const RESOURCE_OF_KIND: Record<string, { resource: string; group: string 
 export function resourceOf(kind: string, apiVersion?: string): { resource: string; group: string } {
   const known = RESOURCE_OF_KIND[kind];
   if (known) return known;
-  const group = apiVersion && apiVersion.includes('/') ? apiVersion.split('/')[0]! : '';
+  const group = apiVersion?.includes('/') ? apiVersion.split('/')[0]! : '';
   const lower = kind.toLowerCase();
   const plural = lower.endsWith('s') ? `${lower}es` : lower.endsWith('y') ? `${lower.slice(0, -1)}ies` : `${lower}s`;
   return { resource: plural, group };

@@ -75,7 +75,7 @@ const NEW_RECORD_RE =
 const NEW_RECORD_STICKY_RE = new RegExp(NEW_RECORD_RE.source.replace(/^\^/, ''), 'y');
 
 /** A YAML mapping key at the start of a line (`reason: FailedCreate`, `"message": …`). */
-const YAML_KEY_RE = /^(\s*)(?:-\s+)?["']?[A-Za-z_][\w.-]{0,80}["']?:(?:\s|$)/;
+const _YAML_KEY_RE = /^(\s*)(?:-\s+)?["']?[A-Za-z_][\w.-]{0,80}["']?:(?:\s|$)/;
 
 const WRAP_WIDTHS = new Set([80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240]);
 

@@ -309,7 +309,7 @@ function limitRangeQuestion(text: string): Question | null {
 /** Quantity suffixes are case-sensitive (`Mi`, `m`), users type them in any case. */
 function fixCase(q: string): string {
   const m = /^([0-9.]+(?:[eE][-+]?[0-9]+)?)(ki|mi|gi|ti|pi|ei|m|k|g|t|p|e)?$/.exec(q);
-  if (!m || !m[2]) return q;
+  if (!m?.[2]) return q;
   const s = m[2];
   const map: Record<string, string> = { ki: 'Ki', mi: 'Mi', gi: 'Gi', ti: 'Ti', pi: 'Pi', ei: 'Ei', m: 'm', k: 'k', g: 'G', t: 'T', p: 'P', e: 'E' };
   return m[1] + (map[s] ?? s);

@@ -65,7 +65,7 @@ export function exceedingOf(resources: Record<string, Usage>): string[] {
   return out;
 }
 
-function section(text: string, lower: string, label: string, from: number, end: number): number {
+function section(_text: string, lower: string, label: string, from: number, end: number): number {
   const i = findWithin(lower, label, from, end);
   return i < 0 ? -1 : i + label.length;
 }

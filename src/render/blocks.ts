@@ -67,7 +67,7 @@ export function clip(s: string, max: number): string {
     out += cp;
   }
   out = out.replace(/&[a-z]{0,4}$/, '');
-  return out + '…';
+  return `${out}…`;
 }
 
 function more(n: number, what: string): string {
@@ -107,7 +107,7 @@ function packSections(lines: string[], code: boolean, limit: number = LIMITS.sec
   const flush = () => {
     if (cur.length === 0) return;
     const body = cur.join('\n');
-    texts.push(code ? '```\n' + body + '\n```' : body);
+    texts.push(code ? `\`\`\`\n${body}\n\`\`\`` : body);
     cur = [];
     len = 0;
   };
@@ -133,7 +133,7 @@ function context(text: string): Block {
 function fixText(f: Fix, i: number): string {
   const head = `*${i + 1}. ${WHO_WORDS[f.who]}* · ${clip(escapeMrkdwn(f.summary), LIMITS.lineChars)}`;
   const verdict = `✓ verified${f.outcome ? ` — ${clip(escapeMrkdwn(f.outcome), LIMITS.lineChars)}` : ''}`;
-  const change = f.change ? '\n```\n' + clip(codeSafe(escapeMrkdwn(f.change)), LIMITS.changeChars) + '\n```' : '';
+  const change = f.change ? `\n\`\`\`\n${clip(codeSafe(escapeMrkdwn(f.change)), LIMITS.changeChars)}\n\`\`\`` : '';
   return `${head}\n${verdict}${change}`;
 }
 
@@ -203,7 +203,7 @@ function fallbackText(answer: Answer): string {
   const first = answer.replies[0]!;
   const detail: string[] = [];
   if (answer.replies.length === 1) {
-    if (first.path && first.path.length) detail.push(pathLine(first.path));
+    if (first.path?.length) detail.push(pathLine(first.path));
     detail.push(...first.lines.slice(0, 3).map(escapeMrkdwn));
   }
   return clip([...heads, ...detail].join('\n'), LIMITS.fallbackText);

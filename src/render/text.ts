@@ -40,7 +40,9 @@ export function renderReply(r: Reply): string {
   if (r.fixes.length > 0) {
     if (body.length && body[body.length - 1] !== '') body.push('');
     body.push('Fixes');
-    r.fixes.forEach((f, i) => body.push(...renderFix(f, i)));
+    r.fixes.forEach((f, i) => {
+      body.push(...renderFix(f, i));
+    });
   }
   if (r.why) {
     if (body.length && body[body.length - 1] !== '') body.push('');

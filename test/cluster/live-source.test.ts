@@ -457,7 +457,7 @@ describe('createLiveSource: kubeconfig', () => {
       expect(r.errors).toEqual([]);
       expect(r.snapshot.count('Pod')).toBe(1);
     }
-    expect(() => createLiveSource({ kubeconfig: file, context: 'prod' })).toThrow('context "prod" not found in ' + file + ' (contexts: fake)');
+    expect(() => createLiveSource({ kubeconfig: file, context: 'prod' })).toThrow(`context "prod" not found in ${file} (contexts: fake)`);
   });
 
   it('in a cluster: the service account and KUBERNETES_SERVICE_HOST/PORT', async () => {

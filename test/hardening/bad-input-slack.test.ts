@@ -95,7 +95,7 @@ describe('bad input: the Slack message path (real Bolt, fake Slack, real Answere
 
   it('a 3.5 MB paste (over the 1 MiB cap, under Bolt\'s 4 MB body limit) is not parsed: the reply says it is too long and what is allowed', async () => {
     const ts = '1700199999.000001';
-    const text = (PASTE + '\n').repeat(25_000);
+    const text = (`${PASTE}\n`).repeat(25_000);
     const res = await h.event(messageEvent(text, { channel: CHANNEL_PLATFORM, ts }));
     expect(res.status).toBe(200);
     await h.handle.idle();

@@ -83,7 +83,7 @@ describe('bad input: CLI in-process', () => {
   });
 
   it('the cut is stated: a 5 MB paste is read to 1 MiB and the answer says so, found or not', async () => {
-    const found = await run(['diagnose', '--state', 'manifests/demo'], (PASTE + '\n').repeat(40_000));
+    const found = await run(['diagnose', '--state', 'manifests/demo'], (`${PASTE}\n`).repeat(40_000));
     expect(found.code).toBe(0);
     expect(found.stdout).toContain('team-quota');
     expect(found.stdout).toContain('only the first 1 MiB was read');

@@ -208,7 +208,7 @@ describe('a pasted Secret is never echoed', () => {
     const h = await startHarness({ answerer: createAnswerer(), source: new FileSource(DEMO), logLevel: 'debug' });
     try {
       await h.event(messageEvent(SECRET_MANIFEST, { channel: CHANNEL_A, ts: '1700800000.000001' }));
-      await h.event(messageEvent('```yaml\n' + SECRET_MANIFEST + '```\n' + PASTE, { channel: CHANNEL_A, ts: '1700800000.000002' }));
+      await h.event(messageEvent(`\`\`\`yaml\n${SECRET_MANIFEST}\`\`\`\n${PASTE}`, { channel: CHANNEL_A, ts: '1700800000.000002' }));
       await h.event({ type: 'app_mention', channel: CHANNEL_A, user: 'U0BOB', text: `<@UBOT> ${SECRET_MANIFEST}`, ts: '1700800000.000003' });
       await h.shortcut({ text: SECRET_MANIFEST, ts: '1700800000.000004' }, { channel: CHANNEL_A });
       await h.handle.idle();
@@ -321,7 +321,7 @@ describe('Secrets at every depth and env literals are redacted in every output',
     try {
       let i = 0;
       for (const { text } of SECRET_INPUTS) {
-        await h.event(messageEvent('```\n' + text + '\n```', { channel: CHANNEL_A, ts: `1700810000.00000${++i}` }));
+        await h.event(messageEvent(`\`\`\`\n${text}\n\`\`\``, { channel: CHANNEL_A, ts: `1700810000.00000${++i}` }));
         await h.event({ type: 'app_mention', channel: CHANNEL_A, user: 'U0BOB', text: `<@UBOT> ${text}`, ts: `1700810000.00000${++i}` });
         await h.shortcut({ text, ts: `1700810000.00000${++i}` }, { channel: CHANNEL_A });
         checked += 3;

@@ -133,7 +133,7 @@ const AFFINITY_ALLOWED: [string, Json][] = [
   ['topologySpread with matchLabelKeys', pod('probe-spread', { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'probe' } }, matchLabelKeys: ['tier'] }] })],
 ];
 /** A paste as a person makes it: a YAML block in a message; one line of JSON in an @mention (Slack's text is one line there). */
-const asPaste = (o: Json, entry: Entry) => (entry === 'mention' || entry === 'mention-thread' ? JSON.stringify(o) : '```yaml\n' + stringifyYaml(o) + '```');
+const asPaste = (o: Json, entry: Entry) => (entry === 'mention' || entry === 'mention-thread' ? JSON.stringify(o) : `\`\`\`yaml\n${stringifyYaml(o)}\`\`\``);
 
 /** [real name only in team-b (or ml), made-up name of the same shape]. */
 const ORACLE_PAIRS: { q: (n: string) => string; real: string; fake: string }[] = [

@@ -39,7 +39,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return {
     isError: r.isError === true,
     text: content.map((c) => c.text).join('\n'),
-    structured: r.structuredContent === undefined ? undefined : JSON.stringify(r.structuredContent, null, 2) + '\n',
+    structured: r.structuredContent === undefined ? undefined : `${JSON.stringify(r.structuredContent, null, 2)}\n`,
   };
 }
 
@@ -88,7 +88,7 @@ describe('each tool returns what the CLI command prints', () => {
   it('diagnose on a pasted quota error: the findings of diagnose --json, byte for byte, and its text', async () => {
     const [r, json, text] = await Promise.all([call(open, 'diagnose', { text: PASTE }), cli(['diagnose', '--state', DEMO, '--json'], PASTE), cli(['diagnose', '--state', DEMO], PASTE)]);
     expect(r.structured).toBe(json.stdout);
-    expect(r.text + '\n').toBe(text.stdout);
+    expect(`${r.text}\n`).toBe(text.stdout);
     const findings = diagnoseOutputSchema.parse(JSON.parse(r.structured!)).findings;
     expect(findings.map((f) => [f.layer, f.kind, f.namespace, f.object?.name, f.fixes.length])).toEqual([['quota', 'quota-exceeded', 'team-a', 'worker-5d8c7b9f4-glpms', 3]]);
     expect(r.isError).toBe(false);
@@ -100,12 +100,12 @@ describe('each tool returns what the CLI command prints', () => {
   ])('diagnose, %s', async (_, text, namespace) => {
     const nsArgs = namespace ? ['-n', namespace] : [];
     const [r, json, plain] = await Promise.all([call(open, 'diagnose', { text, ...(namespace ? { namespace } : {}) }), cli(['diagnose', '--state', DEMO, '--json', ...nsArgs], text), cli(['diagnose', '--state', DEMO, ...nsArgs], text)]);
-    expect([r.structured, r.text + '\n', r.isError]).toEqual([json.stdout, plain.stdout, false]);
+    expect([r.structured, `${r.text}\n`, r.isError]).toEqual([json.stdout, plain.stdout, false]);
   });
 
   it.each(['team-a', 'team-b', 'ml'])('quota %s: quota --json', async (ns) => {
     const [r, json, plain] = await Promise.all([call(open, 'quota', { namespace: ns }), cli(['quota', ns, '--state', DEMO, '--json']), cli(['quota', ns, '--state', DEMO])]);
-    expect([r.structured, r.text + '\n', r.isError]).toEqual([json.stdout, plain.stdout, false]);
+    expect([r.structured, `${r.text}\n`, r.isError]).toEqual([json.stdout, plain.stdout, false]);
   });
 
   it.each([
@@ -123,12 +123,12 @@ describe('each tool returns what the CLI command prints', () => {
     ]);
     expect(sim.structured).toBe(json.stdout);
     const expected: unknown = { ...(JSON.parse(json.stdout) as object), verdict };
-    expect([JSON.parse(chk.structured!), chk.text + '\n', checkPlain.code, sim.isError, chk.isError]).toEqual([expected, checkPlain.stdout, code, false, false]);
+    expect([JSON.parse(chk.structured!), `${chk.text}\n`, checkPlain.code, sim.isError, chk.isError]).toEqual([expected, checkPlain.stdout, code, false, false]);
   });
 
   it.each(['what if web scales to 8 in team-a?', 'what if general-a-1 goes down?', 'raise pods of team-quota to 14 in team-a'])('whatif %s: whatif --json', async (question) => {
     const [r, json, plain] = await Promise.all([call(open, 'whatif', { question }), cli(['whatif', question, '--state', DEMO, '--json']), cli(['whatif', question, '--state', DEMO])]);
-    expect([r.structured, r.text + '\n', r.isError]).toEqual([json.stdout, plain.stdout, false]);
+    expect([r.structured, `${r.text}\n`, r.isError]).toEqual([json.stdout, plain.stdout, false]);
   });
 });
 

@@ -56,7 +56,7 @@ const big: [string, () => string][] = [
   ['one keyword-dense line', () => 'exceeded quota: '.repeat(MB / 16)],
   ['usage per, no newline', () => 'usage per '.repeat(MB / 10)],
   ['dots', () => '.'.repeat(MB)],
-  ['repeated real paste', () => (seeds.join('\n') + '\n').repeat(Math.ceil(MB / (seeds.join('\n').length + 1))).slice(0, MB)],
+  ['repeated real paste', () => (`${seeds.join('\n')}\n`).repeat(Math.ceil(MB / (seeds.join('\n').length + 1))).slice(0, MB)],
   ['mutated real pastes, 1 MB', () => {
     const rnd = prng(3);
     const parts: string[] = [];

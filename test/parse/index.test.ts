@@ -44,7 +44,7 @@ describe('parsePaste', () => {
   });
 
   it('caps the input and says so', () => {
-    const r = parsePaste('x'.repeat(2000) + '\n0/1 nodes are available: 1 Insufficient cpu.', { maxBytes: 1000 });
+    const r = parsePaste(`${'x'.repeat(2000)}\n0/1 nodes are available: 1 Insufficient cpu.`, { maxBytes: 1000 });
     expect(r.truncated).toBe(true);
     expect(r.findings).toEqual([]);
   });

@@ -47,7 +47,7 @@ export function adversarialShapes(size = SLACK_MAX_CHARS): [string, string][] {
     ['digits with e: 1e1e1e…', repeatTo('1e', size)],
     ['a/a/a/…', repeatTo('a/', size)],
     ['deploy/deploy/…', repeatTo('deploy/', size)],
-    ['spaces, then a word', ' '.repeat(size - 3) + 'web'],
+    ['spaces, then a word', `${' '.repeat(size - 3)}web`],
     ['a a a …', repeatTo('a ', size)],
     ["'what if ' repeated", repeatTo('what if ', size)],
     ["'in in in'", repeatTo('in ', size)],

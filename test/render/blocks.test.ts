@@ -20,8 +20,8 @@ function texts(blocks: Block[]): string[] {
         return `${b.type}: ${b.text.text}`;
       case 'context':
         return `context: ${b.elements.map((e) => e.text).join(' | ')}`;
-      case 'divider':
-        return 'divider';
+      default:
+        return b.type;
     }
   });
 }

@@ -4,7 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import type { Answerer, AskContext } from '../../src/answer/answerer.ts';
-import { AccessPolicy, parsePolicy } from '../../src/answer/policy.ts';
+import { type AccessPolicy, parsePolicy } from '../../src/answer/policy.ts';
 import { emptyReply, type Answer } from '../../src/answer/types.ts';
 import type { ClusterSource, SourceResult } from '../../src/cluster/source.ts';
 import { Snapshot } from '../../src/k8s/snapshot.ts';

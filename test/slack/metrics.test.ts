@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { LiveSource } from '../../src/cluster/live-source.ts';
 import { cacheSeries, createMetrics, readBuildInfo, type ContextCacheHealth } from '../../src/slack/metrics.ts';
 import { FakeApiServer } from '../support/fake-apiserver.ts';

@@ -732,14 +732,16 @@ export class FakeApiServer {
         parsed = undefined;
       }
       if (!isRecord(parsed) || typeof parsed.rv !== 'number' || typeof parsed.k !== 'string') {
-        return json(res, 400, status(400, 'BadRequest', 'continue key is not valid'));
+        json(res, 400, status(400, 'BadRequest', 'continue key is not valid'));
+        return;
       }
       if (parsed.rv < coll.compactedRv) {
-        return json(
+        json(
           res,
           410,
           status(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'),
         );
+        return;
       }
       listRv = parsed.rv;
       after = parsed.k;

@@ -67,13 +67,17 @@ export function assertWithinSlackLimits(payload: unknown, opts: SlackLimitOption
         if (b.text !== undefined) total += checkTextObject(`${where}.text`, b.text, 3000);
         if (b.fields !== undefined) {
           if (!Array.isArray(b.fields) || b.fields.length > 10) fail(`${where}.fields`, 'at most 10 fields');
-          b.fields.forEach((f: unknown, k: number) => (total += checkTextObject(`${where}.fields[${k}]`, f, 2000)));
+          b.fields.forEach((f: unknown, k: number) => {
+            total += checkTextObject(`${where}.fields[${k}]`, f, 2000);
+          });
         }
         break;
       }
       case 'context': {
         if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 10) fail(`${where}.elements`, '1 to 10 elements');
-        b.elements.forEach((e: unknown, k: number) => (total += checkTextObject(`${where}.elements[${k}]`, e, 3000)));
+        b.elements.forEach((e: unknown, k: number) => {
+          total += checkTextObject(`${where}.elements[${k}]`, e, 3000);
+        });
         break;
       }
       case 'divider':

@@ -17,7 +17,7 @@ export default class SummaryReporter implements Reporter {
       if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
     }
     const line = `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
-    writeFileSync('.vitest-summary', line + '\n');
-    process.stdout.write('\n' + line + '\n');
+    writeFileSync('.vitest-summary', `${line}\n`);
+    process.stdout.write(`\n${line}\n`);
   }
 }

@@ -1,6 +1,5 @@
-/** "help", and every question not understood: examples in the names of the namespace at hand. */
-import type { LimitRange, ResourceQuota, Workload } from '../../k8s/objects.ts';
-import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
+
+import type { Snapshot } from '../../k8s/snapshot.ts';
 import { Quantity } from '../../quantity.ts';
 import type { AskContext } from '../answerer.ts';
 import { helpAnswer, type HelpExamples } from '../replies/help.ts';

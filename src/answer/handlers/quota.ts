@@ -1,6 +1,4 @@
-/** "raise requests.cpu of team-quota to 20 in team-a": a ResourceQuota what-if. */
-import type { ResourceQuota } from '../../k8s/objects.ts';
-import type { KObject } from '../../k8s/snapshot.ts';
+
 import { whatIfQuota } from '../../engine/whatif.ts';
 import { notFound } from '../replies/not-found.ts';
 import { quotaChangeAnswer } from '../replies/whatif-quota.ts';

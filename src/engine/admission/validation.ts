@@ -70,8 +70,12 @@ function validateContainer(c: Container, path: string, out: FieldError[]): void 
 /** Field errors of a pod's resources; empty when valid. */
 export function validatePodResources(pod: Pod): FieldError[] {
   const out: FieldError[] = [];
-  pod.spec.containers.forEach((c, i) => validateContainer(c, `spec.containers[${i}]`, out));
-  (pod.spec.initContainers ?? []).forEach((c, i) => validateContainer(c, `spec.initContainers[${i}]`, out));
+  pod.spec.containers.forEach((c, i) => {
+    validateContainer(c, `spec.containers[${i}]`, out);
+  });
+  (pod.spec.initContainers ?? []).forEach((c, i) => {
+    validateContainer(c, `spec.initContainers[${i}]`, out);
+  });
   return out;
 }
 

@@ -3,7 +3,7 @@
  * itself, or what its controller would create), or stand in a pod with the amounts the message names,
  * and the free capacity the message implies. answer/diagnose.ts reads the paste and words the reply.
  */
-import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
+import type { Snapshot } from '../../k8s/snapshot.ts';
 import type { Pod, ReplicaSet, Workload } from '../../k8s/objects.ts';
 import { isWorkloadKind } from '../../k8s/objects.ts';
 import { Quantity } from '../../quantity.ts';

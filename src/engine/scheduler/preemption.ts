@@ -127,6 +127,7 @@ function pickOneNode(candidates: Candidate[]): Candidate {
   keepMin((c) => c.victims.reduce((sum, v) => sum + v.priority + OFFSET, 0));
   keepMin((c) => c.victims.length);
   if (best.length > 1) {
+    // biome-ignore lint/complexity/useMathMinMax: the start times are ISO strings, compared as strings
     const latest = best.map((c) => earliestStartOfTopVictims(c.victims)).reduce((a, b) => (a > b ? a : b));
     best = best.filter((c) => earliestStartOfTopVictims(c.victims) === latest);
   }

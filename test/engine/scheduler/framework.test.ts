@@ -30,7 +30,7 @@ class TeamCounts implements StateData {
   }
 }
 
-const KEY = stateKey<TeamCounts>('PreFilter' + NAME);
+const KEY = stateKey<TeamCounts>(`PreFilter${NAME}`);
 
 interface Calls {
   preFilter: number;
@@ -42,18 +42,18 @@ interface Calls {
 function onePerTeam(calls: Calls, extensions = true): SchedulerPlugin {
   const bump = (state: CycleState, p: PodEntry, node: NodeInfo, delta: number) => {
     const s = state.read(KEY);
-    if (s && p.labels['team'] === s.team) s.perNode.set(node.name, (s.perNode.get(node.name) ?? 0) + delta);
+    if (s && p.labels.team === s.team) s.perNode.set(node.name, (s.perNode.get(node.name) ?? 0) + delta);
   };
   const plugin: SchedulerPlugin = {
     name: NAME,
     preFilter(state) {
       calls.preFilter++;
-      const team = state.pod.metadata.labels?.['team'];
+      const team = state.pod.metadata.labels?.team;
       if (!team) return {};
       const perNode = new Map<string, number>();
       for (const name of state.index.nodeNames()) {
         let n = 0;
-        for (const p of state.index.get(name)!.pods.values()) if (p.labels['team'] === team) n++;
+        for (const p of state.index.get(name)!.pods.values()) if (p.labels.team === team) n++;
         perNode.set(name, n);
       }
       state.write(KEY, new TeamCounts(team, perNode));

@@ -16,7 +16,7 @@
  * objects in the snapshot, plus the automatic `kubernetes.io/metadata.name`); neither given → the pod's
  * own namespace. A nil labelSelector matches nothing.
  */
-import type { Namespace, Pod, PodAffinityTerm } from '../../../k8s/objects.ts';
+import type { Pod, PodAffinityTerm } from '../../../k8s/objects.ts';
 import { stateKey, type CycleState, type StateData } from '../cycle-state.ts';
 import type { SchedulerPlugin } from '../plugin.ts';
 import { compileAffinityTerm, type AffinityTerm } from '../affinity-term.ts';
@@ -55,11 +55,11 @@ export class InterPodAffinityState implements StateData {
   }
 }
 
-const PRE_FILTER_STATE_KEY = stateKey<InterPodAffinityState>('PreFilter' + NAME);
+const PRE_FILTER_STATE_KEY = stateKey<InterPodAffinityState>(`PreFilter${NAME}`);
 
 /** AffinityTerm.Matches. */
 function termMatches(t: AffinityTerm, p: { namespace: string; labels: Labels }, nsLabels: NamespaceLabels): boolean {
-  if (!t.namespaces.has(p.namespace) && !(t.namespaceSelector && t.namespaceSelector(nsLabels(p.namespace)))) return false;
+  if (!t.namespaces.has(p.namespace) && !(t.namespaceSelector?.(nsLabels(p.namespace)))) return false;
   return t.selector(p.labels);
 }
 

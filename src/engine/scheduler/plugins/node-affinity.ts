@@ -33,7 +33,7 @@ class PreFilterState implements StateData {
   }
 }
 
-const PRE_FILTER_STATE_KEY = stateKey<PreFilterState>('PreFilter' + NAME);
+const PRE_FILTER_STATE_KEY = stateKey<PreFilterState>(`PreFilter${NAME}`);
 
 /** nodeaffinity.GetRequiredNodeAffinity(pod). Null when the pod constrains nothing. */
 export function readRequiredNodeAffinity(pod: Pod): NodeAffinityState | null {

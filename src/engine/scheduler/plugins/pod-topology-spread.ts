@@ -48,7 +48,7 @@ export class TopologySpreadState implements StateData {
   }
 }
 
-const PRE_FILTER_STATE_KEY = stateKey<TopologySpreadState>('PreFilter' + NAME);
+const PRE_FILTER_STATE_KEY = stateKey<TopologySpreadState>(`PreFilter${NAME}`);
 
 /** The selector with `matchLabelKeys` merged in (the API server does this at creation since 1.34). */
 function constraintSelector(c: TopologySpreadConstraint, podLabels: Labels): LabelMatcher {

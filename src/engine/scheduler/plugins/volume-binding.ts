@@ -48,7 +48,7 @@ export class VolumeBindingState implements StateData {
   }
 }
 
-const PRE_FILTER_STATE_KEY = stateKey<VolumeBindingState>('PreFilter' + NAME);
+const PRE_FILTER_STATE_KEY = stateKey<VolumeBindingState>(`PreFilter${NAME}`);
 
 function claimNames(pod: Pod): Array<{ claim: string; ephemeral: boolean }> {
   const out: Array<{ claim: string; ephemeral: boolean }> = [];
@@ -109,7 +109,7 @@ function preFilter(state: CycleState): PreFilterOutcome {
       // Upstream this is an internal error of IsDelayBindingMode; we report it as the lookup text.
       return { status: unresolvable(NAME, `storageclass.storage.k8s.io "${className}" not found`) };
     }
-    if (!sc || sc.volumeBindingMode !== 'WaitForFirstConsumer') {
+    if (sc?.volumeBindingMode !== 'WaitForFirstConsumer') {
       immediateUnbound = true;
       continue;
     }
