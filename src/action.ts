@@ -15,7 +15,7 @@
  * manifest order, each object followed by the pods and objects it expands to (engine/simulate.ts), so a
  * refused pod of a Deployment is reported on the Deployment's `metadata.name` line.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
@@ -61,13 +61,13 @@ export function workflowCommand(command: 'error' | 'warning', message: string, p
 
 /** Manifest files under a path (a file, or a folder walked recursively), sorted, hidden folders skipped. */
 export function manifestFiles(path: string): string[] {
-  let st;
+  let isDirectory: boolean;
   try {
-    st = statSync(path);
+    isDirectory = statSync(path).isDirectory();
   } catch {
     throw new UsageError(`${path}: no such file or folder`);
   }
-  if (!st.isDirectory()) return [path];
+  if (!isDirectory) return [path];
   const out: string[] = [];
   const walk = (dir: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
