@@ -7,7 +7,7 @@
  * real compiled CLI built by tsc into a temporary package laid out as the published one (no src/).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,5 +142,23 @@ describe('the compiled CLI (tsc -p tsconfig.build.json into a package laid out a
   it('a live-cluster command reaches the dynamically imported live source (exit 2 on an unreadable kubeconfig, one line)', () => {
     const kubeconfig = join(dir, 'no-such-kubeconfig');
     expect(runIn(dir, ['quota', 'team-a', '--kubeconfig', kubeconfig])).toEqual({ code: 2, stdout: '', stderr: `quota-doctor: kubeconfig ${kubeconfig}: no such file\n` });
+  });
+});
+
+describe('npm pack: the tarball holds what a user needs and nothing else', () => {
+  it('bin, dist/, the demo state, the contract and the top-level docs; no src/, tests, bench or fixtures', () => {
+    // --ignore-scripts: no prepack build here, so dist/ is listed only if this checkout has built it.
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    const [pack] = JSON.parse(r.stdout) as { name: string; files: { path: string }[] }[];
+    expect(pack!.name).toBe('@quota-doctor/cli');
+    const files = pack!.files.map((f) => f.path);
+    expect(files.filter((p) => !p.startsWith('dist/') && !p.startsWith('manifests/demo/')).sort()).toEqual(['CHANGELOG.md', 'README.md', 'SECURITY.md', 'bin/quota-doctor.js', 'docs/contract.md', 'package.json']);
+    expect(files.filter((p) => p.startsWith('dist/') && !p.endsWith('.js'))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['manifests/demo/30-team-a.yaml', 'manifests/demo/README.md']));
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
+    expect(pkg.bin).toEqual({ 'quota-doctor': 'bin/quota-doctor.js', 'kubectl-quota_doctor': 'bin/quota-doctor.js' });
+    // The published tarball always carries a fresh dist/: npm pack and npm publish build first.
+    expect(pkg.scripts).toMatchObject({ build: 'tsc -p tsconfig.build.json', prepack: 'npm run build' });
   });
 });
