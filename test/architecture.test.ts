@@ -134,6 +134,7 @@ const RULES: Rule[] = [
     says: 'may import answer, render, slack, and serve.ts (for `serve` / `start`)',
     mayImportLayers: [...VOCABULARY, 'src/answer', 'src/render', 'src/slack', 'src/serve.ts'],
   },
+  { layer: 'src/action.ts', says: 'the GitHub Action: runs `check` through the CLI', mayImportLayers: [...VOCABULARY, 'src/cli', 'src/answer'] },
   {
     layer: 'src/serve.ts',
     says: 'composition root of the bot: config, answer, slack, …; never the CLI that runs it',
