@@ -173,7 +173,9 @@ describe('bin/action.js, as the runner runs it', () => {
     const fake = await FakeApiServer.start({ state: 'manifests/demo' });
     try {
       const ws = workspace();
-      const content = readFileSync(fake.writeKubeconfig(join(mkdtempSync(join(tmpdir(), 'qd-action-kc-')), 'config')), 'utf8');
+      const kcDir = mkdtempSync(join(tmpdir(), 'qd-action-kc-'));
+      dirs.push(kcDir);
+      const content = readFileSync(fake.writeKubeconfig(join(kcDir, 'config')), 'utf8');
       const r = await runAction(ws, { path: 'k8s', kubeconfig: content });
       expect(r.stderr).toBe('');
       expect(r.stdout).toBe(REFUSED_ANNOTATION + 'quota-doctor: 3 object(s) checked from 2 file(s); 1 would be rejected or stay Pending\n');
