@@ -26,6 +26,7 @@ import { CoreV1Api, topNodes } from '@kubernetes/client-node';
 import { spawn } from 'node:child_process';
 import { runParseBench } from './parse.ts';
 import { questionBenchTable, runQuestionBench } from './question.ts';
+import { runStartupBench, startupBenchTable } from './startup.ts';
 import { createAnswerer } from '../src/answer/index.ts';
 import { MAX_SCALE_PODS } from '../src/answer/bounds.ts';
 import { fileURLToPath } from 'node:url';
@@ -274,7 +275,9 @@ for (const [n, p] of sizes) results.push(await runChild(n, p));
 const parse = runParseBench(7, 3);
 // The @mention grammar on 40,000-character inputs (Slack's limit), as read and whole (issue 13: ≤ 50 ms).
 const question = runQuestionBench();
-if (json) process.stdout.write(`${JSON.stringify({ cores: cpus().length, sizes: results, parse1MB: parse, question40k: question })}\n`);
+// The CLI as a new process: compiled dist/ vs the tsx fallback (issue 20: `--help` compiled ≤ 300 ms).
+const startup = runStartupBench(10, 2);
+if (json) process.stdout.write(`${JSON.stringify({ cores: cpus().length, sizes: results, parse1MB: parse, question40k: question, startup })}\n`);
 else {
   const cols = ['nodes', 'pods', 'coldStartMs', 'heapMB', 'indexMB', 'headroomMs', 'churnMs', 'quotaChurnMs', 'diagnoseMs', 'whatifMs', 'hugeScaleMs', 'requestsPerAnswer', 'listEverythingMs', 'topNodesMs'] as const;
   const w = cols.map((c) => Math.max(c.length, ...results.map((r) => String(r[c]).length)));
@@ -285,5 +288,6 @@ else {
   const sw = Math.max(...parse.map((r) => r.shape.length));
   for (const r of parse) process.stdout.write(`  ${r.shape.padEnd(sw)}  median ${String(r.medianMs).padStart(6)}  max ${String(r.maxMs).padStart(6)}\n`);
   process.stdout.write(`\n${questionBenchTable(question)}`);
+  process.stdout.write(`\n${startupBenchTable(startup)}`);
 }
 process.exit(0);

@@ -134,6 +134,7 @@ const RULES: Rule[] = [
     says: 'may import answer, render, slack, and serve.ts (for `serve` / `start`), mcp (for `mcp`), contract',
     mayImportLayers: [...VOCABULARY, 'src/answer', 'src/render', 'src/slack', 'src/serve.ts', 'src/mcp', 'src/contract'],
   },
+  { layer: 'src/action.ts', says: 'the GitHub Action: runs `check` through the CLI', mayImportLayers: [...VOCABULARY, 'src/cli', 'src/answer'] },
   {
     // The MCP server's tools are the CLI commands' cores (`src/cli/commands/*.ts` `…With`): never Slack or the bot.
     layer: 'src/mcp',
