@@ -142,7 +142,7 @@ describe('-f over a folder of 50 manifests (against manifests/demo)', () => {
       quota: tally((v) => v[2] === 'quota'),
       limitrange: tally((v) => v[2] === 'limitrange'),
     }).toEqual({ admittedScheduled: 7 + 6 + 6, pending: 6 + 6, quota: 7 + 6 + 6, limitrange: 6 });
-  }, 120_000);
+  }, 300_000);
 
   it('simulate -f DIR --json is byte for byte simulate of the files concatenated, and of -f repeated for each', async () => {
     const concat = join(dir, 'all.yaml');
