@@ -184,7 +184,7 @@ describe('completion', () => {
     const text = readFileSync(bashFile, 'utf8');
     const { buildProgram } = await import('../../src/cli/program.ts');
     const program = buildProgram({ stdout: () => {}, stderr: () => {}, readStdin: async () => '', isTTY: false }, () => {});
-    const missing = program.commands.flatMap((c) => [c.name(), ...c.options.flatMap((o) => [o.short, o.long])]).filter((w) => w !== undefined && !new RegExp(`[ "|]${w.replace(/[-]/g, '\\-')}[ "|)]`).test(text));
+    const missing = program.commands.flatMap((c) => [c.name(), ...c.options.filter((o) => !o.hidden).flatMap((o) => [o.short, o.long])]).filter((w) => w !== undefined && !new RegExp(`[ "|]${w.replace(/[-]/g, '\\-')}[ "|)]`).test(text));
     expect(missing).toEqual([]);
   });
 

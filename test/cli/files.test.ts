@@ -175,6 +175,12 @@ describe('-f - and repeated -f', () => {
     expect(verdicts(json<SimJson>(r)).map((v) => v[0])).toEqual(['Pod default/ok-0', 'Pod default/from-stdin', 'Pod team-a/full-1']);
   });
 
+  it('--filename (kubectl\'s long name) and -f join one list, in the order given', async () => {
+    const r = await run(['simulate', '--filename', files[2]!, '-f', files[0]!, `--filename=${files[1]!}`, '--state', DEMO, '--json']);
+    expect(r.stderr).toBe('');
+    expect(verdicts(json<SimJson>(r)).map((v) => v[0])).toEqual(['Pod team-a/big-limit-2', 'Pod default/ok-0', 'Pod team-a/full-1']);
+  });
+
   it('-n is the namespace of objects that name none (as kubectl apply -n)', async () => {
     const r = await run(['simulate', '-f', '-', '-n', 'team-a', '--state', DEMO, '--json'], pod('plain', undefined, TINY));
     expect(verdicts(json<SimJson>(r))).toEqual([

@@ -6,7 +6,7 @@
  * for stdin. All the objects of all the files are one run, in order — what `kubectl apply -f A -f DIR`
  * would do: an object admitted from one file counts against the quota seen by the next.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { decodeText, formatProblem } from '../../k8s/decode.ts';
 import type { KObject } from '../../k8s/snapshot.ts';
 import { openSource, warningText } from '../../answer/sources.ts';
@@ -66,6 +66,9 @@ export function registerSimulation(program: Command, io: Io, setCode: SetCode, c
       .option('-n, --namespace <ns>', 'namespace for objects that name none'),
   );
   addOutputOptions(cmd);
+  // kubectl's long name, `--filename`, as a hidden spelling of `--file`: its values join the same list, in order.
+  cmd.addOption(new Option('--filename <path>').hideHelp());
+  cmd.on('option:filename', (value: string) => cmd.setOptionValueWithSource('file', collect(value, cmd.getOptionValue('file') as string[] | undefined), 'cli'));
   cmd.action(async (opts: SimulateFlags) => setCode(await runSimulate(opts, io, check)));
 }
 
