@@ -14,7 +14,8 @@ import { addGlobalSourceOptions, addSourceOptions, type Flags } from '../../src/
 import { DEMO, MANIFESTS, ROOT, run, runBin } from './harness.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-const PASTE = 'Error creating: pods "worker-5d8c7b9f4-glpms" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10';
+const PASTE =
+  'Error creating: pods "worker-5d8c7b9f4-glpms" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10';
 
 describe('--version', () => {
   it.each([['--version'], ['-V']])('%s prints the package.json version, exit 0', async (flag) => {
@@ -66,7 +67,9 @@ describe('-o json|yaml', () => {
 
   it('a long message stays on one line in YAML, as in JSON', async () => {
     const r = await run(['simulate', '-f', `${MANIFESTS}/cli/web.yaml`, '--state', DEMO, '-o', 'yaml']);
-    expect(r.stdout).toContain('    message: \'pods "web" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10\'\n');
+    expect(r.stdout).toContain(
+      '    message: \'pods "web" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10\'\n',
+    );
   });
 });
 
@@ -132,10 +135,15 @@ describe('help names the docs in the repository', () => {
     expect(named.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
   });
 
-  it.each(['simulate', 'check', 'diagnose', 'quota', 'whatif', 'console', 'start', 'serve', 'completion'])('%s --help links docs/contract.md', async (command) => {
-    const r = await run([command, '--help']);
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(`Docs: docs/contract.md ("quota-doctor ${command}"), README.md`);
-  });
+  it.each(['simulate', 'check', 'diagnose', 'quota', 'whatif', 'console', 'start', 'serve', 'completion'])(
+    '%s --help links docs/contract.md',
+    async (command) => {
+      const r = await run([command, '--help']);
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
+        `Docs: docs/contract.md ("quota-doctor ${command}"), README.md`,
+      );
+    },
+  );
 });
 
 describe('completion', () => {
@@ -165,17 +173,43 @@ describe('completion', () => {
   }
 
   it.each([
-    [['quota-doctor', 's'], ['serve', 'simulate', 'start']],
-    [['quota-doctor', 'c'], ['check', 'completion', 'console']],
+    [
+      ['quota-doctor', 's'],
+      ['serve', 'simulate', 'start'],
+    ],
+    [
+      ['quota-doctor', 'c'],
+      ['check', 'completion', 'console'],
+    ],
     [['quota-doctor', '--state', 'manifests/demo', 'qu'], ['quota']],
-    [['quota-doctor', '--'], ['--context', '--help', '--k8s-version', '--kubeconfig', '--state', '--version']],
-    [['quota-doctor', 'check', '-o', ''], ['json', 'yaml']],
+    [
+      ['quota-doctor', '--'],
+      ['--context', '--help', '--k8s-version', '--kubeconfig', '--state', '--version'],
+    ],
+    [
+      ['quota-doctor', 'check', '-o', ''],
+      ['json', 'yaml'],
+    ],
     [['quota-doctor', 'quota', 'team-a', '--js'], ['--json']],
     [['quota-doctor', 'simulate', '-R', '--re'], ['--recursive']],
-    [['quota-doctor', 'check', '-f', `${MANIFESTS}/cli/web`], [`${MANIFESTS}/cli/web-4-replicas.yaml`, `${MANIFESTS}/cli/web-no-namespace.yaml`, `${MANIFESTS}/cli/web.json`, `${MANIFESTS}/cli/web.yaml`]],
+    [
+      ['quota-doctor', 'check', '-f', `${MANIFESTS}/cli/web`],
+      [
+        `${MANIFESTS}/cli/web-4-replicas.yaml`,
+        `${MANIFESTS}/cli/web-no-namespace.yaml`,
+        `${MANIFESTS}/cli/web.json`,
+        `${MANIFESTS}/cli/web.yaml`,
+      ],
+    ],
     [['quota-doctor', 'quota', '-n', 'te'], []],
-    [['quota-doctor', 'completion', ''], ['bash', 'zsh']],
-    [['quota-doctor', 'start', '-'], ['--help', '--namespace', '-h', '-n']],
+    [
+      ['quota-doctor', 'completion', ''],
+      ['bash', 'zsh'],
+    ],
+    [
+      ['quota-doctor', 'start', '-'],
+      ['--help', '--namespace', '-h', '-n'],
+    ],
   ])('%j → %j', (words, expected) => {
     expect(complete(words)).toEqual(expected);
   });
@@ -183,8 +217,13 @@ describe('completion', () => {
   it('every command and every flag of the program is in the bash script', async () => {
     const text = readFileSync(bashFile, 'utf8');
     const { buildProgram } = await import('../../src/cli/program.ts');
-    const program = buildProgram({ stdout: () => {}, stderr: () => {}, readStdin: async () => '', isTTY: false }, () => {});
-    const missing = program.commands.flatMap((c) => [c.name(), ...c.options.filter((o) => !o.hidden).flatMap((o) => [o.short, o.long])]).filter((w) => w !== undefined && !new RegExp(`[ "|]${w.replace(/[-]/g, '\\-')}[ "|)]`).test(text));
+    const program = buildProgram(
+      { stdout: () => {}, stderr: () => {}, readStdin: async () => '', isTTY: false },
+      () => {},
+    );
+    const missing = program.commands
+      .flatMap((c) => [c.name(), ...c.options.filter((o) => !o.hidden).flatMap((o) => [o.short, o.long])])
+      .filter((w) => w !== undefined && !new RegExp(`[ "|]${w.replace(/[-]/g, '\\-')}[ "|)]`).test(text));
     expect(missing).toEqual([]);
   });
 
@@ -193,10 +232,26 @@ describe('completion', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('#compdef quota-doctor');
-    expect(lines.filter((l) => /^ {4}'[a-z]+:/.test(l)).map((l) => l.trim().split(':')[0])).toEqual(["'simulate", "'check", "'diagnose", "'quota", "'whatif", "'console", "'start", "'serve", "'completion"]);
-    expect(r.stdout).toContain("'*-f[manifest file or folder (multi-document YAML or JSON; - for stdin); repeat for more]:path:_files'");
-    expect(r.stdout).toContain("'--state[a file or folder of Kubernetes objects instead of the live cluster]:path:_files'");
-    expect(r.stdout).toContain("        completion) _arguments '-h[display help]' '--help[display help]' '1:shell:(bash zsh)' ;;");
+    expect(lines.filter((l) => /^ {4}'[a-z]+:/.test(l)).map((l) => l.trim().split(':')[0])).toEqual([
+      "'simulate",
+      "'check",
+      "'diagnose",
+      "'quota",
+      "'whatif",
+      "'console",
+      "'start",
+      "'serve",
+      "'completion",
+    ]);
+    expect(r.stdout).toContain(
+      "'*-f[manifest file or folder (multi-document YAML or JSON; - for stdin); repeat for more]:path:_files'",
+    );
+    expect(r.stdout).toContain(
+      "'--state[a file or folder of Kubernetes objects instead of the live cluster]:path:_files'",
+    );
+    expect(r.stdout).toContain(
+      "        completion) _arguments '-h[display help]' '--help[display help]' '1:shell:(bash zsh)' ;;",
+    );
     const hasZsh = spawnSync('zsh', ['--version']).status === 0;
     if (hasZsh) {
       const file = join(dir, '_quota-doctor');

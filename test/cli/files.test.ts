@@ -61,10 +61,22 @@ const TINY = '{ requests: { cpu: 10m, memory: 16Mi }, limits: { cpu: 10m, memory
 const KINDS: readonly { key: string; text: (i: number) => string; failed: boolean }[] = [
   { key: 'admitted', text: (i) => pod(`ok-${i}`, 'default', TINY), failed: false },
   { key: 'quota', text: (i) => pod(`full-${i}`, 'team-a', TINY), failed: true },
-  { key: 'limitrange', text: (i) => pod(`big-limit-${i}`, 'team-a', '{ requests: { cpu: 500m }, limits: { cpu: "3" } }'), failed: true },
-  { key: 'must-specify', text: (i) => pod(`no-limits-${i}`, 'team-b', '{ requests: { cpu: 100m, memory: 64Mi } }'), failed: true },
+  {
+    key: 'limitrange',
+    text: (i) => pod(`big-limit-${i}`, 'team-a', '{ requests: { cpu: 500m }, limits: { cpu: "3" } }'),
+    failed: true,
+  },
+  {
+    key: 'must-specify',
+    text: (i) => pod(`no-limits-${i}`, 'team-b', '{ requests: { cpu: 100m, memory: 64Mi } }'),
+    failed: true,
+  },
   { key: 'pending-cpu', text: (i) => pod(`huge-${i}`, 'default', '{ requests: { cpu: "64" } }'), failed: true },
-  { key: 'pending-selector', text: (i) => pod(`nowhere-${i}`, 'default', TINY, 'nodeSelector: { pool: no-such-pool }'), failed: true },
+  {
+    key: 'pending-selector',
+    text: (i) => pod(`nowhere-${i}`, 'default', TINY, 'nodeSelector: { pool: no-such-pool }'),
+    failed: true,
+  },
   { key: 'no-namespace', text: (i) => pod(`plain-${i}`, undefined, TINY), failed: false },
   {
     key: 'two-documents',
@@ -107,7 +119,15 @@ function jsonOf(yamlText: string): string {
   return JSON.stringify(docs.length === 1 ? docs[0] : { apiVersion: 'v1', kind: 'List', items: docs });
 }
 
-const sim = (command: 'simulate' | 'check', ...f: string[]) => [command, ...f.flatMap((p) => ['-f', p]), '-n', 'default', '--state', DEMO, '--json'];
+const sim = (command: 'simulate' | 'check', ...f: string[]) => [
+  command,
+  ...f.flatMap((p) => ['-f', p]),
+  '-n',
+  'default',
+  '--state',
+  DEMO,
+  '--json',
+];
 
 describe('-f over a folder of 50 manifests (against manifests/demo)', () => {
   it('the generated files parse as the manifests they were written from', async () => {
@@ -157,7 +177,8 @@ describe('-f over a folder of 50 manifests (against manifests/demo)', () => {
   }, 60_000);
 
   it('a folder is read in name order, not other extensions, not subfolders without -R; with -R the subfolder where its name sorts', async () => {
-    const names = async (...extra: string[]) => verdicts(json<SimJson>(await run([...sim('simulate', folder), ...extra]))).map((v) => String(v[0]));
+    const names = async (...extra: string[]) =>
+      verdicts(json<SimJson>(await run([...sim('simulate', folder), ...extra]))).map((v) => String(v[0]));
     const flat = await names();
     expect(flat.slice(0, 3)).toEqual(['Pod default/ok-0', 'Pod team-a/full-1', 'Pod team-a/big-limit-2']);
     expect(flat.slice(-3)).toEqual(['Pod team-a/pair-full-47', 'Pod default/ok-48', 'Pod team-a/full-49']);
@@ -170,21 +191,52 @@ describe('-f over a folder of 50 manifests (against manifests/demo)', () => {
 
 describe('-f - and repeated -f', () => {
   it('stdin is read where its -f stands', async () => {
-    const r = await run(['simulate', '-f', files[0]!, '-f', '-', '-f', files[1]!, '--state', DEMO, '--json'], pod('from-stdin', 'default', TINY));
+    const r = await run(
+      ['simulate', '-f', files[0]!, '-f', '-', '-f', files[1]!, '--state', DEMO, '--json'],
+      pod('from-stdin', 'default', TINY),
+    );
     expect(r.stderr).toBe('');
-    expect(verdicts(json<SimJson>(r)).map((v) => v[0])).toEqual(['Pod default/ok-0', 'Pod default/from-stdin', 'Pod team-a/full-1']);
+    expect(verdicts(json<SimJson>(r)).map((v) => v[0])).toEqual([
+      'Pod default/ok-0',
+      'Pod default/from-stdin',
+      'Pod team-a/full-1',
+    ]);
   });
 
-  it('--filename (kubectl\'s long name) and -f join one list, in the order given', async () => {
-    const r = await run(['simulate', '--filename', files[2]!, '-f', files[0]!, `--filename=${files[1]!}`, '--state', DEMO, '--json']);
+  it("--filename (kubectl's long name) and -f join one list, in the order given", async () => {
+    const r = await run([
+      'simulate',
+      '--filename',
+      files[2]!,
+      '-f',
+      files[0]!,
+      `--filename=${files[1]!}`,
+      '--state',
+      DEMO,
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
-    expect(verdicts(json<SimJson>(r)).map((v) => v[0])).toEqual(['Pod team-a/big-limit-2', 'Pod default/ok-0', 'Pod team-a/full-1']);
+    expect(verdicts(json<SimJson>(r)).map((v) => v[0])).toEqual([
+      'Pod team-a/big-limit-2',
+      'Pod default/ok-0',
+      'Pod team-a/full-1',
+    ]);
   });
 
   it('-n is the namespace of objects that name none (as kubectl apply -n)', async () => {
-    const r = await run(['simulate', '-f', '-', '-n', 'team-a', '--state', DEMO, '--json'], pod('plain', undefined, TINY));
+    const r = await run(
+      ['simulate', '-f', '-', '-n', 'team-a', '--state', DEMO, '--json'],
+      pod('plain', undefined, TINY),
+    );
     expect(verdicts(json<SimJson>(r))).toEqual([
-      ['Pod team-a/plain', false, 'quota', 'pods "plain" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10', null, null],
+      [
+        'Pod team-a/plain',
+        false,
+        'quota',
+        'pods "plain" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10',
+        null,
+        null,
+      ],
     ]);
   });
 });
@@ -193,7 +245,13 @@ describe('one run, as kubectl apply -f DIR: objects see the ones before them', (
   let d: string;
   beforeAll(() => {
     d = mkdtempSync(join(tmpdir(), 'qd-shared-'));
-    const quota = ['apiVersion: v1', 'kind: ResourceQuota', 'metadata: { name: one-pod, namespace: default }', 'spec: { hard: { pods: "1" } }', ''].join('\n');
+    const quota = [
+      'apiVersion: v1',
+      'kind: ResourceQuota',
+      'metadata: { name: one-pod, namespace: default }',
+      'spec: { hard: { pods: "1" } }',
+      '',
+    ].join('\n');
     writeFileSync(join(d, 'state.yaml'), `${quota}---\n${readNodes()}`);
     mkdirSync(join(d, 'm'));
     writeFileSync(join(d, 'm', 'a.yaml'), pod('first', 'default', TINY));
@@ -220,7 +278,11 @@ describe('one run, as kubectl apply -f DIR: objects see the ones before them', (
     expect(together.code).toBe(1);
     expect(verdicts(json<SimJson>(together)).map((v) => [v[0], v[1], v[3]])).toEqual([
       ['Pod default/first', true, null],
-      ['Pod default/second', false, 'pods "second" is forbidden: exceeded quota: one-pod, requested: pods=1, used: pods=1, limited: pods=1'],
+      [
+        'Pod default/second',
+        false,
+        'pods "second" is forbidden: exceeded quota: one-pod, requested: pods=1, used: pods=1, limited: pods=1',
+      ],
     ]);
   });
 });

@@ -7,7 +7,7 @@
  *   bash: source <(quota-doctor completion bash)       (or write it to /etc/bash_completion.d/quota-doctor)
  *   zsh:  quota-doctor completion zsh > "${fpath[1]}/_quota-doctor"   (or source <(quota-doctor completion zsh))
  */
-import { Argument, Option, type Command } from 'commander';
+import { Argument, type Option, type Command } from 'commander';
 import { UsageError } from '../../answer/errors.ts';
 import type { Io, SetCode } from '../io.ts';
 
@@ -38,11 +38,15 @@ function flagOf(o: Option): Flag {
 
 /** The flags of a command as help lists them (with -V/--version on the program), and -h/--help. */
 function flagsOf(cmd: Command): Flag[] {
-  return [...cmd.options.filter((o) => !o.hidden).map(flagOf), { names: ['-h', '--help'], value: 'none', choices: undefined, repeatable: false, description: 'display help' }];
+  return [
+    ...cmd.options.filter((o) => !o.hidden).map(flagOf),
+    { names: ['-h', '--help'], value: 'none', choices: undefined, repeatable: false, description: 'display help' },
+  ];
 }
 
 /** A `case` branch, or nothing when no word would match it (`) …` alone is a syntax error). */
-const branch = (words: readonly string[], body: string): string[] => (words.length > 0 ? [`    ${words.join('|')}) ${body} ;;`] : []);
+const branch = (words: readonly string[], body: string): string[] =>
+  words.length > 0 ? [`    ${words.join('|')}) ${body} ;;`] : [];
 
 interface CommandInfo {
   name: string;
@@ -52,7 +56,12 @@ interface CommandInfo {
 }
 
 function commandsOf(program: Command): CommandInfo[] {
-  return program.commands.map((c) => ({ name: c.name(), description: c.description(), flags: flagsOf(c), args: c.registeredArguments }));
+  return program.commands.map((c) => ({
+    name: c.name(),
+    description: c.description(),
+    flags: flagsOf(c),
+    args: c.registeredArguments,
+  }));
 }
 
 const shellWords = (words: readonly string[]) => words.join(' ');
@@ -62,7 +71,9 @@ export function bashScript(program: Command): string {
   const commands = commandsOf(program);
   const globals = flagsOf(program);
   const all = [...globals, ...commands.flatMap((c) => c.flags)];
-  const valueFlags = (kind: 'path' | 'word') => [...new Set(all.filter((f) => f.value === kind && !f.choices).flatMap((f) => f.names))];
+  const valueFlags = (kind: 'path' | 'word') => [
+    ...new Set(all.filter((f) => f.value === kind && !f.choices).flatMap((f) => f.names)),
+  ];
   const choiceCases = [...new Map(all.filter((f) => f.choices).map((f) => [f.names.join('|'), f.choices!] as const))];
   const globalValueFlags = globals.filter((f) => f.value !== 'none').flatMap((f) => f.names);
   const fileArg = (c: CommandInfo) => c.args.some((a) => a.name() === 'file');
@@ -79,11 +90,16 @@ export function bashScript(program: Command): string {
     '  for (( i = 1; i < COMP_CWORD; i++ )); do',
     '    case "${COMP_WORDS[i]}" in',
     ...branch(globalValueFlags, '(( i++ ))').map((l) => '  ' + l),
-    ...branch(commands.map((c) => c.name), 'cmd="${COMP_WORDS[i]}"; break').map((l) => '  ' + l),
+    ...branch(
+      commands.map((c) => c.name),
+      'cmd="${COMP_WORDS[i]}"; break',
+    ).map((l) => '  ' + l),
     '    esac',
     '  done',
     '  case "$prev" in',
-    ...choiceCases.map(([names, choices]) => `    ${names}) COMPREPLY=( $(compgen -W "${shellWords(choices)}" -- "$cur") ); return 0 ;;`),
+    ...choiceCases.map(
+      ([names, choices]) => `    ${names}) COMPREPLY=( $(compgen -W "${shellWords(choices)}" -- "$cur") ); return 0 ;;`,
+    ),
     ...branch(valueFlags('path'), 'compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -f -- "$cur") ); return 0'),
     ...branch(valueFlags('word'), 'COMPREPLY=(); return 0'),
     '  esac',
@@ -115,12 +131,22 @@ function cur0(commands: CommandInfo[], globals: Flag[]): string[] {
 
 /** Text safe inside a zsh `_arguments` description (`[...]`) or a `_describe` entry (`name:text`). */
 function zshText(s: string): string {
-  return s.replace(/[[\]]/g, '').replace(/[:'\\`$]/g, '').replace(/\s+/g, ' ').trim();
+  return s
+    .replace(/[[\]]/g, '')
+    .replace(/[:'\\`$]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function zshFlagSpecs(flags: Flag[]): string[] {
   return flags.flatMap((f) => {
-    const action = f.choices ? `:${f.value === 'path' ? 'path' : 'value'}:(${f.choices.join(' ')})` : f.value === 'path' ? ':path:_files' : f.value === 'word' ? ':value: ' : '';
+    const action = f.choices
+      ? `:${f.value === 'path' ? 'path' : 'value'}:(${f.choices.join(' ')})`
+      : f.value === 'path'
+        ? ':path:_files'
+        : f.value === 'word'
+          ? ':value: '
+          : '';
     return f.names.map((n) => `'${f.repeatable ? '*' : ''}${n}[${zshText(f.description)}]${action}'`);
   });
 }
@@ -179,7 +205,10 @@ export function register(program: Command, io: Io, setCode: SetCode): void {
     .command('completion')
     .description('print a shell completion script (bash or zsh)')
     .addArgument(new Argument('<shell>', 'bash or zsh').choices(SHELLS))
-    .addHelpText('after', '\nbash: source <(quota-doctor completion bash)\nzsh:  quota-doctor completion zsh > "${fpath[1]}/_quota-doctor"\n')
+    .addHelpText(
+      'after',
+      '\nbash: source <(quota-doctor completion bash)\nzsh:  quota-doctor completion zsh > "${fpath[1]}/_quota-doctor"\n',
+    )
     .action((shell: string) => {
       if (shell === 'bash') io.stdout(bashScript(program));
       else if (shell === 'zsh') io.stdout(zshScript(program));
