@@ -209,10 +209,10 @@ describe('workflowCommand escaping (the runner decodes %25, %0D, %0A; and %3A, %
 });
 
 // The example workflow is copied by users; it must use this repository's action and its real inputs.
-describe('action.yml and examples/github-workflow.yml', () => {
+describe('action.yml and examples/ci/github-workflow.yml', () => {
   it('the example passes only inputs action.yml declares, and the composite step passes every input as INPUT_*', () => {
     const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
-    const example = readFileSync(join(ROOT, 'examples/github-workflow.yml'), 'utf8');
+    const example = readFileSync(join(ROOT, 'examples/ci/github-workflow.yml'), 'utf8');
     const declared = [...action.slice(action.indexOf('\ninputs:'), action.indexOf('\noutputs:')).matchAll(/^ {2}([a-z-]+):$/gm)].map((m) => m[1]);
     expect(declared).toEqual(['path', 'kubeconfig', 'context', 'state', 'namespace', 'node-version']);
     const withBlock = example.slice(example.indexOf('with:'), example.indexOf('- if:'));

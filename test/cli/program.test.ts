@@ -14,7 +14,7 @@ const commandFiles = readdirSync(`${ROOT}/src/cli/commands`).map((f) => f.replac
 describe('one file per command', () => {
   it('the program has exactly the commands of src/cli/commands/, in help order', () => {
     const names = buildProgram(quiet, () => {}).commands.map((c) => c.name());
-    expect(names).toEqual(['simulate', 'check', 'diagnose', 'quota', 'whatif', 'console', 'start', 'serve', 'mcp']);
+    expect(names).toEqual(['simulate', 'check', 'diagnose', 'quota', 'whatif', 'console', 'start', 'serve', 'mcp', 'completion']);
     expect([...names].sort()).toEqual([...commandFiles].sort());
   });
 
@@ -26,12 +26,13 @@ describe('one file per command', () => {
     ['simulate', 'Usage: quota-doctor simulate [options]'],
     ['check', 'Usage: quota-doctor check [options]'],
     ['diagnose', 'Usage: quota-doctor diagnose [options] [file]'],
-    ['quota', 'Usage: quota-doctor quota [options] <namespace>'],
+    ['quota', 'Usage: quota-doctor quota [options] [namespace]'],
     ['whatif', 'Usage: quota-doctor whatif [options] <question...>'],
     ['console', 'Usage: quota-doctor console [options]'],
     ['start', 'Usage: quota-doctor start [options]'],
     ['serve', 'Usage: quota-doctor serve [options]'],
     ['mcp', 'Usage: quota-doctor mcp [options]'],
+    ['completion', 'Usage: quota-doctor completion [options] <shell>'],
   ])('%s --help: exit 0, its usage line first', async (command, usage) => {
     const r = await run([command, '--help']);
     expect([r.code, r.stdout.split('\n')[0], r.stderr]).toEqual([0, usage, '']);

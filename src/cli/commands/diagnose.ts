@@ -9,7 +9,7 @@ import { errorGap } from '../../answer/gaps.ts';
 import { Visibility } from '../../answer/policy.ts';
 import { renderAnswer } from '../../render/text.ts';
 import { readInput, type Io, type SetCode } from '../io.ts';
-import { addSourceOptions, failOnUnreadableState, type Flags } from '../options.ts';
+import { addOutputOptions, addSourceOptions, failOnUnreadableState, outputFormat, printData, type Flags } from '../options.ts';
 
 /** Opens a source, or none when the command can answer from the text alone. */
 async function maybeSource(flags: Flags, optional: boolean): Promise<ClusterSource | undefined> {
@@ -43,20 +43,21 @@ export function diagnoseText(out: DiagnoseOutput): string {
 }
 
 export function register(program: Command, io: Io, setCode: SetCode): void {
-  addSourceOptions(
+  const cmd = addSourceOptions(
     program
       .command('diagnose')
       .description('explain pasted text (errors, events, describe output, manifests): which layer, the numbers, verified fixes')
       .argument('[file]', 'file to read (- or nothing: stdin)')
-      .option('-n, --namespace <ns>', 'namespace when the text names none')
-      .option('--json', 'print JSON (docs/contract.md)'),
-  ).action(async (file: string | undefined, flags: Flags) => {
+      .option('-n, --namespace <ns>', 'namespace when the text names none'),
+  );
+  addOutputOptions(cmd).action(async (file: string | undefined, flags: Flags) => {
+    const format = outputFormat(flags);
     const text = await readInput(file ?? '-', io);
     const explicit = !!(flags.state || process.env.QUOTA_DOCTOR_STATE || flags.kubeconfig || flags.context);
     const source = await maybeSource(flags, !explicit);
     try {
       const out = await diagnoseWith(source, { text, namespace: flags.namespace, k8sVersion: flags.k8sVersion });
-      if (flags.json) io.stdout(JSON.stringify(out.json, null, 2) + '\n');
+      if (format) printData(io, format, out.json);
       else io.stdout(diagnoseText(out) + '\n');
       setCode(0);
     } finally {

@@ -1,4 +1,7 @@
-/** `quota-doctor quota <namespace>`: headroom of a namespace — quotas, LimitRange defaults, how many more pods fit. */
+/**
+ * `quota-doctor quota <namespace>` (or `quota -n <namespace>`, as kubectl names a namespace): headroom of a
+ * namespace — quotas, LimitRange defaults, how many more pods fit.
+ */
 import type { Command } from 'commander';
 import { openSource, type ClusterSource } from '../../answer/sources.ts';
 import type { Answer } from '../../answer/types.ts';
@@ -7,7 +10,15 @@ import { quotaAnswer } from '../../answer/index.ts';
 import { headroomJson, type Headroom } from '../../answer/simulation.ts';
 import { renderAnswer } from '../../render/text.ts';
 import type { Io, SetCode } from '../io.ts';
-import { addSourceOptions, failOnUnreadableState, type Flags } from '../options.ts';
+import { addOutputOptions, addSourceOptions, failOnUnreadableState, outputFormat, printData, type Flags } from '../options.ts';
+
+/** The namespace from the argument or `-n`; both is fine when they agree. */
+function namespaceOf(arg: string | undefined, flag: string | undefined): string {
+  if (arg !== undefined && flag !== undefined && arg !== flag) throw new UsageError(`two namespaces: ${arg} and -n ${flag}`);
+  const ns = arg ?? flag;
+  if (ns === undefined) throw new UsageError('quota needs a namespace: quota-doctor quota NAMESPACE (or -n NAMESPACE)');
+  return ns;
+}
 
 /** The command's core, shared with the MCP `quota` tool: the namespace's headroom (its `json` is a Headroom). */
 export async function quotaWith(source: ClusterSource, ns: string): Promise<Answer> {
@@ -18,17 +29,20 @@ export async function quotaWith(source: ClusterSource, ns: string): Promise<Answ
 }
 
 export function register(program: Command, io: Io, setCode: SetCode): void {
-  addSourceOptions(
+  const cmd = addSourceOptions(
     program
       .command('quota')
       .description('headroom of a namespace: quotas, LimitRange defaults, how many more pods fit')
-      .argument('<namespace>')
-      .option('--json', 'print JSON (docs/contract.md)'),
-  ).action(async (ns: string, flags: Flags) => {
+      .argument('[namespace]', 'the namespace (or -n)')
+      .option('-n, --namespace <ns>', 'the namespace (same as the argument)'),
+  );
+  addOutputOptions(cmd).action(async (arg: string | undefined, flags: Flags) => {
+    const format = outputFormat(flags);
+    const ns = namespaceOf(arg, flags.namespace);
     const source = await openSource(flags);
     try {
       const a = await quotaWith(source, ns);
-      if (flags.json) io.stdout(JSON.stringify(headroomJson(a.json as Headroom), null, 2) + '\n');
+      if (format) printData(io, format, headroomJson(a.json as Headroom));
       else io.stdout(renderAnswer(a) + '\n');
       setCode(0);
     } finally {

@@ -1,8 +1,12 @@
 /**
  * `quota-doctor simulate -f manifest`: admit (and schedule) the objects of a manifest, as the API server
  * and scheduler would. `check` (commands/check.ts) is the same run with exit 1 when anything fails.
+ *
+ * `-f` as kubectl takes it: repeated, a folder (its *.yaml, *.yml, *.json; subfolders with `-R`), `-`
+ * for stdin. All the objects of all the files are one run, in order — what `kubectl apply -f A -f DIR`
+ * would do: an object admitted from one file counts against the quota seen by the next.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { decodeText, formatProblem } from '../../k8s/decode.ts';
 import type { KObject } from '../../k8s/snapshot.ts';
 import { openSource, warningText, type ClusterSource } from '../../answer/sources.ts';
@@ -14,8 +18,8 @@ import { boundWorkloads, MAX_CLI_PODS } from '../../answer/bounds.ts';
 import { redactSecrets } from '../../answer/redact.ts';
 import { errorGap } from '../../answer/gaps.ts';
 import { Visibility } from '../../answer/policy.ts';
-import { readInput, type Io, type SetCode } from '../io.ts';
-import { addSourceOptions, failOnUnreadableState, type Flags } from '../options.ts';
+import { readManifests, type Io, type SetCode } from '../io.ts';
+import { addOutputOptions, addSourceOptions, failOnUnreadableState, outputFormat, printData, type Flags } from '../options.ts';
 
 /** Manifest text → objects to admit (unknown kinds kept: they are charged by the object-count quota). */
 export function decodeManifest(text: string, source: string): KObject[] {
@@ -41,15 +45,19 @@ export async function simulateWith(source: ClusterSource, objects: KObject[], op
   return { results: out.results, warnings, failed };
 }
 
-type SimulateFlags = Flags & { file: string };
+type SimulateFlags = Flags & { file: string[]; recursive?: boolean };
+
+/** Collects a repeated option's values in order. */
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 async function runSimulate(opts: SimulateFlags, io: Io, check: boolean): Promise<number> {
-  const text = await readInput(opts.file, io);
-  const objects = decodeManifest(text, opts.file === '-' ? '<stdin>' : opts.file);
+  const format = outputFormat(opts);
+  const files = await readManifests(opts.file, !!opts.recursive, io);
+  const objects = files.flatMap((f) => decodeManifest(f.text, f.source));
   const source = await openSource(opts);
   try {
     const { results, warnings, failed } = await simulateWith(source, objects, { namespace: opts.namespace, k8sVersion: opts.k8sVersion });
-    if (opts.json) io.stdout(JSON.stringify(simResultsToJson({ results, warnings }), null, 2) + '\n');
+    if (format) printData(io, format, simResultsToJson({ results, warnings }));
     else io.stdout(renderSimulation(results, warnings, { check }) + '\n');
     return check && failed ? 1 : 0;
   } finally {
@@ -63,10 +71,14 @@ export function registerSimulation(program: Command, io: Io, setCode: SetCode, c
     program
       .command(check ? 'check' : 'simulate')
       .description(check ? 'CI check: exit 1 when any object would be rejected or stay unschedulable' : 'admit (and schedule) the objects of a manifest, as the API server and scheduler would')
-      .requiredOption('-f, --file <manifest>', 'manifest file (multi-document YAML or JSON; - for stdin)')
-      .option('-n, --namespace <ns>', 'namespace for objects that name none')
-      .option('--json', 'print JSON (docs/contract.md)'),
+      .requiredOption('-f, --file <path>', 'manifest file or folder (multi-document YAML or JSON; - for stdin); repeat for more', collect)
+      .option('-R, --recursive', 'read the subfolders of a -f folder too')
+      .option('-n, --namespace <ns>', 'namespace for objects that name none'),
   );
+  addOutputOptions(cmd);
+  // kubectl's long name, `--filename`, as a hidden spelling of `--file`: its values join the same list, in order.
+  cmd.addOption(new Option('--filename <path>').hideHelp());
+  cmd.on('option:filename', (value: string) => cmd.setOptionValueWithSource('file', collect(value, cmd.getOptionValue('file') as string[] | undefined), 'cli'));
   cmd.action(async (opts: SimulateFlags) => setCode(await runSimulate(opts, io, check)));
 }
 

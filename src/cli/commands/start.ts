@@ -17,14 +17,15 @@ export function register(program: Command, io: Io, setCode: SetCode): void {
   program
     .command('start')
     .description('Slack app when SLACK_BOT_TOKEN is set, else the local console on the demo cluster')
-    .action(async () => {
+    .option('-n, --namespace <ns>', 'default namespace of the console')
+    .action(async (flags: { namespace?: string }) => {
       if (process.env.SLACK_BOT_TOKEN) {
         // Loaded only when needed: the other commands never load Bolt.
         const { serve } = await import('../../serve.ts');
         setCode(await serve(io));
       } else {
         const state = process.env.QUOTA_DOCTOR_STATE ?? (existsSync(demoStatePath()) ? demoStatePath() : undefined);
-        setCode(await runConsole(io, { state }));
+        setCode(await runConsole(io, { state, namespace: flags.namespace }));
       }
     });
 }

@@ -5,7 +5,7 @@ import type { Answer } from '../../answer/types.ts';
 import { createAnswerer } from '../../answer/index.ts';
 import { renderAnswer } from '../../render/text.ts';
 import type { Io, SetCode } from '../io.ts';
-import { addSourceOptions, type Flags } from '../options.ts';
+import { addOutputOptions, addSourceOptions, outputFormat, printData, type Flags } from '../options.ts';
 
 /**
  * The command's core, shared with the MCP `whatif` tool: the question answered by the Answerer, which applies
@@ -16,18 +16,19 @@ export function whatifWith(source: ClusterSource, input: { question: string; nam
 }
 
 export function register(program: Command, io: Io, setCode: SetCode): void {
-  addSourceOptions(
+  const cmd = addSourceOptions(
     program
       .command('whatif')
       .description('answer a what-if: "what if web scales to 8", "what if node-3 goes down", …')
       .argument('<question...>')
-      .option('-n, --namespace <ns>', 'namespace when the question names none')
-      .option('--json', 'print JSON'),
-  ).action(async (words: string[], flags: Flags) => {
+      .option('-n, --namespace <ns>', 'namespace when the question names none'),
+  );
+  addOutputOptions(cmd).action(async (words: string[], flags: Flags) => {
+    const format = outputFormat(flags);
     const source = await openSource(flags);
     try {
       const answer = await whatifWith(source, { question: words.join(' '), namespace: flags.namespace });
-      if (flags.json) io.stdout(JSON.stringify({ replies: answer.replies }, null, 2) + '\n');
+      if (format) printData(io, format, { replies: answer.replies });
       else io.stdout(renderAnswer(answer) + '\n');
       setCode(0);
     } finally {
