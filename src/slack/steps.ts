@@ -49,7 +49,7 @@ export function turnOf(context: Context): Turn {
 export interface StepDeps {
   limiter: Pick<RateLimiter, 'take'>;
   metrics: Pick<SlackMetrics, 'rateLimited' | 'errors'>;
-  logger: Logger;
+  logger: Pick<Logger, 'info' | 'warn'>;
   now: () => number;
 }
 
