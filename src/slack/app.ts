@@ -8,6 +8,15 @@
  * shortcut. Every one of them goes through `Asker`: channel policy, deadline, and a refusal when the
  * answer names a namespace the channel may not see.
  *
+ * Each listener is a chain of Bolt listener middleware sharing the steps of ./steps.ts:
+ *   parse (the entry's own: validate the payload, put a `Turn` on `context` — who, where, when, what
+ *   was asked, and how a rate-limit reply reaches the asker: ephemeral post, the ack, or respond)
+ *   → `rateLimitStep` (a token, or the rate-limit reply + metric + `answered … rate-limited` log)
+ *   → the handler (ask, `post`, `logDone`).
+ * The channel-message listener has no rate-limit middleware: chatter costs no token, so its handler
+ * calls `admit` only once the answer is not silent. `/quota` acks in its parse step whatever needs no
+ * cluster (usage, refusals); the shortcut acks first, then parses.
+ *
  * Exactly one reply per message: bot messages, edits and other subtypes are ignored; a message that
  * @-mentions the bot is left to the app_mention listener (Slack fires both); a redelivered event
  * (same `event_id`, `x-slack-retry-num` ≥ 1) is dropped by a bounded LRU of event ids, and when it
