@@ -350,7 +350,8 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       const threadTs = ev.thread_ts ?? ev.ts;
       const user = ev.user;
       const reply = async (answer: Answer) => {
-        if (user) await post('message', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }));
+        if (!user) return;
+        await post('message', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }));
       };
       setTurn(context, new Turn('message', user, ev.channel, now(), reply, text, threadTs));
       await next();
@@ -362,7 +363,8 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
           const outcome = await asker.ask('message', turn.channel, (ctx) => answerer.message(turn.request, ctx));
           if (outcome.kind === 'silent') return;
           if (!(await admit(turn))) return;
-          await post('message', 'chat.postMessage', () => client.chat.postMessage({ channel: turn.channel, thread_ts: turn.threadTs, ...render(outcome.answer) }));
+          const { channel, threadTs } = turn;
+          await post('message', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
           logDone('message', turn.channel, outcome.kind, turn.t0);
         })(),
       );
@@ -381,7 +383,8 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       const bot = typeof context.botUserId === 'string' ? context.botUserId : undefined;
       const question = (bot ? ev.text.split(`<@${bot}>`).join(' ') : ev.text).replace(/\s+/g, ' ').trim();
       const reply = async (answer: Answer) => {
-        if (user) await post('mention', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }));
+        if (!user) return;
+        await post('mention', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }));
       };
       setTurn(context, new Turn('mention', user, ev.channel, now(), reply, question, threadTs));
       await next();
@@ -393,7 +396,8 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
         (async () => {
           const outcome = await asker.ask('mention', turn.channel, async (ctx) => answerer.question(turn.request, ctx));
           if (outcome.kind === 'silent') return;
-          await post('mention', 'chat.postMessage', () => client.chat.postMessage({ channel: turn.channel, thread_ts: turn.threadTs, ...render(outcome.answer) }));
+          const { channel, threadTs } = turn;
+          await post('mention', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
           logDone('mention', turn.channel, outcome.kind, turn.t0);
         })(),
       );
@@ -475,7 +479,8 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
         (async () => {
           const outcome = await asker.ask('shortcut', channel, (ctx) => answerer.message(text, ctx));
           if (outcome.kind === 'answer') {
-            const posted = await post('shortcut', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
+            const answer = render(outcome.answer);
+            const posted = await post('shortcut', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...answer }));
             // Not in the channel (or no longer allowed to post): the clicker still gets the answer.
             if (!posted) await reply(outcome.answer);
           } else {
