@@ -24,7 +24,20 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
-import { App, HTTPReceiver, SocketModeReceiver, type AppOptions, type CustomRoute, type Receiver, type RespondFn } from '@slack/bolt';
+import {
+  App,
+  HTTPReceiver,
+  SocketModeReceiver,
+  type AppOptions,
+  type CustomRoute,
+  type MessageShortcut,
+  type Middleware,
+  type Receiver,
+  type RespondFn,
+  type SlackCommandMiddlewareArgs,
+  type SlackEventMiddlewareArgs,
+  type SlackShortcutMiddlewareArgs,
+} from '@slack/bolt';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { Answerer } from '../answer/answerer.ts';
@@ -337,160 +350,146 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
 
   // ---- (a) channel messages: pasted errors and manifests ----
   // No rate-limit middleware here: chatter costs no token, so `admit` runs once the answer is not silent.
-  app.message(
-    async ({ message, context, client, next }) => {
-      const m = messageEvent.safeParse(message);
-      if (!m.success) return;
-      const ev = m.data;
-      if (!ANSWERED_SUBTYPES.has(ev.subtype) || ev.bot_id !== undefined) return;
-      const text = ev.text ?? '';
-      if (text.trim() === '') return;
-      // Slack fires app_mention and message for one @-mention; the mention listener answers it.
-      if (typeof context.botUserId === 'string' && text.includes(`<@${context.botUserId}>`)) return;
-      const threadTs = ev.thread_ts ?? ev.ts;
-      const user = ev.user;
-      const reply = async (answer: Answer) => {
-        if (!user) return;
-        await post('message', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }));
-      };
-      setTurn(context, new Turn('message', user, ev.channel, now(), reply, text, threadTs));
-      await next();
-    },
-    async ({ context, client }) => {
-      const turn = turnOf(context);
-      await track(
-        (async () => {
-          const outcome = await asker.ask('message', turn.channel, (ctx) => answerer.message(turn.request, ctx));
-          if (outcome.kind === 'silent') return;
-          if (!(await admit(turn))) return;
-          const { channel, threadTs } = turn;
-          await post('message', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
-          logDone('message', turn.channel, outcome.kind, turn.t0);
-        })(),
-      );
-    },
-  );
+  const parseMessage: Middleware<SlackEventMiddlewareArgs<'message'>> = async ({ message, context, client, next }) => {
+    const m = messageEvent.safeParse(message);
+    if (!m.success) return;
+    const ev = m.data;
+    if (!ANSWERED_SUBTYPES.has(ev.subtype) || ev.bot_id !== undefined) return;
+    const text = ev.text ?? '';
+    if (text.trim() === '') return;
+    // Slack fires app_mention and message for one @-mention; the mention listener answers it.
+    if (typeof context.botUserId === 'string' && text.includes(`<@${context.botUserId}>`)) return;
+    const threadTs = ev.thread_ts ?? ev.ts;
+    const user = ev.user;
+    const reply = async (answer: Answer) => {
+      if (!user) return;
+      await post('message', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }));
+    };
+    setTurn(context, new Turn('message', user, ev.channel, now(), reply, text, threadTs));
+    await next();
+  };
+  app.message(parseMessage, async ({ context, client }) => {
+    const turn = turnOf(context);
+    await track(
+      (async () => {
+        const outcome = await asker.ask('message', turn.channel, (ctx) => answerer.message(turn.request, ctx));
+        if (outcome.kind === 'silent') return;
+        if (!(await admit(turn))) return;
+        const { channel, threadTs } = turn;
+        await post('message', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
+        logDone('message', turn.channel, outcome.kind, turn.t0);
+      })(),
+    );
+  });
 
   // ---- (b) @mentions: questions, always answered in thread ----
-  app.event(
-    'app_mention',
-    async ({ event, context, client, next }) => {
-      const m = mentionEvent.safeParse(event);
-      if (!m.success || m.data.bot_id !== undefined) return;
-      const ev = m.data;
-      const threadTs = ev.thread_ts ?? ev.ts;
-      const user = ev.user;
-      const bot = typeof context.botUserId === 'string' ? context.botUserId : undefined;
-      const question = (bot ? ev.text.split(`<@${bot}>`).join(' ') : ev.text).replace(/\s+/g, ' ').trim();
-      const reply = async (answer: Answer) => {
-        if (!user) return;
-        await post('mention', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }));
-      };
-      setTurn(context, new Turn('mention', user, ev.channel, now(), reply, question, threadTs));
-      await next();
-    },
-    rateLimitStep,
-    async ({ context, client }) => {
-      const turn = turnOf(context);
-      await track(
-        (async () => {
-          const outcome = await asker.ask('mention', turn.channel, async (ctx) => answerer.question(turn.request, ctx));
-          if (outcome.kind === 'silent') return;
-          const { channel, threadTs } = turn;
-          await post('mention', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
-          logDone('mention', turn.channel, outcome.kind, turn.t0);
-        })(),
-      );
-    },
-  );
+  const parseMention: Middleware<SlackEventMiddlewareArgs<'app_mention'>> = async ({ event, context, client, next }) => {
+    const m = mentionEvent.safeParse(event);
+    if (!m.success || m.data.bot_id !== undefined) return;
+    const ev = m.data;
+    const threadTs = ev.thread_ts ?? ev.ts;
+    const user = ev.user;
+    const bot = typeof context.botUserId === 'string' ? context.botUserId : undefined;
+    const question = (bot ? ev.text.split(`<@${bot}>`).join(' ') : ev.text).replace(/\s+/g, ' ').trim();
+    const reply = async (answer: Answer) => {
+      if (!user) return;
+      await post('mention', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }));
+    };
+    setTurn(context, new Turn('mention', user, ev.channel, now(), reply, question, threadTs));
+    await next();
+  };
+  app.event('app_mention', parseMention, rateLimitStep, async ({ context, client }) => {
+    const turn = turnOf(context);
+    await track(
+      (async () => {
+        const outcome = await asker.ask('mention', turn.channel, async (ctx) => answerer.question(turn.request, ctx));
+        if (outcome.kind === 'silent') return;
+        const { channel, threadTs } = turn;
+        await post('mention', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
+        logDone('mention', turn.channel, outcome.kind, turn.t0);
+      })(),
+    );
+  });
 
   // ---- (c) /quota [namespace] ----
   const ephemeral = (answer: Answer) => ({ response_type: 'ephemeral' as const, ...render(answer) });
-  app.command(
-    QUOTA_COMMAND,
-    // Everything decided without the cluster goes into the ack itself: no second message needed.
-    async ({ command, ack, context, next }) => {
-      const t0 = now();
-      const channel = command.channel_id;
-      const access = asker.access(channel);
-      const visibility = asker.visibility(channel);
-      if (visibility.seesNothing) {
-        await ack(ephemeral(asker.refuse('command')));
-        logDone('command', channel, 'refusal', t0);
-        return;
-      }
-      const args = command.text.trim().split(/\s+/).filter((a) => a !== '');
-      if (args.length > 1 || (args[0] !== undefined && !NAMESPACE.test(args[0]))) {
-        await ack(ephemeral(usageAnswer(access.defaultNamespace !== undefined)));
-        return;
-      }
-      const namespace = args[0] ?? access.defaultNamespace;
-      if (namespace === undefined) {
-        await ack(ephemeral(usageAnswer(false)));
-        return;
-      }
-      if (!visibility.allows(namespace)) {
-        await ack(ephemeral(asker.refuse('command')));
-        logDone('command', channel, 'refusal', t0);
-        return;
-      }
-      setTurn(context, new Turn('command', command.user_id, channel, t0, (answer) => ack(ephemeral(answer)), namespace));
-      await next();
-    },
-    rateLimitStep,
-    async ({ ack, context, respond }) => {
-      const turn = turnOf(context);
-      const namespace = turn.request;
-      await ack({ response_type: 'ephemeral', text: `Checking ${namespace}…` });
-      await track(
-        (async () => {
-          const outcome = await asker.ask('command', turn.channel, (ctx) => answerer.quota(namespace, ctx));
-          const answer = outcome.kind === 'silent' ? noFindingAnswer() : outcome.answer;
-          const responseType = outcome.kind === 'answer' ? quotaResponseType : 'ephemeral';
-          await post('command', 'respond', () => respond({ response_type: responseType, ...render(answer) }));
-          logDone('command', turn.channel, outcome.kind, turn.t0);
-        })(),
-      );
-    },
-  );
+  // Everything decided without the cluster goes into the ack itself: no second message needed.
+  const parseQuota: Middleware<SlackCommandMiddlewareArgs> = async ({ command, ack, context, next }) => {
+    const t0 = now();
+    const channel = command.channel_id;
+    const access = asker.access(channel);
+    const visibility = asker.visibility(channel);
+    if (visibility.seesNothing) {
+      await ack(ephemeral(asker.refuse('command')));
+      logDone('command', channel, 'refusal', t0);
+      return;
+    }
+    const args = command.text.trim().split(/\s+/).filter((a) => a !== '');
+    if (args.length > 1 || (args[0] !== undefined && !NAMESPACE.test(args[0]))) {
+      await ack(ephemeral(usageAnswer(access.defaultNamespace !== undefined)));
+      return;
+    }
+    const namespace = args[0] ?? access.defaultNamespace;
+    if (namespace === undefined) {
+      await ack(ephemeral(usageAnswer(false)));
+      return;
+    }
+    if (!visibility.allows(namespace)) {
+      await ack(ephemeral(asker.refuse('command')));
+      logDone('command', channel, 'refusal', t0);
+      return;
+    }
+    setTurn(context, new Turn('command', command.user_id, channel, t0, (answer) => ack(ephemeral(answer)), namespace));
+    await next();
+  };
+  app.command(QUOTA_COMMAND, parseQuota, rateLimitStep, async ({ ack, context, respond }) => {
+    const turn = turnOf(context);
+    const namespace = turn.request;
+    await ack({ response_type: 'ephemeral', text: `Checking ${namespace}…` });
+    await track(
+      (async () => {
+        const outcome = await asker.ask('command', turn.channel, (ctx) => answerer.quota(namespace, ctx));
+        const answer = outcome.kind === 'silent' ? noFindingAnswer() : outcome.answer;
+        const responseType = outcome.kind === 'answer' ? quotaResponseType : 'ephemeral';
+        await post('command', 'respond', () => respond({ response_type: responseType, ...render(answer) }));
+        logDone('command', turn.channel, outcome.kind, turn.t0);
+      })(),
+    );
+  });
 
   // ---- (d) message shortcut "Diagnose with quota-doctor" ----
   const respondEphemeral = (respond: RespondFn) => (answer: Answer) => post('shortcut', 'respond', () => respond(ephemeral(answer)));
-  app.shortcut(
-    { callback_id: DIAGNOSE_SHORTCUT.callbackId, type: 'message_action' },
-    async ({ shortcut, ack, context, respond, next }) => {
-      await ack();
-      const t0 = now();
-      const s = messageShortcut.safeParse(shortcut);
-      if (!s.success) {
-        logger.warn({ entry: 'shortcut' }, 'an unexpected shortcut payload');
-        return;
-      }
-      const { text, thread_ts, ts } = s.data.message;
-      setTurn(context, new Turn('shortcut', s.data.user.id, s.data.channel.id, t0, respondEphemeral(respond), text ?? '', thread_ts ?? ts));
-      await next();
-    },
-    rateLimitStep,
-    async ({ context, client, respond }) => {
-      const turn = turnOf(context);
-      const { channel, request: text, threadTs } = turn;
-      const reply = respondEphemeral(respond);
-      await track(
-        (async () => {
-          const outcome = await asker.ask('shortcut', channel, (ctx) => answerer.message(text, ctx));
-          if (outcome.kind === 'answer') {
-            const answer = render(outcome.answer);
-            const posted = await post('shortcut', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...answer }));
-            // Not in the channel (or no longer allowed to post): the clicker still gets the answer.
-            if (!posted) await reply(outcome.answer);
-          } else {
-            await reply(outcome.kind === 'silent' ? noFindingAnswer() : outcome.answer);
-          }
-          logDone('shortcut', channel, outcome.kind, turn.t0);
-        })(),
-      );
-    },
-  );
+  const parseShortcut: Middleware<SlackShortcutMiddlewareArgs<MessageShortcut>> = async ({ shortcut, ack, context, respond, next }) => {
+    await ack();
+    const t0 = now();
+    const s = messageShortcut.safeParse(shortcut);
+    if (!s.success) {
+      logger.warn({ entry: 'shortcut' }, 'an unexpected shortcut payload');
+      return;
+    }
+    const { text, thread_ts, ts } = s.data.message;
+    setTurn(context, new Turn('shortcut', s.data.user.id, s.data.channel.id, t0, respondEphemeral(respond), text ?? '', thread_ts ?? ts));
+    await next();
+  };
+  app.shortcut({ callback_id: DIAGNOSE_SHORTCUT.callbackId, type: 'message_action' }, parseShortcut, rateLimitStep, async ({ context, client, respond }) => {
+    const turn = turnOf(context);
+    const { channel, request: text, threadTs } = turn;
+    const reply = respondEphemeral(respond);
+    await track(
+      (async () => {
+        const outcome = await asker.ask('shortcut', channel, (ctx) => answerer.message(text, ctx));
+        if (outcome.kind === 'answer') {
+          const answer = render(outcome.answer);
+          const posted = await post('shortcut', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...answer }));
+          // Not in the channel (or no longer allowed to post): the clicker still gets the answer.
+          if (!posted) await reply(outcome.answer);
+        } else {
+          await reply(outcome.kind === 'silent' ? noFindingAnswer() : outcome.answer);
+        }
+        logDone('shortcut', channel, outcome.kind, turn.t0);
+      })(),
+    );
+  });
 
   return {
     app,
