@@ -8,6 +8,15 @@
  * shortcut. Every one of them goes through `Asker`: channel policy, deadline, and a refusal when the
  * answer names a namespace the channel may not see.
  *
+ * Each listener is a chain of Bolt listener middleware sharing the steps of ./steps.ts:
+ *   parse (the entry's own: validate the payload, put a `Turn` on `context` — who, where, when, what
+ *   was asked, and how a rate-limit reply reaches the asker: ephemeral post, the ack, or respond)
+ *   → `rateLimitStep` (a token, or the rate-limit reply + metric + `answered … rate-limited` log)
+ *   → the handler (ask, `post`, `logDone`).
+ * The channel-message listener has no rate-limit middleware: chatter costs no token, so its handler
+ * calls `admit` only once the answer is not silent. `/quota` acks in its parse step whatever needs no
+ * cluster (usage, refusals); the shortcut acks first, then parses.
+ *
  * Exactly one reply per message: bot messages, edits and other subtypes are ignored; a message that
  * @-mentions the bot is left to the app_mention listener (Slack fires both); a redelivered event
  * (same `event_id`, `x-slack-retry-num` ≥ 1) is dropped by a bounded LRU of event ids, and when it
@@ -15,14 +24,26 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
-import { App, HTTPReceiver, SocketModeReceiver, type AppOptions, type CustomRoute, type Receiver } from '@slack/bolt';
+import {
+  App,
+  HTTPReceiver,
+  SocketModeReceiver,
+  type AppOptions,
+  type CustomRoute,
+  type MessageShortcut,
+  type Middleware,
+  type Receiver,
+  type RespondFn,
+  type SlackCommandMiddlewareArgs,
+  type SlackEventMiddlewareArgs,
+  type SlackShortcutMiddlewareArgs,
+} from '@slack/bolt';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { Answerer } from '../answer/answerer.ts';
 import type { AccessPolicy } from '../answer/policy.ts';
 import type { Answer } from '../answer/types.ts';
 import { noFindingAnswer } from '../answer/replies/no-finding.ts';
-import { rateLimitedAnswer } from '../answer/replies/rate-limited.ts';
 import { usageAnswer as quotaUsageAnswer } from '../answer/replies/usage.ts';
 import type { SlackConfig } from '../config.ts';
 import { renderBlocks, type BlocksPayload } from '../render/blocks.ts';
@@ -32,6 +53,7 @@ import { EVENT_CLAIM_BUDGET_MS, type LeaseApi } from './lease-dedupe.ts';
 import { boltLevelOf, toBoltLogger, type Logger } from './logger.ts';
 import { createMetrics, hasCacheHealth, type SlackMetrics } from './metrics.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { createSteps, setTurn, slackError, Turn, turnOf } from './steps.ts';
 import { guardRequests } from './request-guard.ts';
 import { DIAGNOSE_SHORTCUT, QUOTA_COMMAND } from './surface.ts';
 
@@ -125,14 +147,6 @@ const messageShortcut = z.object({
 });
 
 const usageAnswer = (hasDefault: boolean): Answer => quotaUsageAnswer(QUOTA_COMMAND, hasDefault);
-
-function slackError(e: unknown): string {
-  if (typeof e === 'object' && e !== null && 'data' in e) {
-    const data = (e as { data?: unknown }).data;
-    if (typeof data === 'object' && data !== null && 'error' in data) return String((data as { error: unknown }).error);
-  }
-  return e instanceof Error ? e.message : String(e);
-}
 
 /**
  * Slack sends small bodies at once: a request still arriving after 10 s is a slow-body attack (Node's
@@ -332,24 +346,11 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   }
 
   const render = (answer: Answer): BlocksPayload => renderBlocks(answer);
-
-  const logDone = (entry: Entry, channel: string, outcome: Outcome['kind'] | 'rate-limited', started: number) =>
-    logger.info({ entry, channel, outcome, ms: now() - started }, 'answered');
-
-  /** Posts failures are logged and counted, never thrown into Bolt (the user already got the ack). */
-  const post = async (entry: Entry, what: string, call: () => Promise<unknown>): Promise<boolean> => {
-    try {
-      await call();
-      return true;
-    } catch (e) {
-      metrics.errors.inc({ entry, reason: 'slack_api' });
-      logger.warn({ entry, call: what, error: slackError(e) }, 'a Slack call failed');
-      return false;
-    }
-  };
+  const { logDone, post, admit, rateLimitStep } = createSteps({ limiter, metrics, logger, now });
 
   // ---- (a) channel messages: pasted errors and manifests ----
-  app.message(async ({ message, context, client }) => {
+  // No rate-limit middleware here: chatter costs no token, so `admit` runs once the answer is not silent.
+  const parseMessage: Middleware<SlackEventMiddlewareArgs<'message'>> = async ({ message, context, client, next }) => {
     const m = messageEvent.safeParse(message);
     if (!m.success) return;
     const ev = m.data;
@@ -358,70 +359,72 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
     if (text.trim() === '') return;
     // Slack fires app_mention and message for one @-mention; the mention listener answers it.
     if (typeof context.botUserId === 'string' && text.includes(`<@${context.botUserId}>`)) return;
-    const t0 = now();
     const threadTs = ev.thread_ts ?? ev.ts;
+    const user = ev.user;
+    const reply = async (answer: Answer) => {
+      if (!user) return;
+      await post('message', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }));
+    };
+    setTurn(context, new Turn('message', user, ev.channel, now(), reply, text, threadTs));
+    await next();
+  };
+  app.message(parseMessage, async ({ context, client }) => {
+    const turn = turnOf(context);
     await track(
       (async () => {
-        const outcome = await asker.ask('message', ev.channel, (ctx) => answerer.message(text, ctx));
+        const outcome = await asker.ask('message', turn.channel, (ctx) => answerer.message(turn.request, ctx));
         if (outcome.kind === 'silent') return;
-        // Chatter costs no token: only messages that get a reply count against the limits.
-        const rate = await limiter.take(ev.user ?? 'unknown', ev.channel);
-        if (!rate.ok) {
-          metrics.rateLimited.inc({ entry: 'message', scope: rate.scope });
-          logDone('message', ev.channel, 'rate-limited', t0);
-          if (ev.user) {
-            const p = render(rateLimitedAnswer(rate.scope, rate.retryAfterMs));
-            await post('message', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user: ev.user!, thread_ts: threadTs, ...p }));
-          }
-          return;
-        }
-        await post('message', 'chat.postMessage', () => client.chat.postMessage({ channel: ev.channel, thread_ts: threadTs, ...render(outcome.answer) }));
-        logDone('message', ev.channel, outcome.kind, t0);
+        if (!(await admit(turn))) return;
+        const { channel, threadTs } = turn;
+        await post('message', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
+        logDone('message', turn.channel, outcome.kind, turn.t0);
       })(),
     );
   });
 
   // ---- (b) @mentions: questions, always answered in thread ----
-  app.event('app_mention', async ({ event, context, client }) => {
+  const parseMention: Middleware<SlackEventMiddlewareArgs<'app_mention'>> = async ({ event, context, client, next }) => {
     const m = mentionEvent.safeParse(event);
     if (!m.success || m.data.bot_id !== undefined) return;
     const ev = m.data;
-    const t0 = now();
     const threadTs = ev.thread_ts ?? ev.ts;
+    const user = ev.user;
     const bot = typeof context.botUserId === 'string' ? context.botUserId : undefined;
     const question = (bot ? ev.text.split(`<@${bot}>`).join(' ') : ev.text).replace(/\s+/g, ' ').trim();
+    const reply = async (answer: Answer) => {
+      if (!user) return;
+      await post('mention', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }));
+    };
+    setTurn(context, new Turn('mention', user, ev.channel, now(), reply, question, threadTs));
+    await next();
+  };
+  app.event('app_mention', parseMention, rateLimitStep, async ({ context, client }) => {
+    const turn = turnOf(context);
     await track(
       (async () => {
-        const rate = await limiter.take(ev.user ?? 'unknown', ev.channel);
-        if (!rate.ok) {
-          metrics.rateLimited.inc({ entry: 'mention', scope: rate.scope });
-          logDone('mention', ev.channel, 'rate-limited', t0);
-          const p = render(rateLimitedAnswer(rate.scope, rate.retryAfterMs));
-          if (ev.user) await post('mention', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user: ev.user!, thread_ts: threadTs, ...p }));
-          return;
-        }
-        const outcome = await asker.ask('mention', ev.channel, async (ctx) => answerer.question(question, ctx));
+        const outcome = await asker.ask('mention', turn.channel, async (ctx) => answerer.question(turn.request, ctx));
         if (outcome.kind === 'silent') return;
-        await post('mention', 'chat.postMessage', () => client.chat.postMessage({ channel: ev.channel, thread_ts: threadTs, ...render(outcome.answer) }));
-        logDone('mention', ev.channel, outcome.kind, t0);
+        const { channel, threadTs } = turn;
+        await post('mention', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
+        logDone('mention', turn.channel, outcome.kind, turn.t0);
       })(),
     );
   });
 
   // ---- (c) /quota [namespace] ----
-  app.command(QUOTA_COMMAND, async ({ command, ack, respond }) => {
+  const ephemeral = (answer: Answer) => ({ response_type: 'ephemeral' as const, ...render(answer) });
+  // Everything decided without the cluster goes into the ack itself: no second message needed.
+  const parseQuota: Middleware<SlackCommandMiddlewareArgs> = async ({ command, ack, context, next }) => {
     const t0 = now();
     const channel = command.channel_id;
     const access = asker.access(channel);
     const visibility = asker.visibility(channel);
     if (visibility.seesNothing) {
-      await ack({ response_type: 'ephemeral', ...render(asker.refuse('command')) });
+      await ack(ephemeral(asker.refuse('command')));
       logDone('command', channel, 'refusal', t0);
       return;
     }
     const args = command.text.trim().split(/\s+/).filter((a) => a !== '');
-    const ephemeral = (answer: Answer) => ({ response_type: 'ephemeral' as const, ...render(answer) });
-    // Everything decided without the cluster goes into the ack itself: no second message needed.
     if (args.length > 1 || (args[0] !== undefined && !NAMESPACE.test(args[0]))) {
       await ack(ephemeral(usageAnswer(access.defaultNamespace !== undefined)));
       return;
@@ -436,27 +439,27 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       logDone('command', channel, 'refusal', t0);
       return;
     }
-    const rate = await limiter.take(command.user_id, channel);
-    if (!rate.ok) {
-      metrics.rateLimited.inc({ entry: 'command', scope: rate.scope });
-      await ack(ephemeral(rateLimitedAnswer(rate.scope, rate.retryAfterMs)));
-      logDone('command', channel, 'rate-limited', t0);
-      return;
-    }
+    setTurn(context, new Turn('command', command.user_id, channel, t0, (answer) => ack(ephemeral(answer)), namespace));
+    await next();
+  };
+  app.command(QUOTA_COMMAND, parseQuota, rateLimitStep, async ({ ack, context, respond }) => {
+    const turn = turnOf(context);
+    const namespace = turn.request;
     await ack({ response_type: 'ephemeral', text: `Checking ${namespace}…` });
     await track(
       (async () => {
-        const outcome = await asker.ask('command', channel, (ctx) => answerer.quota(namespace, ctx));
+        const outcome = await asker.ask('command', turn.channel, (ctx) => answerer.quota(namespace, ctx));
         const answer = outcome.kind === 'silent' ? noFindingAnswer() : outcome.answer;
         const responseType = outcome.kind === 'answer' ? quotaResponseType : 'ephemeral';
         await post('command', 'respond', () => respond({ response_type: responseType, ...render(answer) }));
-        logDone('command', channel, outcome.kind, t0);
+        logDone('command', turn.channel, outcome.kind, turn.t0);
       })(),
     );
   });
 
   // ---- (d) message shortcut "Diagnose with quota-doctor" ----
-  app.shortcut({ callback_id: DIAGNOSE_SHORTCUT.callbackId, type: 'message_action' }, async ({ shortcut, ack, client, respond }) => {
+  const respondEphemeral = (respond: RespondFn) => (answer: Answer) => post('shortcut', 'respond', () => respond(ephemeral(answer)));
+  const parseShortcut: Middleware<SlackShortcutMiddlewareArgs<MessageShortcut>> = async ({ shortcut, ack, context, respond, next }) => {
     await ack();
     const t0 = now();
     const s = messageShortcut.safeParse(shortcut);
@@ -464,29 +467,26 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       logger.warn({ entry: 'shortcut' }, 'an unexpected shortcut payload');
       return;
     }
-    const channel = s.data.channel.id;
-    const user = s.data.user.id;
-    const text = s.data.message.text ?? '';
-    const threadTs = s.data.message.thread_ts ?? s.data.message.ts;
-    const ephemeral = (answer: Answer) => post('shortcut', 'respond', () => respond({ response_type: 'ephemeral', ...render(answer) }));
+    const { text, thread_ts, ts } = s.data.message;
+    setTurn(context, new Turn('shortcut', s.data.user.id, s.data.channel.id, t0, respondEphemeral(respond), text ?? '', thread_ts ?? ts));
+    await next();
+  };
+  app.shortcut({ callback_id: DIAGNOSE_SHORTCUT.callbackId, type: 'message_action' }, parseShortcut, rateLimitStep, async ({ context, client, respond }) => {
+    const turn = turnOf(context);
+    const { channel, request: text, threadTs } = turn;
+    const reply = respondEphemeral(respond);
     await track(
       (async () => {
-        const rate = await limiter.take(user, channel);
-        if (!rate.ok) {
-          metrics.rateLimited.inc({ entry: 'shortcut', scope: rate.scope });
-          await ephemeral(rateLimitedAnswer(rate.scope, rate.retryAfterMs));
-          logDone('shortcut', channel, 'rate-limited', t0);
-          return;
-        }
         const outcome = await asker.ask('shortcut', channel, (ctx) => answerer.message(text, ctx));
         if (outcome.kind === 'answer') {
-          const posted = await post('shortcut', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
+          const answer = render(outcome.answer);
+          const posted = await post('shortcut', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...answer }));
           // Not in the channel (or no longer allowed to post): the clicker still gets the answer.
-          if (!posted) await ephemeral(outcome.answer);
+          if (!posted) await reply(outcome.answer);
         } else {
-          await ephemeral(outcome.kind === 'silent' ? noFindingAnswer() : outcome.answer);
+          await reply(outcome.kind === 'silent' ? noFindingAnswer() : outcome.answer);
         }
-        logDone('shortcut', channel, outcome.kind, t0);
+        logDone('shortcut', channel, outcome.kind, turn.t0);
       })(),
     );
   });
