@@ -31,7 +31,6 @@ export interface Generated {
   counts: { nodes: number; pods: number; namespaces: number };
 }
 
-
 const ZONES = ['a', 'b', 'c'];
 const SHAPES = [
   { type: 'm6i.xlarge', cpu: '3920m', memory: '14848Mi' },
@@ -55,17 +54,33 @@ export function generateCluster(opts: GenOptions): Generated {
     const shape = gpu ? SHAPES[2]! : SHAPES[i % 3]!;
     const pool = gpu ? 'gpu' : cp ? 'control-plane' : 'general';
     const name = `${pool}-${zone}-${i}`;
-    const taints: { key: string; value?: string; effect: string }[] = gpu ? [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }] : cp ? [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] : [];
+    const taints: { key: string; value?: string; effect: string }[] = gpu
+      ? [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }]
+      : cp
+        ? [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]
+        : [];
     const cordoned = !gpu && !cp && i % 97 === 5;
     if (cordoned) taints.push({ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' });
     nodeNames.push(name);
-    nodeCap.push({ cpu: parseInt(shape.cpu, 10) , mem: parseInt(shape.memory, 10), usedCpu: 0, usedMem: 0, pods: 0 });
+    nodeCap.push({ cpu: parseInt(shape.cpu, 10), mem: parseInt(shape.memory, 10), usedCpu: 0, usedMem: 0, pods: 0 });
     objects.push({
       apiVersion: 'v1',
       kind: 'Node',
-      metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': `eu-west-1${zone}`, 'node.kubernetes.io/instance-type': shape.type, pool, ...(cp ? { 'node-role.kubernetes.io/control-plane': '' } : {}) } },
+      metadata: {
+        name,
+        labels: {
+          'kubernetes.io/hostname': name,
+          'topology.kubernetes.io/zone': `eu-west-1${zone}`,
+          'node.kubernetes.io/instance-type': shape.type,
+          pool,
+          ...(cp ? { 'node-role.kubernetes.io/control-plane': '' } : {}),
+        },
+      },
       spec: { ...(cordoned ? { unschedulable: true } : {}), ...(taints.length ? { taints } : {}) },
-      status: { allocatable: { cpu: shape.cpu, memory: shape.memory, pods: '110', ...(gpu ? { 'nvidia.com/gpu': '4' } : {}) }, capacity: { cpu: shape.cpu, memory: shape.memory, pods: '110' } },
+      status: {
+        allocatable: { cpu: shape.cpu, memory: shape.memory, pods: '110', ...(gpu ? { 'nvidia.com/gpu': '4' } : {}) },
+        capacity: { cpu: shape.cpu, memory: shape.memory, pods: '110' },
+      },
     });
   }
   const general = nodeNames.map((n, i) => ({ n, i })).filter(({ n }) => n.startsWith('general'));
@@ -81,7 +96,21 @@ export function generateCluster(opts: GenOptions): Generated {
     const podsHere = n === 0 ? big : Math.min(remaining, 300);
     remaining -= podsHere;
     objects.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { team: ns } } });
-    objects.push({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'defaults', namespace: ns }, spec: { limits: [{ type: 'Container', default: { cpu: '500m', memory: '512Mi' }, defaultRequest: { cpu: '100m', memory: '128Mi' }, max: { cpu: '4', memory: '16Gi' } }] } });
+    objects.push({
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'defaults', namespace: ns },
+      spec: {
+        limits: [
+          {
+            type: 'Container',
+            default: { cpu: '500m', memory: '512Mi' },
+            defaultRequest: { cpu: '100m', memory: '128Mi' },
+            max: { cpu: '4', memory: '16Gi' },
+          },
+        ],
+      },
+    });
     const used = { cpu: 0, mem: 0, pods: 0, limCpu: 0, limMem: 0 };
     let made = 0;
     let w = 0;
@@ -91,11 +120,37 @@ export function generateCluster(opts: GenOptions): Generated {
       if (n === 0 && w === 0) bigWorkload = name;
       const cpu = pick(CPU_CHOICES);
       const mem = pick(MEM_CHOICES);
-      const template = { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1', resources: { requests: { cpu, memory: mem }, limits: { cpu, memory: mem } } }] } };
+      const template = {
+        metadata: { labels: { app: name } },
+        spec: {
+          containers: [
+            {
+              name: 'app',
+              image: 'registry.example/app:1',
+              resources: { requests: { cpu, memory: mem }, limits: { cpu, memory: mem } },
+            },
+          ],
+        },
+      };
       const hash = podTemplateHash(template);
       const rs = `${name}-${hash}`;
-      objects.push({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: ns }, spec: { replicas, selector: { matchLabels: { app: name } }, template } });
-      objects.push({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: rs, namespace: ns, labels: { app: name, 'pod-template-hash': hash }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name, controller: true }] }, spec: { replicas, selector: { matchLabels: { app: name } }, template } });
+      objects.push({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name, namespace: ns },
+        spec: { replicas, selector: { matchLabels: { app: name } }, template },
+      });
+      objects.push({
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: {
+          name: rs,
+          namespace: ns,
+          labels: { app: name, 'pod-template-hash': hash },
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name, controller: true }],
+        },
+        spec: { replicas, selector: { matchLabels: { app: name } }, template },
+      });
       const cpuM = cpu.endsWith('m') ? parseInt(cpu, 10) : parseInt(cpu, 10) * 1000;
       const memMi = mem.endsWith('Gi') ? parseInt(mem, 10) * 1024 : parseInt(mem, 10);
       for (let r = 0; r < replicas; r++) {
@@ -106,7 +161,12 @@ export function generateCluster(opts: GenOptions): Generated {
           const g = general[cursor % general.length]!;
           cursor++;
           const c = nodeCap[g.i]!;
-          if (g.n.includes('-') && objects[g.i]!.spec && (objects[g.i]!.spec as { unschedulable?: boolean }).unschedulable) continue;
+          if (
+            g.n.includes('-') &&
+            objects[g.i]!.spec &&
+            (objects[g.i]!.spec as { unschedulable?: boolean }).unschedulable
+          )
+            continue;
           if (c.usedCpu + cpuM <= c.cpu && c.usedMem + memMi <= c.mem && c.pods < 110) {
             c.usedCpu += cpuM;
             c.usedMem += memMi;
@@ -119,8 +179,21 @@ export function generateCluster(opts: GenOptions): Generated {
         const pod: KObject = {
           apiVersion: 'v1',
           kind: 'Pod',
-          metadata: { name: podName, namespace: ns, labels: { app: name, 'pod-template-hash': hash }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs, controller: true }], uid: `uid-${ns}-${podName}` },
-          spec: { ...template.spec, ...(isPending ? {} : { nodeName: node }), priority: 0, tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }] },
+          metadata: {
+            name: podName,
+            namespace: ns,
+            labels: { app: name, 'pod-template-hash': hash },
+            ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs, controller: true }],
+            uid: `uid-${ns}-${podName}`,
+          },
+          spec: {
+            ...template.spec,
+            ...(isPending ? {} : { nodeName: node }),
+            priority: 0,
+            tolerations: [
+              { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+            ],
+          },
           status: { phase: isPending ? 'Pending' : 'Running', qosClass: 'Guaranteed' },
         };
         if (isPending && node) {
@@ -134,9 +207,14 @@ export function generateCluster(opts: GenOptions): Generated {
           const message = `0/${opts.nodes} nodes are available: ${gpuNodes} node(s) had untolerated taint(s), ${opts.nodes - gpuNodes} Insufficient cpu. no new claims to deallocate, preemption: 0/${opts.nodes} nodes are available: ${opts.nodes} Preemption is not helpful for scheduling.`;
           if (!pending) pending = { namespace: ns, name: podName, message };
           objects.push({
-            apiVersion: 'v1', kind: 'Event',
+            apiVersion: 'v1',
+            kind: 'Event',
             metadata: { name: `${podName}.${generateNameSuffix(podName)}`, namespace: ns },
-            involvedObject: { kind: 'Pod', name: podName, namespace: ns }, reason: 'FailedScheduling', type: 'Warning', message, count: 3,
+            involvedObject: { kind: 'Pod', name: podName, namespace: ns },
+            reason: 'FailedScheduling',
+            type: 'Warning',
+            message,
+            count: 3,
             lastTimestamp: '2026-11-30T04:00:00Z',
           });
         }
@@ -149,16 +227,29 @@ export function generateCluster(opts: GenOptions): Generated {
       made += replicas;
       w++;
     }
-    const hard = { 'requests.cpu': String(Math.ceil((used.cpu * 1.2) / 1000)), 'requests.memory': `${Math.ceil((used.mem * 1.2) / 1024)}Gi`, pods: String(Math.ceil(used.pods * 1.1) + 5) };
+    const hard = {
+      'requests.cpu': String(Math.ceil((used.cpu * 1.2) / 1000)),
+      'requests.memory': `${Math.ceil((used.mem * 1.2) / 1024)}Gi`,
+      pods: String(Math.ceil(used.pods * 1.1) + 5),
+    };
     objects.push({
       apiVersion: 'v1',
       kind: 'ResourceQuota',
       metadata: { name: 'team-quota', namespace: ns },
       spec: { hard },
-      status: { hard, used: { 'requests.cpu': `${used.cpu}m`, 'requests.memory': `${used.mem}Mi`, pods: String(used.pods) } },
+      status: {
+        hard,
+        used: { 'requests.cpu': `${used.cpu}m`, 'requests.memory': `${used.mem}Mi`, pods: String(used.pods) },
+      },
     });
   }
-  return { objects, bigNamespace: 'team-big', bigWorkload, pending, counts: { nodes: opts.nodes, pods: opts.pods, namespaces: nsCount } };
+  return {
+    objects,
+    bigNamespace: 'team-big',
+    bigWorkload,
+    pending,
+    counts: { nodes: opts.nodes, pods: opts.pods, namespaces: nsCount },
+  };
 }
 
 function arg(name: string, dflt: string): string {
@@ -167,7 +258,11 @@ function arg(name: string, dflt: string): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const g = generateCluster({ nodes: Number(arg('nodes', '500')), pods: Number(arg('pods', '15000')), seed: Number(arg('seed', '42')) });
+  const g = generateCluster({
+    nodes: Number(arg('nodes', '500')),
+    pods: Number(arg('pods', '15000')),
+    seed: Number(arg('seed', '42')),
+  });
   const out = arg('out', 'bench/out/cluster');
   mkdirSync(out, { recursive: true });
   const byKind = new Map<string, KObject[]>();
@@ -176,6 +271,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     list.push(o);
     byKind.set(o.kind!, list);
   }
-  for (const [kind, items] of byKind) writeFileSync(join(out, `${kind.toLowerCase()}s.json`), JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
-  process.stdout.write(`wrote ${g.objects.length} objects (${g.counts.nodes} nodes, ${g.counts.pods} pods, ${g.counts.namespaces} namespaces) to ${out}\n`);
+  for (const [kind, items] of byKind)
+    writeFileSync(join(out, `${kind.toLowerCase()}s.json`), JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+  process.stdout.write(
+    `wrote ${g.objects.length} objects (${g.counts.nodes} nodes, ${g.counts.pods} pods, ${g.counts.namespaces} namespaces) to ${out}\n`,
+  );
 }

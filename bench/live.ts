@@ -61,8 +61,26 @@ function syntheticPod(i: number, ns: string, node: string): KObject {
       creationTimestamp: '2025-01-01T00:00:00Z',
       labels: { app, 'pod-template-hash': '5d9c7b' },
       annotations: { 'prometheus.io/scrape': 'true' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${app}-5d9c7b`, uid: 'rs-uid', controller: true, blockOwnerDeletion: true }],
-      managedFields: [{ manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: '2025-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': {} } } }],
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: `${app}-5d9c7b`,
+          uid: 'rs-uid',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+      managedFields: [
+        {
+          manager: 'kube-controller-manager',
+          operation: 'Update',
+          apiVersion: 'v1',
+          time: '2025-01-01T00:00:00Z',
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:metadata': { 'f:labels': {} } },
+        },
+      ],
     },
     spec: {
       nodeName: node,
@@ -78,10 +96,17 @@ function syntheticPod(i: number, ns: string, node: string): KObject {
           ports: [{ containerPort: 8080, protocol: 'TCP' }],
           resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
           livenessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 10 },
-          volumeMounts: [{ name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }],
+          volumeMounts: [
+            { name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true },
+          ],
         },
       ],
-      volumes: [{ name: 'kube-api-access', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3607 } }] } }],
+      volumes: [
+        {
+          name: 'kube-api-access',
+          projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3607 } }] },
+        },
+      ],
       tolerations: [
         { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
         { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
@@ -95,7 +120,16 @@ function syntheticPod(i: number, ns: string, node: string): KObject {
       hostIP: '192.168.0.1',
       startTime: '2025-01-01T00:00:00Z',
       conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-01-01T00:00:00Z' }],
-      containerStatuses: [{ name: 'app', ready: true, restartCount: 0, image: `registry.example.com/${app}:1.2.3`, imageID: 'sha256:abc', state: { running: { startedAt: '2025-01-01T00:00:00Z' } } }],
+      containerStatuses: [
+        {
+          name: 'app',
+          ready: true,
+          restartCount: 0,
+          image: `registry.example.com/${app}:1.2.3`,
+          imageID: 'sha256:abc',
+          state: { running: { startedAt: '2025-01-01T00:00:00Z' } },
+        },
+      ],
     },
   };
 }
@@ -107,12 +141,23 @@ export function syntheticCluster(nodes: number, pods: number): { objects: KObjec
     objects.push({
       apiVersion: 'v1',
       kind: 'Node',
-      metadata: { name: `node-${n}`, labels: { 'kubernetes.io/hostname': `node-${n}`, 'topology.kubernetes.io/zone': `z${n % 3}` } },
+      metadata: {
+        name: `node-${n}`,
+        labels: { 'kubernetes.io/hostname': `node-${n}`, 'topology.kubernetes.io/zone': `z${n % 3}` },
+      },
       spec: {},
       status: {
         allocatable: { cpu: '16', memory: '64Gi', pods: '110' },
         capacity: { cpu: '16', memory: '64Gi', pods: '110' },
-        conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: '2025-01-01T00:00:00Z', reason: 'KubeletReady', message: 'kubelet is posting ready status' }],
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            lastHeartbeatTime: '2025-01-01T00:00:00Z',
+            reason: 'KubeletReady',
+            message: 'kubelet is posting ready status',
+          },
+        ],
         nodeInfo: { kubeletVersion: 'v1.35.0', osImage: 'Ubuntu 24.04', containerRuntimeVersion: 'containerd://2.0.0' },
         images: [{ names: ['registry.k8s.io/pause:3.10'], sizeBytes: 320000 }],
       },
@@ -126,9 +171,17 @@ export function syntheticCluster(nodes: number, pods: number): { objects: KObjec
       kind: 'ResourceQuota',
       metadata: { name: 'compute', namespace: ns },
       spec: { hard: { 'requests.cpu': '100', 'requests.memory': '200Gi', pods: '500' } },
-      status: { hard: { 'requests.cpu': '100', 'requests.memory': '200Gi', pods: '500' }, used: { 'requests.cpu': '30', 'requests.memory': '38400Mi', pods: '300' } },
+      status: {
+        hard: { 'requests.cpu': '100', 'requests.memory': '200Gi', pods: '500' },
+        used: { 'requests.cpu': '30', 'requests.memory': '38400Mi', pods: '300' },
+      },
     });
-    objects.push({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'defaults', namespace: ns }, spec: { limits: [{ type: 'Container', default: { cpu: '500m' }, defaultRequest: { cpu: '100m' } }] } });
+    objects.push({
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'defaults', namespace: ns },
+      spec: { limits: [{ type: 'Container', default: { cpu: '500m' }, defaultRequest: { cpu: '100m' } }] },
+    });
   }
   for (let i = 0; i < pods; i++) objects.push(syntheticPod(i, `team-${i % namespaces}`, `node-${i % nodes}`));
   return { objects, namespaces };
@@ -153,7 +206,9 @@ function quantile(xs: number[], q: number): number {
 
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
-export async function runLiveBench(opts: { nodes?: number; pods?: number; topNodesBudgetMs?: number; log?: (s: string) => void } = {}): Promise<LiveBenchResult> {
+export async function runLiveBench(
+  opts: { nodes?: number; pods?: number; topNodesBudgetMs?: number; log?: (s: string) => void } = {},
+): Promise<LiveBenchResult> {
   const nodes = opts.nodes ?? 500;
   const pods = opts.pods ?? 15_000;
   const log = opts.log ?? (() => {});
@@ -169,7 +224,8 @@ export async function runLiveBench(opts: { nodes?: number; pods?: number; topNod
     const cold = await src.load();
     const warmMs = performance.now() - t;
     if (cold.errors.length) throw new Error(`cold start errors: ${JSON.stringify(cold.errors)}`);
-    if (cold.snapshot.count('Pod') !== pods || cold.snapshot.count('Node') !== nodes) throw new Error('cold start: counts do not match');
+    if (cold.snapshot.count('Pod') !== pods || cold.snapshot.count('Node') !== nodes)
+      throw new Error('cold start: counts do not match');
     // Let the watches open, then measure the heap.
     while (fake.openWatches < src.status().length) await new Promise((r) => setTimeout(r, 10));
     const coldRequests = fake.requestCount();
@@ -183,7 +239,8 @@ export async function runLiveBench(opts: { nodes?: number; pods?: number; topNod
       const s = performance.now();
       const { snapshot } = await src.load();
       let milli = 0;
-      for (const p of snapshot.iterate('Pod', 'team-0')) if ((p.spec as { nodeName?: string }).nodeName === 'node-0') milli += 100;
+      for (const p of snapshot.iterate('Pod', 'team-0'))
+        if ((p.spec as { nodeName?: string }).nodeName === 'node-0') milli += 100;
       void milli;
       return performance.now() - s;
     };
@@ -193,11 +250,14 @@ export async function runLiveBench(opts: { nodes?: number; pods?: number; topNod
     for (let i = 0; i < 50; i++) {
       const before = src.status().find((x) => x.resource === 'pods')!.counts.events;
       fake.apply(syntheticPod(pods + i, 'team-0', 'node-0'));
-      while (src.status().find((x) => x.resource === 'pods')!.counts.events === before) await new Promise((r) => setImmediate(r));
+      while (src.status().find((x) => x.resource === 'pods')!.counts.events === before)
+        await new Promise((r) => setImmediate(r));
       afterChange.push(await answer());
     }
     const warmRequests = fake.requests.filter((r) => !r.watch).length;
-    log(`warm answer median ${round(quantile(warm, 0.5), 3)} ms, p99 ${round(quantile(warm, 0.99), 3)} ms, ${warmRequests} requests`);
+    log(
+      `warm answer median ${round(quantile(warm, 0.5), 3)} ms, p99 ${round(quantile(warm, 0.99), 3)} ms, ${warmRequests} requests`,
+    );
 
     // The obvious approaches, through the same client-node against the same server.
     const core = fake.kubeConfig().makeApiClient(CoreV1Api);
@@ -223,7 +283,9 @@ export async function runLiveBench(opts: { nodes?: number; pods?: number; topNod
     if (topNodesEstimated) {
       topNodesMs = estimate;
       topNodesRequests = nodes + 1;
-      log(`topNodes estimated ${round(topNodesMs, 0)} ms (${nodes} × ${round(onePodList, 0)} ms full pod lists + listNode)`);
+      log(
+        `topNodes estimated ${round(topNodesMs, 0)} ms (${nodes} × ${round(onePodList, 0)} ms full pod lists + listNode)`,
+      );
     } else {
       fake.resetRequests();
       t = performance.now();

@@ -24,7 +24,6 @@ export interface ParseBenchRow {
 const MB = 1024 * 1024;
 const RUNS = 7;
 
-
 function repeatTo(unit: string, size: number): string {
   return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 }
@@ -71,7 +70,7 @@ const KEYWORD_LINES = [
   'The Pod "w" is invalid: spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
   '  Warning  Evicted  3m  kubelet  The node was low on resource: memory. Container app was using 1Gi, which exceeds its request of 0.',
   'Last State: Terminated Reason: OOMKilled Exit Code: 137 status unknown for quota: q, resources: pods',
-  "Quota 'CPUS' exceeded.  Limit: 24.0 in region us-central1. admission webhook \"x\" denied the request: no",
+  'Quota \'CPUS\' exceeded.  Limit: 24.0 in region us-central1. admission webhook "x" denied the request: no',
 ].join('\n');
 
 /** The shapes measured: name → 1 MB of text. */
@@ -81,7 +80,14 @@ export function parseBenchShapes(): [string, () => string][] {
     ['random printable, 1 MB', () => randomPrintable(prng(1), MB)],
     ['random 80-column lines, 1 MB', () => randomPrintable(prng(2), MB).replace(/(.{79})./g, '$1\n')],
     ['one small manifest repeated to 1 MB', () => repeatTo(SMALL_MANIFEST, MB)],
-    ['1 MB of one long line', () => repeatTo('pods "x" is forbidden: exceeded quota: q, requested: cpu=1, used: cpu=2, limited: cpu=2 0/3 nodes are available: 3 Insufficient cpu, ', MB)],
+    [
+      '1 MB of one long line',
+      () =>
+        repeatTo(
+          'pods "x" is forbidden: exceeded quota: q, requested: cpu=1, used: cpu=2, limited: cpu=2 0/3 nodes are available: 3 Insufficient cpu, ',
+          MB,
+        ),
+    ],
     ['keyword-dense lines, 1 MB', () => repeatTo(`${KEYWORD_LINES}\n`, MB)],
   ];
 }
@@ -124,6 +130,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   else {
     const w = Math.max(...rows.map((r) => r.shape.length));
     console.log(`${'shape'.padEnd(w)}  median ms  max ms`);
-    for (const r of rows) console.log(`${r.shape.padEnd(w)}  ${String(r.medianMs).padStart(9)}  ${String(r.maxMs).padStart(6)}`);
+    for (const r of rows)
+      console.log(`${r.shape.padEnd(w)}  ${String(r.medianMs).padStart(9)}  ${String(r.maxMs).padStart(6)}`);
   }
 }

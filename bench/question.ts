@@ -45,14 +45,37 @@ export function runQuestionBench(warmups = 2): QuestionBenchRow[] {
   for (const [shape, text] of adversarialShapes()) {
     const c = times(text, undefined, warmups);
     const w = times(text, Infinity, warmups);
-    rows.push({ shape, cappedMedianMs: r2(c[RUNS >> 1]!), cappedMaxMs: r2(c[RUNS - 1]!), wholeMedianMs: r2(w[RUNS >> 1]!), wholeMaxMs: r2(w[RUNS - 1]!) });
+    rows.push({
+      shape,
+      cappedMedianMs: r2(c[RUNS >> 1]!),
+      cappedMaxMs: r2(c[RUNS - 1]!),
+      wholeMedianMs: r2(w[RUNS >> 1]!),
+      wholeMaxMs: r2(w[RUNS - 1]!),
+    });
   }
-  const random = randomQuestions(42, 100).map((text) => ({ c: times(text, undefined, 1), w: times(text, Infinity, 1) }));
+  const random = randomQuestions(42, 100).map((text) => ({
+    c: times(text, undefined, 1),
+    w: times(text, Infinity, 1),
+  }));
   const worst = (xs: number[][], i: number) => r2(Math.max(...xs.map((x) => x[i]!)));
   rows.push({
     shape: '100 random questions (worst)',
-    cappedMedianMs: worst(random.map((r) => r.c), RUNS >> 1), cappedMaxMs: worst(random.map((r) => r.c), RUNS - 1),
-    wholeMedianMs: worst(random.map((r) => r.w), RUNS >> 1), wholeMaxMs: worst(random.map((r) => r.w), RUNS - 1),
+    cappedMedianMs: worst(
+      random.map((r) => r.c),
+      RUNS >> 1,
+    ),
+    cappedMaxMs: worst(
+      random.map((r) => r.c),
+      RUNS - 1,
+    ),
+    wholeMedianMs: worst(
+      random.map((r) => r.w),
+      RUNS >> 1,
+    ),
+    wholeMaxMs: worst(
+      random.map((r) => r.w),
+      RUNS - 1,
+    ),
   });
   return rows.sort((a, b) => b.wholeMedianMs - a.wholeMedianMs);
 }
@@ -63,7 +86,12 @@ export function questionBenchTable(rows: QuestionBenchRow[], top = 8): string {
   const w = Math.max(...rows.slice(0, top).map((r) => r.shape.length));
   const lines = [
     `parseQuestion on 40,000-character inputs, ${rows.length} shapes, warm (ms, ${RUNS} runs each): worst median ${max('cappedMedianMs')} / max ${max('cappedMaxMs')} as the bot reads it; whole text worst median ${max('wholeMedianMs')} / max ${max('wholeMaxMs')}`,
-    ...rows.slice(0, top).map((r) => `  ${r.shape.padEnd(w)}  as read: median ${String(r.cappedMedianMs).padStart(6)}  max ${String(r.cappedMaxMs).padStart(6)}   whole: median ${String(r.wholeMedianMs).padStart(6)}  max ${String(r.wholeMaxMs).padStart(6)}`),
+    ...rows
+      .slice(0, top)
+      .map(
+        (r) =>
+          `  ${r.shape.padEnd(w)}  as read: median ${String(r.cappedMedianMs).padStart(6)}  max ${String(r.cappedMaxMs).padStart(6)}   whole: median ${String(r.wholeMedianMs).padStart(6)}  max ${String(r.wholeMaxMs).padStart(6)}`,
+      ),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -100,11 +100,18 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
   // The fake API server lives in this process: measure the heap the cache adds on top of it. A first
   // list of each resource makes the server build what it keeps for lists (sorted keys), so that is in
   // the baseline too.
-  for (const r of ALL_RESOURCES) await (await fetch(`${fake.url}${collectionPath(RESOURCES[r])}?limit=1`)).arrayBuffer();
+  for (const r of ALL_RESOURCES)
+    await (await fetch(`${fake.url}${collectionPath(RESOURCES[r])}?limit=1`)).arrayBuffer();
   fake.resetRequests();
   gc();
   const heapBase = heapUsedMB();
-  const src = new LiveSource({ kubeConfig: fake.kubeConfig(), syncTimeoutMs: 600_000, requestTimeoutMs: 120_000, prime: (s) => void nodeInfoIndex(s), reconcile: (s) => reconcileQuotaStatus(s, Date.now()) });
+  const src = new LiveSource({
+    kubeConfig: fake.kubeConfig(),
+    syncTimeoutMs: 600_000,
+    requestTimeoutMs: 120_000,
+    prime: (s) => void nodeInfoIndex(s),
+    reconcile: (s) => reconcileQuotaStatus(s, Date.now()),
+  });
   try {
     const t = performance.now();
     const cold = await src.load();
@@ -138,14 +145,26 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
     });
     log(`  headroom ${r1(headroomMs)} ms`);
     // A change arrives by watch before each answer (waiting for it is not timed).
-    const changed = async (kind: string, ns: string, name: string, i: number, meta: 'labels' | 'annotations'): Promise<void> => {
+    const changed = async (
+      kind: string,
+      ns: string,
+      name: string,
+      i: number,
+      meta: 'labels' | 'annotations',
+    ): Promise<void> => {
       const raw = fake.get(kind, ns, name) as { metadata: Record<string, unknown> } | undefined;
       if (!raw) throw new Error(`bench: no ${kind} ${ns}/${name}`);
       const mark = `bench-${i}`;
       const m = raw.metadata;
-      fake.apply({ ...raw, kind, metadata: { ...m, [meta]: { ...((m[meta] as Record<string, string> | undefined) ?? {}), churn: mark } } } as KObject);
+      fake.apply({
+        ...raw,
+        kind,
+        metadata: { ...m, [meta]: { ...((m[meta] as Record<string, string> | undefined) ?? {}), churn: mark } },
+      } as KObject);
       for (let tries = 0; ; tries++) {
-        const o = (await src.load()).snapshot.get(kind, ns, name) as { metadata: Record<string, Record<string, string> | undefined> } | undefined;
+        const o = (await src.load()).snapshot.get(kind, ns, name) as
+          | { metadata: Record<string, Record<string, string> | undefined> }
+          | undefined;
         if (o?.metadata[meta]?.churn === mark) return;
         if (tries > 2000) throw new Error(`bench: ${kind} ${ns}/${name} change not seen`);
         await new Promise((r) => setTimeout(r, 5));
@@ -171,7 +190,9 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
     const quotaChurnMs = median(quotaTimes);
     log(`  headroom after a pod change ${r1(churnMs)} ms, after a quota change ${r1(quotaChurnMs)} ms`);
     // As `kubectl get events` prints it: the pod is named, so the diagnosis re-runs it against the state.
-    const paste = g.pending ? `${g.pending.namespace}   3m   Warning   FailedScheduling   pod/${g.pending.name}   ${g.pending.message}` : '';
+    const paste = g.pending
+      ? `${g.pending.namespace}   3m   Warning   FailedScheduling   pod/${g.pending.name}   ${g.pending.message}`
+      : '';
     const diagnoseMs = await time(7, async () => {
       const { snapshot } = await src.load();
       diagnose({ text: paste, state: snapshot, namespace: g.pending?.namespace ?? g.bigNamespace });
@@ -191,7 +212,8 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
     const hugeScaleMs = await time(3, async () => {
       const a = await answerer.question(huge, { source: src, now: Date.now() });
       const gaps = a?.replies[0]?.gaps ?? [];
-      if (!gaps.some((x) => x.includes(`at most ${MAX_SCALE_PODS} per scale question`))) throw new Error(`bench: the huge scale-up was not capped: ${JSON.stringify(a).slice(0, 300)}`);
+      if (!gaps.some((x) => x.includes(`at most ${MAX_SCALE_PODS} per scale question`)))
+        throw new Error(`bench: the huge scale-up was not capped: ${JSON.stringify(a).slice(0, 300)}`);
       answers++;
     });
     log(`  what-if scales to 10000000 (cap ${MAX_SCALE_PODS}) ${r1(hugeScaleMs)} ms`);
@@ -200,10 +222,16 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
     // The obvious way: list everything per question, build the state, answer.
     const core = fake.kubeConfig().makeApiClient(CoreV1Api);
     const listEverythingMs = await time(pods >= 100_000 ? 1 : 3, async () => {
-      const [p, n, q, l] = await Promise.all([core.listPodForAllNamespaces(), core.listNode(), core.listResourceQuotaForAllNamespaces(), core.listLimitRangeForAllNamespaces()]);
+      const [p, n, q, l] = await Promise.all([
+        core.listPodForAllNamespaces(),
+        core.listNode(),
+        core.listResourceQuotaForAllNamespaces(),
+        core.listLimitRangeForAllNamespaces(),
+      ]);
       const s = new Snapshot();
       // client-node's objects (metadata optional, no index signature) as the snapshot's.
-      const put = (o: { metadata?: { name?: string; namespace?: string } }, kind: string) => s.put({ ...o, kind, metadata: { ...o.metadata } });
+      const put = (o: { metadata?: { name?: string; namespace?: string } }, kind: string) =>
+        s.put({ ...o, kind, metadata: { ...o.metadata } });
       for (const o of n.items) put(o, 'Node');
       for (const o of p.items) put(o, 'Pod');
       for (const o of q.items) put(o, 'ResourceQuota');
@@ -228,9 +256,26 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
       }
       const perNode = (performance.now() - t1) / SAMPLE;
       topNodesMs = listMs + perNode * nodes;
-      log(`  topNodes ≈ ${r1(topNodesMs)} ms (list nodes ${r1(listMs)} ms + ${nodes} × ${r1(perNode)} ms per-node list of all pods, from ${SAMPLE} nodes)`);
+      log(
+        `  topNodes ≈ ${r1(topNodesMs)} ms (list nodes ${r1(listMs)} ms + ${nodes} × ${r1(perNode)} ms per-node list of all pods, from ${SAMPLE} nodes)`,
+      );
     }
-    return { nodes, pods, coldStartMs: r1(coldStartMs), heapMB: r1(heapMB), indexMB: r1(indexMB), headroomMs: r1(headroomMs), churnMs: r1(churnMs), quotaChurnMs: r1(quotaChurnMs), diagnoseMs: r1(diagnoseMs), whatifMs: r1(whatifMs), hugeScaleMs: r1(hugeScaleMs), requestsPerAnswer, listEverythingMs: r1(listEverythingMs), topNodesMs: r1(topNodesMs) };
+    return {
+      nodes,
+      pods,
+      coldStartMs: r1(coldStartMs),
+      heapMB: r1(heapMB),
+      indexMB: r1(indexMB),
+      headroomMs: r1(headroomMs),
+      churnMs: r1(churnMs),
+      quotaChurnMs: r1(quotaChurnMs),
+      diagnoseMs: r1(diagnoseMs),
+      whatifMs: r1(whatifMs),
+      hugeScaleMs: r1(hugeScaleMs),
+      requestsPerAnswer,
+      listEverythingMs: r1(listEverythingMs),
+      topNodesMs: r1(topNodesMs),
+    };
   } finally {
     await src.close();
     await fake.close();
@@ -244,7 +289,11 @@ function heapUsedMB(): number {
 /** One size in a child process (same node flags): its result, from the child's last stdout line. */
 function runChild(n: number, p: number): Promise<SizeResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--size', `${n},${p}`, ...(json ? ['--json'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), '--size', `${n},${p}`, ...(json ? ['--json'] : [])],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.on('error', reject);
@@ -267,7 +316,12 @@ if (sizeArg > 0) {
   process.exit(0);
 }
 
-const sizes: [number, number][] = quick ? [[500, 15_000]] : [[500, 15_000], [5_000, 150_000]];
+const sizes: [number, number][] = quick
+  ? [[500, 15_000]]
+  : [
+      [500, 15_000],
+      [5_000, 150_000],
+    ];
 const results: SizeResult[] = [];
 for (const [n, p] of sizes) results.push(await runChild(n, p));
 // Pasted text: every 1 MB shape through parsePaste (the understanding issue's bound: < 100 ms), in a
@@ -277,16 +331,37 @@ const parse = runParseBench(7, 3);
 const question = runQuestionBench();
 // The CLI as a new process: compiled dist/ vs the tsx fallback (issue 20: `--help` compiled ≤ 300 ms).
 const startup = runStartupBench(10, 2);
-if (json) process.stdout.write(`${JSON.stringify({ cores: cpus().length, sizes: results, parse1MB: parse, question40k: question, startup })}\n`);
+if (json)
+  process.stdout.write(
+    `${JSON.stringify({ cores: cpus().length, sizes: results, parse1MB: parse, question40k: question, startup })}\n`,
+  );
 else {
-  const cols = ['nodes', 'pods', 'coldStartMs', 'heapMB', 'indexMB', 'headroomMs', 'churnMs', 'quotaChurnMs', 'diagnoseMs', 'whatifMs', 'hugeScaleMs', 'requestsPerAnswer', 'listEverythingMs', 'topNodesMs'] as const;
+  const cols = [
+    'nodes',
+    'pods',
+    'coldStartMs',
+    'heapMB',
+    'indexMB',
+    'headroomMs',
+    'churnMs',
+    'quotaChurnMs',
+    'diagnoseMs',
+    'whatifMs',
+    'hugeScaleMs',
+    'requestsPerAnswer',
+    'listEverythingMs',
+    'topNodesMs',
+  ] as const;
   const w = cols.map((c) => Math.max(c.length, ...results.map((r) => String(r[c]).length)));
   process.stdout.write(`quota-doctor bench — ${cpus().length} cores, medians\n`);
   process.stdout.write(`${cols.map((c, i) => c.padStart(w[i]!)).join('  ')}\n`);
   for (const r of results) process.stdout.write(`${cols.map((c, i) => String(r[c]).padStart(w[i]!)).join('  ')}\n`);
   process.stdout.write('\nparsePaste on 1 MB inputs, warm (ms, 7 runs after 3 warm-ups)\n');
   const sw = Math.max(...parse.map((r) => r.shape.length));
-  for (const r of parse) process.stdout.write(`  ${r.shape.padEnd(sw)}  median ${String(r.medianMs).padStart(6)}  max ${String(r.maxMs).padStart(6)}\n`);
+  for (const r of parse)
+    process.stdout.write(
+      `  ${r.shape.padEnd(sw)}  median ${String(r.medianMs).padStart(6)}  max ${String(r.maxMs).padStart(6)}\n`,
+    );
   process.stdout.write(`\n${questionBenchTable(question)}`);
   process.stdout.write(`\n${startupBenchTable(startup)}`);
 }

@@ -45,7 +45,13 @@ function makePod(i: number, nodeName: string | null, cpuMilli: number, memMi: nu
     kind: 'Pod',
     metadata: { name: `pod-${i}`, namespace: `ns-${i % 50}`, labels: { app: `app-${i % 500}` } },
     spec: {
-      containers: [{ name: 'app', image: 'x', resources: { requests: { cpu: `${cpuMilli}m`, memory: `${memMi}Mi` }, limits: { memory: `${memMi}Mi` } } }],
+      containers: [
+        {
+          name: 'app',
+          image: 'x',
+          resources: { requests: { cpu: `${cpuMilli}m`, memory: `${memMi}Mi` }, limits: { memory: `${memMi}Mi` } },
+        },
+      ],
       ...(nodeName ? { nodeName } : {}),
       priority: 0,
     },
@@ -58,7 +64,14 @@ const snapshot = new Snapshot();
 for (let i = 0; i < NODES; i++) snapshot.put(makeNode(i));
 for (let i = 0; i < PODS; i++) {
   const n = Math.floor(nextRandom() * NODES);
-  snapshot.put(makePod(i, `node-${String(n).padStart(5, '0')}`, 100 + Math.floor(nextRandom() * 9) * 100, 128 * (1 + Math.floor(nextRandom() * 8))));
+  snapshot.put(
+    makePod(
+      i,
+      `node-${String(n).padStart(5, '0')}`,
+      100 + Math.floor(nextRandom() * 9) * 100,
+      128 * (1 + Math.floor(nextRandom() * 8)),
+    ),
+  );
 }
 sampleHeap();
 const t1 = performance.now();
@@ -103,7 +116,9 @@ const mem = process.memoryUsage();
 console.log(`nodes ${NODES}, assigned pods ${PODS}, replicas ${REPLICAS}`);
 console.log(`snapshot build (put ${NODES + PODS} objects): ${(t1 - t0).toFixed(0)} ms`);
 console.log(`node-info index build: ${(t2 - t1).toFixed(0)} ms`);
-console.log(`place ${REPLICAS} replicas: ${(t3 - t2).toFixed(0)} ms (${((t3 - t2) / REPLICAS).toFixed(2)} ms/pod, slowest ${slowest.toFixed(1)} ms), ${placed.size} distinct nodes, ${failed} failed`);
+console.log(
+  `place ${REPLICAS} replicas: ${(t3 - t2).toFixed(0)} ms (${((t3 - t2) / REPLICAS).toFixed(2)} ms/pod, slowest ${slowest.toFixed(1)} ms), ${placed.size} distinct nodes, ${failed} failed`,
+);
 console.log(`fork + schedule + bind in fork: ${(f1 - f0).toFixed(1)} ms`);
 console.log(`unschedulable pod (all nodes + preemption): ${(u1 - u0).toFixed(0)} ms → ${huge.message?.slice(0, 120)}`);
 console.log(`largest free nodes (top 10): ${(h1 - h0).toFixed(1)} ms`);

@@ -40,7 +40,17 @@ function tempPackage(kind: 'compiled' | 'tsx'): string {
   symlinkSync(join(ROOT, 'manifests'), join(dir, 'manifests'), 'dir');
   if (kind === 'tsx') symlinkSync(join(ROOT, 'src'), join(dir, 'src'), 'dir');
   else {
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(dir, 'dist')], { cwd: ROOT, encoding: 'utf8' });
+    const tsc = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        join(ROOT, 'tsconfig.build.json'),
+        '--outDir',
+        join(dir, 'dist'),
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     if (tsc.status !== 0) throw new Error(`bench: tsc failed: ${tsc.stdout}${tsc.stderr}`);
   }
   return dir;
@@ -49,9 +59,15 @@ function tempPackage(kind: 'compiled' | 'tsx'): string {
 function wall(dir: string | null, argv: string[], code: number): number {
   const t = performance.now();
   // Plain `node`, no --import tsx or bench flags: what `npx quota-doctor` starts.
-  const r = spawnSync(process.execPath, dir === null ? ['-e', ''] : [join(dir, 'bin/quota-doctor.js'), ...argv], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+  const r = spawnSync(process.execPath, dir === null ? ['-e', ''] : [join(dir, 'bin/quota-doctor.js'), ...argv], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '' },
+  });
   const ms = performance.now() - t;
-  if (r.status !== code) throw new Error(`bench: ${argv.join(' ')} exited ${r.status}, expected ${code}: ${r.stderr.slice(0, 300)}`);
+  if (r.status !== code)
+    throw new Error(`bench: ${argv.join(' ')} exited ${r.status}, expected ${code}: ${r.stderr.slice(0, 300)}`);
   return ms;
 }
 
@@ -65,13 +81,15 @@ export function runStartupBench(runs = 10, warmups = 2): StartupRow[] {
       for (let i = 0; i < warmups; i++) wall(dir, argv, code);
       const times: number[] = [];
       for (let i = 0; i < runs; i++) times.push(wall(dir, argv, code));
-      if (process.env.BENCH_TIMES) process.stderr.write(`    ${dir ?? 'node'} ${argv.join(' ')} runs: ${times.map(r1).join(' ')}\n`);
+      if (process.env.BENCH_TIMES)
+        process.stderr.write(`    ${dir ?? 'node'} ${argv.join(' ')} runs: ${times.map(r1).join(' ')}\n`);
       const sorted = [...times].sort((a, b) => a - b);
       return { medianMs: r1(sorted[Math.floor(sorted.length / 2)]!), maxMs: r1(sorted.at(-1)!) };
     };
     rows.push({ command: "-e ''", entry: 'node', runs, ...measure(null, [], 0) });
     for (const c of COMMANDS) {
-      for (const entry of ['compiled', 'tsx'] as const) rows.push({ command: c.name, entry, runs, ...measure(dirs[entry], c.argv, c.code) });
+      for (const entry of ['compiled', 'tsx'] as const)
+        rows.push({ command: c.name, entry, runs, ...measure(dirs[entry], c.argv, c.code) });
     }
     return rows;
   } finally {
@@ -82,12 +100,17 @@ export function runStartupBench(runs = 10, warmups = 2): StartupRow[] {
 export function startupBenchTable(rows: StartupRow[]): string {
   const runs = rows[0]?.runs ?? 0;
   const w = Math.max(...rows.map((r) => r.command.length));
-  const lines = [`CLI startup, node bin/quota-doctor.js as a new process (ms, ${runs} runs after warm-ups; target --help compiled ≤ 300)`];
-  for (const r of rows) lines.push(`  ${r.command.padEnd(w)}  ${r.entry.padEnd(8)}  median ${String(r.medianMs).padStart(7)}  max ${String(r.maxMs).padStart(7)}`);
-  return lines.join('\n') + '\n';
+  const lines = [
+    `CLI startup, node bin/quota-doctor.js as a new process (ms, ${runs} runs after warm-ups; target --help compiled ≤ 300)`,
+  ];
+  for (const r of rows)
+    lines.push(
+      `  ${r.command.padEnd(w)}  ${r.entry.padEnd(8)}  median ${String(r.medianMs).padStart(7)}  max ${String(r.maxMs).padStart(7)}`,
+    );
+  return `${lines.join('\n')}\n`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = runStartupBench();
-  process.stdout.write(process.argv.includes('--json') ? JSON.stringify(rows) + '\n' : startupBenchTable(rows));
+  process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify(rows)}\n` : startupBenchTable(rows));
 }

@@ -18,7 +18,8 @@ function newest(dir) {
 
 const src = new URL('src/', root);
 let runAction;
-if (existsSync(compiled) && (!existsSync(src) || newest(src) <= statSync(compiled).mtimeMs)) ({ runAction } = await import(compiled.href));
+if (existsSync(compiled) && (!existsSync(src) || newest(src) <= statSync(compiled).mtimeMs))
+  ({ runAction } = await import(compiled.href));
 else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -15,7 +15,16 @@
  * manifest order, each object followed by the pods and objects it expands to (engine/simulate.ts), so a
  * refused pod of a Deployment is reported on the Deployment's `metadata.name` line.
  */
-import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
@@ -54,8 +63,16 @@ function escapeProperty(s: string): string {
 }
 
 /** `::error file=…,line=…,title=…::message` (properties left out when absent). */
-export function workflowCommand(command: 'error' | 'warning', message: string, props: { file?: string; line?: number; title?: string } = {}): string {
-  const p = [props.file !== undefined ? `file=${escapeProperty(props.file)}` : '', props.line !== undefined ? `line=${props.line}` : '', props.title !== undefined ? `title=${escapeProperty(props.title)}` : ''].filter((x) => x !== '');
+export function workflowCommand(
+  command: 'error' | 'warning',
+  message: string,
+  props: { file?: string; line?: number; title?: string } = {},
+): string {
+  const p = [
+    props.file !== undefined ? `file=${escapeProperty(props.file)}` : '',
+    props.line !== undefined ? `line=${props.line}` : '',
+    props.title !== undefined ? `title=${escapeProperty(props.title)}` : '',
+  ].filter((x) => x !== '');
   return `::${command}${p.length ? ` ${p.join(',')}` : ''}::${escapeData(message)}\n`;
 }
 
@@ -70,7 +87,9 @@ export function manifestFiles(path: string): string[] {
   if (!isDirectory) return [path];
   const out: string[] = [];
   const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    )) {
       if (e.name.startsWith('.') || e.name === 'node_modules') continue;
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
@@ -135,7 +154,10 @@ const LAYER: Record<string, string> = { quota: 'ResourceQuota', limitrange: 'Lim
 const objectName = (r: CheckResult) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
 
 /** The failures of a check, each on the manifest object it comes from (results in manifest order). */
-export function annotate(results: readonly CheckResult[], objects: readonly ManifestObject[]): { object: ManifestObject | undefined; result: CheckResult }[] {
+export function annotate(
+  results: readonly CheckResult[],
+  objects: readonly ManifestObject[],
+): { object: ManifestObject | undefined; result: CheckResult }[] {
   const out: { object: ManifestObject | undefined; result: CheckResult }[] = [];
   let at = -1;
   for (const r of results) {
@@ -169,7 +191,12 @@ function kubeconfigFile(input: string, env: ActionEnv): { path: string; cleanup:
 
 function setOutputs(env: ActionEnv, outputs: Record<string, string>): void {
   if (!env.GITHUB_OUTPUT) return;
-  appendFileSync(env.GITHUB_OUTPUT, Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join(''));
+  appendFileSync(
+    env.GITHUB_OUTPUT,
+    Object.entries(outputs)
+      .map(([k, v]) => `${k}=${v}\n`)
+      .join(''),
+  );
 }
 
 /** The action: inputs from `env`, paths relative to `cwd` (the workspace); returns the exit status. */
@@ -201,7 +228,12 @@ export async function runAction(env: ActionEnv, cwd: string, io: ActionIo): Prom
     try {
       decodeManifest(text, name);
     } catch (e) {
-      io.stdout(workflowCommand('error', e instanceof Error ? e.message : String(e), { file: name, title: 'quota-doctor: unreadable manifest' }));
+      io.stdout(
+        workflowCommand('error', e instanceof Error ? e.message : String(e), {
+          file: name,
+          title: 'quota-doctor: unreadable manifest',
+        }),
+      );
       bad++;
       continue;
     }
@@ -251,10 +283,17 @@ export async function runAction(env: ActionEnv, cwd: string, io: ActionIo): Prom
     const { object, result } = group[0]!;
     const { title, message } = describeFailure(result);
     const more = group.length > 1 ? `\n(${group.length - 1} more object(s) of this manifest fail too)` : '';
-    io.stdout(workflowCommand('error', message + more, { ...(object ? { file: object.file, line: object.line } : {}), title: `quota-doctor: ${title}` }));
+    io.stdout(
+      workflowCommand('error', message + more, {
+        ...(object ? { file: object.file, line: object.line } : {}),
+        title: `quota-doctor: ${title}`,
+      }),
+    );
   }
   const refused = groups.size;
-  io.stdout(`quota-doctor: ${out.results.length} object(s) checked from ${files.length} file(s); ${failures.length} would be rejected or stay Pending\n`);
+  io.stdout(
+    `quota-doctor: ${out.results.length} object(s) checked from ${files.length} file(s); ${failures.length} would be rejected or stay Pending\n`,
+  );
   setOutputs(env, { result: code === 0 ? 'passed' : 'failed', refused: String(refused) });
   return code;
 }

@@ -119,12 +119,22 @@ const intInRange = (fallback: number, min: number, max: number) =>
     .transform((s) => (s === undefined || s.trim() === '' ? String(fallback) : s.trim()))
     .pipe(z.string().regex(/^\d+$/, { error: 'must be a whole number' }))
     .transform(Number)
-    .pipe(z.number().int().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
 
 const envSchema = z.object({
-  SLACK_BOT_TOKEN: optionalText.pipe(z.string().startsWith('xox', { error: 'does not look like a Slack token (xoxb-…)' }).optional()),
+  SLACK_BOT_TOKEN: optionalText.pipe(
+    z.string().startsWith('xox', { error: 'does not look like a Slack token (xoxb-…)' }).optional(),
+  ),
   SLACK_SIGNING_SECRET: optionalText,
-  SLACK_APP_TOKEN: optionalText.pipe(z.string().startsWith('xapp-', { error: 'does not look like an app-level token (xapp-…)' }).optional()),
+  SLACK_APP_TOKEN: optionalText.pipe(
+    z.string().startsWith('xapp-', { error: 'does not look like an app-level token (xapp-…)' }).optional(),
+  ),
   SLACK_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   PORT: intInRange(3000, 0, 65535),
   QUOTA_DOCTOR_STATE: optionalText,
@@ -132,8 +142,18 @@ const envSchema = z.object({
   QUOTA_DOCTOR_DEADLINE_MS: intInRange(20_000, 100, 600_000),
   QUOTA_DOCTOR_RATE_USER: rateSpec('10/60'),
   QUOTA_DOCTOR_RATE_CHANNEL: rateSpec('30/60'),
-  QUOTA_DOCTOR_DEDUPE_NAMESPACE: optionalText.pipe(z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, { error: 'must be a namespace name' }).optional()),
-  QUOTA_DOCTOR_DEDUPE_LEASE_PREFIX: optionalText.pipe(z.string().regex(/^[a-z0-9]([-a-z0-9.]{0,240}[-a-z0-9])?$/, { error: 'must start a Lease name' }).optional()),
+  QUOTA_DOCTOR_DEDUPE_NAMESPACE: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, { error: 'must be a namespace name' })
+      .optional(),
+  ),
+  QUOTA_DOCTOR_DEDUPE_LEASE_PREFIX: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9.]{0,240}[-a-z0-9])?$/, { error: 'must start a Lease name' })
+      .optional(),
+  ),
   LOG_LEVEL: optionalText.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional()),
 });
 
@@ -157,15 +177,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     statePath: e.QUOTA_DOCTOR_STATE,
     policyPath: e.QUOTA_DOCTOR_CONFIG,
-    slackApiUrl: e.SLACK_API_URL === undefined ? undefined : e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
+    slackApiUrl:
+      e.SLACK_API_URL === undefined
+        ? undefined
+        : e.SLACK_API_URL.endsWith('/')
+          ? e.SLACK_API_URL
+          : `${e.SLACK_API_URL}/`,
     deadlineMs: e.QUOTA_DOCTOR_DEADLINE_MS,
     rateLimits: { user: e.QUOTA_DOCTOR_RATE_USER, channel: e.QUOTA_DOCTOR_RATE_CHANNEL },
     logLevel: e.LOG_LEVEL ?? 'info',
-    ...(e.QUOTA_DOCTOR_DEDUPE_NAMESPACE !== undefined ? { dedupe: { namespace: e.QUOTA_DOCTOR_DEDUPE_NAMESPACE, leasePrefix: e.QUOTA_DOCTOR_DEDUPE_LEASE_PREFIX ?? 'quota-doctor-dedupe-' } } : {}),
+    ...(e.QUOTA_DOCTOR_DEDUPE_NAMESPACE !== undefined
+      ? {
+          dedupe: {
+            namespace: e.QUOTA_DOCTOR_DEDUPE_NAMESPACE,
+            leasePrefix: e.QUOTA_DOCTOR_DEDUPE_LEASE_PREFIX ?? 'quota-doctor-dedupe-',
+          },
+        }
+      : {}),
   };
   if (e.SLACK_BOT_TOKEN === undefined) {
     if (e.SLACK_APP_TOKEN !== undefined || e.SLACK_SIGNING_SECRET !== undefined) {
-      throw new ConfigError('bad configuration: SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set but SLACK_BOT_TOKEN is not');
+      throw new ConfigError(
+        'bad configuration: SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set but SLACK_BOT_TOKEN is not',
+      );
     }
     return { ...base, mode: 'console' };
   }
@@ -182,7 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.SLACK_SIGNING_SECRET !== undefined) {
     return { ...base, mode: 'http', botToken, signingSecret: new Secret(e.SLACK_SIGNING_SECRET) };
   }
-  throw new ConfigError('bad configuration: SLACK_BOT_TOKEN is set but neither SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP) is');
+  throw new ConfigError(
+    'bad configuration: SLACK_BOT_TOKEN is set but neither SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP) is',
+  );
 }
 
 /** Every secret value in a config: what the log scrubber must never let through. */
@@ -202,6 +238,8 @@ export function describeConfig(config: Config): string {
   parts.push(`policy=${config.policyPath ?? 'none (every namespace visible)'}`);
   if (config.slackApiUrl) parts.push(`slack-api=${config.slackApiUrl}`);
   if (config.dedupe) parts.push(`dedupe=leases ${config.dedupe.namespace}/${config.dedupe.leasePrefix}0-7`);
-  parts.push(`rate user=${config.rateLimits.user.capacity}/${config.rateLimits.user.perSeconds}s channel=${config.rateLimits.channel.capacity}/${config.rateLimits.channel.perSeconds}s`);
+  parts.push(
+    `rate user=${config.rateLimits.user.capacity}/${config.rateLimits.user.perSeconds}s channel=${config.rateLimits.channel.capacity}/${config.rateLimits.channel.perSeconds}s`,
+  );
   return parts.join(' ');
 }

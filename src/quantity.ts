@@ -32,14 +32,26 @@ export const MAX_MILLI_VALUE = MAX_INT64 / 1000n;
 const MAX_DIGITS = 64;
 
 const BINARY_SUFFIX: Record<string, bigint> = {
-  Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n,
+  Ki: 1n << 10n,
+  Mi: 1n << 20n,
+  Gi: 1n << 30n,
+  Ti: 1n << 40n,
+  Pi: 1n << 50n,
+  Ei: 1n << 60n,
 };
 const DECIMAL_SUFFIX: Record<string, number> = {
-  n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18,
+  n: -9,
+  u: -6,
+  m: -3,
+  '': 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
 };
-const DECIMAL_SUFFIX_BY_EXP = new Map<number, string>(
-  Object.entries(DECIMAL_SUFFIX).map(([s, e]) => [e, s]),
-);
+const DECIMAL_SUFFIX_BY_EXP = new Map<number, string>(Object.entries(DECIMAL_SUFFIX).map(([s, e]) => [e, s]));
 const BINARY_SUFFIX_BY_POWER = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
 
 const NUMBER_RE = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(.*)$/;
@@ -100,17 +112,27 @@ export class Quantity {
     } else if (typeof input === 'string') {
       text = input.trim();
     } else {
-      throw new QuantityError(JSON.stringify(input) ?? String(input), `expected a quantity, got ${Array.isArray(input) ? 'a list' : typeof input}`);
+      throw new QuantityError(
+        JSON.stringify(input) ?? String(input),
+        `expected a quantity, got ${Array.isArray(input) ? 'a list' : typeof input}`,
+      );
     }
     if (text === '') throw new QuantityError(text, 'quantities must not be empty');
     if (text === '0') return Quantity.zero();
     if (text.length > 200) throw new QuantityError(text, 'too long');
 
     const m = NUMBER_RE.exec(text);
-    if (!m) throw new QuantityError(text, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    if (!m)
+      throw new QuantityError(
+        text,
+        "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+      );
     const [, sign, intPart = '', fracPart = '', suffix = ''] = m;
     if (intPart === '' && fracPart === '' && !text.replace(/^[+-]/, '').startsWith('.')) {
-      throw new QuantityError(text, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+      throw new QuantityError(
+        text,
+        "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+      );
     }
     let format: QuantityFormat;
     let exp10 = 0;
@@ -132,7 +154,10 @@ export class Quantity {
     } else if (/^[eEinumkKMGTP]*[-+]?[0-9]*$/.test(suffix)) {
       throw new QuantityError(text, "unable to parse quantity's suffix");
     } else {
-      throw new QuantityError(text, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+      throw new QuantityError(
+        text,
+        "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+      );
     }
 
     const digits = (intPart + fracPart).replace(/^0+/, '') || '0';

@@ -24,7 +24,9 @@ export async function serve(io: ServeIo, env: NodeJS.ProcessEnv = process.env): 
     return 2;
   }
   if (config.mode === 'console') {
-    io.stderr('quota-doctor: serve needs SLACK_BOT_TOKEN (and SLACK_SIGNING_SECRET or SLACK_APP_TOKEN); without them run `quota-doctor console`.\n');
+    io.stderr(
+      'quota-doctor: serve needs SLACK_BOT_TOKEN (and SLACK_SIGNING_SECRET or SLACK_APP_TOKEN); without them run `quota-doctor console`.\n',
+    );
     return 2;
   }
   const logger = createLogger({ level: config.logLevel, secrets: secretValues(config) });

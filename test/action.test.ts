@@ -62,7 +62,12 @@ afterAll(() => {
 function workspace(extra: Record<string, string> = {}): string {
   const ws = mkdtempSync(join(tmpdir(), 'qd-action-'));
   dirs.push(ws);
-  const files: Record<string, string> = { 'k8s/apps/admitted.yaml': ADMITTED, 'k8s/refused.yaml': REFUSED, 'k8s/README.md': '# not a manifest\n', ...extra };
+  const files: Record<string, string> = {
+    'k8s/apps/admitted.yaml': ADMITTED,
+    'k8s/refused.yaml': REFUSED,
+    'k8s/README.md': '# not a manifest\n',
+    ...extra,
+  };
   for (const [p, text] of Object.entries(files)) {
     mkdirSync(join(ws, p, '..'), { recursive: true });
     writeFileSync(join(ws, p), text);
@@ -81,10 +86,21 @@ interface ActionRun {
 function runAction(ws: string, inputs: Record<string, string>): Promise<ActionRun> {
   const outputFile = join(ws, '.github-output');
   writeFileSync(outputFile, '');
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: ws, GITHUB_WORKSPACE: ws, GITHUB_OUTPUT: outputFile, RUNNER_TEMP: ws, GITHUB_ACTIONS: 'true' };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: ws,
+    GITHUB_WORKSPACE: ws,
+    GITHUB_OUTPUT: outputFile,
+    RUNNER_TEMP: ws,
+    GITHUB_ACTIONS: 'true',
+  };
   for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/action.js')], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/action.js')], {
+      cwd: ws,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -103,7 +119,7 @@ describe('bin/action.js, as the runner runs it', () => {
       what: 'one refused and one admitted manifest (a folder, recursive): the refused object annotated on its metadata.name line, exit 1',
       inputs: { path: 'k8s' },
       code: 1,
-      stdout: REFUSED_ANNOTATION + 'quota-doctor: 3 object(s) checked from 2 file(s); 1 would be rejected or stay Pending\n',
+      stdout: `${REFUSED_ANNOTATION}quota-doctor: 3 object(s) checked from 2 file(s); 1 would be rejected or stay Pending\n`,
       outputs: 'result=failed\nrefused=1\n',
     },
     {
@@ -117,7 +133,7 @@ describe('bin/action.js, as the runner runs it', () => {
       what: 'one file as the path',
       inputs: { path: 'k8s/refused.yaml' },
       code: 1,
-      stdout: REFUSED_ANNOTATION + 'quota-doctor: 1 object(s) checked from 1 file(s); 1 would be rejected or stay Pending\n',
+      stdout: `${REFUSED_ANNOTATION}quota-doctor: 1 object(s) checked from 1 file(s); 1 would be rejected or stay Pending\n`,
       outputs: 'result=failed\nrefused=1\n',
     },
     {
@@ -128,7 +144,7 @@ describe('bin/action.js, as the runner runs it', () => {
       outputs: 'result=error\nrefused=0\n',
     },
     {
-      what: 'a state that does not exist: exit 2, check\'s message',
+      what: "a state that does not exist: exit 2, check's message",
       inputs: { path: 'k8s', state: 'no-state' },
       code: 2,
       stdout: `::error title=quota-doctor::{WS}/no-state: no such file or directory\n`,
@@ -164,7 +180,9 @@ describe('bin/action.js, as the runner runs it', () => {
     const ws = workspace({ 'k8s/broken.yaml': 'kind: Pod\nmetadata: {name: [\n' });
     const r = await runAction(ws, { path: 'k8s', state: DEMO });
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^::error file=k8s\/broken\.yaml,title=quota-doctor%3A unreadable manifest::k8s\/broken\.yaml[^\n]*\n$/);
+    expect(r.stdout).toMatch(
+      /^::error file=k8s\/broken\.yaml,title=quota-doctor%3A unreadable manifest::k8s\/broken\.yaml[^\n]*\n$/,
+    );
     expect(r.outputs).toBe('result=error\nrefused=0\n');
     expect(r.code).toBe(2);
   });
@@ -178,7 +196,9 @@ describe('bin/action.js, as the runner runs it', () => {
       const content = readFileSync(fake.writeKubeconfig(join(kcDir, 'config')), 'utf8');
       const r = await runAction(ws, { path: 'k8s', kubeconfig: content });
       expect(r.stderr).toBe('');
-      expect(r.stdout).toBe(REFUSED_ANNOTATION + 'quota-doctor: 3 object(s) checked from 2 file(s); 1 would be rejected or stay Pending\n');
+      expect(r.stdout).toBe(
+        `${REFUSED_ANNOTATION}quota-doctor: 3 object(s) checked from 2 file(s); 1 would be rejected or stay Pending\n`,
+      );
       expect(r.outputs).toBe('result=failed\nrefused=1\n');
       expect(r.code).toBe(1);
     } finally {
@@ -189,11 +209,37 @@ describe('bin/action.js, as the runner runs it', () => {
 
 describe('locateObjects: the line an annotation points at', () => {
   it.each([
-    { shape: 'metadata.name after other keys', text: 'apiVersion: v1\nkind: Pod\nmetadata:\n  labels: {a: b}\n  name: web\n', want: [{ kind: 'Pod', name: 'web', line: 5 }] },
-    { shape: 'several documents, comments and a leading ---', text: '# c\n---\nkind: Pod\nmetadata:\n  name: a\n---\n# second\nkind: Service\nmetadata: {name: b}\n', want: [{ kind: 'Pod', name: 'a', line: 5 }, { kind: 'Service', name: 'b', line: 9 }] },
-    { shape: 'no name (generateName): the object\'s first line', text: '---\n\nkind: Pod\nmetadata:\n  generateName: w-\n', want: [{ kind: 'Pod', name: '', line: 3 }] },
-    { shape: 'JSON', text: '{\n  "kind": "Pod",\n  "metadata": {\n    "name": "j"\n  }\n}\n', want: [{ kind: 'Pod', name: 'j', line: 4 }] },
-    { shape: 'a List: each item', text: 'kind: List\nitems:\n- kind: Pod\n  metadata:\n    name: p1\n- kind: Pod\n  metadata:\n    name: p2\n', want: [{ kind: 'Pod', name: 'p1', line: 5 }, { kind: 'Pod', name: 'p2', line: 8 }] },
+    {
+      shape: 'metadata.name after other keys',
+      text: 'apiVersion: v1\nkind: Pod\nmetadata:\n  labels: {a: b}\n  name: web\n',
+      want: [{ kind: 'Pod', name: 'web', line: 5 }],
+    },
+    {
+      shape: 'several documents, comments and a leading ---',
+      text: '# c\n---\nkind: Pod\nmetadata:\n  name: a\n---\n# second\nkind: Service\nmetadata: {name: b}\n',
+      want: [
+        { kind: 'Pod', name: 'a', line: 5 },
+        { kind: 'Service', name: 'b', line: 9 },
+      ],
+    },
+    {
+      shape: "no name (generateName): the object's first line",
+      text: '---\n\nkind: Pod\nmetadata:\n  generateName: w-\n',
+      want: [{ kind: 'Pod', name: '', line: 3 }],
+    },
+    {
+      shape: 'JSON',
+      text: '{\n  "kind": "Pod",\n  "metadata": {\n    "name": "j"\n  }\n}\n',
+      want: [{ kind: 'Pod', name: 'j', line: 4 }],
+    },
+    {
+      shape: 'a List: each item',
+      text: 'kind: List\nitems:\n- kind: Pod\n  metadata:\n    name: p1\n- kind: Pod\n  metadata:\n    name: p2\n',
+      want: [
+        { kind: 'Pod', name: 'p1', line: 5 },
+        { kind: 'Pod', name: 'p2', line: 8 },
+      ],
+    },
   ])('$shape', ({ text, want }) => {
     expect(locateObjects(text, 'f.yaml')).toEqual(want.map((w) => ({ file: 'f.yaml', ...w })));
   });
@@ -201,7 +247,11 @@ describe('locateObjects: the line an annotation points at', () => {
 
 describe('workflowCommand escaping (the runner decodes %25, %0D, %0A; and %3A, %2C in properties)', () => {
   it.each([
-    { message: 'a: b, c', props: { file: 'k8s/a,b.yaml', line: 3, title: 'x: y' }, want: '::error file=k8s/a%2Cb.yaml,line=3,title=x%3A y::a: b, c\n' },
+    {
+      message: 'a: b, c',
+      props: { file: 'k8s/a,b.yaml', line: 3, title: 'x: y' },
+      want: '::error file=k8s/a%2Cb.yaml,line=3,title=x%3A y::a: b, c\n',
+    },
     { message: '100% full\r\nnext', props: {}, want: '::error::100%25 full%0D%0Anext\n' },
   ])('$want', ({ message, props, want }) => {
     expect(workflowCommand('error', message, props)).toBe(want);
@@ -213,11 +263,14 @@ describe('action.yml and examples/ci/github-workflow.yml', () => {
   it('the example passes only inputs action.yml declares, and the composite step passes every input as INPUT_*', () => {
     const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
     const example = readFileSync(join(ROOT, 'examples/ci/github-workflow.yml'), 'utf8');
-    const declared = [...action.slice(action.indexOf('\ninputs:'), action.indexOf('\noutputs:')).matchAll(/^ {2}([a-z-]+):$/gm)].map((m) => m[1]);
+    const declared = [
+      ...action.slice(action.indexOf('\ninputs:'), action.indexOf('\noutputs:')).matchAll(/^ {2}([a-z-]+):$/gm),
+    ].map((m) => m[1]);
     expect(declared).toEqual(['path', 'kubeconfig', 'context', 'state', 'namespace', 'node-version']);
     const withBlock = example.slice(example.indexOf('with:'), example.indexOf('- if:'));
     for (const m of withBlock.matchAll(/^ {10}#? ?([a-z-]+):/gm)) expect(declared).toContain(m[1]);
-    for (const name of declared.filter((n) => n !== 'node-version')) expect(action).toContain(`INPUT_${name.toUpperCase()}: \${{ inputs.${name} }}`);
+    for (const name of declared.filter((n) => n !== 'node-version'))
+      expect(action).toContain(`INPUT_${name.toUpperCase()}: \${{ inputs.${name} }}`);
     expect(action).toContain('run: node "$GITHUB_ACTION_PATH/bin/action.js"');
   });
 });

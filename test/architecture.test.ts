@@ -37,18 +37,31 @@ function importsOf(file: string): Edge[] {
   const sf = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
   const edges: Edge[] = [];
   const add = (spec: string, typeOnly: boolean): void => {
-    const to = spec.startsWith('.') ? relative(ROOT, join(ROOT, dirname(file), spec)).split(sep).join('/') : spec;
+    const to = spec.startsWith('.')
+      ? relative(ROOT, join(ROOT, dirname(file), spec))
+          .split(sep)
+          .join('/')
+      : spec;
     edges.push({ from: file, to, typeOnly });
   };
   const visit = (n: ts.Node): void => {
     if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier)) {
       const c = n.importClause;
       const allNamedAreTypes =
-        !!c && !c.name && !!c.namedBindings && ts.isNamedImports(c.namedBindings) && c.namedBindings.elements.length > 0 && c.namedBindings.elements.every((e) => e.isTypeOnly);
+        !!c &&
+        !c.name &&
+        !!c.namedBindings &&
+        ts.isNamedImports(c.namedBindings) &&
+        c.namedBindings.elements.length > 0 &&
+        c.namedBindings.elements.every((e) => e.isTypeOnly);
       add(n.moduleSpecifier.text, !!c && (c.isTypeOnly || allNamedAreTypes));
     } else if (ts.isExportDeclaration(n) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
       add(n.moduleSpecifier.text, n.isTypeOnly);
-    } else if (ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference) && ts.isStringLiteral(n.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(n) &&
+      ts.isExternalModuleReference(n.moduleReference) &&
+      ts.isStringLiteral(n.moduleReference.expression)
+    ) {
       add(n.moduleReference.expression.text, n.isTypeOnly);
     } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = n.arguments;
@@ -75,11 +88,25 @@ function layerOf(path: string): string {
   return parts.length === 2 ? path : `${parts[0]}/${parts[1]}`;
 }
 
-const isRepoPath = (to: string): boolean => to.startsWith('src/') || to.startsWith('bin/') || to.startsWith('test/') || !/^[@a-z<]/i.test(to);
+const isRepoPath = (to: string): boolean =>
+  to.startsWith('src/') || to.startsWith('bin/') || to.startsWith('test/') || !/^[@a-z<]/i.test(to);
 const bare = (to: string): string => to.replace(/^node:/, '');
 const isBuiltin = (to: string): boolean => to.startsWith('node:') || builtinModules.includes(to.split('/')[0]!);
 /** Builtins that do no I/O and read no clock or environment. Everything else counts as node I/O. */
-const PURE_BUILTINS = new Set(['assert', 'assert/strict', 'buffer', 'path', 'path/posix', 'path/win32', 'querystring', 'string_decoder', 'url', 'util', 'util/types', 'punycode']);
+const PURE_BUILTINS = new Set([
+  'assert',
+  'assert/strict',
+  'buffer',
+  'path',
+  'path/posix',
+  'path/win32',
+  'querystring',
+  'string_decoder',
+  'url',
+  'util',
+  'util/types',
+  'punycode',
+]);
 const isNodeIo = (to: string): boolean => isBuiltin(to) && !PURE_BUILTINS.has(bare(to));
 
 const show = (e: Edge): string => `${e.from} → ${e.to}${e.typeOnly ? ' (type)' : ''}`;
@@ -104,8 +131,19 @@ interface Rule {
 
 const RULES: Rule[] = [
   { layer: 'src/quantity.ts', says: 'imports nothing', mayImportLayers: [], mayImportPackages: [], noNodeIo: true },
-  { layer: 'src/k8s', says: 'may import quantity; never engine, I/O', mayImportLayers: ['src/quantity.ts'], noNodeIo: true },
-  { layer: 'src/parse', says: 'imports only k8s, quantity (and yaml); never I/O, engine', mayImportLayers: VOCABULARY, mayImportPackages: ['yaml'], noNodeIo: true },
+  {
+    layer: 'src/k8s',
+    says: 'may import quantity; never engine, I/O',
+    mayImportLayers: ['src/quantity.ts'],
+    noNodeIo: true,
+  },
+  {
+    layer: 'src/parse',
+    says: 'imports only k8s, quantity (and yaml); never I/O, engine',
+    mayImportLayers: VOCABULARY,
+    mayImportPackages: ['yaml'],
+    noNodeIo: true,
+  },
   {
     layer: 'src/engine',
     says: 'pure: k8s, quantity; never node I/O, client-node, Bolt, parse, cluster, slack',
@@ -113,7 +151,11 @@ const RULES: Rule[] = [
     noNodeIo: true,
   },
   { layer: 'src/cluster', says: 'may import k8s; never engine, slack', mayImportLayers: VOCABULARY },
-  { layer: 'src/answer', says: 'may import parse, engine, cluster, k8s; never Bolt', mayImportLayers: [...VOCABULARY, 'src/parse', 'src/engine', 'src/cluster'] },
+  {
+    layer: 'src/answer',
+    says: 'may import parse, engine, cluster, k8s; never Bolt',
+    mayImportLayers: [...VOCABULARY, 'src/parse', 'src/engine', 'src/cluster'],
+  },
   {
     layer: 'src/render',
     says: 'may import answer types, k8s; no I/O',
@@ -132,20 +174,47 @@ const RULES: Rule[] = [
   {
     layer: 'src/cli',
     says: 'may import answer, render, slack, and serve.ts (for `serve` / `start`), mcp (for `mcp`), contract',
-    mayImportLayers: [...VOCABULARY, 'src/answer', 'src/render', 'src/slack', 'src/serve.ts', 'src/mcp', 'src/contract'],
+    mayImportLayers: [
+      ...VOCABULARY,
+      'src/answer',
+      'src/render',
+      'src/slack',
+      'src/serve.ts',
+      'src/mcp',
+      'src/contract',
+    ],
   },
-  { layer: 'src/action.ts', says: 'the GitHub Action: runs `check` through the CLI', mayImportLayers: [...VOCABULARY, 'src/cli', 'src/answer'] },
+  {
+    layer: 'src/action.ts',
+    says: 'the GitHub Action: runs `check` through the CLI',
+    mayImportLayers: [...VOCABULARY, 'src/cli', 'src/answer'],
+  },
   {
     // The MCP server's tools are the CLI commands' cores (`src/cli/commands/*.ts` `…With`): never Slack or the bot.
     layer: 'src/mcp',
     says: 'may import answer, render, contract, and the CLI commands it serves as tools; never slack, serve.ts, engine internals',
     mayImportLayers: [...VOCABULARY, 'src/answer', 'src/render', 'src/contract', 'src/cli'],
   },
-  { layer: 'src/contract', says: 'the JSON contract as zod schemas: imports only zod', mayImportLayers: [], mayImportPackages: ['zod'], noNodeIo: true },
+  {
+    layer: 'src/contract',
+    says: 'the JSON contract as zod schemas: imports only zod',
+    mayImportLayers: [],
+    mayImportPackages: ['zod'],
+    noNodeIo: true,
+  },
   {
     layer: 'src/serve.ts',
     says: 'composition root of the bot: config, answer, slack, …; never the CLI that runs it',
-    mayImportLayers: [...VOCABULARY, 'src/config.ts', 'src/parse', 'src/engine', 'src/cluster', 'src/answer', 'src/render', 'src/slack'],
+    mayImportLayers: [
+      ...VOCABULARY,
+      'src/config.ts',
+      'src/parse',
+      'src/engine',
+      'src/cluster',
+      'src/answer',
+      'src/render',
+      'src/slack',
+    ],
   },
 ];
 
@@ -177,9 +246,15 @@ function violationsOf(rule: Rule): string[] {
 describe('the import graph is read', () => {
   it('finds the sources and their imports (static, type, re-export, dynamic)', () => {
     expect(FILES.length).toBeGreaterThan(50);
-    expect(EDGES).toContainEqual({ from: 'src/cluster/live-source.ts', to: '@kubernetes/client-node', typeOnly: false });
+    expect(EDGES).toContainEqual({
+      from: 'src/cluster/live-source.ts',
+      to: '@kubernetes/client-node',
+      typeOnly: false,
+    });
     expect(EDGES).toContainEqual({ from: 'src/answer/sources.ts', to: 'src/cluster/live-source.ts', typeOnly: false });
-    expect(EDGES.some((e) => e.from === 'src/engine/simulate.ts' && e.to.startsWith('src/k8s/') && e.typeOnly)).toBe(true);
+    expect(EDGES.some((e) => e.from === 'src/engine/simulate.ts' && e.to.startsWith('src/k8s/') && e.typeOnly)).toBe(
+      true,
+    );
   });
 
   it('every relative import names a file that exists', () => {
@@ -203,7 +278,9 @@ describe('docs/architecture.md import rules', () => {
   });
 
   it.each(OWNED_PACKAGES)('only $owner imports $pkg', ({ pkg, owner }) => {
-    const outside = EDGES.filter((e) => (e.to === pkg || e.to.startsWith(`${pkg}/`)) && layerOf(e.from) !== owner).map(show);
+    const outside = EDGES.filter((e) => (e.to === pkg || e.to.startsWith(`${pkg}/`)) && layerOf(e.from) !== owner).map(
+      show,
+    );
     expect(outside).toEqual([]);
   });
 
@@ -223,7 +300,9 @@ describe('docs/architecture.md import rules', () => {
   });
 
   it('src/render/** imports no node:fs or node:http', () => {
-    const io = EDGES.filter((e) => e.from.startsWith('src/render/') && ['fs', 'fs/promises', 'http', 'https'].includes(bare(e.to))).map(show);
+    const io = EDGES.filter(
+      (e) => e.from.startsWith('src/render/') && ['fs', 'fs/promises', 'http', 'https'].includes(bare(e.to)),
+    ).map(show);
     expect(io).toEqual([]);
   });
 });
@@ -313,14 +392,60 @@ const arrow = (from: string, to: string): string => `${from} → ${to}`;
 
 describe('no import cycles in src/', () => {
   it('the cycle finder finds cycles with their path, and none in a graph without one', () => {
-    const g = (pairs: [string, string][]): Map<string, string[]> => graphOf(pairs.map(([from, to]) => ({ from: `src/${from}`, to: `src/${to}`, typeOnly: false })));
-    expect(cyclesOf(g([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd'], ['d', 'e']]))).toEqual(['src/a → src/b → src/c → src/a']);
+    const g = (pairs: [string, string][]): Map<string, string[]> =>
+      graphOf(pairs.map(([from, to]) => ({ from: `src/${from}`, to: `src/${to}`, typeOnly: false })));
+    expect(
+      cyclesOf(
+        g([
+          ['a', 'b'],
+          ['b', 'c'],
+          ['c', 'a'],
+          ['c', 'd'],
+          ['d', 'e'],
+        ]),
+      ),
+    ).toEqual(['src/a → src/b → src/c → src/a']);
     // The shortest way back: a → b → a, not a → c → d → b → a.
-    expect(cyclesOf(g([['a', 'c'], ['c', 'd'], ['d', 'b'], ['a', 'b'], ['b', 'a']]))).toEqual(['src/a → src/b → src/a']);
-    expect(cyclesOf(g([['x', 'x'], ['m', 'n'], ['n', 'm'], ['m', 'o']]))).toEqual(['src/m → src/n → src/m', 'src/x → src/x']);
-    expect(cyclesOf(g([['a', 'b'], ['a', 'c'], ['b', 'd'], ['c', 'd']]))).toEqual([]);
+    expect(
+      cyclesOf(
+        g([
+          ['a', 'c'],
+          ['c', 'd'],
+          ['d', 'b'],
+          ['a', 'b'],
+          ['b', 'a'],
+        ]),
+      ),
+    ).toEqual(['src/a → src/b → src/a']);
+    expect(
+      cyclesOf(
+        g([
+          ['x', 'x'],
+          ['m', 'n'],
+          ['n', 'm'],
+          ['m', 'o'],
+        ]),
+      ),
+    ).toEqual(['src/m → src/n → src/m', 'src/x → src/x']);
+    expect(
+      cyclesOf(
+        g([
+          ['a', 'b'],
+          ['a', 'c'],
+          ['b', 'd'],
+          ['c', 'd'],
+        ]),
+      ),
+    ).toEqual([]);
     // A type-only import closes a cycle too.
-    expect(cyclesOf(graphOf([{ from: 'src/p', to: 'src/q', typeOnly: true }, { from: 'src/q', to: 'src/p', typeOnly: false }]))).toEqual(['src/p → src/q → src/p']);
+    expect(
+      cyclesOf(
+        graphOf([
+          { from: 'src/p', to: 'src/q', typeOnly: true },
+          { from: 'src/q', to: 'src/p', typeOnly: false },
+        ]),
+      ),
+    ).toEqual(['src/p → src/q → src/p']);
   });
 
   it('the graph holds every src/ import (the CLI reaches the bot, the bot not the CLI)', () => {
@@ -331,16 +456,21 @@ describe('no import cycles in src/', () => {
 
   it('no cycle (apart from KNOWN_CYCLES)', () => {
     const known = new Set(KNOWN_CYCLES.flatMap((k) => k.imports));
-    const withoutKnown = new Map([...GRAPH].map(([from, to]) => [from, to.filter((t) => !known.has(arrow(from, t)))] as const));
+    const withoutKnown = new Map(
+      [...GRAPH].map(([from, to]) => [from, to.filter((t) => !known.has(arrow(from, t)))] as const),
+    );
     expect(cyclesOf(withoutKnown)).toEqual([]);
   });
 
-  it.skipIf(KNOWN_CYCLES.length === 0).each(KNOWN_CYCLES)('known cycle still there, each import closing it ($why)', ({ imports }) => {
-    const components = cyclicComponents(GRAPH);
-    const closing = imports.filter((i) => {
-      const [from, to] = i.split(' → ') as [string, string];
-      return (GRAPH.get(from) ?? []).includes(to) && components.some((c) => c.includes(from) && c.includes(to));
-    });
-    expect(closing).toEqual(imports);
-  });
+  it.skipIf(KNOWN_CYCLES.length === 0).each(KNOWN_CYCLES)(
+    'known cycle still there, each import closing it ($why)',
+    ({ imports }) => {
+      const components = cyclicComponents(GRAPH);
+      const closing = imports.filter((i) => {
+        const [from, to] = i.split(' → ') as [string, string];
+        return (GRAPH.get(from) ?? []).includes(to) && components.some((c) => c.includes(from) && c.includes(to));
+      });
+      expect(closing).toEqual(imports);
+    },
+  );
 });

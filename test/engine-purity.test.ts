@@ -20,11 +20,15 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** `file: name` → why it is a constant (a table read with `has`/`get`, never written). */
 const CONSTANTS: Record<string, string> = {
-  'src/engine/admission/evaluators/pods.ts: POD_RESOURCES': 'the resource names the pod evaluator charges (quota/v1/evaluator/core/pods.go)',
-  'src/engine/admission/evaluators/pods.ts: VALIDATION_SET': 'the names a must-specify quota can require of a container',
-  'src/engine/admission/evaluators/count.ts: LEGACY_NAMES': 'the four resources whose legacy quota names predate count/<resource>',
+  'src/engine/admission/evaluators/pods.ts: POD_RESOURCES':
+    'the resource names the pod evaluator charges (quota/v1/evaluator/core/pods.go)',
+  'src/engine/admission/evaluators/pods.ts: VALIDATION_SET':
+    'the names a must-specify quota can require of a container',
+  'src/engine/admission/evaluators/count.ts: LEGACY_NAMES':
+    'the four resources whose legacy quota names predate count/<resource>',
   'src/engine/admission/evaluators/services.ts: SERVICE_RESOURCES': 'the resource names the service evaluator charges',
-  'src/engine/scheduler/node-info.ts: NO_SCALARS': 'the empty scalar map shared by request vectors without extended resources; entries are never written',
+  'src/engine/scheduler/node-info.ts: NO_SCALARS':
+    'the empty scalar map shared by request vectors without extended resources; entries are never written',
 };
 
 /**
@@ -45,7 +49,8 @@ function listTs(dir: string): string[] {
 /** `new Map(` … reachable without entering a function: runs once, when the module loads. */
 function constructsMutable(node: ts.Node): string | null {
   if (ts.isFunctionLike(node) || ts.isClassLike(node)) return null;
-  if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && MUTABLE.has(node.expression.text)) return node.expression.text;
+  if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && MUTABLE.has(node.expression.text))
+    return node.expression.text;
   let found: string | null = null;
   node.forEachChild((c) => {
     found ??= constructsMutable(c);
@@ -65,7 +70,8 @@ function moduleState(fileName: string, text: string): string[] {
   for (const st of sf.statements) {
     if (ts.isVariableStatement(st)) {
       const flags = st.declarationList.flags;
-      const keyword = flags & ts.NodeFlags.Let ? 'let' : flags & ts.NodeFlags.Const || flags & ts.NodeFlags.Using ? null : 'var';
+      const keyword =
+        flags & ts.NodeFlags.Let ? 'let' : flags & ts.NodeFlags.Const || flags & ts.NodeFlags.Using ? null : 'var';
       for (const d of st.declarationList.declarations) {
         for (const n of bindingNames(d.name)) {
           if (keyword) out.push(`${n}: ${keyword}`);
@@ -77,7 +83,12 @@ function moduleState(fileName: string, text: string): string[] {
       }
     } else if (ts.isClassDeclaration(st)) {
       for (const m of st.members) {
-        if (!ts.isPropertyDeclaration(m) || !m.modifiers?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword) || !m.initializer) continue;
+        if (
+          !ts.isPropertyDeclaration(m) ||
+          !m.modifiers?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword) ||
+          !m.initializer
+        )
+          continue;
         const made = constructsMutable(m.initializer);
         if (made) out.push(`${st.name?.text ?? 'class'}.${m.name.getText(sf)}: static new ${made}`);
       }
@@ -101,12 +112,20 @@ describe('the detector', () => {
     ['a let counter', 'let calls = 0;', ['calls: let']],
     ['a var', 'var x = 1, y = 2;', ['x: var', 'y: var']],
     ['a destructured let', 'let [a, b] = [1, 2];', ['a: let', 'b: let']],
-    ['a static cache on a class', 'class C { static byKey = new Map(); other = new Map(); }', ['C.byKey: static new Map']],
+    [
+      'a static cache on a class',
+      'class C { static byKey = new Map(); other = new Map(); }',
+      ['C.byKey: static new Map'],
+    ],
     ['a Map made at load time by a statement', 'new Map().set(1, 2);', ['(statement): new Map']],
     ['a Map made per call', 'export function f() { const m = new Map(); let n = 0; return [m, n]; }', []],
     ['a factory arrow', 'const make = () => new Map();', []],
     ['a method of a class', 'class D { m() { return new Set(); } }', []],
-    ['a frozen array and a string table', "const A = Object.freeze(['x']); const T: Record<string, string> = { a: 'b' };", []],
+    [
+      'a frozen array and a string table',
+      "const A = Object.freeze(['x']); const T: Record<string, string> = { a: 'b' };",
+      [],
+    ],
     ['Map as a type only', 'const m: Map<string, string> | undefined = undefined;', []],
   ])('%s', (_what, src, want) => {
     expect(moduleState('x.ts', src)).toEqual(want);
@@ -115,7 +134,9 @@ describe('the detector', () => {
 
 describe('the engine holds no module-level state', () => {
   const files = listTs('src/engine');
-  const found = files.flatMap((f) => moduleState(f, readFileSync(join(ROOT, f), 'utf8')).map((line) => `${f}: ${line}`));
+  const found = files.flatMap((f) =>
+    moduleState(f, readFileSync(join(ROOT, f), 'utf8')).map((line) => `${f}: ${line}`),
+  );
   const key = (line: string): string => line.slice(0, line.lastIndexOf(': '));
 
   it('scans the engine (a scan of nothing would pass)', () => {

@@ -125,9 +125,7 @@ describe('nothing outside the repository', () => {
     const unknown = TEXTS.flatMap(({ file, lines }) =>
       lines.flatMap((l, i) =>
         l.includes('kubernetes-semantics')
-          ? [...l.matchAll(/§(\d+(?:\.\d+)?)/g)]
-              .filter((m) => !exists(m[1]!))
-              .map((m) => `${file}:${i + 1}: §${m[1]}`)
+          ? [...l.matchAll(/§(\d+(?:\.\d+)?)/g)].filter((m) => !exists(m[1]!)).map((m) => `${file}:${i + 1}: §${m[1]}`)
           : [],
       ),
     );

@@ -84,7 +84,9 @@ describe('src/ has no `as unknown as`', () => {
   });
 
   it('outside the pending list: none', () => {
-    const found = [...hits].filter(([f, l]) => l.length > 0 && !(f in PENDING)).flatMap(([f, l]) => l.map((n) => `${f}:${n}`));
+    const found = [...hits]
+      .filter(([f, l]) => l.length > 0 && !(f in PENDING))
+      .flatMap(([f, l]) => l.map((n) => `${f}:${n}`));
     expect(found).toEqual([]);
   });
 

@@ -44,7 +44,10 @@ function countOf(o: KObject): { count: number; withCount: (n: number) => KObject
       const jt = isRec(spec.jobTemplate) ? spec.jobTemplate : undefined;
       const js = jt && isRec(jt.spec) ? jt.spec : undefined;
       if (!jt || !js) return null;
-      return { count: num(js.parallelism, 1), withCount: (n) => ({ ...o, spec: { ...spec, jobTemplate: { ...jt, spec: { ...js, parallelism: n } } } }) };
+      return {
+        count: num(js.parallelism, 1),
+        withCount: (n) => ({ ...o, spec: { ...spec, jobTemplate: { ...jt, spec: { ...js, parallelism: n } } } }),
+      };
     }
     default:
       return null;
@@ -72,7 +75,9 @@ export function boundWorkloads(objects: KObject[], maxPods: number): { objects: 
     const n = Math.max(0, left);
     left = 0;
     const id = `${o.kind} ${o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata?.name ?? ''}`;
-    warnings.push(`${id}: simulated ${n} of its ${c.count} pods (quota-doctor simulates at most ${maxPods} pods at once)`);
+    warnings.push(
+      `${id}: simulated ${n} of its ${c.count} pods (quota-doctor simulates at most ${maxPods} pods at once)`,
+    );
     return c.withCount(n);
   });
   return { objects: out, warnings };

@@ -10,7 +10,14 @@ import { parsePaste, type Finding, type FindingBody } from '../parse/index.ts';
 import { simulate, simResultsToJson, type SimOptions, type SimResult } from '../engine/simulate.ts';
 import { locatePod, podRequesting, podWithContainers } from '../engine/diagnose/subject.ts';
 import {
-  formatMemoryFloor, limitRangeFixes, mustSpecifyFixes, nodeGaps, quotaExceededFixes, quotaHolders, unschedulableFixes, largestNode,
+  formatMemoryFloor,
+  limitRangeFixes,
+  mustSpecifyFixes,
+  nodeGaps,
+  quotaExceededFixes,
+  quotaHolders,
+  unschedulableFixes,
+  largestNode,
   type VerifiedFix,
 } from '../engine/fixes.ts';
 import { replayPod } from '../engine/diagnose/replay.ts';
@@ -63,7 +70,6 @@ export interface DiagnoseOutput {
 
 export const TRUNCATED_GAP = 'The paste was longer than 1 MiB: only the first 1 MiB was read.';
 
-
 function toFix(f: VerifiedFix): Fix {
   return { who: f.who, summary: f.summary, change: f.change, verified: true, outcome: f.outcome };
 }
@@ -71,7 +77,8 @@ function toFix(f: VerifiedFix): Fix {
 /** A stand-in pod with the amounts the message names (when the state does not have the object). */
 function synthesizePod(f: Finding, ns: string): Pod | null {
   if (f.kind === 'quota-exceeded') return podRequesting(f.object?.name, ns, f.facts.resources);
-  if (f.kind === 'quota-must-specify') return podWithContainers(f.object?.name, ns, [...new Set(Object.values(f.facts.resources).flat())]);
+  if (f.kind === 'quota-must-specify')
+    return podWithContainers(f.object?.name, ns, [...new Set(Object.values(f.facts.resources).flat())]);
   return null;
 }
 
@@ -104,7 +111,9 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
   }
   const lrSet = admitted.metadata?.annotations?.['kubernetes.io/limit-ranger'];
   if (lrSet && (f.kind === 'quota-exceeded' || failure?.type === 'exceeded')) {
-    r.lines.push(`LimitRange defaults count too: ${lrSet.replace(/^LimitRanger plugin set: /, '')} (the pod did not set them).`);
+    r.lines.push(
+      `LimitRange defaults count too: ${lrSet.replace(/^LimitRanger plugin set: /, '')} (the pod did not set them).`,
+    );
   }
   if (f.kind === 'quota-exceeded') {
     const quota = f.facts.quota ?? '';
@@ -125,8 +134,15 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
       if (primary) {
         const holders = quotaHolders(state, ns, primary, opts.now);
         if (holders.length) {
-          const shown = holders.slice(0, 4).map((h) => `${h.ref} ${h.pods} × ${h.perPod} = ${h.total}${h.pending ? ` (${h.pending} Pending — they count without running)` : ''}`);
-          r.lines.push(`Holding ${primary}: ${shown.join(' · ')}${holders.length > 4 ? ` · and ${holders.length - 4} more` : ''}`);
+          const shown = holders
+            .slice(0, 4)
+            .map(
+              (h) =>
+                `${h.ref} ${h.pods} × ${h.perPod} = ${h.total}${h.pending ? ` (${h.pending} Pending — they count without running)` : ''}`,
+            );
+          r.lines.push(
+            `Holding ${primary}: ${shown.join(' · ')}${holders.length > 4 ? ` · and ${holders.length - 4} more` : ''}`,
+          );
         }
       }
     } else {
@@ -134,7 +150,9 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
     }
   }
   if (now.admission.allowed && (now.scheduling?.scheduled ?? true) && f.layer !== 'scheduler') {
-    r.lines.unshift(`Now it would pass: the state changed since this error (${now.scheduling?.node ? `admitted, schedules on ${now.scheduling.node}` : 'admitted'}). Retrying should work.`);
+    r.lines.unshift(
+      `Now it would pass: the state changed since this error (${now.scheduling?.node ? `admitted, schedules on ${now.scheduling.node}` : 'admitted'}). Retrying should work.`,
+    );
     return [];
   }
   if (failure?.type === 'exceeded') fixes.push(...quotaExceededFixes(base, fresh, failure, origin, opts));
@@ -148,14 +166,24 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
     const gaps = nodeGaps(base, admitted, statuses);
     const insufficient = gaps.filter((g) => g.short && Object.keys(g.short).length);
     if (insufficient.length) {
-      insufficient.sort((a, b) => (Quantity.parse(b.free?.cpu ?? '0').cmp(Quantity.parse(a.free?.cpu ?? '0'))));
+      insufficient.sort((a, b) => Quantity.parse(b.free?.cpu ?? '0').cmp(Quantity.parse(a.free?.cpu ?? '0')));
       const top = insufficient[0]!;
       const req = podUsage(admitted);
-      r.lines.push(`${insufficient.length} node${insufficient.length === 1 ? '' : 's'} short on resources — needs ${req.get('requests.cpu') ?? '0'} CPU / ${req.get('requests.memory') ?? '0'} memory; most free: ${top.node} with ${top.free?.cpu} CPU / ${top.free?.memory} (short ${Object.entries(top.short ?? {}).map(([k, v]) => `${v} ${k}`).join(', ')})`);
+      r.lines.push(
+        `${insufficient.length} node${insufficient.length === 1 ? '' : 's'} short on resources — needs ${req.get('requests.cpu') ?? '0'} CPU / ${req.get('requests.memory') ?? '0'} memory; most free: ${top.node} with ${top.free?.cpu} CPU / ${top.free?.memory} (short ${Object.entries(
+          top.short ?? {},
+        )
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')})`,
+      );
     }
     const lg = largestNode(base);
-    if (lg) r.lines.push(`Largest free schedulable node: ${lg.name} (${Quantity.fromMilli(lg.cpu)} CPU, ${formatMemoryFloor(Math.max(0, lg.memory))} memory free).`);
-    if (now.scheduling.message && f.message && !sameHistogram(now.scheduling.message, f.message)) r.lines.unshift(`Now the scheduler would say: ${now.scheduling.message}`);
+    if (lg)
+      r.lines.push(
+        `Largest free schedulable node: ${lg.name} (${Quantity.fromMilli(lg.cpu)} CPU, ${formatMemoryFloor(Math.max(0, lg.memory))} memory free).`,
+      );
+    if (now.scheduling.message && f.message && !sameHistogram(now.scheduling.message, f.message))
+      r.lines.unshift(`Now the scheduler would say: ${now.scheduling.message}`);
     fixes.push(...unschedulableFixes(base, admitted, statuses, origin, opts));
   }
   return fixes.map(toFix);
@@ -165,7 +193,8 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
 function differsFrom(f: Finding, now: SimResult): boolean {
   const failure = now.detail.admission.quota?.failure;
   if (f.layer !== now.admission.layer) return true;
-  if (f.kind === 'quota-exceeded') return failure?.type !== 'exceeded' || (typeof f.facts.quota === 'string' && failure.quota !== f.facts.quota);
+  if (f.kind === 'quota-exceeded')
+    return failure?.type !== 'exceeded' || (typeof f.facts.quota === 'string' && failure.quota !== f.facts.quota);
   if (f.kind === 'quota-must-specify') return failure?.type !== 'must-specify';
   return false;
 }
@@ -209,7 +238,11 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
       try {
         fixes = enrichWithState(r, f, input.state, ns, opts);
       } catch (e) {
-        r.gaps.push(operator ? `could not check against the cluster: ${e instanceof Error ? e.message : String(e)}` : 'could not check against the cluster (an internal error; nothing was changed)');
+        r.gaps.push(
+          operator
+            ? `could not check against the cluster: ${e instanceof Error ? e.message : String(e)}`
+            : 'could not check against the cluster (an internal error; nothing was changed)',
+        );
       }
     } else if (!input.state && f.layer !== 'other' && f.layer !== 'runtime') {
       r.gaps.push('No cluster state: numbers are from the text only; fixes are not verified.');
@@ -217,7 +250,14 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     r.fixes = fixes;
     for (const g of input.gaps ?? []) r.gaps.push(g);
     replies.push(r);
-    const { object: _object, controller: _controller, namespace: _namespace, message: _message, version: _version, ...body } = f;
+    const {
+      object: _object,
+      controller: _controller,
+      namespace: _namespace,
+      message: _message,
+      version: _version,
+      ...body
+    } = f;
     const ordered = {
       layer: f.layer,
       kind: f.kind,
@@ -240,7 +280,10 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     if (!m.ok) continue;
     const obj = pastedObject(m.object);
     const meta = obj.metadata;
-    const pastedNs = typeof meta === 'object' && meta !== null && typeof (meta as { namespace?: unknown }).namespace === 'string' ? (meta as { namespace: string }).namespace : undefined;
+    const pastedNs =
+      typeof meta === 'object' && meta !== null && typeof (meta as { namespace?: unknown }).namespace === 'string'
+        ? (meta as { namespace: string }).namespace
+        : undefined;
     const d = decodeValue(obj, 'pasted manifest', { keepUnknownKinds: true });
     manifests.push(...d.objects);
     if (d.errors.length > 0) {
@@ -249,7 +292,11 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     }
   }
   if (invalid.length > 0) {
-    const r = emptyReply('simulation', '🚫', `${invalid.length} pasted manifest${invalid.length === 1 ? '' : 's'} would be refused as invalid`);
+    const r = emptyReply(
+      'simulation',
+      '🚫',
+      `${invalid.length} pasted manifest${invalid.length === 1 ? '' : 's'} would be refused as invalid`,
+    );
     r.lines.push(...invalid.slice(0, 5), ...(invalid.length > 5 ? [`… and ${invalid.length - 5} more`] : []));
     replies.push(r);
   }
@@ -264,7 +311,12 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
   const foreignTerm = outside ? undefined : foreignAffinityTerm(manifests, visibility);
   if (foreignTerm !== undefined) {
     const refused = refusalAnswer(foreignTerm);
-    return { answer: refused, json: { findings: json, manifests: [] }, recognised: true, truncated: parsed.truncated === true };
+    return {
+      answer: refused,
+      json: { findings: json, manifests: [] },
+      recognised: true,
+      truncated: parsed.truncated === true,
+    };
   }
   if (manifests.length > 0 && input.state && !outside) {
     const ns = manifestNs;
@@ -275,7 +327,11 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
       for (const r of sim.results) namespaces.add(r.namespace);
     } catch {
       // Nothing of the error is shown: it may name objects the asker may not see.
-      const r = emptyReply('error', '⚠️', `${manifests.length} manifest${manifests.length === 1 ? '' : 's'} found, but simulating them failed`);
+      const r = emptyReply(
+        'error',
+        '⚠️',
+        `${manifests.length} manifest${manifests.length === 1 ? '' : 's'} found, but simulating them failed`,
+      );
       r.gaps.push('The simulation hit an internal error; nothing was changed in the cluster.');
       replies.push(r);
     }
@@ -298,7 +354,12 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
  * The namespace a finding is about: the one the text names; else the assumed one (`-n`, the channel's
  * default) when what the text names is there; else the one namespace the state places it in.
  */
-function pickNamespace(f: Finding, assumed: string | undefined, state: Snapshot | undefined, visibility: Visibility): string | undefined {
+function pickNamespace(
+  f: Finding,
+  assumed: string | undefined,
+  state: Snapshot | undefined,
+  visibility: Visibility,
+): string | undefined {
   if (f.namespace) return f.namespace;
   if (!state) return assumed;
   if (assumed && holds(state, f, assumed)) return assumed;
@@ -329,12 +390,13 @@ function guessNamespace(state: Snapshot, f: Finding, visibility: Visibility): st
   // (`web-7c5d8f9b4-x2k9q` → ReplicaSet `web-7c5d8f9b4`, `db-3` → StatefulSet `db`).
   const rs = name ? /^(.*)-[a-z0-9]{5}$/.exec(name)?.[1] : undefined;
   const sts = name ? /^(.*)-\d+$/.exec(name)?.[1] : undefined;
-  if (name) for (const ns of state.namespaces().filter(visible)) {
-    if (state.get('Pod', ns, name)) return ns;
-    if (f.controller && state.get(f.controller.kind, ns, f.controller.name)) return ns;
-    if (rs && ['ReplicaSet', 'Job', 'DaemonSet'].some((k) => state.get(k, ns, rs))) return ns;
-    if (sts && state.get('StatefulSet', ns, sts)) return ns;
-  }
+  if (name)
+    for (const ns of state.namespaces().filter(visible)) {
+      if (state.get('Pod', ns, name)) return ns;
+      if (f.controller && state.get(f.controller.kind, ns, f.controller.name)) return ns;
+      if (rs && ['ReplicaSet', 'Job', 'DaemonSet'].some((k) => state.get(k, ns, rs))) return ns;
+      if (sts && state.get('StatefulSet', ns, sts)) return ns;
+    }
   const quota = quotaNamed(f);
   if (quota) {
     const hits = state.namespaces().filter((ns) => visible(ns) && state.get('ResourceQuota', ns, quota));
@@ -349,7 +411,11 @@ export function simulationReply(results: SimResult[], warnings: string[]): Reply
   const pending = results.filter((r) => r.admission.allowed && r.scheduling && !r.scheduling.scheduled);
   const ok = results.length - rejected.length - pending.length;
   const icon = rejected.length ? '🚫' : pending.length ? '⏳' : '✅';
-  const r = emptyReply('simulation', icon, `Simulated ${results.length} object${results.length === 1 ? '' : 's'}: ${ok} OK, ${rejected.length} rejected, ${pending.length} Pending`);
+  const r = emptyReply(
+    'simulation',
+    icon,
+    `Simulated ${results.length} object${results.length === 1 ? '' : 's'}: ${ok} OK, ${rejected.length} rejected, ${pending.length} Pending`,
+  );
   for (const x of results.slice(0, 12)) {
     const id = `${x.kind} ${x.namespace}/${x.name}`;
     if (!x.admission.allowed) r.lines.push(`✗ ${id}: ${x.admission.message}`);
@@ -364,7 +430,12 @@ export function simulationReply(results: SimResult[], warnings: string[]): Reply
 /** Quick test: does the text hold anything we recognise? (Slack stays silent otherwise.) */
 export function recognises(text: string): boolean {
   const p = parsePaste(text);
-  return p.findings.length > 0 || p.manifests.some((m) => m.ok && (WORKLOAD_KINDS as readonly string[]).concat(['Pod']).includes(String(m.object.kind)));
+  return (
+    p.findings.length > 0 ||
+    p.manifests.some(
+      (m) => m.ok && (WORKLOAD_KINDS as readonly string[]).concat(['Pod']).includes(String(m.object.kind)),
+    )
+  );
 }
 
 export { resourceList };

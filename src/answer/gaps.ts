@@ -27,11 +27,14 @@ function resourceOf(resource: string): string {
 /** ` in team-a`, or ` in a namespace this channel doesn't see`, or nothing. */
 function whereOf(namespace: string | undefined, visibility: Visibility): string {
   if (namespace === undefined || namespace === '') return '';
-  return NAMESPACE.test(namespace) && visibility.allows(namespace) ? ` in ${namespace}` : " in a namespace this channel doesn't see";
+  return NAMESPACE.test(namespace) && visibility.allows(namespace)
+    ? ` in ${namespace}`
+    : " in a namespace this channel doesn't see";
 }
 
 export function errorGap(e: SourceError, visibility: Visibility, audience: Audience): string {
-  if (audience === 'operator') return `couldn't read ${e.resource}${e.namespace ? ` in ${e.namespace}` : ''}${e.reason ? ` (${e.reason})` : ''}: ${e.message}`;
+  if (audience === 'operator')
+    return `couldn't read ${e.resource}${e.namespace ? ` in ${e.namespace}` : ''}${e.reason ? ` (${e.reason})` : ''}: ${e.message}`;
   return `couldn't read ${resourceOf(e.resource)}${whereOf(e.namespace, visibility)} (${reasonOf(e.reason)})`;
 }
 
@@ -56,7 +59,11 @@ export function warningGap(w: SourceWarning, visibility: Visibility, audience: A
 }
 
 /** The gaps of one source read, each line once. */
-export function sourceGaps(r: Pick<SourceResult, 'errors' | 'warnings'>, visibility: Visibility, audience: Audience): string[] {
+export function sourceGaps(
+  r: Pick<SourceResult, 'errors' | 'warnings'>,
+  visibility: Visibility,
+  audience: Audience,
+): string[] {
   const out = new Set<string>();
   for (const e of r.errors) out.add(errorGap(e, visibility, audience));
   for (const w of r.warnings) {
@@ -68,5 +75,7 @@ export function sourceGaps(r: Pick<SourceResult, 'errors' | 'warnings'>, visibil
 
 /** When the source itself threw (a bug or a fault it did not turn into an error value). */
 export function unansweredGap(e: unknown, audience: Audience): string {
-  return audience === 'operator' ? `the cluster did not answer: ${e instanceof Error ? e.message : String(e)}` : 'the cluster did not answer';
+  return audience === 'operator'
+    ? `the cluster did not answer: ${e instanceof Error ? e.message : String(e)}`
+    : 'the cluster did not answer';
 }

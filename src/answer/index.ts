@@ -34,12 +34,20 @@ export const MAX_MESSAGE_BYTES = DEFAULT_MAX_BYTES;
 
 function overCap(text: string, what: 'question' | 'message'): Answer | null {
   if (what === 'question') {
-    return text.length > MAX_QUESTION_CHARS ? tooLongAnswer('question', `${text.length.toLocaleString('en-US')} characters`, `${MAX_QUESTION_CHARS.toLocaleString('en-US')} characters`) : null;
+    return text.length > MAX_QUESTION_CHARS
+      ? tooLongAnswer(
+          'question',
+          `${text.length.toLocaleString('en-US')} characters`,
+          `${MAX_QUESTION_CHARS.toLocaleString('en-US')} characters`,
+        )
+      : null;
   }
   // UTF-16 length ≥ bytes / 3: only a text that may be over the byte cap is measured.
   if (text.length * 3 <= MAX_MESSAGE_BYTES) return null;
   const bytes = Buffer.byteLength(text, 'utf8');
-  return bytes > MAX_MESSAGE_BYTES ? tooLongAnswer('message', `${(bytes / 1024 / 1024).toFixed(1)} MiB`, '1 MiB') : null;
+  return bytes > MAX_MESSAGE_BYTES
+    ? tooLongAnswer('message', `${(bytes / 1024 / 1024).toFixed(1)} MiB`, '1 MiB')
+    : null;
 }
 
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -51,7 +59,15 @@ const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
  */
 export function createAnswerer(): Answerer {
   const diagnoseIn = (text: string, ctx: AskContext, loaded: Loaded) =>
-    diagnose({ text, state: loaded.state, namespace: ctx.defaultNamespace, now: ctx.now, gaps: loaded.gaps, allowedNamespaces: visibilityOf(ctx).list(), audience: audienceOf(ctx) });
+    diagnose({
+      text,
+      state: loaded.state,
+      namespace: ctx.defaultNamespace,
+      now: ctx.now,
+      gaps: loaded.gaps,
+      allowedNamespaces: visibilityOf(ctx).list(),
+      audience: audienceOf(ctx),
+    });
   return {
     async message(text, ctx) {
       const vis = visibilityOf(ctx);

@@ -32,15 +32,27 @@ function at(v: unknown, ...path: string[]): unknown {
   return cur;
 }
 
-const TEMPLATE_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController', 'PodTemplate']);
+const TEMPLATE_KINDS = new Set([
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'DaemonSet',
+  'Job',
+  'ReplicationController',
+  'PodTemplate',
+]);
 
 /** The pod spec an object creates, and where it sits (`spec`, `spec.template.spec` …). */
 function podSpecOf(o: KObject): { spec: Rec; path: string } | undefined {
   const candidates: [unknown, string][] =
-    o.kind === 'Pod' ? [[o.spec, 'spec']]
-      : o.kind === 'CronJob' ? [[at(o.spec, 'jobTemplate', 'spec', 'template', 'spec'), 'spec.jobTemplate.spec.template.spec']]
-        : o.kind === 'PodTemplate' ? [[at(o, 'template', 'spec'), 'template.spec']]
-          : TEMPLATE_KINDS.has(o.kind ?? '') ? [[at(o.spec, 'template', 'spec'), 'spec.template.spec']]
+    o.kind === 'Pod'
+      ? [[o.spec, 'spec']]
+      : o.kind === 'CronJob'
+        ? [[at(o.spec, 'jobTemplate', 'spec', 'template', 'spec'), 'spec.jobTemplate.spec.template.spec']]
+        : o.kind === 'PodTemplate'
+          ? [[at(o, 'template', 'spec'), 'template.spec']]
+          : TEMPLATE_KINDS.has(o.kind ?? '')
+            ? [[at(o.spec, 'template', 'spec'), 'spec.template.spec']]
             : [];
   for (const [spec, path] of candidates) if (isRec(spec)) return { spec, path };
   return undefined;
@@ -55,18 +67,27 @@ function selectorStaysInside(selector: Rec, visibility: Visibility): boolean {
   const exprs = selector.matchExpressions;
   if (!Array.isArray(exprs)) return false;
   // Requirements are ANDed: one `metadata.name In [visible…]` bounds the whole selector.
-  return exprs.some((e) => at(e, 'key') === NAME_LABEL && at(e, 'operator') === 'In' && Array.isArray(at(e, 'values')) && (at(e, 'values') as unknown[]).length > 0 && (at(e, 'values') as unknown[]).every((v) => typeof v === 'string' && visibility.allows(v)));
+  return exprs.some(
+    (e) =>
+      at(e, 'key') === NAME_LABEL &&
+      at(e, 'operator') === 'In' &&
+      Array.isArray(at(e, 'values')) &&
+      (at(e, 'values') as unknown[]).length > 0 &&
+      (at(e, 'values') as unknown[]).every((v) => typeof v === 'string' && visibility.allows(v)),
+  );
 }
 
 /** Why one PodAffinityTerm reaches outside, or undefined. */
 function termProblem(term: unknown, visibility: Visibility): string | undefined {
   if (!isRec(term)) return undefined;
   const namespaces = term.namespaces;
-  if (Array.isArray(namespaces) && namespaces.some((ns) => typeof ns !== 'string' || !visibility.allows(ns))) return 'its `namespaces` list names a namespace this channel doesn\'t see';
+  if (Array.isArray(namespaces) && namespaces.some((ns) => typeof ns !== 'string' || !visibility.allows(ns)))
+    return "its `namespaces` list names a namespace this channel doesn't see";
   const selector = term.namespaceSelector;
   if (selector !== undefined && selector !== null) {
     if (!isRec(selector)) return 'its `namespaceSelector` is not a label selector';
-    if (!selectorStaysInside(selector, visibility)) return 'its `namespaceSelector` can select namespaces this channel doesn\'t see (an empty selector `{}` selects every namespace)';
+    if (!selectorStaysInside(selector, visibility))
+      return "its `namespaceSelector` can select namespaces this channel doesn't see (an empty selector `{}` selects every namespace)";
   }
   return undefined;
 }
@@ -93,7 +114,8 @@ export function foreignAffinityTerm(objects: readonly KObject[], visibility: Vis
         for (let i = 0; i < terms.length; i++) {
           const why = termProblem(termOf(terms[i]), visibility);
           const suffix = field.startsWith('preferred') ? '.podAffinityTerm' : '';
-          if (why) return `${o.kind ?? 'object'} ${String(o.metadata.name ?? o.metadata.generateName ?? '')}: ${pod.path}.affinity.${which}.${field}[${i}]${suffix} — ${why}, so I won't simulate it here.`;
+          if (why)
+            return `${o.kind ?? 'object'} ${String(o.metadata.name ?? o.metadata.generateName ?? '')}: ${pod.path}.affinity.${which}.${field}[${i}]${suffix} — ${why}, so I won't simulate it here.`;
         }
       }
     }

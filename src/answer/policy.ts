@@ -74,7 +74,12 @@ export class AccessPolicy {
   private readonly names: ReadonlyMap<string, string>;
   private readonly fallback: ChannelAccess;
 
-  constructor(opts: { channels?: Map<string, ChannelAccess>; names?: Map<string, string>; fallback?: ChannelAccess; configured: boolean }) {
+  constructor(opts: {
+    channels?: Map<string, ChannelAccess>;
+    names?: Map<string, string>;
+    fallback?: ChannelAccess;
+    configured: boolean;
+  }) {
     this.configured = opts.configured;
     this.channels = opts.channels ?? new Map();
     this.names = opts.names ?? new Map();
@@ -217,7 +222,8 @@ export function loadPolicy(path: string | undefined): AccessPolicy {
 }
 
 export const REFUSAL_HEADLINE = "Sorry — this channel isn't set up to see that";
-export const REFUSAL_LINE = 'Ask in the channel of the team that owns it, or ask the platform team to add it to this channel in the quota-doctor policy.';
+export const REFUSAL_LINE =
+  'Ask in the channel of the team that owns it, or ask the platform team to add it to this channel in the quota-doctor policy.';
 
 /**
  * The one refusal: when an answer would show a namespace the channel may not see, or the channel sees

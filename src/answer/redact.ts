@@ -35,7 +35,8 @@ function isSecret(o: Json): boolean {
 function redactSecretObject(o: Json): Json {
   const meta = isRecord(o.metadata) ? o.metadata : {};
   const metadata: Json = {};
-  for (const k of ['name', 'generateName', 'namespace'] as const) if (typeof meta[k] === 'string') metadata[k] = meta[k];
+  for (const k of ['name', 'generateName', 'namespace'] as const)
+    if (typeof meta[k] === 'string') metadata[k] = meta[k];
   const out: Json = { apiVersion: o.apiVersion, kind: o.kind, metadata };
   if (typeof o.type === 'string') out.type = o.type;
   if ('data' in o || 'stringData' in o) out.data = REDACTED;
@@ -47,7 +48,11 @@ function maskContainers(list: unknown[], depth: number): unknown[] {
     if (!isRecord(c)) return walk(c, depth + 1);
     const out = walkObject(c, depth + 1);
     if (Array.isArray(c.env)) {
-      out.env = c.env.map((e) => (isRecord(e) && 'value' in e && e.value !== undefined && e.value !== null ? { ...walkObject(e, depth + 3), value: REDACTED } : walk(e, depth + 2)));
+      out.env = c.env.map((e) =>
+        isRecord(e) && 'value' in e && e.value !== undefined && e.value !== null
+          ? { ...walkObject(e, depth + 3), value: REDACTED }
+          : walk(e, depth + 2),
+      );
     }
     return out;
   });
@@ -60,8 +65,12 @@ function walkObject(o: Json, depth: number): Json {
   const secretItems = o.kind === 'SecretList';
   const secretResult = o.kind === 'Secret' && typeof o.apiVersion !== 'string';
   for (const [k, v] of Object.entries(o)) {
-    if (secretItems && k === 'items' && Array.isArray(v)) out[k] = v.map((x) => (isRecord(x) ? redactSecretObject({ apiVersion: 'v1', kind: 'Secret', ...x }) : walk(x, depth + 2)));
-    else if (secretResult && k === 'object' && isRecord(v)) out[k] = redactSecretObject({ apiVersion: 'v1', kind: 'Secret', ...v });
+    if (secretItems && k === 'items' && Array.isArray(v))
+      out[k] = v.map((x) =>
+        isRecord(x) ? redactSecretObject({ apiVersion: 'v1', kind: 'Secret', ...x }) : walk(x, depth + 2),
+      );
+    else if (secretResult && k === 'object' && isRecord(v))
+      out[k] = redactSecretObject({ apiVersion: 'v1', kind: 'Secret', ...v });
     else if (CONTAINER_LISTS.has(k) && Array.isArray(v)) out[k] = maskContainers(v, depth);
     else if (k === 'annotations' && isRecord(v) && LAST_APPLIED in v) out[k] = { ...v, [LAST_APPLIED]: REDACTED };
     else out[k] = walk(v, depth + 1);

@@ -70,20 +70,33 @@ export interface ResourceDef {
   list: ListCall;
 }
 
-function def(resource: ResourceName, kind: string, group: string, version: string, namespaced: boolean, list: ListCall): ResourceDef {
+function def(
+  resource: ResourceName,
+  kind: string,
+  group: string,
+  version: string,
+  namespaced: boolean,
+  list: ListCall,
+): ResourceDef {
   return { resource, kind, group, version, namespaced, list };
 }
 
 export const RESOURCES: Record<ResourceName, ResourceDef> = {
   namespaces: def('namespaces', 'Namespace', '', 'v1', false, (a, p, _ns, o) => a.core.listNamespace(p, o)),
   nodes: def('nodes', 'Node', '', 'v1', false, (a, p, _ns, o) => a.core.listNode(p, o)),
-  priorityclasses: def('priorityclasses', 'PriorityClass', 'scheduling.k8s.io', 'v1', false, (a, p, _ns, o) => a.scheduling.listPriorityClass(p, o)),
-  storageclasses: def('storageclasses', 'StorageClass', 'storage.k8s.io', 'v1', false, (a, p, _ns, o) => a.storage.listStorageClass(p, o)),
+  priorityclasses: def('priorityclasses', 'PriorityClass', 'scheduling.k8s.io', 'v1', false, (a, p, _ns, o) =>
+    a.scheduling.listPriorityClass(p, o),
+  ),
+  storageclasses: def('storageclasses', 'StorageClass', 'storage.k8s.io', 'v1', false, (a, p, _ns, o) =>
+    a.storage.listStorageClass(p, o),
+  ),
   pods: def('pods', 'Pod', '', 'v1', true, (a, p, ns, o) =>
     ns ? a.core.listNamespacedPod({ ...p, namespace: ns }, o) : a.core.listPodForAllNamespaces(p, o),
   ),
   resourcequotas: def('resourcequotas', 'ResourceQuota', '', 'v1', true, (a, p, ns, o) =>
-    ns ? a.core.listNamespacedResourceQuota({ ...p, namespace: ns }, o) : a.core.listResourceQuotaForAllNamespaces(p, o),
+    ns
+      ? a.core.listNamespacedResourceQuota({ ...p, namespace: ns }, o)
+      : a.core.listResourceQuotaForAllNamespaces(p, o),
   ),
   limitranges: def('limitranges', 'LimitRange', '', 'v1', true, (a, p, ns, o) =>
     ns ? a.core.listNamespacedLimitRange({ ...p, namespace: ns }, o) : a.core.listLimitRangeForAllNamespaces(p, o),
@@ -124,5 +137,7 @@ export const ALL_RESOURCES = Object.keys(RESOURCES) as ResourceName[];
 /** The URL path of a resource's collection: what a watch requests (`?watch=true` is added by client-node). */
 export function collectionPath(d: ResourceDef, namespace?: string): string {
   const base = d.group === '' ? `/api/${d.version}` : `/apis/${d.group}/${d.version}`;
-  return namespace && d.namespaced ? `${base}/namespaces/${encodeURIComponent(namespace)}/${d.resource}` : `${base}/${d.resource}`;
+  return namespace && d.namespaced
+    ? `${base}/namespaces/${encodeURIComponent(namespace)}/${d.resource}`
+    : `${base}/${d.resource}`;
 }

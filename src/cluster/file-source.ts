@@ -6,7 +6,13 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { decodeText, type DecodeProblem } from '../k8s/decode.ts';
 import { Snapshot } from '../k8s/snapshot.ts';
-import { reconciledWarnings, type ClusterSource, type Reconcile, type SourceResult, type SourceWarning } from './source.ts';
+import {
+  reconciledWarnings,
+  type ClusterSource,
+  type Reconcile,
+  type SourceResult,
+  type SourceWarning,
+} from './source.ts';
 
 const STATE_EXT = /\.(ya?ml|json)$/i;
 
@@ -40,7 +46,11 @@ export function readStateFiles(path: string, opts: { now?: number; reconcile?: R
   try {
     files = listStateFiles(path);
   } catch (e) {
-    errors.push({ source: path, message: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : String((e as Error).message) });
+    errors.push({
+      source: path,
+      message:
+        (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : String((e as Error).message),
+    });
     return { snapshot, warnings, errors };
   }
   for (const file of files) {
@@ -84,7 +94,10 @@ export class FileSource implements ClusterSource {
     return {
       // Every answer gets its own copy-on-write fork: nothing an answer simulates leaks into the next.
       snapshot: this.cached.snapshot.fork(),
-      errors: this.cached.errors.map((e) => ({ resource: 'state', message: e.path ? `${e.source}: ${e.path}: ${e.message}` : `${e.source}: ${e.message}` })),
+      errors: this.cached.errors.map((e) => ({
+        resource: 'state',
+        message: e.path ? `${e.source}: ${e.path}: ${e.message}` : `${e.source}: ${e.message}`,
+      })),
       warnings: this.cached.warnings,
     };
   }

@@ -14,7 +14,15 @@ import { delimiter, join } from 'node:path';
 import { isIPv6 } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Snapshot, type KObject } from '../k8s/snapshot.ts';
-import { reconciledWarnings, type ClusterSource, type Reconcile, type SourceError, type SourceHealth, type SourceResult, type SourceWarning } from './source.ts';
+import {
+  reconciledWarnings,
+  type ClusterSource,
+  type Reconcile,
+  type SourceError,
+  type SourceHealth,
+  type SourceResult,
+  type SourceWarning,
+} from './source.ts';
 import { sameProjection } from './projection.ts';
 import { Reflector, type BackoffOptions, type ReflectorSink, type WatchdogOptions } from './reflector.ts';
 import { ALL_RESOURCES, RESOURCES, makeApis, type Apis, type ResourceName } from './api-resources.ts';
@@ -166,8 +174,18 @@ export class LiveSource implements ClusterSource {
       if (!r.hasSynced) {
         errors.push(
           r.failure
-            ? { resource: r.failure.resource, ...(r.failure.namespace ? { namespace: r.failure.namespace } : {}), reason: r.failure.reason, message: r.failure.message }
-            : { resource: r.def.resource, ...(r.namespace ? { namespace: r.namespace } : {}), reason: 'Timeout', message: `${r.label}: not listed yet (still waiting after ${this.o.syncTimeoutMs} ms)` },
+            ? {
+                resource: r.failure.resource,
+                ...(r.failure.namespace ? { namespace: r.failure.namespace } : {}),
+                reason: r.failure.reason,
+                message: r.failure.message,
+              }
+            : {
+                resource: r.def.resource,
+                ...(r.namespace ? { namespace: r.namespace } : {}),
+                reason: 'Timeout',
+                message: `${r.label}: not listed yet (still waiting after ${this.o.syncTimeoutMs} ms)`,
+              },
         );
       } else {
         // Data is there but may be behind: say since when, and why.
@@ -184,7 +202,13 @@ export class LiveSource implements ClusterSource {
           });
         }
       }
-      if (r.skipped) warnings.push({ kind: 'skipped', resource: r.def.resource, ...(r.namespace ? { namespace: r.namespace } : {}), count: r.skipped });
+      if (r.skipped)
+        warnings.push({
+          kind: 'skipped',
+          resource: r.def.resource,
+          ...(r.namespace ? { namespace: r.namespace } : {}),
+          count: r.skipped,
+        });
     }
 
     const snapshot = this.handout();
@@ -246,7 +270,9 @@ export class LiveSource implements ClusterSource {
       ...(r.lastHeardAt !== undefined ? { lastHeardAt: r.lastHeardAt } : {}),
       wedged: r.wedged,
       objects: this.base.count(r.def.kind, r.namespace),
-      ...(r.failure ? { failure: { resource: r.failure.resource, reason: r.failure.reason, message: r.failure.message } } : {}),
+      ...(r.failure
+        ? { failure: { resource: r.failure.resource, reason: r.failure.reason, message: r.failure.message } }
+        : {}),
       counts: r.counts,
     }));
   }
@@ -274,7 +300,12 @@ export class LiveSource implements ClusterSource {
       apis: this.apis,
       def,
       namespace,
-      fieldSelector: resource === 'events' ? this.o.eventFieldSelector || undefined : resource === 'pods' ? this.o.podFieldSelector || undefined : undefined,
+      fieldSelector:
+        resource === 'events'
+          ? this.o.eventFieldSelector || undefined
+          : resource === 'pods'
+            ? this.o.podFieldSelector || undefined
+            : undefined,
       pageSize: this.o.pageSize,
       requestTimeoutMs: this.o.requestTimeoutMs,
       watchTimeoutSeconds: this.o.watchTimeoutSeconds,
@@ -395,7 +426,12 @@ export function createLiveSource(opts: CreateLiveSourceOptions = {}): LiveSource
   return new LiveSource({ ...rest, kubeConfig: kc });
 }
 
-export function loadKubeConfig(o: { kubeconfig?: string; context?: string; env?: NodeJS.ProcessEnv; serviceAccountRoot?: string }): KubeConfig {
+export function loadKubeConfig(o: {
+  kubeconfig?: string;
+  context?: string;
+  env?: NodeJS.ProcessEnv;
+  serviceAccountRoot?: string;
+}): KubeConfig {
   const env = o.env ?? process.env;
   const kc = new KubeConfig();
   let from: string;
@@ -421,7 +457,11 @@ export function loadKubeConfig(o: { kubeconfig?: string; context?: string; env?:
     if (file && existsSync(file)) {
       readInto(kc, file);
       from = file;
-    } else if (env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT && existsSync(join(o.serviceAccountRoot ?? SERVICE_ACCOUNT_ROOT, 'token'))) {
+    } else if (
+      env.KUBERNETES_SERVICE_HOST &&
+      env.KUBERNETES_SERVICE_PORT &&
+      existsSync(join(o.serviceAccountRoot ?? SERVICE_ACCOUNT_ROOT, 'token'))
+    ) {
       loadInCluster(kc, env, o.serviceAccountRoot ?? SERVICE_ACCOUNT_ROOT);
       from = 'the in-cluster service account';
     } else {
@@ -432,16 +472,20 @@ export function loadKubeConfig(o: { kubeconfig?: string; context?: string; env?:
   }
   const names = kc.getContexts().map((c) => c.name);
   if (o.context) {
-    if (!names.includes(o.context)) throw new Error(`context "${o.context}" not found in ${from} (contexts: ${names.join(', ') || 'none'})`);
+    if (!names.includes(o.context))
+      throw new Error(`context "${o.context}" not found in ${from} (contexts: ${names.join(', ') || 'none'})`);
     kc.setCurrentContext(o.context);
   } else if (!kc.getCurrentContext() || !names.includes(kc.getCurrentContext())) {
     throw new Error(`${from} has no current context; pass --context (contexts: ${names.join(', ') || 'none'})`);
   }
   const cluster = kc.getCurrentCluster();
-  if (!cluster?.server) throw new Error(`context "${kc.getCurrentContext()}" in ${from} names no cluster with a server`);
+  if (!cluster?.server)
+    throw new Error(`context "${kc.getCurrentContext()}" in ${from} names no cluster with a server`);
   if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
     // config.js createAgent: client-node 1.4 refuses plain http unless the cluster skips TLS checks.
-    throw new Error(`cluster "${cluster.name}" (${cluster.server}) is plain http; client-node only allows that with insecure-skip-tls-verify: true`);
+    throw new Error(
+      `cluster "${cluster.name}" (${cluster.server}) is plain http; client-node only allows that with insecure-skip-tls-verify: true`,
+    );
   }
   return kc;
 }

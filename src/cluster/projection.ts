@@ -130,13 +130,22 @@ function annotations(m: Json): Json | undefined {
 
 function ownerRefs(m: Json): Json[] | undefined {
   return arrayOf(m.ownerReferences, (r) =>
-    typeof r.kind === 'string' && typeof r.name === 'string' ? pick(r, ['apiVersion', 'kind', 'name', 'uid', 'controller']) : undefined,
+    typeof r.kind === 'string' && typeof r.name === 'string'
+      ? pick(r, ['apiVersion', 'kind', 'name', 'uid', 'controller'])
+      : undefined,
   );
 }
 
 /** Pod metadata: exactly what owner lookup, label selectors and graceful deletion read. */
 function podMeta(m: Json, intern: Intern): Json {
-  const out = pick(m, ['name', 'namespace', 'labels', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'resourceVersion']);
+  const out = pick(m, [
+    'name',
+    'namespace',
+    'labels',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'resourceVersion',
+  ]);
   if (out.namespace !== undefined) out.namespace = intern.string(out.namespace);
   if (out.labels !== undefined) out.labels = intern.value(out.labels);
   setIf(out, 'ownerReferences', intern.value(ownerRefs(m)));
@@ -148,7 +157,16 @@ function podMeta(m: Json, intern: Intern): Json {
  * PodNodeSelector's namespace annotation), minus `last-applied-configuration`; managedFields go.
  */
 function fullMeta(m: Json): Json {
-  const out = pick(m, ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'labels', 'creationTimestamp', 'deletionTimestamp']);
+  const out = pick(m, [
+    'name',
+    'generateName',
+    'namespace',
+    'uid',
+    'resourceVersion',
+    'labels',
+    'creationTimestamp',
+    'deletionTimestamp',
+  ]);
   setIf(out, 'annotations', annotations(m));
   setIf(out, 'ownerReferences', ownerRefs(m));
   return out;
@@ -165,7 +183,11 @@ function container(c: Json): Json | undefined {
   const out: Json = { name: c.name };
   setIf(out, 'resources', resources(c.resources));
   setIf(out, 'restartPolicy', c.restartPolicy);
-  setIf(out, 'ports', arrayOf(c.ports, (p) => pick(p, ['name', 'containerPort', 'hostPort', 'hostIP', 'protocol'])));
+  setIf(
+    out,
+    'ports',
+    arrayOf(c.ports, (p) => pick(p, ['name', 'containerPort', 'hostPort', 'hostIP', 'protocol'])),
+  );
   return out;
 }
 
@@ -201,7 +223,9 @@ export function projectPodSpec(s: unknown, intern: Intern = NO_INTERN): Json | u
     'volumes',
     intern.value(
       arrayOf(s.volumes, (v) =>
-        typeof v.name === 'string' && isRecord(v.persistentVolumeClaim) && typeof v.persistentVolumeClaim.claimName === 'string'
+        typeof v.name === 'string' &&
+        isRecord(v.persistentVolumeClaim) &&
+        typeof v.persistentVolumeClaim.claimName === 'string'
           ? { name: v.name, persistentVolumeClaim: pick(v.persistentVolumeClaim, ['claimName', 'readOnly']) }
           : undefined,
       ),
@@ -235,17 +259,27 @@ function projectPod(o: Json, intern: Intern): Json | undefined {
     setIf(
       s,
       'conditions',
-      arrayOf(st.conditions, (c) => (c.type === 'PodScheduled' && c.status === 'False' ? pick(c, ['type', 'status', 'reason', 'message']) : undefined)),
+      arrayOf(st.conditions, (c) =>
+        c.type === 'PodScheduled' && c.status === 'False'
+          ? pick(c, ['type', 'status', 'reason', 'message'])
+          : undefined,
+      ),
     );
     if (Object.keys(s).length) status = intern.value(s);
   }
   // One literal, so all five properties live inside the object.
-  return status ? { apiVersion: 'v1', kind: 'Pod', metadata, spec, status } : { apiVersion: 'v1', kind: 'Pod', metadata, spec };
+  return status
+    ? { apiVersion: 'v1', kind: 'Pod', metadata, spec, status }
+    : { apiVersion: 'v1', kind: 'Pod', metadata, spec };
 }
 
 function projectNode(o: Json): Json {
   const m = o.metadata as Json;
-  const out: Json = { apiVersion: 'v1', kind: 'Node', metadata: pick(m, ['name', 'uid', 'labels', 'resourceVersion', 'deletionTimestamp']) };
+  const out: Json = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: pick(m, ['name', 'uid', 'labels', 'resourceVersion', 'deletionTimestamp']),
+  };
   if (isRecord(o.spec)) {
     const spec = pick(o.spec, ['unschedulable', 'taints']);
     if (Object.keys(spec).length) out.spec = spec;
@@ -254,7 +288,11 @@ function projectNode(o: Json): Json {
     // Conditions keep type/status only: their heartbeat times change every few seconds and would turn
     // every kubelet status update into a cache write.
     const status = pick(o.status, ['allocatable', 'capacity']);
-    setIf(status, 'conditions', arrayOf(o.status.conditions, (c) => (typeof c.type === 'string' ? pick(c, ['type', 'status']) : undefined)));
+    setIf(
+      status,
+      'conditions',
+      arrayOf(o.status.conditions, (c) => (typeof c.type === 'string' ? pick(c, ['type', 'status']) : undefined)),
+    );
     if (Object.keys(status).length) out.status = status;
   }
   return out;
@@ -277,7 +315,8 @@ function projectTemplate(t: unknown, intern: Intern): Json | undefined {
 function scalarStatus(s: unknown): Json | undefined {
   if (!isRecord(s)) return undefined;
   const out: Json = {};
-  for (const [k, v] of Object.entries(s)) if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') out[k] = v;
+  for (const [k, v] of Object.entries(s))
+    if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') out[k] = v;
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -306,7 +345,19 @@ function projectWorkload(kind: string, apiVersion: string, o: Json, intern: Inte
   } else {
     const template = projectTemplate(s.template, intern);
     if (!template) return undefined;
-    spec = pick(s, ['replicas', 'selector', 'strategy', 'updateStrategy', 'paused', 'podManagementPolicy', 'parallelism', 'completions', 'completionMode', 'suspend', 'activeDeadlineSeconds']);
+    spec = pick(s, [
+      'replicas',
+      'selector',
+      'strategy',
+      'updateStrategy',
+      'paused',
+      'podManagementPolicy',
+      'parallelism',
+      'completions',
+      'completionMode',
+      'suspend',
+      'activeDeadlineSeconds',
+    ]);
     spec.template = template;
     if (kind === 'StatefulSet') {
       setIf(
@@ -327,9 +378,18 @@ function projectWorkload(kind: string, apiVersion: string, o: Json, intern: Inte
 }
 
 function projectEvent(o: Json): Json {
-  const out: Json = { apiVersion: 'v1', kind: 'Event', metadata: pick(o.metadata as Json, ['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp']) };
-  if (isRecord(o.involvedObject)) out.involvedObject = pick(o.involvedObject, ['kind', 'name', 'namespace', 'uid', 'apiVersion', 'fieldPath']);
-  pick(o, ['reason', 'message', 'type', 'count', 'firstTimestamp', 'lastTimestamp', 'eventTime', 'reportingComponent'], out);
+  const out: Json = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: pick(o.metadata as Json, ['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp']),
+  };
+  if (isRecord(o.involvedObject))
+    out.involvedObject = pick(o.involvedObject, ['kind', 'name', 'namespace', 'uid', 'apiVersion', 'fieldPath']);
+  pick(
+    o,
+    ['reason', 'message', 'type', 'count', 'firstTimestamp', 'lastTimestamp', 'eventTime', 'reportingComponent'],
+    out,
+  );
   if (isRecord(o.source)) out.source = pick(o.source, ['component']);
   if (isRecord(o.series)) out.series = pick(o.series, ['count', 'lastObservedTime']);
   return out;
@@ -384,7 +444,8 @@ export function projectObject(kind: string, raw: unknown, intern: Intern = NO_IN
       break;
     case 'Namespace': {
       out = { apiVersion, kind, metadata: fullMeta(raw.metadata) };
-      if (isRecord(raw.status)) setIf(out, 'status', Object.keys(pick(raw.status, ['phase'])).length ? pick(raw.status, ['phase']) : undefined);
+      if (isRecord(raw.status))
+        setIf(out, 'status', Object.keys(pick(raw.status, ['phase'])).length ? pick(raw.status, ['phase']) : undefined);
       break;
     }
     case 'PersistentVolumeClaim': {
@@ -396,7 +457,11 @@ export function projectObject(kind: string, raw: unknown, intern: Intern = NO_IN
       out = { apiVersion, kind, metadata: fullMeta(raw.metadata) };
       if (isRecord(raw.spec)) {
         const spec = pick(raw.spec, ['type', 'allocateLoadBalancerNodePorts']);
-        setIf(spec, 'ports', arrayOf(raw.spec.ports, (p) => pick(p, ['name', 'protocol', 'port', 'nodePort'])));
+        setIf(
+          spec,
+          'ports',
+          arrayOf(raw.spec.ports, (p) => pick(p, ['name', 'protocol', 'port', 'nodePort'])),
+        );
         out.spec = spec;
       }
       break;

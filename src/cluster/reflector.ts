@@ -117,7 +117,15 @@ export class Reflector {
   failure?: ReflectorFailure;
   /** Objects whose shape we could not read (skipped, not cached). */
   skipped = 0;
-  readonly counts = { lists: 0, pages: 0, watches: 0, relistsOnGone: 0, events: 0, staleRelists: 0, watchdogRestarts: 0 };
+  readonly counts = {
+    lists: 0,
+    pages: 0,
+    watches: 0,
+    relistsOnGone: 0,
+    events: 0,
+    staleRelists: 0,
+    watchdogRestarts: 0,
+  };
   /** When the cache last heard from the server for this resource: a list completed, an event, a BOOKMARK. */
   lastHeardAt?: number;
   /** The request in flight (a list page, a watch until its headers) and since when. */
@@ -212,14 +220,20 @@ export class Reflector {
     if (this.stopped || this.phase === 'idle') return false;
     const stuck = this.stuckFor(now) > this.o.watchdog.stuckAfterMs;
     // The watch's own silence timer is the first line; this is the second.
-    const silent = this.phase === 'watching' && this.lastHeardAt !== undefined && now - this.lastHeardAt > this.o.staleAfterMs + this.o.watchdog.stuckAfterMs;
+    const silent =
+      this.phase === 'watching' &&
+      this.lastHeardAt !== undefined &&
+      now - this.lastHeardAt > this.o.staleAfterMs + this.o.watchdog.stuckAfterMs;
     if (!stuck && !silent) return false;
     const what = this.pending?.what ?? `watch ${this.label}`;
     if (this.restartsInARow >= this.o.watchdog.maxRestarts) {
       this.wedgedNow = true;
       this.wedgedReason = `${what}: stuck past its deadline again after ${this.restartsInARow} watchdog restart(s)`;
     }
-    const err = Object.assign(new Error(`${what}: stuck for ${stuck ? this.stuckFor(now) : now - (this.lastHeardAt ?? now)} ms, restarted`), { reason: 'Timeout' });
+    const err = Object.assign(
+      new Error(`${what}: stuck for ${stuck ? this.stuckFor(now) : now - (this.lastHeardAt ?? now)} ms, restarted`),
+      { reason: 'Timeout' },
+    );
     this.fail(err, this.lastHeardAt);
     // A first list that got stuck is an attempt over: load() answers with the error, not after syncTimeoutMs.
     this.attempted = true;
@@ -308,7 +322,11 @@ export class Reflector {
   private async request<T>(loop: Loop, what: string, send: (d: Deadline) => Promise<T>): Promise<T> {
     if (this.stopped) throw new Stopped();
     if (this.loop !== loop) throw new Restarted();
-    const d = new Deadline(this.o.requestTimeoutMs, loop.ctl.signal, `${this.label}: no answer within ${this.o.requestTimeoutMs} ms`);
+    const d = new Deadline(
+      this.o.requestTimeoutMs,
+      loop.ctl.signal,
+      `${this.label}: no answer within ${this.o.requestTimeoutMs} ms`,
+    );
     this.pending = { what, since: Date.now() };
     try {
       const v = await d.race(send(d));
@@ -372,11 +390,19 @@ export class Reflector {
     this.markAttempted();
   }
 
-  private async listPage(loop: Loop, cont: string | undefined): Promise<{ items: unknown[]; continue?: string; resourceVersion: string }> {
+  private async listPage(
+    loop: Loop,
+    cont: string | undefined,
+  ): Promise<{ items: unknown[]; continue?: string; resourceVersion: string }> {
     const text = await this.request(loop, `list ${this.label}`, async (d) => {
       const capture = captureRawList(d.signal);
       const opts: ConfigurationOptions = { middleware: [capture.middleware], middlewareMergeStrategy: 'append' };
-      await this.o.def.list(this.o.apis, { limit: this.o.pageSize, _continue: cont, fieldSelector: this.o.fieldSelector }, this.namespace, opts);
+      await this.o.def.list(
+        this.o.apis,
+        { limit: this.o.pageSize, _continue: cont, fieldSelector: this.o.fieldSelector },
+        this.namespace,
+        opts,
+      );
       return capture.text();
     });
     let body: unknown;
@@ -385,7 +411,8 @@ export class Reflector {
     } catch {
       body = undefined;
     }
-    if (!isRecord(body) || !Array.isArray(body.items)) throw new Error(`list ${this.label}: the response is not a Kubernetes list`);
+    if (!isRecord(body) || !Array.isArray(body.items))
+      throw new Error(`list ${this.label}: the response is not a Kubernetes list`);
     const meta = isRecord(body.metadata) ? body.metadata : {};
     return {
       items: body.items,
@@ -415,7 +442,11 @@ export class Reflector {
     // overwrites it with the plain controller's), so a server that never answers would hang us; and
     // its controller only reaches us once the headers are in. Our signal goes on the request itself
     // (WatchConfig), so the deadline, a stop or a restart also frees the connection.
-    const d = new Deadline(this.o.requestTimeoutMs, loop.ctl.signal, `${what}: no answer within ${this.o.requestTimeoutMs} ms`);
+    const d = new Deadline(
+      this.o.requestTimeoutMs,
+      loop.ctl.signal,
+      `${what}: no answer within ${this.o.requestTimeoutMs} ms`,
+    );
     const pending = { what, since: Date.now() };
     this.pending = pending;
     this.lastWatchLivedMs = 0;
@@ -442,7 +473,10 @@ export class Reflector {
       d.signal.addEventListener('abort', onAbort, { once: true });
       const arm = () => {
         clearTimeout(silence);
-        silence = setTimeout(() => finish(new Silent(`${what}: no event and no bookmark for ${this.o.staleAfterMs} ms`)), this.o.staleAfterMs);
+        silence = setTimeout(
+          () => finish(new Silent(`${what}: no event and no bookmark for ${this.o.staleAfterMs} ms`)),
+          this.o.staleAfterMs,
+        );
       };
       this.watchConfig.nextSignal = d.signal;
       this.watcher
@@ -496,7 +530,8 @@ export class Reflector {
         break;
       }
       case 'DELETED':
-        if (meta && typeof meta.name === 'string') this.o.sink.remove(this.def.kind, typeof meta.namespace === 'string' ? meta.namespace : undefined, meta.name);
+        if (meta && typeof meta.name === 'string')
+          this.o.sink.remove(this.def.kind, typeof meta.namespace === 'string' ? meta.namespace : undefined, meta.name);
         break;
       case 'BOOKMARK':
         break;
@@ -505,10 +540,15 @@ export class Reflector {
         // {"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired"|"Gone"}}.
         const code = isRecord(obj) && typeof obj.code === 'number' ? obj.code : undefined;
         if (code === 410) throw new Gone('resource version expired');
-        throw Object.assign(new Error(isRecord(obj) && typeof obj.message === 'string' ? obj.message : `watch ${this.label}: error event`), {
-          statusCode: code,
-          reason: isRecord(obj) && typeof obj.reason === 'string' ? obj.reason : undefined,
-        });
+        throw Object.assign(
+          new Error(
+            isRecord(obj) && typeof obj.message === 'string' ? obj.message : `watch ${this.label}: error event`,
+          ),
+          {
+            statusCode: code,
+            reason: isRecord(obj) && typeof obj.reason === 'string' ? obj.reason : undefined,
+          },
+        );
       }
       default:
         return;
@@ -634,7 +674,9 @@ class WatchConfig extends KubeConfig {
     return this.inner.getCurrentCluster();
   }
 
-  override async applyToFetchOptions(opts: Parameters<KubeConfig['applyToFetchOptions']>[0]): ReturnType<KubeConfig['applyToFetchOptions']> {
+  override async applyToFetchOptions(
+    opts: Parameters<KubeConfig['applyToFetchOptions']>[0],
+  ): ReturnType<KubeConfig['applyToFetchOptions']> {
     const ours = this.nextSignal;
     this.nextSignal = undefined;
     const init = await this.inner.applyToFetchOptions(opts);
@@ -694,26 +736,46 @@ const REASON_OF_CODE: Record<number, string> = {
 };
 
 /** Any failure of a list or watch → the error value a reply shows (`{resource, reason, message}`). */
-export function describeFailure(resource: string, namespace: string | undefined, e: unknown, timeoutMs: number): ReflectorFailure {
+export function describeFailure(
+  resource: string,
+  namespace: string | undefined,
+  e: unknown,
+  timeoutMs: number,
+): ReflectorFailure {
   const at = Date.now();
   const base = { resource, ...(namespace ? { namespace } : {}), at };
   if (e instanceof ApiException) {
     // client-node keeps the body as the raw text (exception.js); the API server's Status is in it.
     const st = parseStatus(e.body);
-    return { ...base, code: e.code, reason: st.reason ?? REASON_OF_CODE[e.code] ?? `HTTP ${e.code}`, message: st.message ?? `HTTP ${e.code}` };
+    return {
+      ...base,
+      code: e.code,
+      reason: st.reason ?? REASON_OF_CODE[e.code] ?? `HTTP ${e.code}`,
+      message: st.message ?? `HTTP ${e.code}`,
+    };
   }
   const err = isRecord(e) ? e : {};
   const name = typeof err.name === 'string' ? err.name : '';
   const message = e instanceof Error ? e.message : String(e);
   if (typeof err.reason === 'string') {
-    return { ...base, ...(typeof err.statusCode === 'number' ? { code: err.statusCode } : {}), reason: err.reason, message };
+    return {
+      ...base,
+      ...(typeof err.statusCode === 'number' ? { code: err.statusCode } : {}),
+      reason: err.reason,
+      message,
+    };
   }
   if (name === 'AbortError' || name === 'TimeoutError') {
     return { ...base, reason: 'Timeout', message: `${resource}: no answer within ${timeoutMs} ms` };
   }
   if (typeof err.statusCode === 'number') {
     // Watch (watch.js) throws a plain Error named by the status text, with `statusCode`.
-    return { ...base, code: err.statusCode, reason: REASON_OF_CODE[err.statusCode] ?? `HTTP ${err.statusCode}`, message };
+    return {
+      ...base,
+      code: err.statusCode,
+      reason: REASON_OF_CODE[err.statusCode] ?? `HTTP ${err.statusCode}`,
+      message,
+    };
   }
   if (name === 'FetchError' || typeof err.code === 'string') {
     return { ...base, reason: 'Unreachable', message };

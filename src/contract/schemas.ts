@@ -91,7 +91,13 @@ const fitLimitedBy = z.string().nullable();
 /** `quota NS --json`: headroom of a namespace. */
 export const quotaOutputSchema = z.strictObject({
   namespace: z.string(),
-  quotas: z.array(z.strictObject({ name: z.string(), scopes: z.array(z.string()), resources: z.record(z.string(), z.strictObject({ hard: quantity, used: quantity, free: quantity })) })),
+  quotas: z.array(
+    z.strictObject({
+      name: z.string(),
+      scopes: z.array(z.string()),
+      resources: z.record(z.string(), z.strictObject({ hard: quantity, used: quantity, free: quantity })),
+    }),
+  ),
   limitRanges: z.array(
     z.strictObject({
       name: z.string(),
@@ -106,7 +112,14 @@ export const quotaOutputSchema = z.strictObject({
   defaultPod: z.strictObject({ fits: z.number().int(), limitedBy: fitLimitedBy }),
   largestSchedulablePod: z.strictObject({ cpu: quantity, memory: quantity, node: z.string() }).nullable(),
   workloads: z.array(
-    z.strictObject({ kind: z.string(), name: z.string(), replicas: z.number().int(), perPod: resourceList, moreReplicasFit: z.number().int(), limitedBy: fitLimitedBy }),
+    z.strictObject({
+      kind: z.string(),
+      name: z.string(),
+      replicas: z.number().int(),
+      perPod: resourceList,
+      moreReplicasFit: z.number().int(),
+      limitedBy: fitLimitedBy,
+    }),
   ),
   pendingPods: z.array(z.string()),
 });
@@ -116,9 +129,27 @@ export const replySchema = z.strictObject({
   kind: z.enum(['diagnosis', 'headroom', 'whatif', 'simulation', 'help', 'refusal', 'error', 'info']),
   icon: z.string(),
   headline: z.string(),
-  path: z.array(z.strictObject({ layer: z.enum(['LimitRange', 'ResourceQuota', 'Scheduler']), state: z.enum(['pass', 'fail', 'unknown']) })).optional(),
+  path: z
+    .array(
+      z.strictObject({
+        layer: z.enum(['LimitRange', 'ResourceQuota', 'Scheduler']),
+        state: z.enum(['pass', 'fail', 'unknown']),
+      }),
+    )
+    .optional(),
   table: z.strictObject({ columns: z.array(z.string()), rows: z.array(z.array(z.string())) }).optional(),
-  bars: z.array(z.strictObject({ label: z.string(), used: z.string(), hard: z.string(), free: z.string(), fraction: z.number(), note: z.string().optional() })).optional(),
+  bars: z
+    .array(
+      z.strictObject({
+        label: z.string(),
+        used: z.string(),
+        hard: z.string(),
+        free: z.string(),
+        fraction: z.number(),
+        note: z.string().optional(),
+      }),
+    )
+    .optional(),
   lines: z.array(z.string()),
   fixes: z.array(fixSchema),
   why: z.string().optional(),
@@ -131,7 +162,10 @@ export const whatifOutputSchema = z.strictObject({
   replies: z.array(replySchema),
 });
 
-const namespaceName = z.string().max(63).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { error: 'is not a namespace name (lowercase letters, digits and -)' });
+const namespaceName = z
+  .string()
+  .max(63)
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { error: 'is not a namespace name (lowercase letters, digits and -)' });
 const nsWhenNone = namespaceName.optional();
 
 /** Inputs of the MCP tools: the arguments of the CLI command of the same name. */
@@ -152,7 +186,9 @@ export const quotaInputSchema = z.strictObject({
 });
 
 export const whatifInputSchema = z.strictObject({
-  question: z.string().describe('"what if web scales to 8", "what if node-3 goes down", "raise pods of team-quota to 14 in team-a", …'),
+  question: z
+    .string()
+    .describe('"what if web scales to 8", "what if node-3 goes down", "raise pods of team-quota to 14 in team-a", …'),
   namespace: nsWhenNone.describe('namespace when the question names none (-n)'),
 });
 

@@ -7,7 +7,12 @@ import type { PersistentVolumeClaim, Pod, Workload } from '../k8s/objects.ts';
 import { CLUSTER_SCOPED_KINDS, isKind, resourceOf } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import type { ResourceList } from '../quantity.ts';
-import { applyLimitRangeDefaults, validatePodLimits, validatePVCLimits, type LimitViolation } from './admission/limitranger.ts';
+import {
+  applyLimitRangeDefaults,
+  validatePodLimits,
+  validatePVCLimits,
+  type LimitViolation,
+} from './admission/limitranger.ts';
 import { checkQuota, type LimitedResource, type QuotaDecision } from './admission/resourcequota.ts';
 import { invalidMessage, validatePodResources, type FieldError } from './admission/validation.ts';
 import type { Operation } from './admission/evaluators/types.ts';
@@ -73,24 +78,46 @@ function featureOn(opts: AdmitOptions, gate: string, dflt: boolean): boolean {
 }
 
 function sortedByName<T extends KObject>(list: T[]): T[] {
-  return [...list].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : (a.metadata.name ?? '') > (b.metadata.name ?? '') ? 1 : 0));
+  return [...list].sort((a, b) =>
+    (a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : (a.metadata.name ?? '') > (b.metadata.name ?? '') ? 1 : 0,
+  );
 }
 
 function objectName(obj: KObject): string {
   return obj.metadata.name ?? (typeof obj.metadata.generateName === 'string' ? obj.metadata.generateName : '');
 }
 
-function refuse(obj: KObject, layer: DecisionLayer, message: string, httpStatus: number, extra: Partial<AdmissionResult> = {}): AdmissionResult {
-  return { allowed: false, layer, message, httpStatus, object: obj, quotaUsage: new Map(), quotaUsedAfter: new Map(), warnings: [], ...extra };
+function refuse(
+  obj: KObject,
+  layer: DecisionLayer,
+  message: string,
+  httpStatus: number,
+  extra: Partial<AdmissionResult> = {},
+): AdmissionResult {
+  return {
+    allowed: false,
+    layer,
+    message,
+    httpStatus,
+    object: obj,
+    quotaUsage: new Map(),
+    quotaUsedAfter: new Map(),
+    warnings: [],
+    ...extra,
+  };
 }
 
 /** Priority admission: resolves priorityClassName (or the global default) to spec.priority. */
 function admitPriority(pod: Pod, snapshot: Snapshot): { pod: Pod; error?: string; warning?: string } {
   const r = resolvePriorityClass(snapshot, pod.spec.priorityClassName);
-  if (r.kind === 'none') return { pod: pod.spec.priority === undefined || pod.spec.priority === null ? withPriority(pod, r.value, undefined) : pod };
+  if (r.kind === 'none')
+    return {
+      pod: pod.spec.priority === undefined || pod.spec.priority === null ? withPriority(pod, r.value, undefined) : pod,
+    };
   if (r.kind === 'missing') {
     // A state without any PriorityClass objects cannot tell; the API server would know. Warn, do not reject.
-    if (snapshot.list('PriorityClass').length === 0) return { pod, warning: `PriorityClass ${r.className} is not in the state: priority taken as 0` };
+    if (snapshot.list('PriorityClass').length === 0)
+      return { pod, warning: `PriorityClass ${r.className} is not in the state: priority taken as 0` };
     return { pod, error: `no PriorityClass with name ${r.className} was found` };
   }
   return { pod: withPriority(pod, r.value, r.className, r.preemptionPolicy) };
@@ -128,7 +155,15 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
     // Cluster-scoped objects (Namespace, PriorityClass, StorageClass, Node …) are never quota-checked.
     const { namespace: _ignored, ...metadata } = input.metadata;
     void _ignored;
-    return { allowed: true, layer: null, message: null, object: clone({ ...input, metadata }), quotaUsage: new Map(), quotaUsedAfter: new Map(), warnings };
+    return {
+      allowed: true,
+      layer: null,
+      message: null,
+      object: clone({ ...input, metadata }),
+      quotaUsage: new Map(),
+      quotaUsedAfter: new Map(),
+      warnings,
+    };
   }
   const ns = input.metadata.namespace ?? 'default';
   let obj: KObject = clone({ ...input, metadata: { ...input.metadata, namespace: ns } });
@@ -144,22 +179,39 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
     if (operation === 'CREATE') {
       const prio = admitPriority(pod, snapshot);
       if (prio.warning) warnings.push(prio.warning);
-      if (prio.error) return refuse(pod, 'api-validation', forbidden(resource, group, objectName(pod), prio.error), 403, { warnings });
+      if (prio.error)
+        return refuse(pod, 'api-validation', forbidden(resource, group, objectName(pod), prio.error), 403, {
+          warnings,
+        });
       pod = prio.pod;
     }
     // Name generation happens in the store's create, after mutating admission.
     if (!pod.metadata.name && pod.metadata.generateName) {
-      pod = { ...pod, metadata: { ...pod.metadata, name: pod.metadata.generateName + generateNameSuffix(`${ns}/${pod.metadata.generateName}/${opts.nameSeed ?? 0}`) } };
+      pod = {
+        ...pod,
+        metadata: {
+          ...pod.metadata,
+          name:
+            pod.metadata.generateName + generateNameSuffix(`${ns}/${pod.metadata.generateName}/${opts.nameSeed ?? 0}`),
+        },
+      };
     }
     obj = pod;
     const fieldErrors = validatePodResources(pod);
     if (fieldErrors.length > 0) {
-      return refuse(obj, 'api-validation', invalidMessage('Pod', objectName(obj), fieldErrors), 422, { fieldErrors, warnings });
+      return refuse(obj, 'api-validation', invalidMessage('Pod', objectName(obj), fieldErrors), 422, {
+        fieldErrors,
+        warnings,
+      });
     }
     if (limitRangerApplies) {
       const lr = validatePodLimits(pod, limitRanges, { podLevelResources });
       limitViolations = lr.violations;
-      if (lr.message) return refuse(obj, 'limitrange', forbidden(resource, group, objectName(obj), lr.message), 403, { limitViolations, warnings });
+      if (lr.message)
+        return refuse(obj, 'limitrange', forbidden(resource, group, objectName(obj), lr.message), 403, {
+          limitViolations,
+          warnings,
+        });
     }
   } else if (isKind(obj, 'PersistentVolumeClaim')) {
     let pvc: PersistentVolumeClaim = obj;
@@ -167,12 +219,23 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
     obj = pvc;
     const lr = validatePVCLimits(pvc, limitRanges);
     limitViolations = lr.violations;
-    if (lr.message) return refuse(obj, 'limitrange', forbidden(resource, group, objectName(obj), lr.message), 403, { limitViolations, warnings });
+    if (lr.message)
+      return refuse(obj, 'limitrange', forbidden(resource, group, objectName(obj), lr.message), 403, {
+        limitViolations,
+        warnings,
+      });
   } else if (isKind(obj, 'LimitRange') && Array.isArray(obj.spec?.limits)) {
     // SetDefaults_LimitRangeItem: the stored form is what LimitRanger later reads.
     obj = defaultLimitRange(obj);
   } else if (!obj.metadata.name && typeof obj.metadata.generateName === 'string') {
-    obj = { ...obj, metadata: { ...obj.metadata, name: obj.metadata.generateName + generateNameSuffix(`${ns}/${obj.metadata.generateName}/${opts.nameSeed ?? 0}`) } };
+    obj = {
+      ...obj,
+      metadata: {
+        ...obj.metadata,
+        name:
+          obj.metadata.generateName + generateNameSuffix(`${ns}/${obj.metadata.generateName}/${opts.nameSeed ?? 0}`),
+      },
+    };
   }
 
   const decision = checkQuota(
@@ -186,7 +249,9 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
     },
   );
   if (!decision.allowed) {
-    const message = decision.forbidden ? forbidden(resource, group, objectName(obj), decision.message!) : decision.message!;
+    const message = decision.forbidden
+      ? forbidden(resource, group, objectName(obj), decision.message!)
+      : decision.message!;
     return refuse(obj, 'quota', message, decision.httpStatus ?? 403, { quota: decision, limitViolations, warnings });
   }
   return {

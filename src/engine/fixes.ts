@@ -43,7 +43,6 @@ interface Candidate {
   fixes?: 'api-validation' | 'limitrange' | 'quota';
 }
 
-
 /** Where the failing pod comes from, so a fix can name the right thing to change. */
 export interface PodOrigin {
   /** `deploy/web`, `statefulset/db`, `pod/x` … for kubectl commands. */
@@ -67,12 +66,23 @@ export function verifyCandidates(base: Snapshot, candidates: Candidate[], opts: 
     const res = simulate(state, [object], { ...opts, dryRun: false }).results;
     const r = res[res.length - 1];
     if (!r) continue;
-    const stoppedAt = !r.admission.allowed ? r.admission.layer : r.scheduling && !r.scheduling.scheduled ? 'scheduler' : null;
+    const stoppedAt = !r.admission.allowed
+      ? r.admission.layer
+      : r.scheduling && !r.scheduling.scheduled
+        ? 'scheduler'
+        : null;
     if (stoppedAt === null || (stoppedAt === 'scheduler' && c.needSchedule === false)) {
       out.push({ who: c.who, summary: c.summary, change: c.change, verified: true, outcome: outcomeOf(r) });
     } else if (c.fixes && LAYERS[stoppedAt].rank > LAYERS[c.fixes].rank) {
-      const next = stoppedAt === 'scheduler' ? 'no node fits yet' : (r.admission.message ?? '').replace(/^.*? is forbidden: /, '');
-      out.push({ who: c.who, summary: c.summary, change: c.change, verified: true, outcome: `passes ${LAYERS[c.fixes].name}; next: ${LAYERS[stoppedAt].name} — ${next}` });
+      const next =
+        stoppedAt === 'scheduler' ? 'no node fits yet' : (r.admission.message ?? '').replace(/^.*? is forbidden: /, '');
+      out.push({
+        who: c.who,
+        summary: c.summary,
+        change: c.change,
+        verified: true,
+        outcome: `passes ${LAYERS[c.fixes].name}; next: ${LAYERS[stoppedAt].name} — ${next}`,
+      });
     }
   }
   return out;
@@ -82,7 +92,13 @@ function containerNames(pod: Pod): string[] {
   return pod.spec.containers.map((c) => c.name);
 }
 
-function setContainerValue(pod: Pod, container: string, which: 'requests' | 'limits', resource: string, value: string): Pod {
+function setContainerValue(
+  pod: Pod,
+  container: string,
+  which: 'requests' | 'limits',
+  resource: string,
+  value: string,
+): Pod {
   const out = clone(pod);
   for (const c of [...out.spec.containers, ...(out.spec.initContainers ?? [])]) {
     if (c.name !== container) continue;
@@ -93,7 +109,14 @@ function setContainerValue(pod: Pod, container: string, which: 'requests' | 'lim
   return out;
 }
 
-function kubectlSetResources(ns: string, ref: string | undefined, container: string, which: 'requests' | 'limits', resource: string, value: string): string | undefined {
+function kubectlSetResources(
+  ns: string,
+  ref: string | undefined,
+  container: string,
+  which: 'requests' | 'limits',
+  resource: string,
+  value: string,
+): string | undefined {
   if (!ref || ref.startsWith('pod/')) return undefined;
   return `kubectl -n ${ns} set resources ${ref} -c ${container} --${which}=${resource}=${value}`;
 }
@@ -103,7 +126,11 @@ function quotaPatch(ns: string, quota: string, resource: string, value: string):
 }
 
 /** The container carrying the most of a resource (the one to lower). */
-function biggestContainer(pod: Pod, which: 'requests' | 'limits', resource: string): { name: string; value: Quantity } | null {
+function biggestContainer(
+  pod: Pod,
+  which: 'requests' | 'limits',
+  resource: string,
+): { name: string; value: Quantity } | null {
   let best: { name: string; value: Quantity } | null = null;
   for (const c of pod.spec.containers) {
     const v = Quantity.tryParse(c.resources?.[which]?.[resource]);
@@ -132,7 +159,14 @@ function scalable(kind: string): kind is 'Deployment' | 'StatefulSet' | 'Replica
   return kind === 'Deployment' || kind === 'StatefulSet' || kind === 'ReplicaSet';
 }
 
-const SHORT_KIND: Record<string, string> = { Deployment: 'deploy', StatefulSet: 'statefulset', ReplicaSet: 'rs', Job: 'job', DaemonSet: 'ds', CronJob: 'cronjob' };
+const SHORT_KIND: Record<string, string> = {
+  Deployment: 'deploy',
+  StatefulSet: 'statefulset',
+  ReplicaSet: 'rs',
+  Job: 'job',
+  DaemonSet: 'ds',
+  CronJob: 'cronjob',
+};
 
 export function refOf(kind: string, name: string): string {
   return `${SHORT_KIND[kind] ?? kind.toLowerCase()}/${name}`;
@@ -158,7 +192,19 @@ export function quotaHolders(state: Snapshot, ns: string, resource: string, now?
     const owner = ownerOf(state, pod) ?? { kind: 'Pod', name: pod.metadata.name ?? '' };
     const key = `${owner.kind}/${owner.name}`;
     let h = groups.get(key);
-    if (!h) groups.set(key, (h = { ref: refOf(owner.kind, owner.name), kind: owner.kind, name: owner.name, pods: 0, pending: 0, perPod: u, total: Quantity.zero(u.format) }));
+    if (!h)
+      groups.set(
+        key,
+        (h = {
+          ref: refOf(owner.kind, owner.name),
+          kind: owner.kind,
+          name: owner.name,
+          pods: 0,
+          pending: 0,
+          perPod: u,
+          total: Quantity.zero(u.format),
+        }),
+      );
     h.pods++;
     if (!pod.spec.nodeName) h.pending++;
     h.total = h.total.add(u);
@@ -176,14 +222,25 @@ function removeWorkloadPods(state: Snapshot, ns: string, holder: Holder, count: 
       return o && o.kind === holder.kind && o.name === holder.name && !isTerminal(p);
     })
     // Then the newest first (the controller's ActivePods ranking ends on creation time, newer deleted first).
-    .sort((a, b) => Number(!!a.spec.nodeName) - Number(!!b.spec.nodeName) || byteCompare(String(b.metadata.creationTimestamp ?? ''), String(a.metadata.creationTimestamp ?? '')) || byteCompare(b.metadata.name ?? '', a.metadata.name ?? ''))
+    .sort(
+      (a, b) =>
+        Number(!!a.spec.nodeName) - Number(!!b.spec.nodeName) ||
+        byteCompare(String(b.metadata.creationTimestamp ?? ''), String(a.metadata.creationTimestamp ?? '')) ||
+        byteCompare(b.metadata.name ?? '', a.metadata.name ?? ''),
+    )
     .slice(0, count);
   for (const p of pods) releasePod(state, p);
   return state;
 }
 
 /** Fixes for `exceeded quota` against the current state. */
-export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<QuotaFailure, { type: 'exceeded' }>, origin: PodOrigin, opts: SimOptions): VerifiedFix[] {
+export function quotaExceededFixes(
+  state: Snapshot,
+  pod: Pod,
+  failure: Extract<QuotaFailure, { type: 'exceeded' }>,
+  origin: PodOrigin,
+  opts: SimOptions,
+): VerifiedFix[] {
   const ns = pod.metadata.namespace ?? 'default';
   const candidates: Candidate[] = [];
   // The pod as admission saw it: a value the pod does not set may come from LimitRange defaults, and
@@ -211,8 +268,11 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
     lowered = setContainerValue(lowered, big.name, which, m[2]!, target.toString());
     // Requests above a lowered limit would be invalid: lower the request with it.
     if (which === 'limits') {
-      const req = Quantity.tryParse(lowered.spec.containers.find((c) => c.name === big.name)?.resources?.requests?.[m[2]!]);
-      if (req && req.cmp(target) > 0) lowered = setContainerValue(lowered, big.name, 'requests', m[2]!, target.toString());
+      const req = Quantity.tryParse(
+        lowered.spec.containers.find((c) => c.name === big.name)?.resources?.requests?.[m[2]!],
+      );
+      if (req && req.cmp(target) > 0)
+        lowered = setContainerValue(lowered, big.name, 'requests', m[2]!, target.toString());
     }
     lowerParts.push(`${which === 'limits' ? 'limits' : 'requests'}.${m[2]} of container ${big.name} to ≤ ${target}`);
     const cmd = kubectlSetResources(ns, origin.ref, big.name, which, m[2]!, target.toString());
@@ -220,7 +280,12 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
   }
   if (lowered && lowerParts.length > 0) {
     const p = lowered;
-    candidates.push({ who: 'app-team', summary: `lower ${lowerParts.join(' and ')}`, change: lowerCmds.join('\n') || undefined, apply: (s) => ({ state: s, object: p }) });
+    candidates.push({
+      who: 'app-team',
+      summary: `lower ${lowerParts.join(' and ')}`,
+      change: lowerCmds.join('\n') || undefined,
+      apply: (s) => ({ state: s, object: p }),
+    });
   }
   // 2. Free quota: scale down the workload that frees enough with the fewest replicas.
   const primary = failure.exceeded[0]!;
@@ -261,7 +326,13 @@ export function quotaExceededFixes(state: Snapshot, pod: Pod, failure: Extract<Q
 }
 
 /** Fixes for `must specify`: give the named containers the missing values (the LimitRange defaults when any). */
-export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<string, string[]>, origin: PodOrigin, opts: SimOptions): VerifiedFix[] {
+export function mustSpecifyFixes(
+  state: Snapshot,
+  pod: Pod,
+  missing: Record<string, string[]>,
+  origin: PodOrigin,
+  opts: SimOptions,
+): VerifiedFix[] {
   const ns = pod.metadata.namespace ?? 'default';
   const lrDefaults = defaultsOf(state, ns);
   let fixed = pod;
@@ -274,10 +345,17 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
     if (!m) continue;
     const which = m[1] === 'limits.' ? 'limits' : 'requests';
     const base = m[2]!;
-    const preset = (which === 'limits' ? lrDefaults.default[base] ?? fallbackLimit[base] : lrDefaults.defaultRequest[base] ?? fallback[base])!;
+    const preset = (
+      which === 'limits'
+        ? (lrDefaults.default[base] ?? fallbackLimit[base])
+        : (lrDefaults.defaultRequest[base] ?? fallback[base])
+    )!;
     for (const c of containers.length ? containers : containerNames(pod)) {
       // A limit below the container's own request is invalid (422): never set one lower than the request.
-      const req = which === 'limits' ? Quantity.tryParse(fixed.spec.containers.find((x) => x.name === c)?.resources?.requests?.[base]) : null;
+      const req =
+        which === 'limits'
+          ? Quantity.tryParse(fixed.spec.containers.find((x) => x.name === c)?.resources?.requests?.[base])
+          : null;
       const value = req && req.cmp(Quantity.parse(preset)) > 0 ? req.toString() : preset;
       fixed = setContainerValue(fixed, c, which, base, value);
       // A limit below the request is invalid: raise the limit with it when needed.
@@ -291,7 +369,15 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
     }
   }
   const candidates: Candidate[] = [];
-  if (parts.length) candidates.push({ who: 'app-team', summary: `set ${parts.join(', ')}`, change: cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: fixed }), needSchedule: false, fixes: 'quota' });
+  if (parts.length)
+    candidates.push({
+      who: 'app-team',
+      summary: `set ${parts.join(', ')}`,
+      change: cmds.join('\n') || undefined,
+      apply: (s) => ({ state: s, object: fixed }),
+      needSchedule: false,
+      fixes: 'quota',
+    });
   // For everyone: a LimitRange that defaults the missing values.
   const lrDefault: Record<string, string> = {};
   const lrDefaultRequest: Record<string, string> = {};
@@ -301,7 +387,8 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
     if (m[1] === 'limits.') lrDefault[m[2]!] = fallback[m[2]!] === '100m' ? '500m' : '512Mi';
     else lrDefaultRequest[m[2]!] = fallback[m[2]!]!;
   }
-  for (const [k, v] of Object.entries(lrDefaultRequest)) if (!(k in lrDefault)) lrDefault[k] = v === '100m' ? '500m' : '512Mi';
+  for (const [k, v] of Object.entries(lrDefaultRequest))
+    if (!(k in lrDefault)) lrDefault[k] = v === '100m' ? '500m' : '512Mi';
   const lr: KObject = {
     apiVersion: 'v1',
     kind: 'LimitRange',
@@ -310,7 +397,10 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
   };
   candidates.push({
     who: 'platform',
-    summary: `add a LimitRange with container defaults (${Object.entries(lrDefaultRequest).map(([k, v]) => `${k} request ${v}`).concat(Object.entries(lrDefault).map(([k, v]) => `${k} limit ${v}`)).join(', ')}) so every pod gets them`,
+    summary: `add a LimitRange with container defaults (${Object.entries(lrDefaultRequest)
+      .map(([k, v]) => `${k} request ${v}`)
+      .concat(Object.entries(lrDefault).map(([k, v]) => `${k} limit ${v}`))
+      .join(', ')}) so every pod gets them`,
     change: `kubectl -n ${ns} apply -f - <<'EOF'\napiVersion: v1\nkind: LimitRange\nmetadata: {name: quota-doctor-defaults}\nspec:\n  limits:\n  - type: Container\n    default: ${JSON.stringify(lrDefault)}\n    defaultRequest: ${JSON.stringify(lrDefaultRequest)}\nEOF`,
     apply: (s) => {
       s.put(lr);
@@ -321,7 +411,10 @@ export function mustSpecifyFixes(state: Snapshot, pod: Pod, missing: Record<stri
   return verifyCandidates(state, candidates, opts);
 }
 
-function defaultsOf(state: Snapshot, ns: string): { default: Record<string, string>; defaultRequest: Record<string, string> } {
+function defaultsOf(
+  state: Snapshot,
+  ns: string,
+): { default: Record<string, string>; defaultRequest: Record<string, string> } {
   const out = { default: {} as Record<string, string>, defaultRequest: {} as Record<string, string> };
   for (const lr of state.list('LimitRange', ns)) {
     for (const item of lr.spec.limits) {
@@ -334,9 +427,18 @@ function defaultsOf(state: Snapshot, ns: string): { default: Record<string, stri
 }
 
 /** Fixes for LimitRange violations: the exact value to set, both ways for a ratio. */
-export function limitRangeFixes(state: Snapshot, pod: Pod, violations: LimitViolation[], origin: PodOrigin, opts: SimOptions): VerifiedFix[] {
+export function limitRangeFixes(
+  state: Snapshot,
+  pod: Pod,
+  violations: LimitViolation[],
+  origin: PodOrigin,
+  opts: SimOptions,
+): VerifiedFix[] {
   const ns = pod.metadata.namespace ?? 'default';
-  const ways: { parts: string[]; cmds: string[]; pod: Pod }[] = [{ parts: [], cmds: [], pod }, { parts: [], cmds: [], pod }];
+  const ways: { parts: string[]; cmds: string[]; pod: Pod }[] = [
+    { parts: [], cmds: [], pod },
+    { parts: [], cmds: [], pod },
+  ];
   const set = (w: (typeof ways)[number], c: string, which: 'requests' | 'limits', res: string, v: Quantity) => {
     w.pod = setContainerValue(w.pod, c, which, res, v.toString());
     w.parts.push(`${which}.${res} of ${c} to ${v}`);
@@ -348,22 +450,43 @@ export function limitRangeFixes(state: Snapshot, pod: Pod, violations: LimitViol
     if (v.bound === 'max') {
       for (const w of ways) {
         set(w, v.container, 'limits', v.resource, v.limit);
-        const req = Quantity.tryParse(w.pod.spec.containers.find((c) => c.name === v.container)?.resources?.requests?.[v.resource]);
+        const req = Quantity.tryParse(
+          w.pod.spec.containers.find((c) => c.name === v.container)?.resources?.requests?.[v.resource],
+        );
         if (req && req.cmp(v.limit) > 0) set(w, v.container, 'requests', v.resource, v.limit);
       }
     } else if (v.bound === 'min') {
       for (const w of ways) {
         set(w, v.container, 'requests', v.resource, v.limit);
-        const lim = Quantity.tryParse(w.pod.spec.containers.find((c) => c.name === v.container)?.resources?.limits?.[v.resource]);
+        const lim = Quantity.tryParse(
+          w.pod.spec.containers.find((c) => c.name === v.container)?.resources?.limits?.[v.resource],
+        );
         if (lim && lim.cmp(v.limit) < 0) set(w, v.container, 'limits', v.resource, v.limit);
       }
     } else if (v.bound === 'ratio' && v.request && v.limitValue) {
       // Raise the request to ≥ limit / ratio (rounded up to a milli), or lower the limit to ≤ request × ratio.
       const needReq = Quantity.fromNanos(ceilDiv(v.limitValue.nanos * 1_000_000_000n, v.limit.nanos), v.request.format);
       const milli = Quantity.fromMilli(needReq.exactMilliCeil(), v.request.format);
-      set(ways[0]!, v.container, 'requests', v.resource, v.resource === 'cpu' ? milli : Quantity.fromInt(needReq.value(), v.request.format));
+      set(
+        ways[0]!,
+        v.container,
+        'requests',
+        v.resource,
+        v.resource === 'cpu' ? milli : Quantity.fromInt(needReq.value(), v.request.format),
+      );
       const maxLim = Quantity.fromNanos((v.request.nanos * v.limit.nanos) / 1_000_000_000n, v.limitValue.format);
-      set(ways[1]!, v.container, 'limits', v.resource, v.resource === 'cpu' ? Quantity.fromMilli(maxLim.exactMilliCeil() - (maxLim.nanos % 1_000_000n === 0n ? 0n : 1n), v.limitValue.format) : Quantity.fromInt(maxLim.nanos / 1_000_000_000n, v.limitValue.format));
+      set(
+        ways[1]!,
+        v.container,
+        'limits',
+        v.resource,
+        v.resource === 'cpu'
+          ? Quantity.fromMilli(
+              maxLim.exactMilliCeil() - (maxLim.nanos % 1_000_000n === 0n ? 0n : 1n),
+              v.limitValue.format,
+            )
+          : Quantity.fromInt(maxLim.nanos / 1_000_000_000n, v.limitValue.format),
+      );
     }
   }
   const candidates: Candidate[] = [];
@@ -373,7 +496,14 @@ export function limitRangeFixes(state: Snapshot, pod: Pod, violations: LimitViol
     if (!w.parts.length || seen.has(key)) continue;
     seen.add(key);
     const p = w.pod;
-    candidates.push({ who: 'app-team', summary: `set ${key}`, change: w.cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: p }), needSchedule: false, fixes: 'limitrange' });
+    candidates.push({
+      who: 'app-team',
+      summary: `set ${key}`,
+      change: w.cmds.join('\n') || undefined,
+      apply: (s) => ({ state: s, object: p }),
+      needSchedule: false,
+      fixes: 'limitrange',
+    });
   }
   return verifyCandidates(state, candidates, opts);
 }
@@ -400,10 +530,14 @@ export function nodeGaps(state: Snapshot, pod: Pod, statuses: Map<string, { reas
     const gap: NodeGap = { node, reasons: st.reasons };
     if (info && st.reasons.some((r) => r.startsWith('Insufficient'))) {
       const f = freeResources(info);
-      gap.free = { cpu: Quantity.fromMilli(Math.max(0, f.cpu)).toString(), memory: formatMemoryFloor(Math.max(0, f.memory)) };
+      gap.free = {
+        cpu: Quantity.fromMilli(Math.max(0, f.cpu)).toString(),
+        memory: formatMemoryFloor(Math.max(0, f.memory)),
+      };
       gap.short = {};
       if (req.cpu > f.cpu) gap.short.cpu = Quantity.fromMilli(req.cpu - Math.max(0, f.cpu)).toString();
-      if (req.memory > f.memory) gap.short.memory = Quantity.fromInt(req.memory - Math.max(0, f.memory), 'BinarySI').toString();
+      if (req.memory > f.memory)
+        gap.short.memory = Quantity.fromInt(req.memory - Math.max(0, f.memory), 'BinarySI').toString();
     }
     out.push(gap);
   }
@@ -422,13 +556,21 @@ function podRequestVector(pod: Pod): { cpu: number; memory: number } {
 }
 
 /** Fixes for a pod no node fits: request less, tolerate, or the capacity to add. */
-export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<string, { reasons: string[] }>, origin: PodOrigin, opts: SimOptions): VerifiedFix[] {
+export function unschedulableFixes(
+  state: Snapshot,
+  pod: Pod,
+  statuses: Map<string, { reasons: string[] }>,
+  origin: PodOrigin,
+  opts: SimOptions,
+): VerifiedFix[] {
   const ns = pod.metadata.namespace ?? 'default';
   const index = nodeInfoIndex(state);
   const req = podRequestVector(pod);
   const candidates: Candidate[] = [];
   // Nodes that fail only on cpu/memory: the largest free one bounds what the pod may request.
-  const resourceOnly = [...statuses].filter(([, s]) => s.reasons.length > 0 && s.reasons.every((r) => r === 'Insufficient cpu' || r === 'Insufficient memory'));
+  const resourceOnly = [...statuses].filter(
+    ([, s]) => s.reasons.length > 0 && s.reasons.every((r) => r === 'Insufficient cpu' || r === 'Insufficient memory'),
+  );
   let best: { node: string; cpu: number; memory: number } | null = null;
   for (const [node] of resourceOnly) {
     const info = index.get(node);
@@ -437,16 +579,27 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
     const cpuOk = req.cpu <= f.cpu;
     const memOk = req.memory <= f.memory;
     // Prefer the node that needs the smallest cut.
-    const cut = (cpuOk ? 0 : (req.cpu - f.cpu) / Math.max(req.cpu, 1)) + (memOk ? 0 : (req.memory - f.memory) / Math.max(req.memory, 1));
+    const cut =
+      (cpuOk ? 0 : (req.cpu - f.cpu) / Math.max(req.cpu, 1)) +
+      (memOk ? 0 : (req.memory - f.memory) / Math.max(req.memory, 1));
     if (f.cpu <= 0 && !cpuOk) continue;
     if (f.memory <= 0 && !memOk) continue;
-    if (!best || cut < ((req.cpu > best.cpu ? (req.cpu - best.cpu) / Math.max(req.cpu, 1) : 0) + (req.memory > best.memory ? (req.memory - best.memory) / Math.max(req.memory, 1) : 0))) best = { node, cpu: f.cpu, memory: f.memory };
+    if (
+      !best ||
+      cut <
+        (req.cpu > best.cpu ? (req.cpu - best.cpu) / Math.max(req.cpu, 1) : 0) +
+          (req.memory > best.memory ? (req.memory - best.memory) / Math.max(req.memory, 1) : 0)
+    )
+      best = { node, cpu: f.cpu, memory: f.memory };
   }
   if (best && pod.spec.containers.length > 0) {
     let p = pod;
     const parts: string[] = [];
     const cmds: string[] = [];
-    for (const [res, want, free] of [['cpu', req.cpu, best.cpu], ['memory', req.memory, best.memory]] as const) {
+    for (const [res, want, free] of [
+      ['cpu', req.cpu, best.cpu],
+      ['memory', req.memory, best.memory],
+    ] as const) {
       if (want <= free) continue;
       const big = biggestContainer(p, 'requests', res);
       if (!big) continue;
@@ -462,7 +615,12 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
     }
     if (parts.length) {
       const fixed = p;
-      candidates.push({ who: 'app-team', summary: `lower ${parts.join(' and ')} (fits ${best.node})`, change: cmds.join('\n') || undefined, apply: (s) => ({ state: s, object: fixed }) });
+      candidates.push({
+        who: 'app-team',
+        summary: `lower ${parts.join(' and ')} (fits ${best.node})`,
+        change: cmds.join('\n') || undefined,
+        apply: (s) => ({ state: s, object: fixed }),
+      });
     }
   }
   // Taints: tolerate the taint of the nodes that only fail on it (a choice for the app team, if intended).
@@ -479,16 +637,22 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
     }
   }
   for (const t of taintKeys.values()) {
-    const tol = { key: t.key, operator: t.value ? 'Equal' : 'Exists', ...(t.value ? { value: t.value } : {}), effect: t.effect };
+    const tol = {
+      key: t.key,
+      operator: t.value ? 'Equal' : 'Exists',
+      ...(t.value ? { value: t.value } : {}),
+      effect: t.effect,
+    };
     const p = clone(pod);
     p.spec.tolerations = [...(p.spec.tolerations ?? []), tol];
     candidates.push({
       who: 'app-team',
       summary: `tolerate ${t.key}${t.value ? `=${t.value}` : ''}:${t.effect} (${t.nodes} node${t.nodes === 1 ? '' : 's'}) — only if the pod belongs on them`,
       // A JSON patch appends to the template's tolerations (a merge patch would replace the whole list).
-      change: origin.ref && !origin.ref.startsWith('pod/')
-        ? `kubectl -n ${ns} patch ${origin.ref} --type json -p '[{"op":"add","path":"/spec/template/spec/tolerations${pod.spec.tolerations?.length ? '/-' : ''}","value":${JSON.stringify(pod.spec.tolerations?.length ? tol : [tol])}}]'`
-        : `spec.tolerations: [${JSON.stringify(tol)}]`,
+      change:
+        origin.ref && !origin.ref.startsWith('pod/')
+          ? `kubectl -n ${ns} patch ${origin.ref} --type json -p '[{"op":"add","path":"/spec/template/spec/tolerations${pod.spec.tolerations?.length ? '/-' : ''}","value":${JSON.stringify(pod.spec.tolerations?.length ? tol : [tol])}}]'`
+          : `spec.tolerations: [${JSON.stringify(tol)}]`,
       apply: (s) => ({ state: s, object: p }),
     });
   }
@@ -506,9 +670,20 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
         const base = template.node;
         s.put({
           ...clone(base),
-          metadata: { ...clone(base.metadata), name: 'new-node', labels: { ...(base.metadata.labels ?? {}), 'kubernetes.io/hostname': 'new-node' } },
-          spec: { ...(base.spec ?? {}), unschedulable: false, taints: (base.spec?.taints ?? []).filter((t) => t.effect === 'PreferNoSchedule') },
-          status: { ...(base.status ?? {}), allocatable: { ...(base.status?.allocatable ?? {}), cpu: cpuQ.toString(), memory: memQ.toString() } },
+          metadata: {
+            ...clone(base.metadata),
+            name: 'new-node',
+            labels: { ...(base.metadata.labels ?? {}), 'kubernetes.io/hostname': 'new-node' },
+          },
+          spec: {
+            ...(base.spec ?? {}),
+            unschedulable: false,
+            taints: (base.spec?.taints ?? []).filter((t) => t.effect === 'PreferNoSchedule'),
+          },
+          status: {
+            ...(base.status ?? {}),
+            allocatable: { ...(base.status?.allocatable ?? {}), cpu: cpuQ.toString(), memory: memQ.toString() },
+          },
         } as KObject);
         return { state: s, object: pod };
       },
@@ -518,7 +693,9 @@ export function unschedulableFixes(state: Snapshot, pod: Pod, statuses: Map<stri
 }
 
 /** The schedulable, untainted node with the most free cpu (then memory). */
-export function largestNode(state: Snapshot): { node: Node & KObject; name: string; cpu: number; memory: number; pool?: string } | null {
+export function largestNode(
+  state: Snapshot,
+): { node: Node & KObject; name: string; cpu: number; memory: number; pool?: string } | null {
   const index = nodeInfoIndex(state);
   let best: { node: Node & KObject; name: string; cpu: number; memory: number; pool?: string } | null = null;
   for (const name of index.nodeNames()) {
@@ -528,7 +705,18 @@ export function largestNode(state: Snapshot): { node: Node & KObject; name: stri
     const f = freeResources(info);
     if (!best || f.cpu > best.cpu || (f.cpu === best.cpu && f.memory > best.memory)) {
       const labels = info.labels;
-      best = { node: info.node as Node & KObject, name, cpu: f.cpu, memory: f.memory, pool: labels.pool ?? labels['node-pool'] ?? labels['cloud.google.com/gke-nodepool'] ?? labels['eks.amazonaws.com/nodegroup'] ?? labels.agentpool };
+      best = {
+        node: info.node as Node & KObject,
+        name,
+        cpu: f.cpu,
+        memory: f.memory,
+        pool:
+          labels.pool ??
+          labels['node-pool'] ??
+          labels['cloud.google.com/gke-nodepool'] ??
+          labels['eks.amazonaws.com/nodegroup'] ??
+          labels.agentpool,
+      };
     }
   }
   return best;
@@ -541,5 +729,9 @@ export function toResourceRecord(list: ResourceList): Record<string, string> {
 /** Free memory read as a request bound: whole Mi (rounded down) from 1Mi up, like people write requests. */
 export function formatMemoryFloor(bytes: number): string {
   const mi = 1024 * 1024;
-  return (bytes >= mi ? Quantity.fromInt(Math.floor(bytes / mi) * mi, 'BinarySI') : Quantity.fromInt(Math.max(0, Math.floor(bytes)), 'BinarySI')).toString();
+  return (
+    bytes >= mi
+      ? Quantity.fromInt(Math.floor(bytes / mi) * mi, 'BinarySI')
+      : Quantity.fromInt(Math.max(0, Math.floor(bytes)), 'BinarySI')
+  ).toString();
 }

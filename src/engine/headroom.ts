@@ -46,7 +46,15 @@ export interface WorkloadHeadroom extends FitCount {
 export interface Headroom {
   namespace: string;
   quotas: QuotaHeadroom[];
-  limitRanges: { name: string; type: string; default: Record<string, string>; defaultRequest: Record<string, string>; min: Record<string, string>; max: Record<string, string>; maxLimitRequestRatio: Record<string, string> }[];
+  limitRanges: {
+    name: string;
+    type: string;
+    default: Record<string, string>;
+    defaultRequest: Record<string, string>;
+    min: Record<string, string>;
+    max: Record<string, string>;
+    maxLimitRequestRatio: Record<string, string>;
+  }[];
   defaultPod: FitCount & { requests: Record<string, string>; limits: Record<string, string> };
   largestSchedulablePod: { cpu: string; memory: string; node: string } | null;
   workloads: WorkloadHeadroom[];
@@ -103,7 +111,13 @@ export class HeadroomMemo implements Derived {
   private ownsAdmissions: boolean;
 
   constructor(readings?: Readings, admissions?: Map<string, AdmissionMemo>) {
-    this.readings = readings ?? { quotaLists: new WeakMap(), perPod: new WeakMap(), requestVectors: new WeakMap(), signatures: new WeakMap(), templateHashes: new WeakMap() };
+    this.readings = readings ?? {
+      quotaLists: new WeakMap(),
+      perPod: new WeakMap(),
+      requestVectors: new WeakMap(),
+      signatures: new WeakMap(),
+      templateHashes: new WeakMap(),
+    };
     this.admissions = admissions ?? new Map();
     this.ownsAdmissions = !admissions;
   }
@@ -166,7 +180,14 @@ function fitsOf(state: Snapshot, pod: Pod, opts: { now?: number }, memoKey?: obj
     const f = adm.quota?.failure;
     // Full quota: zero more fit, stopped by that resource. Anything else refuses the pod outright.
     if (f?.type === 'exceeded') return { fit: { fits: 0, limitedBy: f.exceeded[0]!, quota: f.quota }, admitted };
-    return { fit: { fits: 0, limitedBy: adm.layer === 'limitrange' ? 'limitrange' : f?.type === 'must-specify' ? 'must-specify' : adm.layer, message: adm.message ?? undefined }, admitted };
+    return {
+      fit: {
+        fits: 0,
+        limitedBy: adm.layer === 'limitrange' ? 'limitrange' : f?.type === 'must-specify' ? 'must-specify' : adm.layer,
+        message: adm.message ?? undefined,
+      },
+      admitted,
+    };
   }
   // Quota bound: every matching quota, every tracked resource the pod uses.
   let best: FitCount = { fits: CAP, limitedBy: null };
@@ -180,7 +201,8 @@ function fitsOf(state: Snapshot, pod: Pod, opts: { now?: number }, memoKey?: obj
       if (!u || u.sign() <= 0) continue;
       const free = h.sub(used.get(k) ?? Quantity.zero());
       const n = free.sign() <= 0 ? 0 : Number(free.nanos / u.nanos);
-      if (n < best.fits || (n === best.fits && best.limitedBy === null)) best = { fits: n, limitedBy: k, quota: q.metadata.name };
+      if (n < best.fits || (n === best.fits && best.limitedBy === null))
+        best = { fits: n, limitedBy: k, quota: q.metadata.name };
     }
   }
   // Node bound.
@@ -213,13 +235,19 @@ class EligibilityCache implements Derived {
     return c;
   }
   onChange(kind: string, prev: KObject | undefined, next: KObject | undefined): void {
-    const drop = kind === 'Pod' ? hasRequiredAntiAffinity(prev) || hasRequiredAntiAffinity(next) : kind === 'Node' || kind === 'PersistentVolumeClaim' || kind === 'PersistentVolume' || kind === 'Namespace';
+    const drop =
+      kind === 'Pod'
+        ? hasRequiredAntiAffinity(prev) || hasRequiredAntiAffinity(next)
+        : kind === 'Node' || kind === 'PersistentVolumeClaim' || kind === 'PersistentVolume' || kind === 'Namespace';
     if (drop) this.map = new Map();
   }
 }
 
 function hasRequiredAntiAffinity(obj: KObject | undefined): boolean {
-  return ((obj as Pod | undefined)?.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
+  return (
+    ((obj as Pod | undefined)?.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+      ?.length ?? 0) > 0
+  );
 }
 
 function signatureOf(state: Snapshot, pod: Pod): string | null {
@@ -231,10 +259,18 @@ function signatureOf(state: Snapshot, pod: Pod): string | null {
 
 function computeSignature(pod: Pod): string | null {
   const s = pod.spec;
-  if (s.affinity?.podAffinity || s.affinity?.podAntiAffinity || (s.topologySpreadConstraints?.length ?? 0) > 0) return null;
+  if (s.affinity?.podAffinity || s.affinity?.podAntiAffinity || (s.topologySpreadConstraints?.length ?? 0) > 0)
+    return null;
   if ((s.volumes ?? []).some((v) => v.persistentVolumeClaim || v.ephemeral)) return null;
   if ([...s.containers, ...(s.initContainers ?? [])].some((c) => (c.ports ?? []).some((p) => p.hostPort))) return null;
-  return JSON.stringify([s.nodeSelector ?? null, s.affinity?.nodeAffinity ?? null, s.tolerations ?? null, s.nodeName ?? null, s.schedulerName ?? null, s.schedulingGates ?? null]);
+  return JSON.stringify([
+    s.nodeSelector ?? null,
+    s.affinity?.nodeAffinity ?? null,
+    s.tolerations ?? null,
+    s.nodeName ?? null,
+    s.schedulerName ?? null,
+    s.schedulingGates ?? null,
+  ]);
 }
 
 /** The excluded nodes, and whether the set is the EligibilityCache's (so tables built on it may be kept). */
@@ -247,8 +283,21 @@ function excludedNodes(state: Snapshot, pod: Pod): { excluded: Set<string>; cach
   // Claims a controller has yet to create (a StatefulSet's volumeClaimTemplates) are left out: the probe
   // asks where another copy could go, not whether its claim exists yet.
   const ns = pod.metadata.namespace ?? 'default';
-  const volumes = pod.spec.volumes?.filter((v) => !v.persistentVolumeClaim || state.get('PersistentVolumeClaim', ns, v.persistentVolumeClaim.claimName));
-  const probe: Pod = { ...pod, spec: { ...pod.spec, nodeName: undefined, containers: pod.spec.containers.map((c) => ({ ...c, resources: {} })), initContainers: (pod.spec.initContainers ?? []).map((c) => ({ ...c, resources: {} })), overhead: undefined, resources: undefined, ...(pod.spec.volumes ? { volumes } : {}) } };
+  const volumes = pod.spec.volumes?.filter(
+    (v) => !v.persistentVolumeClaim || state.get('PersistentVolumeClaim', ns, v.persistentVolumeClaim.claimName),
+  );
+  const probe: Pod = {
+    ...pod,
+    spec: {
+      ...pod.spec,
+      nodeName: undefined,
+      containers: pod.spec.containers.map((c) => ({ ...c, resources: {} })),
+      initContainers: (pod.spec.initContainers ?? []).map((c) => ({ ...c, resources: {} })),
+      overhead: undefined,
+      resources: undefined,
+      ...(pod.spec.volumes ? { volumes } : {}),
+    },
+  };
   const res = schedulePod(state, probe, { evaluateAllNodes: true });
   const excluded = new Set<string>();
   if (!res.scheduled && res.nodeStatuses.size === 0) for (const n of nodeInfoIndex(state).nodeNames()) excluded.add(n);
@@ -275,7 +324,9 @@ interface FreeTable {
 class FreeTableCache implements Derived {
   static readonly KEY = 'headroom.free-tables';
   /** Shared by every fork until one of them sees a change. */
-  shared: { tables: Map<Set<string>, FreeTable>; largest?: { value: Headroom['largestSchedulablePod'] } } = { tables: new Map() };
+  shared: { tables: Map<Set<string>, FreeTable>; largest?: { value: Headroom['largestSchedulablePod'] } } = {
+    tables: new Map(),
+  };
   fork(): FreeTableCache {
     const c = new FreeTableCache();
     c.shared = this.shared;
@@ -301,7 +352,14 @@ function freeTableFor(state: Snapshot, excluded: Set<string>, keep: boolean): Fr
     const info = index.get(name);
     if (info) infos.push(info);
   }
-  const t: FreeTable = { cpu: new Float64Array(infos.length), mem: new Float64Array(infos.length), eph: new Float64Array(infos.length), pods: new Float64Array(infos.length), infos, bounds: new Map() };
+  const t: FreeTable = {
+    cpu: new Float64Array(infos.length),
+    mem: new Float64Array(infos.length),
+    eph: new Float64Array(infos.length),
+    pods: new Float64Array(infos.length),
+    infos,
+    bounds: new Map(),
+  };
   // freeResources' arithmetic, without an object per node.
   for (let i = 0; i < infos.length; i++) {
     const info = infos[i]!;
@@ -338,7 +396,12 @@ function sumFits(t: FreeTable, req: ReturnType<typeof projectResources>): number
     if (req.ephemeralStorage > 0) n = Math.min(n, Math.floor(t.eph[i]! / req.ephemeralStorage));
     if (req.scalars.size > 0) {
       const info = t.infos[i]!;
-      for (const [r, v] of req.scalars) if (v > 0) n = Math.min(n, Math.floor(Math.max(0, (info.allocatable.scalars.get(r) ?? 0) - (info.requested.scalars.get(r) ?? 0)) / v));
+      for (const [r, v] of req.scalars)
+        if (v > 0)
+          n = Math.min(
+            n,
+            Math.floor(Math.max(0, (info.allocatable.scalars.get(r) ?? 0) - (info.requested.scalars.get(r) ?? 0)) / v),
+          );
     }
     total += n;
     if (total >= CAP) return CAP;
@@ -355,9 +418,19 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
       const h = hard.get(k)!;
       const u = used.get(k) ?? Quantity.zero();
       const free = h.sub(u);
-      resources[k] = { hard: h.toString(), used: u.toString(), free: (free.sign() < 0 ? Quantity.zero() : free).toString() };
+      resources[k] = {
+        hard: h.toString(),
+        used: u.toString(),
+        free: (free.sign() < 0 ? Quantity.zero() : free).toString(),
+      };
     }
-    return { name: q.metadata.name ?? '', scopes: scopeRequirements(q).map((s) => (s.operator === 'Exists' ? s.scopeName : `${s.scopeName} ${s.operator} ${(s.values ?? []).join(',')}`)), resources };
+    return {
+      name: q.metadata.name ?? '',
+      scopes: scopeRequirements(q).map((s) =>
+        s.operator === 'Exists' ? s.scopeName : `${s.scopeName} ${s.operator} ${(s.values ?? []).join(',')}`,
+      ),
+      resources,
+    };
   });
   const limitRanges = state.list('LimitRange', namespace).flatMap((lr) =>
     lr.spec.limits.map((item) => ({
@@ -370,7 +443,12 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
       maxLimitRequestRatio: strings(item.maxLimitRequestRatio),
     })),
   );
-  const probe: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quota-doctor-probe', namespace }, spec: { containers: [{ name: 'app', image: 'app' }] } } as Pod;
+  const probe: Pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'quota-doctor-probe', namespace },
+    spec: { containers: [{ name: 'app', image: 'app' }] },
+  } as Pod;
   const { fit, admitted } = fitsOf(state, probe, opts);
   const defaultPod = {
     ...fit,
@@ -403,10 +481,23 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
     if (p.spec.nodeName || isTerminal(p)) continue;
     const owner = ownerOf(state, p);
     const cond = p.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
-    pending.push({ name: p.metadata.name ?? '', owner: owner ? refOf(owner.kind, owner.name) : undefined, reason: cond?.message ?? undefined });
+    pending.push({
+      name: p.metadata.name ?? '',
+      owner: owner ? refOf(owner.kind, owner.name) : undefined,
+      reason: cond?.message ?? undefined,
+    });
   }
   pending.sort((a, b) => byteCompare(a.name, b.name));
-  return { namespace, quotas, limitRanges, defaultPod, largestSchedulablePod: largestSchedulablePod(state), workloads, pending, cap: CAP };
+  return {
+    namespace,
+    quotas,
+    limitRanges,
+    defaultPod,
+    largestSchedulablePod: largestSchedulablePod(state),
+    workloads,
+    pending,
+    cap: CAP,
+  };
 }
 
 /** The node with the most free cpu (then memory) that takes ordinary pods; kept while no Pod or Node changes. */
@@ -424,13 +515,18 @@ function findLargest(state: Snapshot): Headroom['largestSchedulablePod'] {
   let bestMem = -1;
   for (const name of index.nodeNames()) {
     const info = index.get(name);
-    if (!info || info.unschedulable || info.taints.some((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute')) continue;
+    if (!info || info.unschedulable || info.taints.some((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute'))
+      continue;
     const f = freeResources(info);
     if (f.pods <= 0) continue;
     if (f.cpu > bestCpu || (f.cpu === bestCpu && f.memory > bestMem)) {
       bestCpu = f.cpu;
       bestMem = f.memory;
-      largest = { cpu: Quantity.fromMilli(Math.max(0, f.cpu)).toString(), memory: formatMemoryFloor(Math.max(0, f.memory)), node: name };
+      largest = {
+        cpu: Quantity.fromMilli(Math.max(0, f.cpu)).toString(),
+        memory: formatMemoryFloor(Math.max(0, f.memory)),
+        node: name,
+      };
     }
   }
   return largest;
@@ -444,7 +540,14 @@ export function headroomJson(h: Headroom): Record<string, unknown> {
     limitRanges: h.limitRanges,
     defaultPod: { fits: h.defaultPod.fits, limitedBy: h.defaultPod.limitedBy },
     largestSchedulablePod: h.largestSchedulablePod,
-    workloads: h.workloads.map((w) => ({ kind: w.kind, name: w.name, replicas: w.replicas, perPod: w.perPod, moreReplicasFit: w.fits, limitedBy: w.limitedBy })),
+    workloads: h.workloads.map((w) => ({
+      kind: w.kind,
+      name: w.name,
+      replicas: w.replicas,
+      perPod: w.perPod,
+      moreReplicasFit: w.fits,
+      limitedBy: w.limitedBy,
+    })),
     pendingPods: h.pending.map((p) => p.name),
   };
 }
@@ -478,7 +581,10 @@ function requestVectorOf(state: Snapshot, pod: Pod): ReturnType<typeof projectRe
  */
 function headroomPod(state: Snapshot, w: Workload): Pod | undefined {
   const template = workloadTemplate(w);
-  if (w.kind === 'CronJob' || ((w as { spec: { volumeClaimTemplates?: unknown[] | null } }).spec.volumeClaimTemplates?.length ?? 0) > 0) {
+  if (
+    w.kind === 'CronJob' ||
+    ((w as { spec: { volumeClaimTemplates?: unknown[] | null } }).spec.volumeClaimTemplates?.length ?? 0) > 0
+  ) {
     return expandWorkload(w, { replicas: 1, nodes: [] }).pods[0];
   }
   let existingReplicaSet: { name: string; hash: string } | undefined;

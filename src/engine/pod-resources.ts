@@ -59,7 +59,13 @@ function statusOf(pod: Pod, name: string, init: boolean) {
   return list?.find((s) => s.name === name);
 }
 
-function effectiveContainer(pod: Pod, c: Container, init: boolean, which: 'requests' | 'limits', opts: AggregateOptions): ResourceList {
+function effectiveContainer(
+  pod: Pod,
+  c: Container,
+  init: boolean,
+  which: 'requests' | 'limits',
+  opts: AggregateOptions,
+): ResourceList {
   const spec = which === 'requests' ? containerRequests(c) : containerLimits(c);
   if (!opts.useStatusResources) return spec;
   const st = statusOf(pod, c.name, init);
@@ -93,7 +99,9 @@ function aggregate(pod: Pod, which: 'requests' | 'limits', opts: AggregateOption
   const podLevel = which === 'requests' ? pod.spec.resources?.requests : pod.spec.resources?.limits;
   if ((opts.podLevelResources ?? true) && hasPodLevel(podLevel)) {
     result = new Map(result);
-    const supported = opts.podLevelCpuMemoryOnly ? (k: string) => k === 'cpu' || k === 'memory' : isSupportedPodLevelResource;
+    const supported = opts.podLevelCpuMemoryOnly
+      ? (k: string) => k === 'cpu' || k === 'memory'
+      : isSupportedPodLevelResource;
     for (const [k, v] of Object.entries(podLevel!)) if (supported(k)) result.set(k, Quantity.parse(v));
   }
   if (!opts.excludeOverhead && pod.spec.overhead) {
@@ -153,10 +161,15 @@ export function podQOS(pod: Pod, podLevelResources = true): QOSClass {
     }
     if (!(qosLimitsFound.has('cpu') && qosLimitsFound.has('memory'))) isGuaranteed = false;
   };
-  if (podLevelResources && (pod.spec.resources?.requests || pod.spec.resources?.limits) && (podLevelRequestsSet(pod) || podLevelLimitsSet(pod))) {
+  if (
+    podLevelResources &&
+    (pod.spec.resources?.requests || pod.spec.resources?.limits) &&
+    (podLevelRequestsSet(pod) || podLevelLimitsSet(pod))
+  ) {
     visit(resourceList(pod.spec.resources?.requests), resourceList(pod.spec.resources?.limits));
   } else {
-    for (const c of [...pod.spec.containers, ...(pod.spec.initContainers ?? [])]) visit(containerRequests(c), containerLimits(c));
+    for (const c of [...pod.spec.containers, ...(pod.spec.initContainers ?? [])])
+      visit(containerRequests(c), containerLimits(c));
   }
   if (requests.size === 0 && limits.size === 0) return 'BestEffort';
   if (isGuaranteed) {

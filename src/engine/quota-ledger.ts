@@ -19,7 +19,17 @@ import { podEvaluator, podUsage } from './admission/evaluators/pods.ts';
 import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';
 
 /** Kinds whose objects are charged to quotas when present in a state. */
-const CHARGED_KINDS = ['Pod', 'PersistentVolumeClaim', 'Service', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'];
+const CHARGED_KINDS = [
+  'Pod',
+  'PersistentVolumeClaim',
+  'Service',
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'DaemonSet',
+  'Job',
+  'CronJob',
+];
 
 function usedRecord(used: ResourceList): Record<string, string> {
   return Object.fromEntries([...used].map(([k, v]) => [k, v.toString()]));
@@ -35,7 +45,11 @@ function putUsed(snapshot: Snapshot, q: ResourceQuota, used: Record<string, stri
  * status.used the quota admission computed (QuotaDecision.usedAfter); resources it does not name keep
  * their value. A quota no longer in the snapshot is skipped.
  */
-export function chargeQuotas(snapshot: Snapshot, namespace: string | undefined, usedAfter: ReadonlyMap<string, ResourceList>): void {
+export function chargeQuotas(
+  snapshot: Snapshot,
+  namespace: string | undefined,
+  usedAfter: ReadonlyMap<string, ResourceList>,
+): void {
   for (const [name, used] of usedAfter) {
     const q = snapshot.get('ResourceQuota', namespace, name);
     if (!q) continue;
@@ -72,7 +86,10 @@ export function releaseQuotas(snapshot: Snapshot, pod: Pod, now?: number): void 
 export function computeQuotaUsed(snapshot: Snapshot, quota: ResourceQuota, now?: number): ResourceList {
   const ns = quota.metadata.namespace ?? '';
   const hardNames = Object.keys(quota.status?.hard ?? quota.spec?.hard ?? {});
-  const q: ResourceQuota = { ...quota, status: { ...(quota.status ?? {}), hard: quota.status?.hard ?? quota.spec?.hard ?? {} } };
+  const q: ResourceQuota = {
+    ...quota,
+    status: { ...(quota.status ?? {}), hard: quota.status?.hard ?? quota.spec?.hard ?? {} },
+  };
   let used: ResourceList = new Map(hardNames.map((n) => [n, Quantity.zero()]));
   for (const kind of CHARGED_KINDS) {
     for (const obj of snapshot.iterate(kind, ns)) {
@@ -123,7 +140,14 @@ export function reconcileQuotaStatus(snapshot: Snapshot, now?: number): { namesp
  * Sets one hard limit of a quota (spec and status, as the controller mirrors them). A resource the quota
  * did not track before gets its status.used computed from the namespace, as the controller would.
  */
-export function withQuotaHard(state: Snapshot, ns: string, name: string, resource: string, value: Quantity, now?: number): Snapshot {
+export function withQuotaHard(
+  state: Snapshot,
+  ns: string,
+  name: string,
+  resource: string,
+  value: Quantity,
+  now?: number,
+): Snapshot {
   const q = state.get('ResourceQuota', ns, name);
   if (!q) return state;
   const v = value.toString();
@@ -133,7 +157,9 @@ export function withQuotaHard(state: Snapshot, ns: string, name: string, resourc
     status: { ...(q.status ?? {}), hard: { ...(q.status?.hard ?? {}), [resource]: v } },
   };
   if (q.status?.used?.[resource] === undefined) {
-    const used = computeQuotaUsed(state, { ...next, status: { ...next.status, hard: { [resource]: v } } }, now).get(resource) ?? Quantity.zero();
+    const used =
+      computeQuotaUsed(state, { ...next, status: { ...next.status, hard: { [resource]: v } } }, now).get(resource) ??
+      Quantity.zero();
     next.status = { ...next.status, used: { ...(q.status?.used ?? {}), [resource]: used.toString() } };
   }
   state.put(next);

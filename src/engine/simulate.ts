@@ -63,7 +63,15 @@ function quotaUsageRecord(a: AdmissionResult): Record<string, Record<string, str
 }
 
 /** Admits (and schedules) one object in `state`, appending its results. */
-function simulateOne(state: Snapshot, obj: KObject, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, owner?: { kind: string; name: string }): AdmissionResult {
+function simulateOne(
+  state: Snapshot,
+  obj: KObject,
+  opts: SimOptions,
+  results: SimResult[],
+  warnings: string[],
+  seed: { n: number },
+  owner?: { kind: string; name: string },
+): AdmissionResult {
   const admission = admitObject(obj, state, { ...opts, nameSeed: seed.n++ });
   warnings.push(...admission.warnings);
   const stored = admission.object;
@@ -107,7 +115,9 @@ export function simulate(input: Snapshot, objects: KObject[], opts: SimOptions =
   const seed = { n: opts.nameSeed ?? 0 };
   for (const raw of objects) {
     const ns = raw.metadata.namespace ?? opts.namespace ?? 'default';
-    const obj: KObject = CLUSTER_SCOPED_KINDS.has(raw.kind ?? '') ? raw : { ...raw, metadata: { ...raw.metadata, namespace: ns } };
+    const obj: KObject = CLUSTER_SCOPED_KINDS.has(raw.kind ?? '')
+      ? raw
+      : { ...raw, metadata: { ...raw.metadata, namespace: ns } };
     const admission = simulateOne(state, obj, opts, results, warnings, seed);
     // Admission keeps the kind: the admitted object is a workload when the input was.
     if (!isWorkload(admission.object) || !admission.allowed) continue;
@@ -123,14 +133,19 @@ export function simulate(input: Snapshot, objects: KObject[], opts: SimOptions =
  */
 export function interchangeablePods(w: Workload, pods: readonly Pod[], claims: number): boolean {
   if (!['Deployment', 'ReplicaSet', 'Job', 'CronJob'].includes(w.kind ?? '') || claims > 0) return false;
-  const spec = pods[0]?.spec as (Pod['spec'] & { resourceClaims?: unknown[]; volumes?: { ephemeral?: unknown }[] }) | undefined;
+  const spec = pods[0]?.spec as
+    | (Pod['spec'] & { resourceClaims?: unknown[]; volumes?: { ephemeral?: unknown }[] })
+    | undefined;
   return !!spec && !spec.resourceClaims?.length && !(spec.volumes ?? []).some((v) => v.ephemeral);
 }
 
 /** The same refusal for another interchangeable pod: its own name in the message, nothing re-admitted. */
 export function repeatedRefusal(first: SimResult, pod: Pod): SimResult {
   const name = pod.metadata.name ?? '';
-  const message = first.admission.message && first.name && name ? first.admission.message.replace(`"${first.name}"`, `"${name}"`) : first.admission.message;
+  const message =
+    first.admission.message && first.name && name
+      ? first.admission.message.replace(`"${first.name}"`, `"${name}"`)
+      : first.admission.message;
   return { ...first, name, admission: { ...first.admission, message }, object: pod };
 }
 
@@ -143,7 +158,16 @@ export function repeatedRefusal(first: SimResult, pod: Pod): SimResult {
  * leaves the nodes as they were, so later admitted pods get the same scheduling outcome without running
  * the scheduler again. Admission still runs for each of those (quota usage grows with each).
  */
-export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, replicas?: number, repeatOutcomes = false): void {
+export function simulateWorkloadPods(
+  state: Snapshot,
+  w: Workload,
+  opts: SimOptions,
+  results: SimResult[],
+  warnings: string[],
+  seed: { n: number },
+  replicas?: number,
+  repeatOutcomes = false,
+): void {
   const nodes = state.list('Node');
   // A Deployment that already has a ReplicaSet (a what-if on a running workload) scales that one.
   let existingReplicaSet: { name: string; hash?: string } | undefined;
@@ -151,7 +175,9 @@ export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOpti
     const rs = state
       .list('ReplicaSet', w.metadata.namespace)
       .filter((r) => r.metadata.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === w.metadata.name))
-      .sort((a, b) => String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')))[0];
+      .sort((a, b) =>
+        String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')),
+      )[0];
     if (rs) existingReplicaSet = { name: rs.metadata.name ?? '', hash: rs.metadata.labels?.['pod-template-hash'] };
   }
   const exp = expandWorkload(w, { nodes, replicas, seed: seed.n, existingReplicaSet });
@@ -160,8 +186,14 @@ export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOpti
     const a = admitObject(owned, state, { ...opts, nameSeed: seed.n++ });
     if (!a.allowed) {
       results.push({
-        kind: owned.kind ?? '', namespace: owned.metadata.namespace ?? '', name: owned.metadata.name ?? '',
-        admission: { allowed: false, layer: a.layer, message: a.message }, object: a.object, quotaUsage: {}, scheduling: null, detail: { admission: a },
+        kind: owned.kind ?? '',
+        namespace: owned.metadata.namespace ?? '',
+        name: owned.metadata.name ?? '',
+        admission: { allowed: false, layer: a.layer, message: a.message },
+        object: a.object,
+        quotaUsage: {},
+        scheduling: null,
+        detail: { admission: a },
       });
       return;
     }
@@ -181,7 +213,15 @@ export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOpti
       continue;
     }
     const at = results.length;
-    const admission = simulateOne(state, pod, unschedulable ? { ...opts, skipScheduling: true } : opts, results, warnings, seed, exp.creator);
+    const admission = simulateOne(
+      state,
+      pod,
+      unschedulable ? { ...opts, skipScheduling: true } : opts,
+      results,
+      warnings,
+      seed,
+      exp.creator,
+    );
     const r = results[at]!;
     if (!same) continue;
     // Only refusals that do not depend on the pod's name (not an AlreadyExists of a generated name).
@@ -193,14 +233,23 @@ export function simulateWorkloadPods(state: Snapshot, w: Workload, opts: SimOpti
     if (unschedulable) {
       r.scheduling = { ...unschedulable.scheduling! };
       if (unschedulable.detail.schedule) r.detail.schedule = unschedulable.detail.schedule;
-    } else if (r.scheduling && !r.scheduling.scheduled && !r.scheduling.nominatedNode && !r.scheduling.victims?.length && !r.scheduling.gated) {
+    } else if (
+      r.scheduling &&
+      !r.scheduling.scheduled &&
+      !r.scheduling.nominatedNode &&
+      !r.scheduling.victims?.length &&
+      !r.scheduling.gated
+    ) {
       unschedulable = r;
     }
   }
 }
 
 /** The JSON form of docs/contract.md (`detail` left out). */
-export function simResultsToJson(out: { results: SimResult[]; warnings: string[] }): { results: unknown[]; warnings: string[] } {
+export function simResultsToJson(out: { results: SimResult[]; warnings: string[] }): {
+  results: unknown[];
+  warnings: string[];
+} {
   return {
     results: out.results.map((r) => ({
       kind: r.kind,

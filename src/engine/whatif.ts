@@ -3,7 +3,16 @@
  * change a container's requests, lose a node, roll out a new template. Each answer comes with
  * hand-checkable numbers.
  */
-import { isKind, isWorkloadKind, type Deployment, type LimitRange, type LimitRangeItem, type Pod, type ReplicaSet, type Workload } from '../k8s/objects.ts';
+import {
+  isKind,
+  isWorkloadKind,
+  type Deployment,
+  type LimitRange,
+  type LimitRangeItem,
+  type Pod,
+  type ReplicaSet,
+  type Workload,
+} from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare } from '../quantity.ts';
 import { clone, defaultLimitRange } from './defaults.ts';
@@ -31,7 +40,16 @@ export interface PodTally {
 }
 
 export function tally(results: SimResult[]): PodTally {
-  const t: PodTally = { attempted: 0, admitted: 0, rejected: 0, rejections: [], scheduled: 0, pending: 0, nodes: {}, pendingMessages: [] };
+  const t: PodTally = {
+    attempted: 0,
+    admitted: 0,
+    rejected: 0,
+    rejections: [],
+    scheduled: 0,
+    pending: 0,
+    nodes: {},
+    pendingMessages: [],
+  };
   const rej = new Map<string, { message: string; count: number; layer: string | null }>();
   const pend = new Map<string, { message: string; count: number }>();
   for (const r of results) {
@@ -71,7 +89,12 @@ export interface WorkloadRef {
 }
 
 /** Finds a workload by name (and kind hint) in a namespace, or in any allowed namespace. */
-export function findWorkload(state: Snapshot, name: string, kind: string | undefined, namespaces: readonly string[]): WorkloadRef | null {
+export function findWorkload(
+  state: Snapshot,
+  name: string,
+  kind: string | undefined,
+  namespaces: readonly string[],
+): WorkloadRef | null {
   const kinds = kind ? [kind] : ['Deployment', 'StatefulSet', 'ReplicaSet', 'Job', 'DaemonSet', 'CronJob'];
   for (const ns of namespaces) {
     for (const k of kinds) {
@@ -108,7 +131,12 @@ export interface ScaleAnswer {
 /** The workload template's pod as admission leaves it (defaults applied), shown per pod: cpu and memory. */
 function perPodOf(state: Snapshot, w: WorkloadRef, opts: SimOptions): Record<string, string> {
   const tpl = workloadTemplate(w.object);
-  const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${w.name}-probe`, namespace: w.namespace }, spec: clone(tpl.spec) };
+  const pod: Pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `${w.name}-probe`, namespace: w.namespace },
+    spec: clone(tpl.spec),
+  };
   const adm = admitObject(pod, state, { ...opts, dryRun: true });
   return perPodRequests(adm.object, { extended: false });
 }
@@ -120,7 +148,15 @@ function perPodOf(state: Snapshot, w: WorkloadRef, opts: SimOptions): Record<str
  * (simulate.ts, `repeatOutcomes`). "what if web scales to 10000000" on a full quota is one refused pod
  * and a count, not thousands of pod objects.
  */
-function addPods(state: Snapshot, w: WorkloadRef, opts: SimOptions, results: SimResult[], warnings: string[], seed: { n: number }, count: number): void {
+function addPods(
+  state: Snapshot,
+  w: WorkloadRef,
+  opts: SimOptions,
+  results: SimResult[],
+  warnings: string[],
+  seed: { n: number },
+  count: number,
+): void {
   const object = w.object;
   if (w.kind !== 'Deployment' && w.kind !== 'ReplicaSet') {
     simulateWorkloadPods(state, object, opts, results, warnings, seed, count, true);
@@ -138,7 +174,14 @@ function addPods(state: Snapshot, w: WorkloadRef, opts: SimOptions, results: Sim
     batch *= 2;
     const last = results[results.length - 1];
     // A refusal repeated within the batch (simulate.ts) holds for every later pod of the workload too.
-    if (done < count && results.length > at && last && last.kind === 'Pod' && !last.admission.allowed && (last.admission.layer === 'quota' || last.admission.layer === 'limitrange')) {
+    if (
+      done < count &&
+      results.length > at &&
+      last &&
+      last.kind === 'Pod' &&
+      !last.admission.allowed &&
+      (last.admission.layer === 'quota' || last.admission.layer === 'limitrange')
+    ) {
       const pods = results.slice(at).flatMap((r) => (r.kind === 'Pod' && isKind(r.object, 'Pod') ? [r.object] : []));
       if (!interchangeablePods(object, pods, 0)) continue;
       for (; done < count; done++) results.push(last);
@@ -182,7 +225,8 @@ export function whatIfScale(state: Snapshot, w: WorkloadRef, target: number, opt
       // already admitted (same order, same placements), so only the refused ones run again, on top of the
       // state the first run left.
       const again = fork.fork();
-      for (const { quota, resource, value } of raises) withQuotaHard(again, w.namespace, quota, resource, value, opts.now);
+      for (const { quota, resource, value } of raises)
+        withQuotaHard(again, w.namespace, quota, resource, value, opts.now);
       const rerun: SimResult[] = [];
       addPods(again, w, { ...opts, namespace: w.namespace }, rerun, [], { n: 1000 + target }, t.rejected);
       const t2 = tally(rerun.filter((r) => r.kind === 'Pod'));
@@ -194,7 +238,12 @@ export function whatIfScale(state: Snapshot, w: WorkloadRef, target: number, opt
         pending: t.pending + t2.pending,
       };
     }
-    if (t.pending > 0) hints.push(`${t.pending} pod${t.pending === 1 ? '' : 's'} would need node capacity (${Object.entries(answer.perPod).map(([k, v]) => `${v} ${k}`).join(', ')} each)`);
+    if (t.pending > 0)
+      hints.push(
+        `${t.pending} pod${t.pending === 1 ? '' : 's'} would need node capacity (${Object.entries(answer.perPod)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')} each)`,
+      );
     answer.toGetAll = [...new Set(hints)];
   }
   return answer;
@@ -211,16 +260,37 @@ export interface QuotaChangeAnswer {
   limitedByAfter: string | null;
 }
 
-export function whatIfQuota(state: Snapshot, namespace: string, quotaName: string, resource: string, value: string, opts: SimOptions = {}): QuotaChangeAnswer | null {
+export function whatIfQuota(
+  state: Snapshot,
+  namespace: string,
+  quotaName: string,
+  resource: string,
+  value: string,
+  opts: SimOptions = {},
+): QuotaChangeAnswer | null {
   const q = state.get('ResourceQuota', namespace, quotaName);
   if (!q) return null;
   const v = Quantity.parse(value).toString();
   nodeInfoIndex(state);
   const fork = withQuotaHard(state.fork(), namespace, quotaName, resource, Quantity.parse(value), opts.now);
-  const probe = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quota-doctor-probe', namespace }, spec: { containers: [{ name: 'app', image: 'app' }] } } as Pod;
+  const probe = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'quota-doctor-probe', namespace },
+    spec: { containers: [{ name: 'app', image: 'app' }] },
+  } as Pod;
   const before = countFits(state, probe, opts);
   const after = countFits(fork, probe, opts);
-  return { namespace, quota: quotaName, resource, from: q.status?.hard?.[resource] !== undefined ? Quantity.parse(q.status.hard[resource]).toString() : null, to: v, defaultPodBefore: before.fits, defaultPodAfter: after.fits, limitedByAfter: after.limitedBy };
+  return {
+    namespace,
+    quota: quotaName,
+    resource,
+    from: q.status?.hard?.[resource] !== undefined ? Quantity.parse(q.status.hard[resource]).toString() : null,
+    to: v,
+    defaultPodBefore: before.fits,
+    defaultPodAfter: after.fits,
+    limitedByAfter: after.limitedBy,
+  };
 }
 
 export interface RequestsChangeAnswer {
@@ -230,7 +300,15 @@ export interface RequestsChangeAnswer {
   tally: PodTally;
 }
 
-export function whatIfRequests(state: Snapshot, w: WorkloadRef, which: 'requests' | 'limits', resource: string, value: string, container: string | undefined, opts: SimOptions = {}): RequestsChangeAnswer {
+export function whatIfRequests(
+  state: Snapshot,
+  w: WorkloadRef,
+  which: 'requests' | 'limits',
+  resource: string,
+  value: string,
+  container: string | undefined,
+  opts: SimOptions = {},
+): RequestsChangeAnswer {
   const obj = clone(w.object) as Workload & KObject;
   const tpl = workloadTemplate(obj as Workload);
   for (const c of tpl.spec.containers) {
@@ -249,8 +327,20 @@ export function whatIfRequests(state: Snapshot, w: WorkloadRef, which: 'requests
   const current = workloadPods(state, w);
   for (const p of current) releasePod(fork, p);
   const results: SimResult[] = [];
-  simulateWorkloadPods(fork, obj as Workload, { ...opts, namespace: w.namespace }, results, [], { n: 5000 }, Math.max(current.length, 1));
-  return { workload: w, change: `${which}.${resource}=${value}${container ? ` on ${container}` : ''}`, tally: tally(results.filter((r) => r.kind === 'Pod')) };
+  simulateWorkloadPods(
+    fork,
+    obj as Workload,
+    { ...opts, namespace: w.namespace },
+    results,
+    [],
+    { n: 5000 },
+    Math.max(current.length, 1),
+  );
+  return {
+    workload: w,
+    change: `${which}.${resource}=${value}${container ? ` on ${container}` : ''}`,
+    tally: tally(results.filter((r) => r.kind === 'Pod')),
+  };
 }
 
 export interface DrainAnswer {
@@ -268,7 +358,12 @@ export interface DrainAnswer {
  * tolerationSeconds (300 s by default) run out. Either way the node stays in the scheduler's list, so
  * messages count it (`1 node(s) were unschedulable` / `1 node(s) had untolerated taint(s)`).
  */
-export function whatIfDrain(state: Snapshot, node: string, opts: SimOptions = {}, how: 'drain' | 'down' = 'drain'): DrainAnswer | null {
+export function whatIfDrain(
+  state: Snapshot,
+  node: string,
+  opts: SimOptions = {},
+  how: 'drain' | 'down' = 'drain',
+): DrainAnswer | null {
   const nodeObj = state.get('Node', undefined, node);
   if (!nodeObj) return null;
   nodeInfoIndex(state);
@@ -279,22 +374,41 @@ export function whatIfDrain(state: Snapshot, node: string, opts: SimOptions = {}
     if (p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet')) continue;
     pods.push(p);
   }
-  const taints = (nodeObj.spec?.taints ?? []).filter((t) => !t.key.startsWith('node.kubernetes.io/unschedulable') && !t.key.startsWith('node.kubernetes.io/unreachable'));
-  const added = how === 'drain'
-    ? [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }]
-    : [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }];
-  fork.put({ ...nodeObj, spec: { ...(nodeObj.spec ?? {}), ...(how === 'drain' ? { unschedulable: true } : {}), taints: [...taints, ...added] } });
+  const taints = (nodeObj.spec?.taints ?? []).filter(
+    (t) => !t.key.startsWith('node.kubernetes.io/unschedulable') && !t.key.startsWith('node.kubernetes.io/unreachable'),
+  );
+  const added =
+    how === 'drain'
+      ? [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }]
+      : [
+          { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' },
+          { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' },
+        ];
+  fork.put({
+    ...nodeObj,
+    spec: {
+      ...(nodeObj.spec ?? {}),
+      ...(how === 'drain' ? { unschedulable: true } : {}),
+      taints: [...taints, ...added],
+    },
+  });
   for (const p of pods) fork.put({ ...p, spec: { ...p.spec, nodeName: undefined } });
   const out: DrainAnswer = { node, pods: pods.length, rescheduled: {}, stranded: [] };
   // Bigger pods first, as a human would place them (and kube-scheduler's queue tends to by priority).
-  const ordered = pods.slice().sort((a, b) => (b.spec.priority ?? 0) - (a.spec.priority ?? 0) || byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''));
+  const ordered = pods
+    .slice()
+    .sort(
+      (a, b) =>
+        (b.spec.priority ?? 0) - (a.spec.priority ?? 0) || byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''),
+    );
   for (const p of ordered) {
     const unbound = fork.get('Pod', p.metadata.namespace, p.metadata.name ?? '')!;
     const r = schedulePod(fork, unbound, { k8sVersion: opts.k8sVersion, draEnabled: opts.draEnabled });
     if (r.scheduled && r.node) {
       bindPod(fork, unbound, r.node);
       out.rescheduled[r.node] = (out.rescheduled[r.node] ?? 0) + 1;
-    } else out.stranded.push({ pod: `${p.metadata.namespace}/${p.metadata.name}`, message: r.message ?? 'not schedulable' });
+    } else
+      out.stranded.push({ pod: `${p.metadata.namespace}/${p.metadata.name}`, message: r.message ?? 'not schedulable' });
   }
   return out;
 }
@@ -305,7 +419,12 @@ export type TemplateChange =
   | { field: 'image'; value: string; container?: string };
 
 export function describeChanges(changes: readonly TemplateChange[]): string {
-  return changes.map((c) => `${c.field === 'image' ? 'image' : `${c.field}.${c.resource}`}=${c.value}${c.container ? ` on ${c.container}` : ''}`).join(', ');
+  return changes
+    .map(
+      (c) =>
+        `${c.field === 'image' ? 'image' : `${c.field}.${c.resource}`}=${c.value}${c.container ? ` on ${c.container}` : ''}`,
+    )
+    .join(', ');
 }
 
 /**
@@ -313,14 +432,21 @@ export function describeChanges(changes: readonly TemplateChange[]): string {
  * whatIfRequests). With no effective change it is `kubectl rollout restart`: the restartedAt annotation,
  * so the template — and the ReplicaSet — is new all the same.
  */
-export function changedWorkload(w: Workload & KObject, changes: readonly TemplateChange[], restartedAt: string): { object: Workload & KObject; unknownContainers: string[] } {
+export function changedWorkload(
+  w: Workload & KObject,
+  changes: readonly TemplateChange[],
+  restartedAt: string,
+): { object: Workload & KObject; unknownContainers: string[] } {
   const obj = clone(w);
   const tpl = workloadTemplate(obj as Workload);
   const before = JSON.stringify(tpl);
   const unknownContainers: string[] = [];
   for (const ch of changes) {
-    const targets = ch.container ? tpl.spec.containers.filter((c) => c.name === ch.container) : tpl.spec.containers.slice(0, 1);
-    if (ch.container && targets.length === 0 && !unknownContainers.includes(ch.container)) unknownContainers.push(ch.container);
+    const targets = ch.container
+      ? tpl.spec.containers.filter((c) => c.name === ch.container)
+      : tpl.spec.containers.slice(0, 1);
+    if (ch.container && targets.length === 0 && !unknownContainers.includes(ch.container))
+      unknownContainers.push(ch.container);
     for (const c of targets) {
       if (ch.field === 'image') {
         c.image = ch.value;
@@ -408,8 +534,14 @@ function blockersOf(results: SimResult[], pendingMessages: Iterable<string>): st
     const f = r.detail.admission.quota?.failure;
     let line: string;
     if (f?.type === 'exceeded') {
-      line = f.exceeded.map((k) => `${f.quota} ${k}: ${f.used.get(k)?.toString() ?? '0'} of ${f.hard.get(k)?.toString() ?? '?'} used, a new pod needs ${f.requested.get(k)?.toString() ?? '?'}`).join('; ');
-    } else line = `${r.admission.layer === 'limitrange' ? 'LimitRange: ' : ''}${(r.admission.message ?? '').replace(/^pods "[^"]*" is forbidden: /, '')}`;
+      line = f.exceeded
+        .map(
+          (k) =>
+            `${f.quota} ${k}: ${f.used.get(k)?.toString() ?? '0'} of ${f.hard.get(k)?.toString() ?? '?'} used, a new pod needs ${f.requested.get(k)?.toString() ?? '?'}`,
+        )
+        .join('; ');
+    } else
+      line = `${r.admission.layer === 'limitrange' ? 'LimitRange: ' : ''}${(r.admission.message ?? '').replace(/^pods "[^"]*" is forbidden: /, '')}`;
     if (!out.includes(line)) out.push(line);
   }
   for (const m of pendingMessages) if (!out.includes(`Pending: ${m}`)) out.push(`Pending: ${m}`);
@@ -486,7 +618,15 @@ function removeOld(sim: RolloutSim, count: number, unhealthyOnly: boolean): numb
 }
 
 function newRun(setting: RolloutSetting, sim: RolloutSim): RolloutRun {
-  return { ...setting, completed: false, rounds: 0, peakPods: sim.old.size, minRunning: [...sim.old].filter((n) => running(sim, n)).length, refusedCreates: 0, firstRound: emptyTally() };
+  return {
+    ...setting,
+    completed: false,
+    rounds: 0,
+    peakPods: sim.old.size,
+    minRunning: [...sim.old].filter((n) => running(sim, n)).length,
+    refusedCreates: 0,
+    firstRound: emptyTally(),
+  };
 }
 
 function countRefusals(run: RolloutRun, results: SimResult[]): void {
@@ -499,7 +639,12 @@ function countRefusals(run: RolloutRun, results: SimResult[]): void {
 
 function stallOf(sim: RolloutSim, last: SimResult[]): NonNullable<RolloutRun['stall']> {
   const newRunning = sim.created.filter((n) => running(sim, n)).length;
-  return { oldPods: sim.old.size, newRunning, newPending: sim.created.length - newRunning, blockers: blockersOf(last, new Set(sim.created.filter((n) => sim.pending.has(n)).map((n) => sim.pending.get(n)!))) };
+  return {
+    oldPods: sim.old.size,
+    newRunning,
+    newPending: sim.created.length - newRunning,
+    blockers: blockersOf(last, new Set(sim.created.filter((n) => sim.pending.has(n)).map((n) => sim.pending.get(n)!))),
+  };
 }
 
 /**
@@ -511,9 +656,22 @@ function stallOf(sim: RolloutSim, last: SimResult[]): NonNullable<RolloutRun['st
  * first). A pod counts as available once bound to a node (minReadySeconds and probes are not modelled).
  * It stops when nothing moves.
  */
-function simulateDeploymentRollout(state: Snapshot, w: WorkloadRef, next: Deployment & KObject, setting: RolloutSetting, opts: SimOptions): RolloutRun {
+function simulateDeploymentRollout(
+  state: Snapshot,
+  w: WorkloadRef,
+  next: Deployment & KObject,
+  setting: RolloutSetting,
+  opts: SimOptions,
+): RolloutRun {
   const ns = w.namespace;
-  const sim: RolloutSim = { fork: state.fork(), ns, old: new Set(workloadPods(state, w).map((p) => p.metadata.name ?? '')), created: [], pending: new Map(), opts };
+  const sim: RolloutSim = {
+    fork: state.fork(),
+    ns,
+    old: new Set(workloadPods(state, w).map((p) => p.metadata.name ?? '')),
+    created: [],
+    pending: new Map(),
+    opts,
+  };
   const R = Math.max(0, next.spec.replicas ?? 1);
   const run = newRun(setting, sim);
   // The new ReplicaSet, as the deployment controller makes it: the template plus pod-template-hash.
@@ -523,13 +681,30 @@ function simulateDeploymentRollout(state: Snapshot, w: WorkloadRef, next: Deploy
   const rsObj: ReplicaSet = {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
-    metadata: { name: `${w.name}-${hash}`, namespace: ns, labels, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: w.name, controller: true }] },
-    spec: { replicas: 0, selector: { ...(next.spec.selector ?? {}), matchLabels: { ...(next.spec.selector?.matchLabels ?? {}), 'pod-template-hash': hash } }, template: { ...tpl, metadata: { ...(tpl.metadata ?? {}), labels } } },
+    metadata: {
+      name: `${w.name}-${hash}`,
+      namespace: ns,
+      labels,
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: w.name, controller: true }],
+    },
+    spec: {
+      replicas: 0,
+      selector: {
+        ...(next.spec.selector ?? {}),
+        matchLabels: { ...(next.spec.selector?.matchLabels ?? {}), 'pod-template-hash': hash },
+      },
+      template: { ...tpl, metadata: { ...(tpl.metadata ?? {}), labels } },
+    },
   };
   const rsAdm = admitObject(rsObj, sim.fork, { ...opts });
   if (!rsAdm.allowed) {
     run.rounds = 1;
-    run.stall = { oldPods: sim.old.size, newRunning: 0, newPending: 0, blockers: [rsAdm.message ?? 'the new ReplicaSet is refused'] };
+    run.stall = {
+      oldPods: sim.old.size,
+      newRunning: 0,
+      newPending: 0,
+      blockers: [rsAdm.message ?? 'the new ReplicaSet is refused'],
+    };
     return run;
   }
   commitAdmission(sim.fork, rsAdm);
@@ -597,9 +772,21 @@ function simulateDeploymentRollout(state: Snapshot, w: WorkloadRef, next: Deploy
  * A StatefulSet's RollingUpdate: from the highest ordinal down, one pod deleted and re-created with the
  * new template, the next only once it runs. No surge: quota needs no room beyond the difference.
  */
-function simulateStatefulSetRollout(state: Snapshot, w: WorkloadRef, next: Workload & KObject, opts: SimOptions): RolloutRun {
+function simulateStatefulSetRollout(
+  state: Snapshot,
+  w: WorkloadRef,
+  next: Workload & KObject,
+  opts: SimOptions,
+): RolloutRun {
   const ns = w.namespace;
-  const sim: RolloutSim = { fork: state.fork(), ns, old: new Set(workloadPods(state, w).map((p) => p.metadata.name ?? '')), created: [], pending: new Map(), opts };
+  const sim: RolloutSim = {
+    fork: state.fork(),
+    ns,
+    old: new Set(workloadPods(state, w).map((p) => p.metadata.name ?? '')),
+    created: [],
+    pending: new Map(),
+    opts,
+  };
   const run = newRun({ strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1 }, sim);
   const ordinal = (n: string) => Number(/-(\d+)$/.exec(n)?.[1] ?? -1);
   const order = [...sim.old].sort((a, b) => ordinal(b) - ordinal(a));
@@ -623,7 +810,10 @@ function simulateStatefulSetRollout(state: Snapshot, w: WorkloadRef, next: Workl
 }
 
 function strategyPatch(w: WorkloadRef, s: RolloutSetting): string {
-  const body = s.strategy === 'Recreate' ? '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}' : `{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":${s.maxSurge},"maxUnavailable":${s.maxUnavailable}}}}}`;
+  const body =
+    s.strategy === 'Recreate'
+      ? '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'
+      : `{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":${s.maxSurge},"maxUnavailable":${s.maxUnavailable}}}}}`;
   return `kubectl -n ${w.namespace} patch deploy ${w.name} --type merge -p '${body}'`;
 }
 
@@ -631,7 +821,12 @@ function strategyPatch(w: WorkloadRef, s: RolloutSetting): string {
  * Rolling out a new template (or a restart): the rollout simulated round by round with the workload's
  * own strategy; when it stalls, maxSurge 0 with growing maxUnavailable and Recreate, each re-simulated.
  */
-export function whatIfRollout(state: Snapshot, w: WorkloadRef, opts: SimOptions = {}, changes: readonly TemplateChange[] = []): RolloutAnswer {
+export function whatIfRollout(
+  state: Snapshot,
+  w: WorkloadRef,
+  opts: SimOptions = {},
+  changes: readonly TemplateChange[] = [],
+): RolloutAnswer {
   const restartedAt = new Date(opts.now ?? Date.UTC(2026, 0, 1)).toISOString();
   const { object: next, unknownContainers } = changedWorkload(w.object, changes, restartedAt);
   nodeInfoIndex(state);
@@ -639,23 +834,74 @@ export function whatIfRollout(state: Snapshot, w: WorkloadRef, opts: SimOptions 
   const perPodBefore = perPodOf(state, w, opts);
   const perPodAfter = perPodOf(state, { ...w, object: next }, opts);
   const change = changes.length ? describeChanges(changes) : null;
-  const target = w.kind === 'Deployment' || w.kind === 'StatefulSet' ? Math.max(0, (next as Deployment).spec.replicas ?? 1) : replicas;
-  const base = { workload: w, replicas, target, change, perPodBefore, perPodAfter, alternatives: [], unknownContainers };
+  const target =
+    w.kind === 'Deployment' || w.kind === 'StatefulSet'
+      ? Math.max(0, (next as Deployment).spec.replicas ?? 1)
+      : replicas;
+  const base = {
+    workload: w,
+    replicas,
+    target,
+    change,
+    perPodBefore,
+    perPodAfter,
+    alternatives: [],
+    unknownContainers,
+  };
   if (w.kind === 'StatefulSet') {
     const run = simulateStatefulSetRollout(state, w, next, opts);
-    const answer: RolloutAnswer = { ...base, strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1, surgeTally: run.firstRound, run };
-    if (!run.completed) answer.advice = 'A StatefulSet replaces pods one by one: the new pod itself does not fit — no strategy helps; make room or lower its requests.';
+    const answer: RolloutAnswer = {
+      ...base,
+      strategy: 'RollingUpdate',
+      maxSurge: 0,
+      maxUnavailable: 1,
+      surgeTally: run.firstRound,
+      run,
+    };
+    if (!run.completed)
+      answer.advice =
+        'A StatefulSet replaces pods one by one: the new pod itself does not fit — no strategy helps; make room or lower its requests.';
     return answer;
   }
   if (w.kind !== 'Deployment') {
-    const run: RolloutRun = { strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 0, completed: false, rounds: 0, peakPods: replicas, minRunning: replicas, refusedCreates: 0, firstRound: emptyTally() };
-    return { ...base, strategy: 'none', maxSurge: 0, maxUnavailable: 0, surgeTally: run.firstRound, run, unsupported: `A ${w.kind} does not roll out a new template: its new pods get it as they are created.` };
+    const run: RolloutRun = {
+      strategy: 'RollingUpdate',
+      maxSurge: 0,
+      maxUnavailable: 0,
+      completed: false,
+      rounds: 0,
+      peakPods: replicas,
+      minRunning: replicas,
+      refusedCreates: 0,
+      firstRound: emptyTally(),
+    };
+    return {
+      ...base,
+      strategy: 'none',
+      maxSurge: 0,
+      maxUnavailable: 0,
+      surgeTally: run.firstRound,
+      run,
+      unsupported: `A ${w.kind} does not roll out a new template: its new pods get it as they are created.`,
+    };
   }
   const d = next as Deployment & KObject;
   const b = surgeBudget(d);
-  const setting: RolloutSetting = { strategy: b.strategy === 'Recreate' ? 'Recreate' : 'RollingUpdate', maxSurge: b.maxSurge, maxUnavailable: b.maxUnavailable };
+  const setting: RolloutSetting = {
+    strategy: b.strategy === 'Recreate' ? 'Recreate' : 'RollingUpdate',
+    maxSurge: b.maxSurge,
+    maxUnavailable: b.maxUnavailable,
+  };
   const run = simulateDeploymentRollout(state, w, d, setting, opts);
-  const answer: RolloutAnswer = { ...base, alternatives: [], strategy: b.strategy, maxSurge: b.maxSurge, maxUnavailable: b.maxUnavailable, surgeTally: run.firstRound, run };
+  const answer: RolloutAnswer = {
+    ...base,
+    alternatives: [],
+    strategy: b.strategy,
+    maxSurge: b.maxSurge,
+    maxUnavailable: b.maxUnavailable,
+    surgeTally: run.firstRound,
+    run,
+  };
   if (run.completed) return answer;
   // Replace in place: maxSurge 0, maxUnavailable from max(1, current) doubling up to replicas — the first that completes.
   const R = Math.max(1, d.spec.replicas ?? 1);
@@ -749,15 +995,19 @@ export function limitRangeItemProblems(item: LimitRangeItem, index: number): str
   const out: string[] = [];
   const at = (f: string, k?: string) => `spec.limits[${index}].${f}${k ? `[${k}]` : ''}`;
   if (item.type === 'Pod') {
-    if (Object.keys(item.default ?? {}).length) out.push(`${at('default')}: may not be specified when \`type\` is 'Pod'`);
-    if (Object.keys(item.defaultRequest ?? {}).length) out.push(`${at('defaultRequest')}: may not be specified when \`type\` is 'Pod'`);
+    if (Object.keys(item.default ?? {}).length)
+      out.push(`${at('default')}: may not be specified when \`type\` is 'Pod'`);
+    if (Object.keys(item.defaultRequest ?? {}).length)
+      out.push(`${at('defaultRequest')}: may not be specified when \`type\` is 'Pod'`);
   }
   if (item.type === 'PersistentVolumeClaim' && item.min?.storage === undefined && item.max?.storage === undefined) {
     out.push(`${at('limits')}: either minimum or maximum storage value is required, but neither was provided`);
   }
-  const q = (l: Record<string, unknown> | null | undefined, k: string) => (l && l[k] !== undefined ? Quantity.parse(l[k]) : undefined);
+  const q = (l: Record<string, unknown> | null | undefined, k: string) =>
+    l && l[k] !== undefined ? Quantity.parse(l[k]) : undefined;
   const keys = new Set<string>();
-  for (const f of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'] as const) for (const k of Object.keys(item[f] ?? {})) keys.add(k);
+  for (const f of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'] as const)
+    for (const k of Object.keys(item[f] ?? {})) keys.add(k);
   for (const k of [...keys].sort(byteCompare)) {
     const min = q(item.min, k);
     const max = q(item.max, k);
@@ -765,22 +1015,32 @@ export function limitRangeItemProblems(item: LimitRangeItem, index: number): str
     const defReq = item.type === 'Pod' ? undefined : q(item.defaultRequest, k);
     const ratio = q(item.maxLimitRequestRatio, k);
     if (min && max && min.cmp(max) > 0) out.push(`${at('min', k)}: min value ${min} is greater than max value ${max}`);
-    if (defReq && min && min.cmp(defReq) > 0) out.push(`${at('defaultRequest', k)}: min value ${min} is greater than default request value ${defReq}`);
-    if (defReq && max && defReq.cmp(max) > 0) out.push(`${at('defaultRequest', k)}: default request value ${defReq} is greater than max value ${max}`);
-    if (defReq && def && defReq.cmp(def) > 0) out.push(`${at('defaultRequest', k)}: default request value ${defReq} is greater than default limit value ${def}`);
-    if (def && min && min.cmp(def) > 0) out.push(`${at('default', k)}: min value ${min} is greater than default value ${def}`);
-    if (def && max && def.cmp(max) > 0) out.push(`${at('default', k)}: default value ${def} is greater than max value ${max}`);
-    if (ratio && ratio.cmp(Quantity.fromInt(1)) < 0) out.push(`${at('maxLimitRequestRatio', k)}: ratio ${ratio} is less than 1`);
+    if (defReq && min && min.cmp(defReq) > 0)
+      out.push(`${at('defaultRequest', k)}: min value ${min} is greater than default request value ${defReq}`);
+    if (defReq && max && defReq.cmp(max) > 0)
+      out.push(`${at('defaultRequest', k)}: default request value ${defReq} is greater than max value ${max}`);
+    if (defReq && def && defReq.cmp(def) > 0)
+      out.push(
+        `${at('defaultRequest', k)}: default request value ${defReq} is greater than default limit value ${def}`,
+      );
+    if (def && min && min.cmp(def) > 0)
+      out.push(`${at('default', k)}: min value ${min} is greater than default value ${def}`);
+    if (def && max && def.cmp(max) > 0)
+      out.push(`${at('default', k)}: default value ${def} is greater than max value ${max}`);
+    if (ratio && ratio.cmp(Quantity.fromInt(1)) < 0)
+      out.push(`${at('maxLimitRequestRatio', k)}: ratio ${ratio} is less than 1`);
     if (ratio && min && max && min.sign() > 0) {
       const limit = Number(max.milliValue()) / Number(min.milliValue());
-      if (Number(ratio.milliValue()) / 1000 > limit) out.push(`${at('maxLimitRequestRatio', k)}: ratio ${ratio} is greater than max/min = ${limit.toFixed(6)}`);
+      if (Number(ratio.milliValue()) / 1000 > limit)
+        out.push(`${at('maxLimitRequestRatio', k)}: ratio ${ratio} is greater than max/min = ${limit.toFixed(6)}`);
     }
   }
   return out;
 }
 
 function limitVerdict(adm: ReturnType<typeof admitObject>): LimitVerdict {
-  if (adm.layer === 'limitrange') return { limitRange: 'fail', message: (adm.message ?? '').replace(/^[a-z]+ "[^"]*" is forbidden: /, '') };
+  if (adm.layer === 'limitrange')
+    return { limitRange: 'fail', message: (adm.message ?? '').replace(/^[a-z]+ "[^"]*" is forbidden: /, '') };
   if (adm.layer === 'quota') {
     const f = adm.quota?.failure;
     return { limitRange: 'pass', quota: f && 'quota' in f ? f.quota : 'quota' };
@@ -789,7 +1049,12 @@ function limitVerdict(adm: ReturnType<typeof admitObject>): LimitVerdict {
 }
 
 function defaultPodShape(state: Snapshot, namespace: string, opts: SimOptions): PodShapeFit {
-  const probe = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'quota-doctor-probe', namespace }, spec: { containers: [{ name: 'app', image: 'app' }] } } as Pod;
+  const probe = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'quota-doctor-probe', namespace },
+    spec: { containers: [{ name: 'app', image: 'app' }] },
+  } as Pod;
   const fit = countFits(state, probe, opts);
   const admitted = admitObject(probe, state, { ...opts, dryRun: true }).object;
   const c = admitted.spec.containers[0];
@@ -797,7 +1062,11 @@ function defaultPodShape(state: Snapshot, namespace: string, opts: SimOptions): 
 }
 
 /** A workload's next pod (and its claims) admitted dry-run: LimitRanger's verdict and the pod's requests. */
-function checkWorkload(state: Snapshot, w: Workload & KObject, opts: SimOptions): { verdict: LimitVerdict; perPod: Record<string, string> } {
+function checkWorkload(
+  state: Snapshot,
+  w: Workload & KObject,
+  opts: SimOptions,
+): { verdict: LimitVerdict; perPod: Record<string, string> } {
   const nodes = state.list('Node').slice(0, 1);
   const exp = expandWorkload(w as Workload, { replicas: 1, nodes });
   for (const claim of exp.claims) {
@@ -840,14 +1109,22 @@ export function whatIfLimitRange(
   opts: SimOptions = {},
 ): LimitRangeChangeAnswer | null {
   const itemType: LimitRangeType = type ?? (resource === 'storage' ? 'PersistentVolumeClaim' : 'Container');
-  const all = state.list('LimitRange', namespace).sort((a, b) => byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''));
+  const all = state
+    .list('LimitRange', namespace)
+    .sort((a, b) => byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''));
   const existing = lrName
     ? all.find((l) => l.metadata.name === lrName)
-    : all.find((l) => l.spec.limits.some((i) => i.type === itemType && i[field]?.[resource] !== undefined)) ?? all.find((l) => l.spec.limits.some((i) => i.type === itemType)) ?? all[0];
+    : (all.find((l) => l.spec.limits.some((i) => i.type === itemType && i[field]?.[resource] !== undefined)) ??
+      all.find((l) => l.spec.limits.some((i) => i.type === itemType)) ??
+      all[0]);
   if (lrName && !existing) return null;
   const name = existing?.metadata.name ?? 'limits';
   const v = Quantity.parse(value).toString();
-  const changed = clone(existing ?? ({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name, namespace }, spec: { limits: [] } } as LimitRange & KObject));
+  const changed = clone(
+    existing ??
+      ({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name, namespace }, spec: { limits: [] } } as LimitRange &
+        KObject),
+  );
   let idx = changed.spec.limits.findIndex((i) => i.type === itemType);
   const itemExisted = idx >= 0;
   if (idx < 0) idx = changed.spec.limits.push({ type: itemType }) - 1;
@@ -859,7 +1136,8 @@ export function whatIfLimitRange(
   const storedItem = stored.spec.limits[idx]!;
   const filled: string[] = [];
   for (const f of ['default', 'defaultRequest'] as const) {
-    for (const [k, q] of Object.entries(storedItem[f] ?? {})) if (item[f]?.[k] === undefined) filled.push(`${f}.${k}=${Quantity.parse(q).toString()}`);
+    for (const [k, q] of Object.entries(storedItem[f] ?? {}))
+      if (item[f]?.[k] === undefined) filled.push(`${f}.${k}=${Quantity.parse(q).toString()}`);
   }
   const invalid = stored.spec.limits.flatMap((it, i) => limitRangeItemProblems(it, i));
 
@@ -868,14 +1146,29 @@ export function whatIfLimitRange(
   fork.put(stored);
   const workloads: LimitRangeWorkloadCheck[] = [];
   for (const kind of ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob'] as const) {
-    for (const wo of state.list(kind, namespace).sort((a, b) => byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''))) {
+    for (const wo of state
+      .list(kind, namespace)
+      .sort((a, b) => byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''))) {
       // Pods of a Deployment's ReplicaSets, a CronJob's Jobs: counted under the owner.
-      if ((kind === 'ReplicaSet' || kind === 'Job') && wo.metadata.ownerReferences?.some((o) => o.kind === 'Deployment' || o.kind === 'CronJob')) continue;
+      if (
+        (kind === 'ReplicaSet' || kind === 'Job') &&
+        wo.metadata.ownerReferences?.some((o) => o.kind === 'Deployment' || o.kind === 'CronJob')
+      )
+        continue;
       const wname = wo.metadata.name ?? '';
       const before = checkWorkload(state, wo, opts);
       const after = checkWorkload(fork, wo, opts);
       const pods = workloadPods(state, { kind, name: wname, namespace, object: wo }).length;
-      workloads.push({ ref: refOf(kind, wname), kind, name: wname, pods, perPodBefore: before.perPod, perPodAfter: after.perPod, before: before.verdict, after: after.verdict });
+      workloads.push({
+        ref: refOf(kind, wname),
+        kind,
+        name: wname,
+        pods,
+        perPodBefore: before.perPod,
+        perPodAfter: after.perPod,
+        before: before.verdict,
+        after: after.verdict,
+      });
     }
   }
   let existingPods = 0;
@@ -883,7 +1176,12 @@ export function whatIfLimitRange(
 
   let patch: string;
   if (!existing) {
-    const body = JSON.stringify({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name }, spec: { limits: [{ type: itemType, [field]: { [resource]: v } }] } });
+    const body = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name },
+      spec: { limits: [{ type: itemType, [field]: { [resource]: v } }] },
+    });
     patch = `echo '${body}' | kubectl -n ${namespace} create -f -`;
   } else {
     const op = !itemExisted

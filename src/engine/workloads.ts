@@ -6,7 +6,19 @@
  * DaemonSet pods `<name>-<5 chars>`; StatefulSet pods `<name>-<ordinal>` (plus their claims from
  * volumeClaimTemplates, `<template>-<name>-<ordinal>`); CronJob → one Job `<name>-<minutes>`.
  */
-import type { CronJob, DaemonSet, Deployment, Job, Node, PersistentVolumeClaim, Pod, PodTemplate, ReplicaSet, StatefulSet, Workload } from '../k8s/objects.ts';
+import type {
+  CronJob,
+  DaemonSet,
+  Deployment,
+  Job,
+  Node,
+  PersistentVolumeClaim,
+  Pod,
+  PodTemplate,
+  ReplicaSet,
+  StatefulSet,
+  Workload,
+} from '../k8s/objects.ts';
 import type { KObject } from '../k8s/snapshot.ts';
 import { clone } from './defaults.ts';
 import { generateNameSuffix } from './admit.ts';
@@ -40,7 +52,13 @@ export function podTemplateHash(template: unknown): string {
   return out.slice(0, 10);
 }
 
-function podFromTemplate(template: PodTemplate, ns: string, name: string, owner: { kind: string; name: string; apiVersion: string }, extraLabels: Record<string, string> = {}): Pod {
+function podFromTemplate(
+  template: PodTemplate,
+  ns: string,
+  name: string,
+  owner: { kind: string; name: string; apiVersion: string },
+  extraLabels: Record<string, string> = {},
+): Pod {
   const t = clone(template);
   return {
     apiVersion: 'v1',
@@ -60,9 +78,20 @@ function replicas(n: number | null | undefined, dflt = 1): number {
   return n === undefined || n === null ? dflt : Math.max(0, n);
 }
 
-function randomPods(template: PodTemplate, ns: string, base: string, count: number, owner: { kind: string; name: string; apiVersion: string }, labels: Record<string, string> = {}, seed = 0): Pod[] {
+function randomPods(
+  template: PodTemplate,
+  ns: string,
+  base: string,
+  count: number,
+  owner: { kind: string; name: string; apiVersion: string },
+  labels: Record<string, string> = {},
+  seed = 0,
+): Pod[] {
   const out: Pod[] = [];
-  for (let i = 0; i < count; i++) out.push(podFromTemplate(template, ns, `${base}-${generateNameSuffix(`${ns}/${base}/${seed + i}`)}`, owner, labels));
+  for (let i = 0; i < count; i++)
+    out.push(
+      podFromTemplate(template, ns, `${base}-${generateNameSuffix(`${ns}/${base}/${seed + i}`)}`, owner, labels),
+    );
   return out;
 }
 
@@ -91,20 +120,56 @@ export function expandWorkload(w: Workload, opts: ExpandOptions = {}): Expansion
       const rsName = existing?.name ?? `${name}-${hash}`;
       const n = opts.replicas ?? replicas(d.spec.replicas);
       if (existing) {
-        return { owned: [], claims: [], pods: randomPods(d.spec.template, ns, rsName, n, { kind: 'ReplicaSet', name: rsName, apiVersion: 'apps/v1' }, { 'pod-template-hash': hash }, seed), creator: { kind: 'ReplicaSet', name: rsName } };
+        return {
+          owned: [],
+          claims: [],
+          pods: randomPods(
+            d.spec.template,
+            ns,
+            rsName,
+            n,
+            { kind: 'ReplicaSet', name: rsName, apiVersion: 'apps/v1' },
+            { 'pod-template-hash': hash },
+            seed,
+          ),
+          creator: { kind: 'ReplicaSet', name: rsName },
+        };
       }
       const rs: KObject = {
         apiVersion: 'apps/v1',
         kind: 'ReplicaSet',
-        metadata: { name: rsName, namespace: ns, labels: { ...(d.spec.template.metadata?.labels ?? {}), 'pod-template-hash': hash }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name, controller: true }] },
+        metadata: {
+          name: rsName,
+          namespace: ns,
+          labels: { ...(d.spec.template.metadata?.labels ?? {}), 'pod-template-hash': hash },
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name, controller: true }],
+        },
         spec: { replicas: n, selector: d.spec.selector, template: d.spec.template },
       };
-      return { owned: [rs], claims: [], pods: randomPods(d.spec.template, ns, rsName, n, { kind: 'ReplicaSet', name: rsName, apiVersion: 'apps/v1' }, { 'pod-template-hash': hash }, seed), creator: { kind: 'ReplicaSet', name: rsName } };
+      return {
+        owned: [rs],
+        claims: [],
+        pods: randomPods(
+          d.spec.template,
+          ns,
+          rsName,
+          n,
+          { kind: 'ReplicaSet', name: rsName, apiVersion: 'apps/v1' },
+          { 'pod-template-hash': hash },
+          seed,
+        ),
+        creator: { kind: 'ReplicaSet', name: rsName },
+      };
     }
     case 'ReplicaSet': {
       const r = w as ReplicaSet;
       const n = opts.replicas ?? replicas(r.spec.replicas);
-      return { owned: [], claims: [], pods: randomPods(r.spec.template, ns, name, n, { kind: 'ReplicaSet', name, apiVersion: 'apps/v1' }, {}, seed), creator: { kind: 'ReplicaSet', name } };
+      return {
+        owned: [],
+        claims: [],
+        pods: randomPods(r.spec.template, ns, name, n, { kind: 'ReplicaSet', name, apiVersion: 'apps/v1' }, {}, seed),
+        creator: { kind: 'ReplicaSet', name },
+      };
     }
     case 'StatefulSet': {
       const s = w as StatefulSet;
@@ -114,12 +179,24 @@ export function expandWorkload(w: Workload, opts: ExpandOptions = {}): Expansion
       const start = opts.seed ?? 0;
       for (let i = start; i < start + n; i++) {
         const podName = `${name}-${i}`;
-        const pod = podFromTemplate(s.spec.template, ns, podName, { kind: 'StatefulSet', name, apiVersion: 'apps/v1' }, { 'statefulset.kubernetes.io/pod-name': podName, 'apps.kubernetes.io/pod-index': String(i) });
+        const pod = podFromTemplate(
+          s.spec.template,
+          ns,
+          podName,
+          { kind: 'StatefulSet', name, apiVersion: 'apps/v1' },
+          { 'statefulset.kubernetes.io/pod-name': podName, 'apps.kubernetes.io/pod-index': String(i) },
+        );
         for (const tpl of (s.spec.volumeClaimTemplates ?? []) as PersistentVolumeClaim[]) {
           const claimName = `${tpl.metadata?.name ?? 'data'}-${podName}`;
-          claims.push({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { ...(tpl.metadata ?? {}), name: claimName, namespace: ns }, spec: clone(tpl.spec ?? {}) } as KObject);
+          claims.push({
+            apiVersion: 'v1',
+            kind: 'PersistentVolumeClaim',
+            metadata: { ...(tpl.metadata ?? {}), name: claimName, namespace: ns },
+            spec: clone(tpl.spec ?? {}),
+          } as KObject);
           const vols = (pod.spec.volumes ??= []);
-          if (!vols.some((v) => v.name === tpl.metadata?.name)) vols.push({ name: tpl.metadata?.name ?? 'data', persistentVolumeClaim: { claimName } });
+          if (!vols.some((v) => v.name === tpl.metadata?.name))
+            vols.push({ name: tpl.metadata?.name ?? 'data', persistentVolumeClaim: { claimName } });
         }
         pods.push(pod);
       }
@@ -128,22 +205,56 @@ export function expandWorkload(w: Workload, opts: ExpandOptions = {}): Expansion
     case 'Job': {
       const j = w as Job;
       const par = replicas(j.spec.parallelism);
-      const n = opts.replicas ?? (j.spec.completions !== undefined && j.spec.completions !== null ? Math.min(par, j.spec.completions) : par);
-      return { owned: [], claims: [], pods: randomPods(j.spec.template, ns, name, n, { kind: 'Job', name, apiVersion: 'batch/v1' }, { 'job-name': name, 'batch.kubernetes.io/job-name': name }, seed), creator: { kind: 'Job', name } };
+      const n =
+        opts.replicas ??
+        (j.spec.completions !== undefined && j.spec.completions !== null ? Math.min(par, j.spec.completions) : par);
+      return {
+        owned: [],
+        claims: [],
+        pods: randomPods(
+          j.spec.template,
+          ns,
+          name,
+          n,
+          { kind: 'Job', name, apiVersion: 'batch/v1' },
+          { 'job-name': name, 'batch.kubernetes.io/job-name': name },
+          seed,
+        ),
+        creator: { kind: 'Job', name },
+      };
     }
     case 'CronJob': {
       const c = w as CronJob;
       const jobName = `${name}-${29000000 + seed}`;
       const spec = c.spec.jobTemplate.spec;
       const par = replicas(spec.parallelism);
-      const n = opts.replicas ?? (spec.completions !== undefined && spec.completions !== null ? Math.min(par, spec.completions) : par);
+      const n =
+        opts.replicas ??
+        (spec.completions !== undefined && spec.completions !== null ? Math.min(par, spec.completions) : par);
       const job: KObject = {
         apiVersion: 'batch/v1',
         kind: 'Job',
-        metadata: { name: jobName, namespace: ns, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name, controller: true }] },
+        metadata: {
+          name: jobName,
+          namespace: ns,
+          ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name, controller: true }],
+        },
         spec: clone(spec),
       };
-      return { owned: [job], claims: [], pods: randomPods(spec.template, ns, jobName, n, { kind: 'Job', name: jobName, apiVersion: 'batch/v1' }, { 'job-name': jobName }, seed), creator: { kind: 'Job', name: jobName } };
+      return {
+        owned: [job],
+        claims: [],
+        pods: randomPods(
+          spec.template,
+          ns,
+          jobName,
+          n,
+          { kind: 'Job', name: jobName, apiVersion: 'batch/v1' },
+          { 'job-name': jobName },
+          seed,
+        ),
+        creator: { kind: 'Job', name: jobName },
+      };
     }
     case 'DaemonSet': {
       const d = w as DaemonSet;
@@ -151,11 +262,19 @@ export function expandWorkload(w: Workload, opts: ExpandOptions = {}): Expansion
       let i = seed;
       for (const node of opts.nodes ?? []) {
         const nodeName = node.metadata.name ?? '';
-        const pod = podFromTemplate(d.spec.template, ns, `${name}-${generateNameSuffix(`${ns}/${name}/${i++}`)}`, { kind: 'DaemonSet', name, apiVersion: 'apps/v1' });
+        const pod = podFromTemplate(d.spec.template, ns, `${name}-${generateNameSuffix(`${ns}/${name}/${i++}`)}`, {
+          kind: 'DaemonSet',
+          name,
+          apiVersion: 'apps/v1',
+        });
         // The DaemonSet controller pins each pod with a required matchFields term on metadata.name.
         pod.spec.affinity = {
           ...(pod.spec.affinity ?? {}),
-          nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }] } },
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }],
+            },
+          },
         };
         pod.spec.tolerations = [...(pod.spec.tolerations ?? []), ...DAEMONSET_TOLERATIONS];
         if (opts.nodeEligible && !opts.nodeEligible(pod, node)) continue;
@@ -197,7 +316,12 @@ export function workloadReplicas(w: Workload): number {
 }
 
 /** maxSurge / maxUnavailable of a rolling update, resolved against the replica count (intstr rules). */
-export function surgeBudget(d: Deployment): { strategy: string; maxSurge: number; maxUnavailable: number; peakPods: number } {
+export function surgeBudget(d: Deployment): {
+  strategy: string;
+  maxSurge: number;
+  maxUnavailable: number;
+  peakPods: number;
+} {
   const n = replicas(d.spec.replicas);
   const strategy = d.spec.strategy?.type ?? 'RollingUpdate';
   if (strategy === 'Recreate') return { strategy, maxSurge: 0, maxUnavailable: n, peakPods: n };

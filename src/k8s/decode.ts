@@ -59,7 +59,8 @@ export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
 
 function describeObject(o: Record<string, unknown>): string {
   const meta = (o.metadata ?? {}) as Record<string, unknown>;
-  const name = typeof meta.name === 'string' ? meta.name : typeof meta.generateName === 'string' ? `${meta.generateName}*` : '?';
+  const name =
+    typeof meta.name === 'string' ? meta.name : typeof meta.generateName === 'string' ? `${meta.generateName}*` : '?';
   return `${String(o.kind)} ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${name}`;
 }
 
@@ -110,14 +111,20 @@ export function decodeText(text: string, source: string, opts: DecodeOptions = {
         const e = doc.errors[0]!;
         const at = e.pos[0] >= 0 ? lineCounter.linePos(e.pos[0]) : undefined;
         const message = `${e.message.split('\n')[0]!.replace(/:\s*$/, '')}${at ? ` at line ${at.line}, column ${at.col}` : ''}`;
-        out.errors.push({ source: list.length > 1 ? `${source} (document ${i + 1})` : source, message: `invalid YAML: ${message}` });
+        out.errors.push({
+          source: list.length > 1 ? `${source} (document ${i + 1})` : source,
+          message: `invalid YAML: ${message}`,
+        });
         return;
       }
       try {
         const value: unknown = doc.toJS({ maxAliasCount: MAX_ALIASES });
         if (value !== null && value !== undefined) raws.push({ value, doc: i });
       } catch (e) {
-        out.errors.push({ source, message: `invalid YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
+        out.errors.push({
+          source,
+          message: `invalid YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+        });
       }
     });
   }
@@ -159,7 +166,10 @@ function collect(value: unknown, source: string, out: Decoded, opts: DecodeOptio
     return;
   }
   if (typeof value !== 'object' || value === null) {
-    out.errors.push({ source, message: `expected a Kubernetes object, got ${typeof value === 'string' ? 'a string' : typeof value}` });
+    out.errors.push({
+      source,
+      message: `expected a Kubernetes object, got ${typeof value === 'string' ? 'a string' : typeof value}`,
+    });
     return;
   }
   const o = value as Record<string, unknown>;
@@ -167,7 +177,8 @@ function collect(value: unknown, source: string, out: Decoded, opts: DecodeOptio
     const items = Array.isArray(o.items) ? o.items : [];
     const itemKind = o.kind === 'List' ? undefined : o.kind.slice(0, -4);
     items.forEach((item, i) => {
-      if (itemKind && typeof item === 'object' && item !== null && !('kind' in item)) (item as Record<string, unknown>).kind = itemKind;
+      if (itemKind && typeof item === 'object' && item !== null && !('kind' in item))
+        (item as Record<string, unknown>).kind = itemKind;
       collect(item, `${source} items[${i}]`, out, opts, depth + 1);
     });
     return;
@@ -189,7 +200,11 @@ function collect(value: unknown, source: string, out: Decoded, opts: DecodeOptio
   const parsed = schema.safeParse(o);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    out.errors.push({ source: `${source} (${describeObject(o)})`, path: fieldPath(issue.path), message: issue.message });
+    out.errors.push({
+      source: `${source} (${describeObject(o)})`,
+      path: fieldPath(issue.path),
+      message: issue.message,
+    });
     return;
   }
   out.objects.push(parsed.data as KObject);

@@ -57,7 +57,14 @@ export const LAYERS = {
     refusedBy: 'the scheduler',
     headline: 'Admitted, but no node fits — scheduler',
   },
-  runtime: { rank: 4, decides: false, station: null, name: 'runtime', refusedBy: 'the kubelet', headline: 'Runtime problem' },
+  runtime: {
+    rank: 4,
+    decides: false,
+    station: null,
+    name: 'runtime',
+    refusedBy: 'the kubelet',
+    headline: 'Runtime problem',
+  },
   other: {
     rank: 5,
     decides: false,
@@ -71,7 +78,9 @@ export const LAYERS = {
 /** A finding's layer (docs/contract.md `layer`). */
 export type FindingLayer = keyof typeof LAYERS;
 /** A layer that decides admission or scheduling (what simulate reports as `admission.layer`). */
-export type DecisionLayer = { [L in FindingLayer]: (typeof LAYERS)[L]['decides'] extends true ? L : never }[FindingLayer];
+export type DecisionLayer = {
+  [L in FindingLayer]: (typeof LAYERS)[L]['decides'] extends true ? L : never;
+}[FindingLayer];
 
 export function isLayer(s: string | null | undefined): s is FindingLayer {
   return typeof s === 'string' && Object.hasOwn(LAYERS, s);

@@ -7,15 +7,13 @@
 import { z } from 'zod';
 import { Quantity } from '../quantity.ts';
 
-export const quantitySchema = z
-  .union([z.string(), z.number()])
-  .superRefine((v, ctx) => {
-    try {
-      Quantity.parse(v);
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : String(e) });
-    }
-  });
+export const quantitySchema = z.union([z.string(), z.number()]).superRefine((v, ctx) => {
+  try {
+    Quantity.parse(v);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : String(e) });
+  }
+});
 
 export const resourceListSchema = z.record(z.string(), quantitySchema);
 export type ResourceListObject = z.infer<typeof resourceListSchema>;
@@ -34,7 +32,14 @@ export const objectMetaSchema = z.looseObject({
   deletionTimestamp: z.union([z.string(), z.date()]).nullish(),
   deletionGracePeriodSeconds: z.number().nullish(),
   ownerReferences: z
-    .array(z.looseObject({ kind: z.string(), name: z.string(), apiVersion: z.string().optional(), controller: z.boolean().nullish() }))
+    .array(
+      z.looseObject({
+        kind: z.string(),
+        name: z.string(),
+        apiVersion: z.string().optional(),
+        controller: z.boolean().nullish(),
+      }),
+    )
     .nullish(),
 });
 export type ObjectMeta = z.infer<typeof objectMetaSchema>;
@@ -179,7 +184,16 @@ export const podSchema = z.looseObject({
       reason: z.string().nullish(),
       containerStatuses: z.array(containerStatusSchema).nullish(),
       initContainerStatuses: z.array(containerStatusSchema).nullish(),
-      conditions: z.array(z.looseObject({ type: z.string(), status: z.string(), reason: z.string().nullish(), message: z.string().nullish() })).nullish(),
+      conditions: z
+        .array(
+          z.looseObject({
+            type: z.string(),
+            status: z.string(),
+            reason: z.string().nullish(),
+            message: z.string().nullish(),
+          }),
+        )
+        .nullish(),
     })
     .nullish(),
 });
@@ -224,7 +238,9 @@ export const resourceQuotaSchema = z.looseObject({
     .looseObject({
       hard: resourceListSchema.nullish(),
       scopes: z.array(z.string()).nullish(),
-      scopeSelector: z.looseObject({ matchExpressions: z.array(scopedResourceSelectorRequirementSchema).nullish() }).nullish(),
+      scopeSelector: z
+        .looseObject({ matchExpressions: z.array(scopedResourceSelectorRequirementSchema).nullish() })
+        .nullish(),
     })
     .nullish(),
   status: z.looseObject({ hard: resourceListSchema.nullish(), used: resourceListSchema.nullish() }).nullish(),
@@ -338,7 +354,9 @@ export const deploymentSchema = z.looseObject({
     strategy: z
       .looseObject({
         type: z.string().nullish(),
-        rollingUpdate: z.looseObject({ maxSurge: intOrString.nullish(), maxUnavailable: intOrString.nullish() }).nullish(),
+        rollingUpdate: z
+          .looseObject({ maxSurge: intOrString.nullish(), maxUnavailable: intOrString.nullish() })
+          .nullish(),
       })
       .nullish(),
   }),
@@ -347,7 +365,11 @@ export const deploymentSchema = z.looseObject({
 export const replicaSetSchema = z.looseObject({
   ...workloadMeta,
   kind: z.literal('ReplicaSet'),
-  spec: z.looseObject({ replicas: z.number().nullish(), selector: labelSelectorSchema.nullish(), template: podTemplateSchema }),
+  spec: z.looseObject({
+    replicas: z.number().nullish(),
+    selector: labelSelectorSchema.nullish(),
+    template: podTemplateSchema,
+  }),
   status: z.looseObject({ replicas: z.number().nullish() }).nullish(),
 });
 export const statefulSetSchema = z.looseObject({
@@ -381,7 +403,11 @@ export const cronJobSchema = z.looseObject({
     schedule: z.string().optional(),
     jobTemplate: z.looseObject({
       metadata: objectMetaSchema.nullish(),
-      spec: z.looseObject({ parallelism: z.number().nullish(), completions: z.number().nullish(), template: podTemplateSchema }),
+      spec: z.looseObject({
+        parallelism: z.number().nullish(),
+        completions: z.number().nullish(),
+        template: podTemplateSchema,
+      }),
     }),
   }),
 });
@@ -400,7 +426,9 @@ export const eventSchema = z.looseObject({
   involvedObject: z
     .looseObject({ kind: z.string().nullish(), name: z.string().nullish(), namespace: z.string().nullish() })
     .nullish(),
-  regarding: z.looseObject({ kind: z.string().nullish(), name: z.string().nullish(), namespace: z.string().nullish() }).nullish(),
+  regarding: z
+    .looseObject({ kind: z.string().nullish(), name: z.string().nullish(), namespace: z.string().nullish() })
+    .nullish(),
   reason: z.string().nullish(),
   message: z.string().nullish(),
   note: z.string().nullish(),
@@ -495,4 +523,13 @@ export function resourceOf(kind: string, apiVersion?: string): { resource: strin
   return { resource: plural, group };
 }
 
-export const CLUSTER_SCOPED_KINDS = new Set(['Namespace', 'Node', 'PriorityClass', 'StorageClass', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition']);
+export const CLUSTER_SCOPED_KINDS = new Set([
+  'Namespace',
+  'Node',
+  'PriorityClass',
+  'StorageClass',
+  'PersistentVolume',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'CustomResourceDefinition',
+]);

@@ -114,7 +114,10 @@ export class Snapshot {
   get<K extends KnownKind>(kind: K, namespace: string | undefined, name: string): KindMap[K] | undefined;
   get(kind: string, namespace: string | undefined, name: string): KObject | undefined;
   get(kind: string, namespace: string | undefined, name: string): KObject | undefined {
-    return this.stores.get(kind)?.get(namespace ?? CLUSTER)?.get(name);
+    return this.stores
+      .get(kind)
+      ?.get(namespace ?? CLUSTER)
+      ?.get(name);
   }
 
   /** Objects of a kind in a namespace (or all namespaces when `namespace` is undefined), sorted by name. */

@@ -54,7 +54,9 @@ export const TOOL_NAMES = ['diagnose', 'simulate', 'check', 'quota', 'whatif'] a
 function packageVersion(): string {
   try {
     const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+    return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string'
+      ? pkg.version
+      : '0.0.0';
   } catch {
     return '0.0.0';
   }
@@ -63,7 +65,8 @@ function packageVersion(): string {
 /** The JSON a command prints, as a plain object (what `JSON.parse` of its `--json` output gives). */
 function plain(json: unknown): Record<string, unknown> {
   const value: unknown = JSON.parse(JSON.stringify(json));
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('a tool result must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error('a tool result must be a JSON object');
   return Object.fromEntries(Object.entries(value));
 }
 
@@ -92,7 +95,8 @@ export function createMcpServer(opts: McpOptions): { server: McpServer; idle: ()
   const server = new McpServer({ name: 'quota-doctor', version: packageVersion() });
 
   const needSource = (): ClusterSource => {
-    if (!opts.source) throw new UsageError(opts.noSource ?? 'no cluster: start the server with --state PATH, or with a kubeconfig');
+    if (!opts.source)
+      throw new UsageError(opts.noSource ?? 'no cluster: start the server with --state PATH, or with a kubeconfig');
     return opts.source;
   };
 
@@ -103,7 +107,9 @@ export function createMcpServer(opts: McpOptions): { server: McpServer; idle: ()
       return await body();
     } catch (e) {
       if (e instanceof UsageError) return failure(`quota-doctor: ${e.message}`);
-      return failure(`quota-doctor: internal error${audience === 'operator' ? `: ${e instanceof Error ? e.message : String(e)}` : ''}`);
+      return failure(
+        `quota-doctor: internal error${audience === 'operator' ? `: ${e instanceof Error ? e.message : String(e)}` : ''}`,
+      );
     }
   };
   const guarded = (body: () => Promise<CallToolResult>): Promise<CallToolResult> => {
@@ -126,7 +132,13 @@ export function createMcpServer(opts: McpOptions): { server: McpServer; idle: ()
     ({ text, namespace }) =>
       guarded(async () => {
         if (namespace !== undefined && !visibility.allows(namespace)) return refused();
-        const out = await diagnoseWith(opts.source, { text, namespace, k8sVersion: opts.k8sVersion, allowedNamespaces: allowed, audience });
+        const out = await diagnoseWith(opts.source, {
+          text,
+          namespace,
+          k8sVersion: opts.k8sVersion,
+          allowedNamespaces: allowed,
+          audience,
+        });
         // diagnose refuses a manifest whose affinity reaches outside (saying which term); the guard, anything else.
         if (isRefusal(out.answer)) return failure(renderAnswer(out.answer));
         if (isRefusal(guardAnswer(out.answer, visibility))) return refused();
@@ -134,19 +146,28 @@ export function createMcpServer(opts: McpOptions): { server: McpServer; idle: ()
       }),
   );
 
-  const simulation = (check: boolean) => ({ manifest, namespace }: { manifest: string; namespace?: string }) =>
-    guarded(async () => {
-      if (namespace !== undefined && !visibility.allows(namespace)) return refused();
-      const objects = decodeManifest(manifest, '<manifest>');
-      // Before anything is read: every object's namespace visible, and no affinity term reaching outside them.
-      if (visibility.forbidden(objects.map((o) => o.metadata.namespace ?? namespace ?? 'default')).length > 0) return refused();
-      const term = foreignAffinityTerm(objects, visibility);
-      if (term !== undefined) return refused(term);
-      const { results, warnings, failed } = await simulateWith(needSource(), objects, { namespace, k8sVersion: opts.k8sVersion });
-      if (visibility.forbidden(results.map((r) => r.namespace)).length > 0) return refused();
-      const json = simResultsToJson({ results, warnings });
-      return ok(check ? { ...json, verdict: failed ? 'fail' : 'pass' } : json, renderSimulation(results, warnings, { check }));
-    });
+  const simulation =
+    (check: boolean) =>
+    ({ manifest, namespace }: { manifest: string; namespace?: string }) =>
+      guarded(async () => {
+        if (namespace !== undefined && !visibility.allows(namespace)) return refused();
+        const objects = decodeManifest(manifest, '<manifest>');
+        // Before anything is read: every object's namespace visible, and no affinity term reaching outside them.
+        if (visibility.forbidden(objects.map((o) => o.metadata.namespace ?? namespace ?? 'default')).length > 0)
+          return refused();
+        const term = foreignAffinityTerm(objects, visibility);
+        if (term !== undefined) return refused(term);
+        const { results, warnings, failed } = await simulateWith(needSource(), objects, {
+          namespace,
+          k8sVersion: opts.k8sVersion,
+        });
+        if (visibility.forbidden(results.map((r) => r.namespace)).length > 0) return refused();
+        const json = simResultsToJson({ results, warnings });
+        return ok(
+          check ? { ...json, verdict: failed ? 'fail' : 'pass' } : json,
+          renderSimulation(results, warnings, { check }),
+        );
+      });
 
   server.registerTool(
     'simulate',
@@ -179,7 +200,7 @@ export function createMcpServer(opts: McpOptions): { server: McpServer; idle: ()
     {
       title: 'Namespace headroom',
       description:
-        "Headroom of a namespace: its ResourceQuotas (hard, used, free), LimitRange defaults, how many more default pods and replicas of each workload fit, the largest pod that schedules now, Pending pods. Same JSON as `quota-doctor quota NS --json`.",
+        'Headroom of a namespace: its ResourceQuotas (hard, used, free), LimitRange defaults, how many more default pods and replicas of each workload fit, the largest pod that schedules now, Pending pods. Same JSON as `quota-doctor quota NS --json`.',
       inputSchema: quotaInputSchema,
       outputSchema: quotaOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -219,7 +240,11 @@ export function createMcpServer(opts: McpOptions): { server: McpServer; idle: ()
 }
 
 /** Serves over stdio until the client closes stdin (or the transport closes); then closes the source. */
-export async function serveStdio(opts: McpOptions, stdin: Readable = process.stdin, stdout: Writable = process.stdout): Promise<void> {
+export async function serveStdio(
+  opts: McpOptions,
+  stdin: Readable = process.stdin,
+  stdout: Writable = process.stdout,
+): Promise<void> {
   const { server, idle } = createMcpServer(opts);
   const transport = new StdioServerTransport(stdin, stdout);
   const closed = new Promise<void>((resolve) => {
@@ -227,7 +252,10 @@ export async function serveStdio(opts: McpOptions, stdin: Readable = process.std
   });
   // The replies to calls still running are sent before the transport closes.
   // (A macrotask after the last handler settles: the SDK validates and sends its result in microtasks.)
-  const end = () => void idle().then(() => new Promise((resolve) => setImmediate(resolve))).then(() => server.close());
+  const end = () =>
+    void idle()
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
+      .then(() => server.close());
   stdin.once('end', end);
   stdin.once('close', end);
   await server.connect(transport);

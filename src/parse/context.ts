@@ -7,22 +7,63 @@
  */
 
 const KIND_OF_PREFIX: Record<string, string> = {
-  pod: 'Pod', pods: 'Pod', po: 'Pod',
-  replicaset: 'ReplicaSet', replicasets: 'ReplicaSet', rs: 'ReplicaSet',
-  statefulset: 'StatefulSet', statefulsets: 'StatefulSet', sts: 'StatefulSet',
-  job: 'Job', jobs: 'Job',
-  daemonset: 'DaemonSet', daemonsets: 'DaemonSet', ds: 'DaemonSet',
-  replicationcontroller: 'ReplicationController', replicationcontrollers: 'ReplicationController', rc: 'ReplicationController',
-  deployment: 'Deployment', deployments: 'Deployment', deploy: 'Deployment',
-  cronjob: 'CronJob', cronjobs: 'CronJob', cj: 'CronJob',
-  deploymentconfig: 'DeploymentConfig', dc: 'DeploymentConfig',
-  service: 'Service', services: 'Service', svc: 'Service',
-  persistentvolumeclaim: 'PersistentVolumeClaim', persistentvolumeclaims: 'PersistentVolumeClaim', pvc: 'PersistentVolumeClaim',
-  horizontalpodautoscaler: 'HorizontalPodAutoscaler', hpa: 'HorizontalPodAutoscaler',
-  ingress: 'Ingress', ingresses: 'Ingress',
+  pod: 'Pod',
+  pods: 'Pod',
+  po: 'Pod',
+  replicaset: 'ReplicaSet',
+  replicasets: 'ReplicaSet',
+  rs: 'ReplicaSet',
+  statefulset: 'StatefulSet',
+  statefulsets: 'StatefulSet',
+  sts: 'StatefulSet',
+  job: 'Job',
+  jobs: 'Job',
+  daemonset: 'DaemonSet',
+  daemonsets: 'DaemonSet',
+  ds: 'DaemonSet',
+  replicationcontroller: 'ReplicationController',
+  replicationcontrollers: 'ReplicationController',
+  rc: 'ReplicationController',
+  deployment: 'Deployment',
+  deployments: 'Deployment',
+  deploy: 'Deployment',
+  cronjob: 'CronJob',
+  cronjobs: 'CronJob',
+  cj: 'CronJob',
+  deploymentconfig: 'DeploymentConfig',
+  dc: 'DeploymentConfig',
+  service: 'Service',
+  services: 'Service',
+  svc: 'Service',
+  persistentvolumeclaim: 'PersistentVolumeClaim',
+  persistentvolumeclaims: 'PersistentVolumeClaim',
+  pvc: 'PersistentVolumeClaim',
+  horizontalpodautoscaler: 'HorizontalPodAutoscaler',
+  hpa: 'HorizontalPodAutoscaler',
+  ingress: 'Ingress',
+  ingresses: 'Ingress',
 };
-const CONTROLLER_KINDS = new Set(['ReplicaSet', 'StatefulSet', 'Job', 'DaemonSet', 'ReplicationController', 'Deployment', 'CronJob', 'DeploymentConfig']);
-const EVENT_KINDS = new Set(['Pod', 'ReplicaSet', 'StatefulSet', 'Job', 'DaemonSet', 'ReplicationController', 'Deployment', 'CronJob', 'DeploymentConfig']);
+const CONTROLLER_KINDS = new Set([
+  'ReplicaSet',
+  'StatefulSet',
+  'Job',
+  'DaemonSet',
+  'ReplicationController',
+  'Deployment',
+  'CronJob',
+  'DeploymentConfig',
+]);
+const EVENT_KINDS = new Set([
+  'Pod',
+  'ReplicaSet',
+  'StatefulSet',
+  'Job',
+  'DaemonSet',
+  'ReplicationController',
+  'Deployment',
+  'CronJob',
+  'DeploymentConfig',
+]);
 
 export interface Ref {
   kind: string;
@@ -58,7 +99,9 @@ export interface ContextAt {
 const NS = '[a-z0-9][a-z0-9-]{0,62}';
 const CMD_NS_RE = new RegExp(`(?:^|\\s)(?:-n|--namespace)(?:=|\\s+)(${NS})(?![\\w.-])`);
 /** kubectl also takes the shorthand flag with its value attached: `kubectl -nistio-system describe …`. */
-const CMD_NS_ATTACHED_RE = new RegExp(`(?:^|[\\s$#>%*])(?:kubectl|oc|k)\\s(?:[^|;&\\n]{0,200}\\s)?-n(${NS})(?![\\w.-])`);
+const CMD_NS_ATTACHED_RE = new RegExp(
+  `(?:^|[\\s$#>%*])(?:kubectl|oc|k)\\s(?:[^|;&\\n]{0,200}\\s)?-n(${NS})(?![\\w.-])`,
+);
 const PS1_RE = new RegExp(`\\(⎈ ?\\|[^:)\\n]{1,200}:(${NS})\\)`);
 /** An object name as pasted: DNS names, plus redactions like `egg-<id here>`. */
 const NAME = '[a-z0-9](?:[a-z0-9.-]|<[^<>\\n]{1,40}>){0,252}';
@@ -66,20 +109,43 @@ const REF_RE = new RegExp(
   `(?:^|[\\s(])(pods?|po|replicasets?|rs|statefulsets?|sts|jobs?|daemonsets?|ds|replicationcontrollers?|rc|deployments?|deploy|cronjobs?|cj|deploymentconfig|dc|services?|svc|persistentvolumeclaims?|pvc|horizontalpodautoscaler|hpa|ingress(?:es)?)/(${NAME})`,
   'gi',
 );
-const OLD_EVENT_RE = /(?:^|\s)([a-z0-9][a-z0-9.-]{0,252})\.[0-9a-f]{8,20}\s+(Pod|ReplicaSet|StatefulSet|Job|DaemonSet|ReplicationController|Deployment|CronJob|PersistentVolumeClaim|Service|DeploymentConfig)\s/;
+const OLD_EVENT_RE =
+  /(?:^|\s)([a-z0-9][a-z0-9.-]{0,252})\.[0-9a-f]{8,20}\s+(Pod|ReplicaSet|StatefulSet|Job|DaemonSet|ReplicationController|Deployment|CronJob|PersistentVolumeClaim|Service|DeploymentConfig)\s/;
 /** What OLD_EVENT_RE needs somewhere in the line (a cheap scan before the expensive one). */
 const OLD_EVENT_HINT_RE = /\.[0-9a-f]{8,20}\s+[A-Z]/;
 const CMD_HINT_RE = /[lckms]\s/;
 const CMD_RE = /(?:^|[\s$#>%"'])(?:kubectl|oc|k|helm|kubens)\s/;
 const URL_NS_RE = new RegExp(`/namespaces/(${NS})/`);
-const OBJREF_RE = new RegExp(`ObjectReference\\{Kind:"([A-Za-z]{1,60})", Namespace:"(${NS})", Name:"([a-z0-9][a-z0-9.-]{0,252})"`);
+const OBJREF_RE = new RegExp(
+  `ObjectReference\\{Kind:"([A-Za-z]{1,60})", Namespace:"(${NS})", Name:"([a-z0-9][a-z0-9.-]{0,252})"`,
+);
 const ROW_NS_RE = new RegExp(`^\\s*(${NS})\\s+(?:\\d+(?:\\.\\d+)?[smhd]\\w*|<unknown>)\\s+(?:Warning|Normal)\\s`);
 const CMD_SUBJECT_RE = new RegExp(
   `(?:kubectl|oc|k)\\s+(?:-n\\s*\\S+\\s+)?(?:describe|get|logs|edit)\\s+(?:-n\\s*\\S+\\s+)?(pods?|po|replicasets?|rs|statefulsets?|sts|jobs?|daemonsets?|ds|deployments?|deploy)(?:/|\\s+(?:-n\\s*\\S+\\s+)?)(${NAME})`,
   'i',
 );
 /** Words that follow `kubectl describe pod` in prose, never a pod's name there. */
-const PROSE_WORDS = new Set(['on', 'the', 'to', 'and', 'with', 'for', 'in', 'of', 'it', 'is', 'that', 'this', 'then', 'again', 'command', 'output', 'shows', 'says', 'gives']);
+const PROSE_WORDS = new Set([
+  'on',
+  'the',
+  'to',
+  'and',
+  'with',
+  'for',
+  'in',
+  'of',
+  'it',
+  'is',
+  'that',
+  'this',
+  'then',
+  'again',
+  'command',
+  'output',
+  'shows',
+  'says',
+  'gives',
+]);
 const JSON_POD_KEY_RE = /^\s{0,2}"([a-z0-9][a-z0-9.-]{0,252}-[a-z0-9]{5})":\s*\{\s*$/;
 const QUOTED_NS_NAME_RE = new RegExp(`(?:for|pod|Pod|object|key)[ =]"(${NS})/(${NAME})"`);
 const KLOG_POD_RE = new RegExp(`(?:pod|Pod)="(${NS})/([a-z0-9][a-z0-9.-]{0,252})"`);
@@ -101,7 +167,16 @@ function mark(pos: number, namespace: string | undefined, ref: Ref | undefined):
 }
 
 function newBlock(pos: number, name: string | undefined): Block {
-  return { pos, name, namespace: undefined, kind: undefined, controlledBy: undefined, involved: undefined, podLike: undefined, controllerLike: undefined };
+  return {
+    pos,
+    name,
+    namespace: undefined,
+    kind: undefined,
+    controlledBy: undefined,
+    involved: undefined,
+    podLike: undefined,
+    controllerLike: undefined,
+  };
 }
 
 export class PasteContext {
@@ -233,7 +308,9 @@ export class PasteContext {
         if (/^\s*\S+\s*$/.test(line)) this.standalone.push(...refs);
         for (const r of refs) this.addLine(lineNo, r);
       }
-      const k = (line.includes('od="') ? KLOG_POD_RE.exec(line) : null) ?? (line.includes('Successfully assigned ') ? ASSIGNED_RE.exec(line) : null);
+      const k =
+        (line.includes('od="') ? KLOG_POD_RE.exec(line) : null) ??
+        (line.includes('Successfully assigned ') ? ASSIGNED_RE.exec(line) : null);
       if (k) this.addLine(lineNo, mark(pos, k[1]!, { kind: 'Pod', name: k[2]! }));
     }
     if (line.includes('/namespaces/')) {

@@ -34,7 +34,6 @@ export interface ParsedPaste {
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 
-
 /** UTF-8 size of one character of `text` at `i` (a lone surrogate is written as U+FFFD: 3 bytes), and its code units. */
 function charAt(text: string, i: number): [bytes: number, units: number] {
   const c = text.charCodeAt(i);
@@ -90,7 +89,9 @@ function stableKey(v: unknown): string {
   if (v === null || typeof v !== 'object') return v === undefined ? 'null' : JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : stableKey(x))).join(',')}]`;
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableKey(o[k])}`).join(',')}}`;
 }
 
@@ -137,9 +138,11 @@ function withContext(matches: Match[], ctx: PasteContext): void {
     const c = ctx.at(m.start);
     if (c.namespace && !m.namespace) m.namespace = c.namespace;
     if (c.controller && !m.controller) m.controller = c.controller;
-    if (!m.object && c.pod && (m.layer === 'scheduler' || m.layer === 'runtime')) m.object = { resource: 'pods', name: c.pod };
+    if (!m.object && c.pod && (m.layer === 'scheduler' || m.layer === 'runtime'))
+      m.object = { resource: 'pods', name: c.pod };
     // A look-alike is about whatever object its event row names (a Service's load balancer, a PVC's disk).
-    if (!m.object && c.lineRef && m.layer === 'other') m.object = { resource: resourceOf(c.lineRef.kind).resource, name: c.lineRef.name };
+    if (!m.object && c.lineRef && m.layer === 'other')
+      m.object = { resource: resourceOf(c.lineRef.kind).resource, name: c.lineRef.name };
   }
 }
 
@@ -194,14 +197,23 @@ function dedupe(matches: Match[]): Match[] {
     }
     return k;
   };
-  const oomPods = new Set(matches.filter((m) => m.layer === 'runtime' && m.facts.reason === 'OOMKilled').map((m) => m.object?.name ?? ''));
+  const oomPods = new Set(
+    matches.filter((m) => m.layer === 'runtime' && m.facts.reason === 'OOMKilled').map((m) => m.object?.name ?? ''),
+  );
   // Reasons some runtime finding names a pod for: a mention of the same reason without a pod (`pod's status
   // is Evicted` above the `get pods` row that shows it) is that pod's problem, not another one.
-  const namedReasons = new Set(matches.flatMap((m) => (m.layer === 'runtime' && m.object?.name ? [m.facts.reason] : [])));
+  const namedReasons = new Set(
+    matches.flatMap((m) => (m.layer === 'runtime' && m.object?.name ? [m.facts.reason] : [])),
+  );
   for (const m of matches) {
     if (m.layer === 'runtime' && !m.object?.name && namedReasons.has(m.facts.reason)) continue;
     // Exit code 137 next to an OOMKilled of the same pod is the same kill, not a second problem.
-    if (m.layer === 'runtime' && m.facts.reason === 'ExitCode137' && (oomPods.has(m.object?.name ?? '') || oomPods.has(''))) continue;
+    if (
+      m.layer === 'runtime' &&
+      m.facts.reason === 'ExitCode137' &&
+      (oomPods.has(m.object?.name ?? '') || oomPods.has(''))
+    )
+      continue;
     const who = m.layer === 'runtime' || m.layer === 'other' ? (m.object?.name ?? '') : '';
     const key = `${m.layer}|${m.kind}|${who}|${factsKey(orderless(m))}`;
     const prev = first.get(key);
@@ -231,7 +243,10 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
   const result: ParsedPaste = { findings: [], manifests: [] };
   try {
     const input = typeof text === 'string' ? text : String(text ?? '');
-    const maxBytes = opts?.maxBytes !== undefined && Number.isFinite(opts.maxBytes) && opts.maxBytes >= 0 ? Math.floor(opts.maxBytes) : DEFAULT_MAX_BYTES;
+    const maxBytes =
+      opts?.maxBytes !== undefined && Number.isFinite(opts.maxBytes) && opts.maxBytes >= 0
+        ? Math.floor(opts.maxBytes)
+        : DEFAULT_MAX_BYTES;
     const capped = capBytes(input, maxBytes);
     if (capped.truncated) result.truncated = true;
     // One split of the paste each for the normalizer, the context scan and the manifest scan.

@@ -47,7 +47,7 @@ function minMax(text: string, k: number): Item | undefined {
   const m = MINMAX_RE.exec(text);
   if (!m) return undefined;
   let end = MINMAX_RE.lastIndex;
-  const trailingPeriod = text[end] === '.' || (m[4]?.endsWith('.'));
+  const trailingPeriod = text[end] === '.' || m[4]?.endsWith('.');
   if (m[3] !== undefined && text[end] === '.') end++;
   const word = before[1]!;
   return {
@@ -83,7 +83,7 @@ function ratio(text: string, k: number): Item | undefined {
     },
     start: k - resource.length,
     end,
-    trailingPeriod: text[end] === '.' || (m[3]?.endsWith('.')),
+    trailingPeriod: text[end] === '.' || m[3]?.endsWith('.'),
     capital: false,
   };
 }
@@ -93,7 +93,13 @@ function group(text: string, items: Item[]): Item[][] {
   const groups: Item[][] = [];
   for (const it of items) {
     const last = groups.at(-1)?.at(-1);
-    if (last && it.start >= last.end && it.start - last.end <= 8 && /^[.,\s]*$/.test(text.slice(last.end, it.start)) && !text.slice(last.end, it.start).includes('\n')) {
+    if (
+      last &&
+      it.start >= last.end &&
+      it.start - last.end <= 8 &&
+      /^[.,\s]*$/.test(text.slice(last.end, it.start)) &&
+      !text.slice(last.end, it.start).includes('\n')
+    ) {
       groups.at(-1)!.push(it);
     } else groups.push([it]);
   }

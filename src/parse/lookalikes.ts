@@ -20,7 +20,6 @@ import { lowerAscii } from './normalize.ts';
 import { findWithin, lineEnd, lineStart, scanMany, trimEndOf } from './scan.ts';
 import { splitHistogram } from './scheduler.ts';
 
-
 type OtherBody = Extract<FindingBody, { layer: 'other' }>;
 
 function other(body: OtherBody, text: string, start: number, end: number): Match {
@@ -43,7 +42,10 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
 
   // GCE: `Quota 'CPUS' exceeded.  Limit: 24.0 in region us-central1.` (compute API error text).
   on("quota '", (k) => {
-    const m = /^quota '([A-Za-z0-9_-]{1,80})' exceeded\.?(?:\s{1,3}limit: ([0-9.]{1,20})(?: (?:in region|globally) ?([a-z0-9-]{0,40}))?)?/i.exec(text.slice(k, k + 200));
+    const m =
+      /^quota '([A-Za-z0-9_-]{1,80})' exceeded\.?(?:\s{1,3}limit: ([0-9.]{1,20})(?: (?:in region|globally) ?([a-z0-9-]{0,40}))?)?/i.exec(
+        text.slice(k, k + 200),
+      );
     if (!m) return undefined;
     const facts: CloudQuotaFacts = { provider: 'gcp', quota: m[1]! };
     if (m[2] !== undefined) facts.limit = trimEndOf(m[2], '.');
@@ -53,20 +55,49 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   // GKE/gcloud: `Insufficient regional quota to satisfy request: resource "SSD_TOTAL_GB": request requires '900.0' …`.
   on('insufficient regional quota to satisfy request', (k) => {
     const m = /resource "([A-Za-z0-9_-]{1,80})"/.exec(text.slice(k, k + 200));
-    return other({ layer: 'other', kind: 'cloud-quota', facts: { provider: 'gcp', quota: m ? m[1]! : null } }, text, k, sentence(text, k, 600));
+    return other(
+      { layer: 'other', kind: 'cloud-quota', facts: { provider: 'gcp', quota: m ? m[1]! : null } },
+      text,
+      k,
+      sentence(text, k, 600),
+    );
   });
-  on('gce quota exceeded', (k) => other({ layer: 'other', kind: 'cloud-quota', facts: { provider: 'gcp', quota: null } }, text, lineStart(text, k), sentence(text, k)));
+  on('gce quota exceeded', (k) =>
+    other(
+      { layer: 'other', kind: 'cloud-quota', facts: { provider: 'gcp', quota: null } },
+      text,
+      lineStart(text, k),
+      sentence(text, k),
+    ),
+  );
   // AWS error codes (ELB, EC2): `TooManyLoadBalancers: Exceeded quota of account 123456789012`.
-  for (const code of ['toomanyloadbalancers', 'vcpulimitexceeded', 'instancelimitexceeded', 'addresslimitexceeded', 'volumelimitexceeded', 'toomanytargetgroups']) {
+  for (const code of [
+    'toomanyloadbalancers',
+    'vcpulimitexceeded',
+    'instancelimitexceeded',
+    'addresslimitexceeded',
+    'volumelimitexceeded',
+    'toomanytargetgroups',
+  ]) {
     on(code, (k) => {
       const name = text.slice(k, k + code.length);
-      return other({ layer: 'other', kind: 'cloud-quota', facts: { provider: 'aws', quota: name } }, text, k, sentence(text, k));
+      return other(
+        { layer: 'other', kind: 'cloud-quota', facts: { provider: 'aws', quota: name } },
+        text,
+        k,
+        sentence(text, k),
+      );
     });
   }
   // Azure ARM: `Code="QuotaExceeded" Message="Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota.`
   on('exceeding approved', (k) => {
     const m = /^exceeding approved ([A-Za-z0-9_ -]{1,80}?) quota/i.exec(text.slice(k, k + 120));
-    return other({ layer: 'other', kind: 'cloud-quota', facts: { provider: 'azure', quota: m ? m[1]! : null } }, text, lineStart(text, k), sentence(text, k));
+    return other(
+      { layer: 'other', kind: 'cloud-quota', facts: { provider: 'azure', quota: m ? m[1]! : null } },
+      text,
+      lineStart(text, k),
+      sentence(text, k),
+    );
   });
 
   // Admission webhooks (apiserver pkg/admission/plugin/webhook/errors: `admission webhook %q denied the request: %s`).
@@ -92,7 +123,12 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const m = /^\s{0,4}"([^"\n]{1,253})"/.exec(text.slice(from, from + 300));
     if (!m) return undefined;
     const ls = lineStart(text, k);
-    return other({ layer: 'other', kind: 'webhook-unavailable', facts: { webhook: m[1]! } }, text, ls, lineEnd(text, from + m[0].length, 2000));
+    return other(
+      { layer: 'other', kind: 'webhook-unavailable', facts: { webhook: m[1]! } },
+      text,
+      ls,
+      lineEnd(text, from + m[0].length, 2000),
+    );
   });
 
   // cluster-autoscaler NotTriggerScaleUp (its reasons use the scheduler's histogram form).
@@ -100,16 +136,39 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const end = lineEnd(text, k, 2000);
     const colon = findWithin(text, ':', k, end);
     const body = colon > 0 ? text.slice(colon + 1, end).trim() : '';
-    const reasons = /^\d/.test(body) ? splitHistogram(trimEndOf(body, '.')) : body ? [{ count: null, reason: body }] : [];
+    const reasons = /^\d/.test(body)
+      ? splitHistogram(trimEndOf(body, '.'))
+      : body
+        ? [{ count: null, reason: body }]
+        : [];
     const start = lower.slice(Math.max(0, k - 4), k) === 'pod ' ? k - 4 : k;
-    return other({ layer: 'other', kind: 'autoscaler', facts: { reason: 'NotTriggerScaleUp', reasons } }, text, start, end);
+    return other(
+      { layer: 'other', kind: 'autoscaler', facts: { reason: 'NotTriggerScaleUp', reasons } },
+      text,
+      start,
+      end,
+    );
   });
 
   // Scheduler extender quota (tkestack gpu-admission): `0/2 nodes are available: 2 ExceedsGPUQuota.`
-  on('exceedsgpuquota', (k) => other({ layer: 'other', kind: 'extender-quota', facts: { extender: 'gpu-admission', reason: 'ExceedsGPUQuota' } }, text, lineStart(text, k), lineEnd(text, k, 1200)));
+  on('exceedsgpuquota', (k) =>
+    other(
+      { layer: 'other', kind: 'extender-quota', facts: { extender: 'gpu-admission', reason: 'ExceedsGPUQuota' } },
+      text,
+      lineStart(text, k),
+      lineEnd(text, k, 1200),
+    ),
+  );
 
   // volcano gangs (`1/1 tasks in gang unschedulable: pod group is not ready, …`): a PodGroup wait, not a node decision.
-  on('tasks in gang unschedulable', (k) => other({ layer: 'other', kind: 'volcano', facts: { scheduler: 'volcano', gang: true } }, text, lineStart(text, k), lineEnd(text, k, 1000)));
+  on('tasks in gang unschedulable', (k) =>
+    other(
+      { layer: 'other', kind: 'volcano', facts: { scheduler: 'volcano', gang: true } },
+      text,
+      lineStart(text, k),
+      lineEnd(text, k, 1000),
+    ),
+  );
   scanMany(lower, table, out);
   return out.sort((a, b) => a.start - b.start);
 }

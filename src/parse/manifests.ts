@@ -40,8 +40,19 @@ const MAX_ALIASES = 10;
  * A document of another kind (ConfigMap, RBAC, CRDs…) is parsed only while half the budget is unused.
  */
 const SIMULATED_KINDS = new Set([
-  'Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'PersistentVolumeClaim',
-  'Service', 'ResourceQuota', 'LimitRange', 'Namespace', 'List',
+  'Pod',
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'DaemonSet',
+  'Job',
+  'CronJob',
+  'PersistentVolumeClaim',
+  'Service',
+  'ResourceQuota',
+  'LimitRange',
+  'Namespace',
+  'List',
 ]);
 
 /** The top-level `kind:` of a YAML document, read without parsing it (undefined when not found). */
@@ -193,10 +204,14 @@ function* blocksOf(lines: string[]): Generator<Block> {
       }
       while (j < lines.length && !lines[j]!.trimStart().startsWith(marker)) body.push(lines[j++]!);
       const text = body.join('\n');
-      if (['yaml', 'yml', 'json', '', 'sh', 'shell', 'console', 'bash', 'text', 'txt'].includes(lang) && mentionsManifest(text)) {
+      if (
+        ['yaml', 'yml', 'json', '', 'sh', 'shell', 'console', 'bash', 'text', 'txt'].includes(lang) &&
+        mentionsManifest(text)
+      ) {
         const trimmed = text.trim();
         const source: ManifestSource = 'fenced';
-        if ((lang === 'json' || trimmed.startsWith('{')) && trimmed.startsWith('{')) yield { text: trimmed, source, line: i + 2 };
+        if ((lang === 'json' || trimmed.startsWith('{')) && trimmed.startsWith('{'))
+          yield { text: trimmed, source, line: i + 2 };
         else if (lang === 'yaml' || lang === 'yml' || lang === '') yield { text, source, line: i + 2 };
         else yield* bareBlocks(body, i + 1);
       }
@@ -258,7 +273,13 @@ function* bareBlocks(lines: string[], offset: number): Generator<Block> {
     if (/^(\s*)(?:-\s+)?(?:apiVersion|kind):\s*\S/.test(line) || /^---\s*$/.test(line)) {
       // Walk back to the start of this document (lines of the same YAML run), then forward to its end.
       let s = i;
-      while (s > floor && lines[s - 1]!.trim() !== '' && YAML_LINE_RE.test(lines[s - 1]!) && !/^\s*\{/.test(lines[s - 1]!)) s--;
+      while (
+        s > floor &&
+        lines[s - 1]!.trim() !== '' &&
+        YAML_LINE_RE.test(lines[s - 1]!) &&
+        !/^\s*\{/.test(lines[s - 1]!)
+      )
+        s--;
       let e = i + 1;
       let size = 0;
       while (e < lines.length && size <= MAX_BLOCK_BYTES) {
@@ -331,7 +352,11 @@ export function splitLines(text: string): string[] {
 /** Undo Slack quoting and entities but keep fences and indentation (YAML needs both). */
 function unquoteLine(raw: string): string {
   let s = raw;
-  if (s.includes('&')) s = s.replace(/&(gt|lt|amp|quot|#39);/g, (_m, e: string) => ({ gt: '>', lt: '<', amp: '&', quot: '"', '#39': "'" })[e] ?? _m);
+  if (s.includes('&'))
+    s = s.replace(
+      /&(gt|lt|amp|quot|#39);/g,
+      (_m, e: string) => ({ gt: '>', lt: '<', amp: '&', quot: '"', '#39': "'" })[e] ?? _m,
+    );
   if (s.charCodeAt(0) === 62) s = s.replace(/^>[ ]?/, '');
   // Box borders (k9s) would break YAML indentation; strip them the same way the message parsers do.
   if (/[│┃║]/.test(s)) s = cleanLine(s);

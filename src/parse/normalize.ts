@@ -16,21 +16,62 @@ export function lowerAscii(s: string): string {
   return l.length === s.length ? l : s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
-const ENTITY: Record<string, string> = { gt: '>', lt: '<', amp: '&', quot: '"', apos: "'", '#39': "'", '#x27': "'", '#34': '"' };
+const ENTITY: Record<string, string> = {
+  gt: '>',
+  lt: '<',
+  amp: '&',
+  quot: '"',
+  apos: "'",
+  '#39': "'",
+  '#x27': "'",
+  '#34': '"',
+};
 
 /**
  * Phrases that begin or sit inside a message one of the layer parsers reads (lower case). A break that
  * leaves one of them open is continued on the next line; a join that creates one is a better match.
  */
 export const ANCHORS = [
-  'exceeded quota', 'failed quota', 'must specify', 'status unknown for quota', 'insufficient quota',
-  'quota is', 'limited by quota', 'usage per', 'ratio per', 'is forbidden', 'is invalid', 'invalid value',
-  'less than or equal', 'less than orequal', 'must be equal to', 'must be set for non overcommitable',
-  'nodes are available', 'nodes are unavailable', 'no nodes available', 'failed to fit', 'fit failure',
-  'failed to find fit', 'preemption:', 'insufficient ', 'untolerated taint', "didn't tolerate", 'oomkilled',
-  'oom killed', 'evicted', 'low on resource', 'exit code', 'denied the request', 'trigger scale-up',
-  "quota '", 'toomanyloadbalancers', 'exceedsgpuquota', 'memorypressure', 'throttling',
-  'create pod', 'error creating',
+  'exceeded quota',
+  'failed quota',
+  'must specify',
+  'status unknown for quota',
+  'insufficient quota',
+  'quota is',
+  'limited by quota',
+  'usage per',
+  'ratio per',
+  'is forbidden',
+  'is invalid',
+  'invalid value',
+  'less than or equal',
+  'less than orequal',
+  'must be equal to',
+  'must be set for non overcommitable',
+  'nodes are available',
+  'nodes are unavailable',
+  'no nodes available',
+  'failed to fit',
+  'fit failure',
+  'failed to find fit',
+  'preemption:',
+  'insufficient ',
+  'untolerated taint',
+  "didn't tolerate",
+  'oomkilled',
+  'oom killed',
+  'evicted',
+  'low on resource',
+  'exit code',
+  'denied the request',
+  'trigger scale-up',
+  "quota '",
+  'toomanyloadbalancers',
+  'exceedsgpuquota',
+  'memorypressure',
+  'throttling',
+  'create pod',
+  'error creating',
 ];
 
 /** Any anchor, case-insensitively: one scan answers "is there an anchor at all?" (the usual answer is no). */
@@ -39,10 +80,11 @@ const ANCHOR_RE = new RegExp(ANCHORS.map((a) => a.replace(/[.*+?^${}()|[\]\\/]/g
 /** Every two- and three-character piece of an anchor: a join can only create an anchor across the break
  * if the characters meeting there occur together in some anchor (an O(1) filter before counting). */
 const ANCHOR_GRAMS = new Set<string>();
-for (const a of ANCHORS) for (let i = 0; i + 2 <= a.length; i++) {
-  ANCHOR_GRAMS.add(a.slice(i, i + 2));
-  if (i + 3 <= a.length) ANCHOR_GRAMS.add(a.slice(i, i + 3));
-}
+for (const a of ANCHORS)
+  for (let i = 0; i + 2 <= a.length; i++) {
+    ANCHOR_GRAMS.add(a.slice(i, i + 2));
+    if (i + 3 <= a.length) ANCHOR_GRAMS.add(a.slice(i, i + 3));
+  }
 
 /**
  * Words of the messages above, for deciding whether `No p` + `reemption` is one word cut by a
@@ -53,7 +95,7 @@ const VOCAB = new Set(
     'exceeded exceeds exceeding quota quotas requested requesting request requests used usage limited limit limits ' +
     'forbidden must specify specified minimum maximum per container containers pod pods persistentvolumeclaim ' +
     'persistentvolumeclaims ratio provided nodes node available unavailable insufficient preemption victims found ' +
-    'incoming helpful scheduling unschedulable untolerated taint taints tolerate tolerated didn\'t match affinity ' +
+    "incoming helpful scheduling unschedulable untolerated taint taints tolerate tolerated didn't match affinity " +
     'anti-affinity selector memory cpu ephemeral-storage storage services loadbalancers nodeports load balancer ' +
     'balancers evicted oomkilled pressure memorypressure diskpressure resource resources threshold quantity ' +
     'consumption larger condition unbound immediate volume volumes claims deallocate eligible terminating nominated ' +
@@ -99,7 +141,8 @@ export function cleanLine(raw: string): string {
     s = s.replace(/^[ \t]*[│┃║][ \t]?/, '').replace(/[ \t]?[│┃║][ \t]*$/, '');
   }
   // Code fences and inline code: the text between backticks is what matters.
-  if ((s.includes('```') || s.includes('~~~')) && /^\s*(?:```|~~~)/.test(s)) s = s.replace(/^\s*(?:```+|~~~+)(?:[A-Za-z][\w+-]*(?=\s|$))?\s*/, '');
+  if ((s.includes('```') || s.includes('~~~')) && /^\s*(?:```|~~~)/.test(s))
+    s = s.replace(/^\s*(?:```+|~~~+)(?:[A-Za-z][\w+-]*(?=\s|$))?\s*/, '');
   if (s.includes('`')) s = s.replace(/`+/g, '');
   // JSON / Go %q escaping: `\"` (any depth) is a quote; Go's encoder writes < > & as \u003c \u003e \u0026.
   if (s.includes('\\')) {
@@ -117,7 +160,10 @@ export function cleanLine(raw: string): string {
   if (s.includes('(combined from similar events)')) s = s.replace(/\(combined from similar events\):\s*/g, '');
   if (s.includes(' over ')) s = s.replace(/\(x\d{1,9} over [^)\n]{1,24}\)/g, '');
   if (s.includes('Error from server')) {
-    s = s.replace(/Error from server(?: \([A-Za-z]{1,40}\))?:\s?(?:error when [a-z]{1,20} "[^"\n]{0,1000}":\s?|:\s)?/g, '');
+    s = s.replace(
+      /Error from server(?: \([A-Za-z]{1,40}\))?:\s?(?:error when [a-z]{1,20} "[^"\n]{0,1000}":\s?|:\s)?/g,
+      '',
+    );
   }
   return s;
 }
@@ -125,8 +171,17 @@ export function cleanLine(raw: string): string {
 /** Last and first word around a break, for the cut-word test (character loops: no `…$` regex). */
 function isWordChar(c: number, colon: boolean): boolean {
   return (
-    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ||
-    c === 39 || c === 40 || c === 41 || c === 47 || c === 46 || c === 95 || c === 45 || (colon && c === 58)
+    (c >= 97 && c <= 122) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) ||
+    c === 39 ||
+    c === 40 ||
+    c === 41 ||
+    c === 47 ||
+    c === 46 ||
+    c === 95 ||
+    c === 45 ||
+    (colon && c === 58)
   );
 }
 /** The word that ends at `end` of `s`. */
@@ -166,7 +221,13 @@ function gluingAddsAnchors(wa: string, wb: string, c1: string, c2: string): bool
   const key = c1 + c2;
   let candidates = JUNCTION_CANDIDATES.get(key);
   if (!candidates) {
-    candidates = [...new Set([...(ANCHORS_BY_GRAM.get(key) ?? []), ...(ANCHORS_BY_GRAM.get(`${c1} `) ?? []), ...(ANCHORS_BY_GRAM.get(` ${c2}`) ?? [])])];
+    candidates = [
+      ...new Set([
+        ...(ANCHORS_BY_GRAM.get(key) ?? []),
+        ...(ANCHORS_BY_GRAM.get(`${c1} `) ?? []),
+        ...(ANCHORS_BY_GRAM.get(` ${c2}`) ?? []),
+      ]),
+    ];
     JUNCTION_CANDIDATES.set(key, candidates);
   }
   let diff = 0;
@@ -199,12 +260,15 @@ function isOpen(cur: string): boolean {
   const q = lower.lastIndexOf('exceeded quota');
   if (q >= 0 && lower.indexOf('limited:', q) < 0) return true;
   const open = lower.lastIndexOf('[');
-  if (open >= 0 && lower.indexOf(']', open) < 0 && /usage per|ratio per|invalid value/.test(lower.slice(open))) return true;
+  if (open >= 0 && lower.indexOf(']', open) < 0 && /usage per|ratio per|invalid value/.test(lower.slice(open)))
+    return true;
   const n = lower.lastIndexOf('nodes are available:');
   if (n >= 0 && !/\.["'`]?$/.test(t)) return true;
   const u = lower.lastIndexOf('usage per');
   if (u >= 0 && !/ is \S/.test(lower.slice(u))) return true;
-  const endsOpen = /[:,;=([{/]$/.test(t) || /(?:^|\s)(?:is|but|of|to|per|and|for|no|had|didn't|match|requested|used|limited)$/i.test(t.slice(-12));
+  const endsOpen =
+    /[:,;=([{/]$/.test(t) ||
+    /(?:^|\s)(?:is|but|of|to|per|and|for|no|had|didn't|match|requested|used|limited)$/i.test(t.slice(-12));
   return endsOpen;
 }
 
@@ -246,7 +310,15 @@ function keyIndent(line: string, indent: number): number {
  * `nextIndent` is where `next` starts after its leading blanks; offsets are used instead of trimmed
  * copies because this runs once per line of the paste.
  */
-function joinDecision(cur: string, next: string, indentOfStart: number, startIsKey: boolean, hardWrapped: boolean, nextKeyIndent: number, nextIndent: number): '' | ' ' | null {
+function joinDecision(
+  cur: string,
+  next: string,
+  indentOfStart: number,
+  startIsKey: boolean,
+  hardWrapped: boolean,
+  nextKeyIndent: number,
+  nextIndent: number,
+): '' | ' ' | null {
   const te = trimmedEnd(cur);
   const hs = nextIndent;
   if (te === 0 || hs >= next.length) return null;
@@ -310,8 +382,21 @@ function detectWrapWidth(lines: string[]): number | undefined {
 /** A character `\\s` matches (JavaScript's white space and line terminators). */
 function isBlank(c: number): boolean {
   return (
-    c === 32 || c === 9 || c === 10 || c === 11 || c === 12 || c === 13 || c === 0xa0 || c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+    c === 32 ||
+    c === 9 ||
+    c === 10 ||
+    c === 11 ||
+    c === 12 ||
+    c === 13 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
   );
 }
 
@@ -357,7 +442,10 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       continue;
     }
     const hardWrapped = width !== undefined && prevRawLen === width && raw.length > 0 && !/^\s/.test(raw);
-    const d = cur.length + line.length < MAX_MESSAGE ? joinDecision(cur, line, curIndent, curIsKey, hardWrapped, lineKey, lineIndent) : null;
+    const d =
+      cur.length + line.length < MAX_MESSAGE
+        ? joinDecision(cur, line, curIndent, curIsKey, hardWrapped, lineKey, lineIndent)
+        : null;
     if (d === null) {
       out.push(cur);
       cur = line;

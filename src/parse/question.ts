@@ -33,12 +33,29 @@ export type LimitRangeTypeQ = 'Container' | 'Pod' | 'PersistentVolumeClaim';
 export type Question =
   | { type: 'scale'; workload: string; kind?: string; replicas?: number; delta?: number; namespace?: string }
   | { type: 'quota'; quota?: string; resource: string; value: string; namespace?: string }
-  | { type: 'requests'; workload: string; kind?: string; which: 'requests' | 'limits'; resource: string; value: string; container?: string; namespace?: string }
+  | {
+      type: 'requests';
+      workload: string;
+      kind?: string;
+      which: 'requests' | 'limits';
+      resource: string;
+      value: string;
+      container?: string;
+      namespace?: string;
+    }
   | { type: 'drain'; node: string; how: 'drain' | 'down' }
   /** "uncordon node-3", "what if node-3 is uncordoned": not a drain (the answer layer may not answer it yet: help). */
   | { type: 'uncordon'; node: string }
   | { type: 'rollout'; workload: string; kind?: string; namespace?: string; changes?: TemplateChangeQ[] }
-  | { type: 'limitrange'; limitRange?: string; field: LimitRangeFieldQ; limitType?: LimitRangeTypeQ; resource: string; value: string; namespace?: string }
+  | {
+      type: 'limitrange';
+      limitRange?: string;
+      field: LimitRangeFieldQ;
+      limitType?: LimitRangeTypeQ;
+      resource: string;
+      value: string;
+      namespace?: string;
+    }
   | { type: 'why'; name: string; namespace?: string }
   | { type: 'headroom'; namespace?: string }
   /** A question whose number no Kubernetes component can hold: `reason` says which and the limit. */
@@ -52,9 +69,17 @@ export const MAX_REPLICAS = 2_147_483_647;
 const MAX_INT64 = (1n << 63n) - 1n;
 
 const KIND_ALIASES: Record<string, string> = {
-  deploy: 'Deployment', deployment: 'Deployment', deployments: 'Deployment',
-  sts: 'StatefulSet', statefulset: 'StatefulSet', statefulsets: 'StatefulSet',
-  rs: 'ReplicaSet', replicaset: 'ReplicaSet', job: 'Job', ds: 'DaemonSet', daemonset: 'DaemonSet',
+  deploy: 'Deployment',
+  deployment: 'Deployment',
+  deployments: 'Deployment',
+  sts: 'StatefulSet',
+  statefulset: 'StatefulSet',
+  statefulsets: 'StatefulSet',
+  rs: 'ReplicaSet',
+  replicaset: 'ReplicaSet',
+  job: 'Job',
+  ds: 'DaemonSet',
+  daemonset: 'DaemonSet',
 };
 
 /** A DNS name: one inner group. */
@@ -87,22 +112,41 @@ const UNCORDON_RES = [
 const DRAIN_RES = [
   // \b: "uncordon node-3" is not "cordon node-3".
   new RegExp(`\\b(?:drain|cordon|lose|lost|kill|remove)\\s+(?:node\\s+)?(${NAME})`),
-  new RegExp(`${AT_NAME}(?:node\\s+)?(${NAME})\\s+(?:goes|went|is|were|was)\\s+(?:down|away|drained|lost|gone|cordoned)`),
+  new RegExp(
+    `${AT_NAME}(?:node\\s+)?(${NAME})\\s+(?:goes|went|is|were|was)\\s+(?:down|away|drained|lost|gone|cordoned)`,
+  ),
   new RegExp(`${AT_NAME}(?:node\\s+)?(${NAME})\\s+(?:dies|died|fails|failed|crashes|crashed)\\b`),
 ];
-const QUOTA_OF_RE = new RegExp(`(?:raise|lower|set|change|increase|decrease|bump)\\s+(?:the\\s+)?(?:quota\\s+)?${RES}\\s+(?:of|in|on)\\s+(?:quota\\s+)?(${NAME})\\s+to\\s+${QTY_RE}\\b`);
-const QUOTA_IS_RE = new RegExp(`${AT_NAME}(?:quota\\s+)?(${NAME})\\s+${RES}\\s+(?:is|were|was|=|becomes|to)\\s+${QTY_RE}\\b`);
-const QUOTA_SET_RE = new RegExp(`(?:raise|lower|set|change|increase|decrease|bump)\\s+(?:the\\s+)?(?:quota\\s+)?((?:requests\\.|limits\\.)[a-z0-9.\\-/]+|pods|services|persistentvolumeclaims)\\s+to\\s+${QTY_RE}\\b`);
+const QUOTA_OF_RE = new RegExp(
+  `(?:raise|lower|set|change|increase|decrease|bump)\\s+(?:the\\s+)?(?:quota\\s+)?${RES}\\s+(?:of|in|on)\\s+(?:quota\\s+)?(${NAME})\\s+to\\s+${QTY_RE}\\b`,
+);
+const QUOTA_IS_RE = new RegExp(
+  `${AT_NAME}(?:quota\\s+)?(${NAME})\\s+${RES}\\s+(?:is|were|was|=|becomes|to)\\s+${QTY_RE}\\b`,
+);
+const QUOTA_SET_RE = new RegExp(
+  `(?:raise|lower|set|change|increase|decrease|bump)\\s+(?:the\\s+)?(?:quota\\s+)?((?:requests\\.|limits\\.)[a-z0-9.\\-/]+|pods|services|persistentvolumeclaims)\\s+to\\s+${QTY_RE}\\b`,
+);
 const ROLLOUT_RES = [
   new RegExp(`(?:roll\\s*out|rollout|redeploy|restart|update)\\s+(?:restart\\s+)?(?:of\\s+)?${W}`),
   new RegExp(`new\\s+(?:version|template|release|revision|build)\\s+of\\s+${W}`),
-  new RegExp(`${AT_W}(?!(?:the|a|our|my|its)\\s)${W}(?:'s|')?\\s+(?:rolls?\\s+out|is\\s+rolled\\s+out|redeploys?|restarts?|new\\s+(?:version|template|release|revision|build|image|rollout))`),
+  new RegExp(
+    `${AT_W}(?!(?:the|a|our|my|its)\\s)${W}(?:'s|')?\\s+(?:rolls?\\s+out|is\\s+rolled\\s+out|redeploys?|restarts?|new\\s+(?:version|template|release|revision|build|image|rollout))`,
+  ),
 ];
-const REQUESTS_RE = new RegExp(`${AT_W}${W}\\s+(?:requests?|asks? for|needs?|uses?|limits?|gets?)\\s+${QTY_RE}\\s+(?:of\\s+)?(cpus?|cores?|memory|mem|ram)\\b`);
-const SET_REQUESTS_RE = new RegExp(`(?:set|change)\\s+(cpu|memory)\\s+(requests?|limits?)\\s+(?:of|for|on)\\s+${W}\\s+to\\s+${QTY_RE}`);
-const WHY_RE = new RegExp(`why\\s+(?:is|are|does|do|did|was|can't|cannot|won't)\\s+(?:(?:my|the|pod|deploy|deployment)\\s+){0,8}${W}\\s+(?:pods?\\s+)?(?:still\\s+)?(?:pending|stuck|not|rejected|failing|fail)`);
+const REQUESTS_RE = new RegExp(
+  `${AT_W}${W}\\s+(?:requests?|asks? for|needs?|uses?|limits?|gets?)\\s+${QTY_RE}\\s+(?:of\\s+)?(cpus?|cores?|memory|mem|ram)\\b`,
+);
+const SET_REQUESTS_RE = new RegExp(
+  `(?:set|change)\\s+(cpu|memory)\\s+(requests?|limits?)\\s+(?:of|for|on)\\s+${W}\\s+to\\s+${QTY_RE}`,
+);
+const WHY_RE = new RegExp(
+  `why\\s+(?:is|are|does|do|did|was|can't|cannot|won't)\\s+(?:(?:my|the|pod|deploy|deployment)\\s+){0,8}${W}\\s+(?:pods?\\s+)?(?:still\\s+)?(?:pending|stuck|not|rejected|failing|fail)`,
+);
 const HEADROOM_RE = new RegExp(`(?:^|\\b)(?:quota|headroom|room|capacity)\\s+(?:for\\s+|in\\s+|of\\s+)?(${NAME})\\b`);
-const CHANGE_RE = new RegExp(`(?:(requests?|limits?)\\s+(?:of\\s+)?|(?<![0-9.]))${QTY_RE}\\s+(?:of\\s+)?${RES_RE}(?:\\s+(requests?|limits?))?\\b`, 'g');
+const CHANGE_RE = new RegExp(
+  `(?:(requests?|limits?)\\s+(?:of\\s+)?|(?<![0-9.]))${QTY_RE}\\s+(?:of\\s+)?${RES_RE}(?:\\s+(requests?|limits?))?\\b`,
+  'g',
+);
 
 /** Thrown inside the grammar for a number no Kubernetes component can hold; parseQuestion returns it. */
 class Invalid {
@@ -119,13 +163,24 @@ function namespaceOf(text: string): string | undefined {
   return NAMESPACE_RE.exec(text)?.[1] ?? undefined;
 }
 
-const RESOURCE_WORDS: Record<string, string> = { cpu: 'cpu', cpus: 'cpu', cores: 'cpu', core: 'cpu', memory: 'memory', mem: 'memory', ram: 'memory' };
+const RESOURCE_WORDS: Record<string, string> = {
+  cpu: 'cpu',
+  cpus: 'cpu',
+  cores: 'cpu',
+  core: 'cpu',
+  memory: 'memory',
+  mem: 'memory',
+  ram: 'memory',
+};
 
 /** A replica count or delta as typed, refused beyond int32 or when not whole. */
 function replicas(raw: string): number {
   const n = Number(raw);
   if (!Number.isInteger(n)) throw new Invalid(`${raw} is not a whole number of replicas.`);
-  if (Math.abs(n) > MAX_REPLICAS) throw new Invalid(`${raw.replace(/^\+/, '')} replicas is more than Kubernetes allows: spec.replicas is an int32, at most ${MAX_REPLICAS}.`);
+  if (Math.abs(n) > MAX_REPLICAS)
+    throw new Invalid(
+      `${raw.replace(/^\+/, '')} replicas is more than Kubernetes allows: spec.replicas is an int32, at most ${MAX_REPLICAS}.`,
+    );
   return n;
 }
 
@@ -133,12 +188,18 @@ function replicas(raw: string): number {
 function quantity(raw: string): string {
   const v = fixCase(raw);
   const tooLarge = () =>
-    new Invalid(`${v} is more than Kubernetes can count: quantities are read as int64 milli-units (MilliValue()), at most ${MAX_INT64}m — about 9.2 × 10^15, a little over 8Pi.`);
+    new Invalid(
+      `${v} is more than Kubernetes can count: quantities are read as int64 milli-units (MilliValue()), at most ${MAX_INT64}m — about 9.2 × 10^15, a little over 8Pi.`,
+    );
   let q: Quantity;
   try {
     q = Quantity.parse(v);
   } catch (e) {
-    if (e instanceof QuantityError && (/: too large$/.test(e.message) || (/: exponent out of range$/.test(e.message) && !/e-/i.test(v)))) throw tooLarge();
+    if (
+      e instanceof QuantityError &&
+      (/: too large$/.test(e.message) || (/: exponent out of range$/.test(e.message) && !/e-/i.test(v)))
+    )
+      throw tooLarge();
     const why = e instanceof QuantityError ? e.message.replace(/^invalid quantity "[^"]*": /, '') : String(e);
     throw new Invalid(`${v} is not a Kubernetes quantity (${why}). Write it like 500m, 2, 1.5, 512Mi or 2Gi.`);
   }
@@ -188,14 +249,16 @@ function grammar(input: string): Question {
     return withNs({ type: 'scale', ...workloadRef(m[1]!), replicas: replicas(m[m.length - 1]!) });
   }
   if ((m = DELTA_RE.exec(text))) return withNs({ type: 'scale', ...workloadRef(m[1]!), delta: replicas(m[3]!) });
-  if ((m = ADD_RE.exec(text))) return withNs({ type: 'scale', ...workloadRef(m[3]!), delta: (m[1] === 'add' ? 1 : -1) * replicas(m[2]!) });
+  if ((m = ADD_RE.exec(text)))
+    return withNs({ type: 'scale', ...workloadRef(m[3]!), delta: (m[1] === 'add' ? 1 : -1) * replicas(m[2]!) });
   // Uncordon: its own question, before the drain rules.
   if ((m = UNCORDON_RES[0]!.exec(text)) || (m = UNCORDON_RES[1]!.exec(text))) {
     if (!/^(the|a|one)$/.test(m[1]!)) return { type: 'uncordon', node: m[1]! };
   }
   // Drain / lose a node.
   if ((m = DRAIN_RES[0]!.exec(text)) || (m = DRAIN_RES[1]!.exec(text)) || (m = DRAIN_RES[2]!.exec(text))) {
-    if (!/^(the|a|one)$/.test(m[1]!)) return { type: 'drain', node: m[1]!, how: /\b(drain|cordon|drained|cordoned)\b/.test(m[0]) ? 'drain' : 'down' };
+    if (!/^(the|a|one)$/.test(m[1]!))
+      return { type: 'drain', node: m[1]!, how: /\b(drain|cordon|drained|cordoned)\b/.test(m[0]) ? 'drain' : 'down' };
   }
   // LimitRange value: "what if the limitrange max cpu is 4", "set limitrange defaults default memory to 1Gi".
   const lr = limitRangeQuestion(text);
@@ -220,10 +283,22 @@ function grammar(input: string): Question {
   // Requests / limits of a workload.
   if ((m = REQUESTS_RE.exec(text))) {
     const which = /limit/.test(m[0]) ? 'limits' : 'requests';
-    return withNs({ type: 'requests', ...workloadRef(m[1]!), which, resource: RESOURCE_WORDS[m[4]!]!, value: quantity(m[3]!) });
+    return withNs({
+      type: 'requests',
+      ...workloadRef(m[1]!),
+      which,
+      resource: RESOURCE_WORDS[m[4]!]!,
+      value: quantity(m[3]!),
+    });
   }
   if ((m = SET_REQUESTS_RE.exec(text))) {
-    return withNs({ type: 'requests', ...workloadRef(m[3]!), which: m[2]!.startsWith('limit') ? 'limits' : 'requests', resource: m[1]!, value: quantity(m[5]!) });
+    return withNs({
+      type: 'requests',
+      ...workloadRef(m[3]!),
+      which: m[2]!.startsWith('limit') ? 'limits' : 'requests',
+      resource: m[1]!,
+      value: quantity(m[5]!),
+    });
   }
   // Why pending / rejected.
   if ((m = WHY_RE.exec(text))) {
@@ -252,23 +327,45 @@ function templateChanges(rest: string, input: string): TemplateChangeQ[] {
   const body = rest.replace(/\bimage\s+\S+/, ' ');
   for (const x of body.matchAll(CHANGE_RE)) {
     const word = x[1] ?? x[4] ?? '';
-    out.push({ field: word.startsWith('limit') ? 'limits' : 'requests', resource: RESOURCE_WORDS[x[3]!]!, value: quantity(x[2]!), ...inC });
+    out.push({
+      field: word.startsWith('limit') ? 'limits' : 'requests',
+      resource: RESOURCE_WORDS[x[3]!]!,
+      value: quantity(x[2]!),
+      ...inC,
+    });
   }
   return out;
 }
 
 const LR_FIELDS: [RegExp, LimitRangeFieldQ][] = [
   [/^(?:default\s*request|defaultrequest)$/, 'defaultRequest'],
-  [/^(?:max\s*limit\s*(?:\/|to\s+)?\s*request\s*ratio|maxlimitrequestratio|limit\s*(?:\/|to\s+)\s*request\s+ratio|ratio)$/, 'maxLimitRequestRatio'],
+  [
+    /^(?:max\s*limit\s*(?:\/|to\s+)?\s*request\s*ratio|maxlimitrequestratio|limit\s*(?:\/|to\s+)\s*request\s+ratio|ratio)$/,
+    'maxLimitRequestRatio',
+  ],
   [/^(?:default(?:\s+limit)?)$/, 'default'],
   [/^(?:max|maximum)$/, 'max'],
   [/^(?:min|minimum)$/, 'min'],
 ];
-const LR_FIELD = '(default\\s*request|defaultrequest|max\\s*limit\\s*(?:/|to\\s+)?\\s*request\\s*ratio|maxlimitrequestratio|limit\\s*(?:/|to\\s+)\\s*request\\s+ratio|ratio|default(?:\\s+limit)?|maximum|max|minimum|min)';
+const LR_FIELD =
+  '(default\\s*request|defaultrequest|max\\s*limit\\s*(?:/|to\\s+)?\\s*request\\s*ratio|maxlimitrequestratio|limit\\s*(?:/|to\\s+)\\s*request\\s+ratio|ratio|default(?:\\s+limit)?|maximum|max|minimum|min)';
 const LR_RES = '(cpus?|cores?|memory|mem|ram|ephemeral-storage|storage|[a-z0-9.-]+/[a-z0-9.-]+)';
-const LR_TYPES: Record<string, LimitRangeTypeQ> = { pod: 'Pod', pods: 'Pod', container: 'Container', containers: 'Container', pvc: 'PersistentVolumeClaim', pvcs: 'PersistentVolumeClaim', persistentvolumeclaim: 'PersistentVolumeClaim', claim: 'PersistentVolumeClaim', claims: 'PersistentVolumeClaim' };
-const LR_NOT_A_NAME = /^(?:the|a|an|of|in|for|to|is|was|were|per|max|maximum|min|minimum|default|defaultrequest|maxlimitrequestratio|limitrange|ratio|pod|pods|container|containers|pvc|type|value|values|limit|limits|cpu|memory)$/;
-const LR_FIELD_RE = new RegExp(`(?:^|\\s)(?:(pods?|containers?|pvcs?|persistentvolumeclaim|claims?)\\s+)?${LR_FIELD}\\s+(?:(?:of|for|on)\\s+)?(?:(pods?|containers?|pvcs?)\\s+)?${LR_RES}(?=[\\s,.]|$)`);
+const LR_TYPES: Record<string, LimitRangeTypeQ> = {
+  pod: 'Pod',
+  pods: 'Pod',
+  container: 'Container',
+  containers: 'Container',
+  pvc: 'PersistentVolumeClaim',
+  pvcs: 'PersistentVolumeClaim',
+  persistentvolumeclaim: 'PersistentVolumeClaim',
+  claim: 'PersistentVolumeClaim',
+  claims: 'PersistentVolumeClaim',
+};
+const LR_NOT_A_NAME =
+  /^(?:the|a|an|of|in|for|to|is|was|were|per|max|maximum|min|minimum|default|defaultrequest|maxlimitrequestratio|limitrange|ratio|pod|pods|container|containers|pvc|type|value|values|limit|limits|cpu|memory)$/;
+const LR_FIELD_RE = new RegExp(
+  `(?:^|\\s)(?:(pods?|containers?|pvcs?|persistentvolumeclaim|claims?)\\s+)?${LR_FIELD}\\s+(?:(?:of|for|on)\\s+)?(?:(pods?|containers?|pvcs?)\\s+)?${LR_RES}(?=[\\s,.]|$)`,
+);
 // The value: the first "is/were/…/to <quantity>" after the field (at the start or after a space).
 const LR_VALUE_RE = new RegExp(`(?:^|\\s)(?:is|were|was|=|to|becomes|be|at|of)\\s+${QTY_RE}(?=[\\s,.]|$)`);
 const LR_TO_RE = new RegExp(`\\bto\\s+${QTY_RE}(?=[\\s,.]|$)`);
@@ -294,12 +391,21 @@ function limitRangeQuestion(text: string): Question | null {
   if (!val) return null;
   const rawRes = fr[4]!;
   const resource = RESOURCE_WORDS[rawRes] ?? rawRes;
-  const typeWord = fr[1] ?? fr[3] ?? /\bper\s+(pod|container|pvc)\b/.exec(text)?.[1] ?? /\btype\s+(pod|container|pvc|persistentvolumeclaim)\b/.exec(text)?.[1];
+  const typeWord =
+    fr[1] ??
+    fr[3] ??
+    /\bper\s+(pod|container|pvc)\b/.exec(text)?.[1] ??
+    /\btype\s+(pod|container|pvc|persistentvolumeclaim)\b/.exec(text)?.[1];
   let name: string | undefined;
   const n1 = LR_NAME_AFTER_RE.exec(text);
   const n2 = LR_NAME_BEFORE_RE.exec(text);
   if (n1 && !LR_NOT_A_NAME.test(n1[1]!) && !/^(?:is|to|in)$/.test(n1[1]!)) name = n1[1]!;
-  else if (n2 && !LR_NOT_A_NAME.test(n2[1]!) && !/^(?:if|set|raise|lower|change|what|increase|decrease|bump)$/.test(n2[1]!)) name = n2[1]!;
+  else if (
+    n2 &&
+    !LR_NOT_A_NAME.test(n2[1]!) &&
+    !/^(?:if|set|raise|lower|change|what|increase|decrease|bump)$/.test(n2[1]!)
+  )
+    name = n2[1]!;
   const q: Question = { type: 'limitrange', field, resource, value: quantity(val[1]!) };
   if (name) q.limitRange = name;
   if (typeWord && LR_TYPES[typeWord]) q.limitType = LR_TYPES[typeWord];
@@ -311,6 +417,19 @@ function fixCase(q: string): string {
   const m = /^([0-9.]+(?:[eE][-+]?[0-9]+)?)(ki|mi|gi|ti|pi|ei|m|k|g|t|p|e)?$/.exec(q);
   if (!m?.[2]) return q;
   const s = m[2];
-  const map: Record<string, string> = { ki: 'Ki', mi: 'Mi', gi: 'Gi', ti: 'Ti', pi: 'Pi', ei: 'Ei', m: 'm', k: 'k', g: 'G', t: 'T', p: 'P', e: 'E' };
+  const map: Record<string, string> = {
+    ki: 'Ki',
+    mi: 'Mi',
+    gi: 'Gi',
+    ti: 'Ti',
+    pi: 'Pi',
+    ei: 'Ei',
+    m: 'm',
+    k: 'k',
+    g: 'G',
+    t: 'T',
+    p: 'P',
+    e: 'E',
+  };
   return m[1] + (map[s] ?? s);
 }

@@ -76,7 +76,11 @@ function exceeded(text: string, lower: string, k: number): Match | undefined {
   const req = section(text, lower, 'requested:', nameFrom, end);
   if (req < 0) return undefined;
   // The quota name runs to the `, requested:` (names are DNS subdomains, but pastes redact them as `***`).
-  const quota = text.slice(nameFrom, req - 'requested:'.length).trim().replace(/,$/, '').trim();
+  const quota = text
+    .slice(nameFrom, req - 'requested:'.length)
+    .trim()
+    .replace(/,$/, '')
+    .trim();
   const requested = readPairs(text, req, end);
   const usedAt = section(text, lower, 'used:', requested.next, end);
   if (usedAt < 0) return undefined;
@@ -118,7 +122,9 @@ function pre12Exceeded(text: string, k: number): Match | undefined {
   const m = PRE12_EXCEEDED_RE.exec(text);
   if (!m) return undefined;
   const name = m[1]!;
-  const resources: Record<string, Usage> = { [name]: { requested: bare(m[4]!), used: bare(m[3]!), limited: bare(m[2]!) } };
+  const resources: Record<string, Usage> = {
+    [name]: { requested: bare(m[4]!), used: bare(m[3]!), limited: bare(m[2]!) },
+  };
   const { start, object } = envelopeBefore(text, at);
   const end = PRE12_EXCEEDED_RE.lastIndex;
   const out: Match = {
@@ -156,7 +162,9 @@ function mustSpecify(text: string, lower: string, k: number, capital: boolean): 
     if (f && FOR_RE.lastIndex <= end) {
       // `limits.cpu for: c1,c2` (v1.24+): one resource, its containers.
       perContainer = true;
-      resources[r[1]!] = bare(f[1]!).split(',').filter((c) => c !== '');
+      resources[r[1]!] = bare(f[1]!)
+        .split(',')
+        .filter((c) => c !== '');
       pos = FOR_RE.lastIndex;
       if (text[pos] === ';') {
         pos++;
@@ -304,7 +312,9 @@ export function findQuota(text: string, lowerText?: string): Match[] {
     table.push([needle, f]);
   };
   scan('exceeded quota:', (k) => exceeded(text, lower, k));
-  scan(' quota is ', (k) => (lower.startsWith(', current usage is', findWithin(lower, ',', k, k + 200)) ? pre12Exceeded(text, k) : undefined));
+  scan(' quota is ', (k) =>
+    lower.startsWith(', current usage is', findWithin(lower, ',', k, k + 200)) ? pre12Exceeded(text, k) : undefined,
+  );
   scan('limited to ', (k) => limitedTo(text, k));
   scan('failed quota:', (k) => mustSpecify(text, lower, k, text[k] === 'F'));
   scan(' is limited by quota, must make explicit request', (k) => pre12MustSpecify(text, k));

@@ -21,7 +21,6 @@ export type RuntimeMatch = Match<BodyOf<'runtime'>>;
 import { lowerAscii } from './normalize.ts';
 import { lineEnd, lineStart, scanMany } from './scan.ts';
 
-
 function wordAt(lower: string, k: number, len: number): boolean {
   const before = k === 0 ? ' ' : lower[k - 1]!;
   const after = lower[k + len] ?? ' ';
@@ -40,7 +39,6 @@ function runtime(text: string, k: number, reason: string, messageFrom?: number):
     end: le,
   };
 }
-
 
 /** All runtime findings in normalized `text` (one per occurrence; `index.ts` dedupes per reason and pod). */
 export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
@@ -77,13 +75,17 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     ['evictionthresholdmet', 'EvictionThresholdMet'],
   ] as const) {
     on(needle, (k) => {
-      if (!/[a-z]/.test(lower[k + needle.length] ?? ' ') && !(lower.slice(Math.max(0, k - 26), k).endsWith('the node had condition: ['))) {
+      if (
+        !/[a-z]/.test(lower[k + needle.length] ?? ' ') &&
+        !lower.slice(Math.max(0, k - 26), k).endsWith('the node had condition: [')
+      ) {
         // A bare condition name is a problem only where it is set: a `describe node` row `DiskPressure  True`
         // or a `NodeHasDiskPressure` / `KubeletHasDiskPressure` reason. `MemoryPressure  False`,
         // `KubeletHasNoDiskPressure` (a healthy node) and prose mentions are not.
         if (needle.endsWith('pressure') && !needle.startsWith('nodehas')) {
           const before = lower.slice(Math.max(0, k - 12), k);
-          const set = /has$/.test(before) || /^[ \t]+true\b/.test(lower.slice(k + needle.length, k + needle.length + 40));
+          const set =
+            /has$/.test(before) || /^[ \t]+true\b/.test(lower.slice(k + needle.length, k + needle.length + 40));
           if (!set) return undefined;
         }
         return runtime(text, k, reason);
@@ -110,7 +112,9 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     const m = /^exit code:?\s{0,20}137\b/.exec(lower.slice(k, k + 40));
     return m ? runtime(text, k, 'ExitCode137') : undefined;
   });
-  on('exitcode', (k) => (/^exitcode"?:\s{0,5}137\b/.test(lower.slice(k, k + 30)) ? runtime(text, k, 'ExitCode137') : undefined));
+  on('exitcode', (k) =>
+    /^exitcode"?:\s{0,5}137\b/.test(lower.slice(k, k + 30)) ? runtime(text, k, 'ExitCode137') : undefined,
+  );
   on('exited with code 137', (k) => runtime(text, k, 'ExitCode137'));
   on('cputhrottlinghigh', (k) => runtime(text, k, 'CPUThrottling'));
   on('throttling of cpu', (k) => runtime(text, k, 'CPUThrottling'));

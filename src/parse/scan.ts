@@ -29,7 +29,6 @@ export function trimEndOf(s: string, chars: string): string {
   return s.slice(0, e);
 }
 
-
 /**
  * Most occurrences of one keyword we examine in a paste. Repeats beyond this are the same event again
  * (they would be deduped) or an attack on our time budget.
@@ -39,7 +38,11 @@ export const MAX_PER_KEYWORD = 500;
 /** Call `f` at each occurrence of `needle` in `lower` (at most MAX_PER_KEYWORD), collecting what it returns. */
 export function scanAll<T>(lower: string, needle: string, f: (k: number) => T | undefined, out: T[]): void {
   let n = 0;
-  for (let k = lower.indexOf(needle); k >= 0 && n < MAX_PER_KEYWORD; k = lower.indexOf(needle, k + needle.length), n++) {
+  for (
+    let k = lower.indexOf(needle);
+    k >= 0 && n < MAX_PER_KEYWORD;
+    k = lower.indexOf(needle, k + needle.length), n++
+  ) {
     const m = f(k);
     if (m !== undefined) out.push(m);
   }
@@ -50,7 +53,13 @@ export function scanAll<T>(lower: string, needle: string, f: (k: number) => T | 
  * starting with a letter or digit as `first` requires; a backwards scan instead of a `…$` regex so that
  * the look-back costs O(max).
  */
-export function wordBefore(s: string, end: number, cls: RegExp, max: number, first: RegExp = /[A-Za-z0-9]/): string | undefined {
+export function wordBefore(
+  s: string,
+  end: number,
+  cls: RegExp,
+  max: number,
+  first: RegExp = /[A-Za-z0-9]/,
+): string | undefined {
   let i = end;
   while (i > 0 && end - i < max && cls.test(s[i - 1]!)) i--;
   while (i < end && !first.test(s[i]!)) i++;
@@ -140,8 +149,15 @@ export function findAllNeedles(lower: string, needles: readonly string[]): numbe
  * `scanAll` for several needles at once: `f` of each needle is called at its occurrences, needle after
  * needle in the order given (the order separate `scanAll` calls would produce).
  */
-export function scanMany<T>(lower: string, table: readonly (readonly [string, (k: number) => T | undefined])[], out: T[]): void {
-  const hits = findAllNeedles(lower, table.map(([n]) => n));
+export function scanMany<T>(
+  lower: string,
+  table: readonly (readonly [string, (k: number) => T | undefined])[],
+  out: T[],
+): void {
+  const hits = findAllNeedles(
+    lower,
+    table.map(([n]) => n),
+  );
   table.forEach(([, f], i) => {
     for (const k of hits[i]!) {
       const m = f(k);

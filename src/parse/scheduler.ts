@@ -32,7 +32,18 @@ function sentenceEnd(text: string, i: number, end: number): number {
     if (text[p] !== '.') continue;
     const c = text[p + 1];
     // `., ` too: a vendor scheduler appends `, reject the pod X … even after PostFilter.` (kuscia).
-    if (p + 1 >= end || c === ' ' || c === '\t' || c === '"' || c === "'" || c === '`' || c === '.' || c === ')' || c === ',') return p;
+    if (
+      p + 1 >= end ||
+      c === ' ' ||
+      c === '\t' ||
+      c === '"' ||
+      c === "'" ||
+      c === '`' ||
+      c === '.' ||
+      c === ')' ||
+      c === ','
+    )
+      return p;
   }
   return -1;
 }
@@ -88,7 +99,12 @@ function versionOf(msg: string, dra: boolean, doubleDot: boolean, preemption: bo
   if (msg.includes("PersistentVolume's node affinity")) return '>=1.33';
   if (msg.includes('volume node affinity conflict')) return '<1.33';
   if (/, that the pod didn't tolerate|had taints that the pod didn't tolerate/.test(msg)) return '<=1.23';
-  if (/PodToleratesNodeTaints|MatchInterPodAffinity|CheckServiceAffinity|ExistingPodsAntiAffinityRulesNotMatch|MatchNodeSelector/.test(msg)) return '1.9-1.12';
+  if (
+    /PodToleratesNodeTaints|MatchInterPodAffinity|CheckServiceAffinity|ExistingPodsAntiAffinityRulesNotMatch|MatchNodeSelector/.test(
+      msg,
+    )
+  )
+    return '1.9-1.12';
   if (msg.includes("didn't match node selector")) return '<1.20';
   if (preemption) return '>=1.24';
   return undefined;
@@ -138,7 +154,8 @@ const FRAGMENTS = new WeakSet<SchedulerMatch>();
  */
 function dropCopiedFragments(text: string, out: SchedulerMatch[]): SchedulerMatch[] {
   if (!out.some((m) => FRAGMENTS.has(m))) return out;
-  const key = (m: SchedulerMatch): string => `${lineStart(text, m.start, MAX_MESSAGE)}|${JSON.stringify(m.facts.preemption ?? null)}`;
+  const key = (m: SchedulerMatch): string =>
+    `${lineStart(text, m.start, MAX_MESSAGE)}|${JSON.stringify(m.facts.preemption ?? null)}`;
   const whole = new Set(out.filter((m) => !FRAGMENTS.has(m) && m.facts.preemption).map(key));
   return out.filter((m) => !FRAGMENTS.has(m) || !whole.has(key(m)));
 }
@@ -189,7 +206,14 @@ function fitError(text: string, k: number): SchedulerMatch | undefined {
     pos = end;
   }
   const message = text.slice(t.start, pos).trim();
-  const m: SchedulerMatch = { layer: 'scheduler', kind: 'unschedulable', facts: { ...facts }, message, start: t.start, end: pos };
+  const m: SchedulerMatch = {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    facts: { ...facts },
+    message,
+    start: t.start,
+    end: pos,
+  };
   const version = versionOf(message, dra, doubleDot, preemption);
   if (version) m.version = version;
   return m;
@@ -201,7 +225,10 @@ function countedAfter(body: string): ReasonCount[] {
   const re = /\((\d{1,9})\)(?=\s*(?:,|\.|$))/g;
   let prev = 0;
   for (let m = re.exec(body); m; m = re.exec(body)) {
-    const reason = body.slice(prev, m.index).replace(/^[\s,]+/, '').trim();
+    const reason = body
+      .slice(prev, m.index)
+      .replace(/^[\s,]+/, '')
+      .trim();
     if (reason) out.push({ count: Number(m[1]), reason });
     prev = m.index + m[0].length;
   }
@@ -337,7 +364,10 @@ function volcano(text: string, lower: string, k: number): SchedulerMatch {
   const start = t ? t.start : lower.slice(Math.max(0, k - 4), k) === 'all ' ? k - 4 : k;
   const end = lineEnd(text, k);
   const s = readSentence(text, t ? t.total : Number.NaN, k + 'nodes are unavailable:'.length, end);
-  const reasons = s.reasons.map((r) => ({ count: r.count !== null && Number.isNaN(r.count) ? null : r.count, reason: r.reason }));
+  const reasons = s.reasons.map((r) => ({
+    count: r.count !== null && Number.isNaN(r.count) ? null : r.count,
+    reason: r.reason,
+  }));
   return {
     layer: 'scheduler',
     kind: 'unschedulable',
@@ -363,7 +393,12 @@ function gkeConsole(text: string, lower: string, k: number): SchedulerMatch {
     const le = lineEnd(text, pos);
     const reason = trimEndOf(text.slice(pos + 'cannot schedule pods:'.length, le).trim(), '. ');
     const prev = reasons.at(-1);
-    if (prev && /^[a-z0-9-]{1,63}\/[A-Za-z0-9._-]{1,63}$/.test(reason) && /^Insufficient [A-Za-z0-9-]{1,63}$/.test(prev.reason)) prev.reason += `.${reason}`;
+    if (
+      prev &&
+      /^[a-z0-9-]{1,63}\/[A-Za-z0-9._-]{1,63}$/.test(reason) &&
+      /^Insufficient [A-Za-z0-9-]{1,63}$/.test(prev.reason)
+    )
+      prev.reason += `.${reason}`;
     else if (reason) reasons.push({ count: null, reason });
     end = le;
     const nextLine = le + 1;

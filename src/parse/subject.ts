@@ -44,7 +44,10 @@ export function subjectBefore(text: string, idx: number): Subject | undefined {
   const from = Math.max(0, idx - 400);
   let w = text.slice(from, idx).trimEnd();
   if (w.endsWith('[')) w = w.slice(0, -1).trimEnd();
-  for (const [suffix, kindStyle] of [[' is forbidden:', false], [' is invalid:', true]] as const) {
+  for (const [suffix, kindStyle] of [
+    [' is forbidden:', false],
+    [' is invalid:', true],
+  ] as const) {
     if (!w.endsWith(suffix)) continue;
     const end = w.length - suffix.length;
     const q = quotedNameBefore(w, end);
@@ -74,7 +77,10 @@ export function objectOf(s: Subject | undefined): { resource?: string; name?: st
 }
 
 /** Where the displayed message starts (the envelope, if any) and the object it names. */
-export function envelopeBefore(text: string, keyword: number): { start: number; object?: { resource?: string; name?: string } } {
+export function envelopeBefore(
+  text: string,
+  keyword: number,
+): { start: number; object?: { resource?: string; name?: string } } {
   const subj = subjectBefore(text, keyword);
   const object = objectOf(subj);
   return object ? { start: subj!.start, object } : { start: keyword };

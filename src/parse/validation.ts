@@ -22,7 +22,10 @@ function fieldBefore(s: string, end: number): string | undefined {
  * `<field>: Invalid value: "<v>": ` (or `Required value: `) ending exactly at the end of `w`; found
  * with string scans so the look-back is linear.
  */
-function fieldErrorBefore(w: string, label: ': Invalid value: ' | ': Required value: '): { field: string; value: string | null; length: number } | undefined {
+function fieldErrorBefore(
+  w: string,
+  label: ': Invalid value: ' | ': Required value: ',
+): { field: string; value: string | null; length: number } | undefined {
   if (label === ': Required value: ') {
     if (!w.endsWith(label)) return undefined;
     const field = fieldBefore(w, w.length - label.length);
@@ -37,7 +40,8 @@ function fieldErrorBefore(w: string, label: ': Invalid value: ' | ': Required va
   const field = fieldBefore(w, at);
   return field ? { field, value, length: w.length - at + field.length } : undefined;
 }
-const DETAIL_RE = /must be (?:less than or ?equal to|equal to) ([A-Za-z0-9][A-Za-z0-9./_-]{0,252}) limit(?: of ([^\s,\]'"`]{1,64}))?/iy;
+const DETAIL_RE =
+  /must be (?:less than or ?equal to|equal to) ([A-Za-z0-9][A-Za-z0-9./_-]{0,252}) limit(?: of ([^\s,\]'"`]{1,64}))?/iy;
 
 /** The envelope (`The Pod "x" is invalid: [`) of a field error that starts at `fieldStart`, skipping earlier errors of a list. */
 function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelopeBefore> {
@@ -50,7 +54,11 @@ function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelop
   const open = window.lastIndexOf(' is invalid: [');
   if (open > nl) {
     const subj = subjectBefore(text, from + open + ' is invalid: ['.length);
-    if (subj) return { start: subj.start, object: { ...(subj.resource ? { resource: subj.resource } : {}), ...(subj.name ? { name: subj.name } : {}) } };
+    if (subj)
+      return {
+        start: subj.start,
+        object: { ...(subj.resource ? { resource: subj.resource } : {}), ...(subj.name ? { name: subj.name } : {}) },
+      };
   }
   return direct;
 }

@@ -9,7 +9,14 @@
  * total (bolt-js#2509), so the whole payload is budgeted well below that. Long lists are cut with
  * "and N more". User-derived text is escaped for mrkdwn: only & < > (anything more breaks links).
  */
-import type { ContextBlock, DividerBlock, HeaderBlock, MrkdwnElement, PlainTextElement, SectionBlock } from '@slack/types';
+import type {
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  MrkdwnElement,
+  PlainTextElement,
+  SectionBlock,
+} from '@slack/types';
 import type { Answer, Bar, Fix, Reply } from '../answer/types.ts';
 import { barLines, pathLine, tableLines, WHO_WORDS } from './layout.ts';
 
@@ -83,7 +90,8 @@ function codeSafe(s: string): string {
 function shownTableLines(columns: string[], rows: string[][]): string[] {
   const shown = rows.slice(0, LIMITS.tableRows);
   const out = tableLines(columns, shown).map((l) => clip(l, LIMITS.lineChars));
-  if (rows.length > shown.length) out.push(more(rows.length - shown.length, rows.length - shown.length === 1 ? 'row' : 'rows'));
+  if (rows.length > shown.length)
+    out.push(more(rows.length - shown.length, rows.length - shown.length === 1 ? 'row' : 'rows'));
   return out;
 }
 
@@ -140,25 +148,39 @@ function fixText(f: Fix, i: number): string {
 /** The blocks of one reply, in reading order. */
 function replyBlocks(r: Reply): Block[] {
   const blocks: Block[] = [];
-  blocks.push({ type: 'header', text: { type: 'plain_text', text: clip(`${r.icon} ${r.headline}`.trim() || r.icon || 'quota-doctor', LIMITS.headerText), emoji: true } });
+  blocks.push({
+    type: 'header',
+    text: {
+      type: 'plain_text',
+      text: clip(`${r.icon} ${r.headline}`.trim() || r.icon || 'quota-doctor', LIMITS.headerText),
+      emoji: true,
+    },
+  });
   if (r.path && r.path.length > 0) blocks.push(context(pathLine(r.path)));
-  if (r.table && r.table.rows.length > 0) for (const t of packSections(shownTableLines(r.table.columns, r.table.rows), true)) blocks.push(section(t));
+  if (r.table && r.table.rows.length > 0)
+    for (const t of packSections(shownTableLines(r.table.columns, r.table.rows), true)) blocks.push(section(t));
   if (r.bars && r.bars.length > 0) for (const t of packSections(shownBarLines(r.bars), true)) blocks.push(section(t));
   if (r.lines.length > 0) {
     const shown = r.lines.slice(0, LIMITS.lines).map((l) => clip(escapeMrkdwn(l), LIMITS.lineChars));
     if (r.lines.length > shown.length) shown.push(`_${more(r.lines.length - shown.length, 'lines')}_`);
-    for (const t of packSections(shown.filter((l) => l.trim() !== ''), false)) blocks.push(section(t));
+    for (const t of packSections(
+      shown.filter((l) => l.trim() !== ''),
+      false,
+    ))
+      blocks.push(section(t));
   }
   // Only re-simulated, passing fixes are ever offered (types.ts: unverified ones are never shown).
   const fixes = r.fixes.filter((f) => f.verified);
   if (fixes.length > 0) {
     const shown = fixes.slice(0, LIMITS.fixes).map(fixText);
     shown[0] = `*Fixes*\n${shown[0]}`;
-    if (fixes.length > shown.length) shown.push(`_${more(fixes.length - shown.length, fixes.length - shown.length === 1 ? 'fix' : 'fixes')}_`);
+    if (fixes.length > shown.length)
+      shown.push(`_${more(fixes.length - shown.length, fixes.length - shown.length === 1 ? 'fix' : 'fixes')}_`);
     for (const t of packSectionsRaw(shown)) blocks.push(section(t));
   }
   if (r.why && r.why.trim() !== '') blocks.push(section(`*Why:* ${clip(escapeMrkdwn(r.why), LIMITS.sectionText - 8)}`));
-  if (r.raw && r.raw.trim() !== '') blocks.push(context(`Kubernetes said: ${clip(escapeMrkdwn(r.raw.trim()), LIMITS.rawChars)}`));
+  if (r.raw && r.raw.trim() !== '')
+    blocks.push(context(`Kubernetes said: ${clip(escapeMrkdwn(r.raw.trim()), LIMITS.rawChars)}`));
   if (r.gaps.length > 0) {
     const shown = r.gaps.slice(0, LIMITS.gaps).map((g) => clip(escapeMrkdwn(g), LIMITS.lineChars));
     if (r.gaps.length > shown.length) shown.push(more(r.gaps.length - shown.length, 'gaps'));
@@ -245,7 +267,9 @@ export function renderBlocks(answer: Answer): BlocksPayload {
     if (rest > 0) notes.push(more(rest, rest === 1 ? 'finding' : 'findings'));
     // A divider that ends up last would separate nothing.
     if (blocks.length > 0 && blocks[blocks.length - 1]!.type === 'divider') blocks.pop();
-    blocks.push(context(`✂️ Cut to fit Slack: ${notes.join(', ')}. The CLI (\`quota-doctor diagnose\`) shows everything.`));
+    blocks.push(
+      context(`✂️ Cut to fit Slack: ${notes.join(', ')}. The CLI (\`quota-doctor diagnose\`) shows everything.`),
+    );
   }
   return { text, blocks };
 }

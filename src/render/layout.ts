@@ -37,7 +37,11 @@ export function padEnd(s: string, n: number): string {
 /** The header and rows as aligned lines: columns two spaces apart, the last one unpadded, no trailing spaces. */
 export function tableLines(columns: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const widths = columns.map((c, i) => Math.max(textWidth(c), ...rows.map((r) => textWidth(r[i] ?? ''))));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : padEnd(c, widths[i] ?? 0))).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : padEnd(c, widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return [line(columns), ...rows.map(line)];
 }
 
@@ -45,5 +49,8 @@ export function tableLines(columns: readonly string[], rows: readonly (readonly 
 export function barLines(bars: readonly Bar[]): string[] {
   const lw = Math.max(...bars.map((b) => textWidth(b.label)));
   const uw = Math.max(...bars.map((b) => textWidth(`${b.used} / ${b.hard}`)));
-  return bars.map((b) => `${padEnd(b.label, lw)}  ${barGlyphs(b.fraction)}  ${padEnd(`${b.used} / ${b.hard}`, uw)}  ${b.free} free${b.note ? `   ${b.note}` : ''}`);
+  return bars.map(
+    (b) =>
+      `${padEnd(b.label, lw)}  ${barGlyphs(b.fraction)}  ${padEnd(`${b.used} / ${b.hard}`, uw)}  ${b.free} free${b.note ? `   ${b.note}` : ''}`,
+  );
 }

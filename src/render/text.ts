@@ -72,20 +72,32 @@ export function renderSimulation(results: SimResult[], warnings: string[], opts:
       continue;
     }
     const usage = Object.entries(r.quotaUsage)
-      .map(([q, u]) => `${q}: ${Object.entries(u).map(([k, v]) => `${k}=${v}`).join(',')}`)
+      .map(
+        ([q, u]) =>
+          `${q}: ${Object.entries(u)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(',')}`,
+      )
       .join('; ');
     if (!r.scheduling) out.push(`✓ ${id}: admitted${usage ? ` (charges ${usage})` : ''}`);
-    else if (r.scheduling.scheduled) out.push(`✓ ${id}: admitted, scheduled on ${r.scheduling.node}${usage ? ` (charges ${usage})` : ''}`);
+    else if (r.scheduling.scheduled)
+      out.push(`✓ ${id}: admitted, scheduled on ${r.scheduling.node}${usage ? ` (charges ${usage})` : ''}`);
     else if (r.scheduling.gated) out.push(`⏳ ${id}: admitted, scheduling gated (not attempted)`);
     else {
-      out.push(`⏳ ${id}: admitted but unschedulable${r.scheduling.nominatedNode ? ` (would preempt on ${r.scheduling.nominatedNode}: ${(r.scheduling.victims ?? []).join(', ')})` : ''}`);
+      out.push(
+        `⏳ ${id}: admitted but unschedulable${r.scheduling.nominatedNode ? ` (would preempt on ${r.scheduling.nominatedNode}: ${(r.scheduling.victims ?? []).join(', ')})` : ''}`,
+      );
       out.push(`    ${r.scheduling.message}`);
     }
   }
   for (const w of warnings) out.push(`⚠ ${w}`);
   if (opts.check) {
     const bad = results.filter((r) => !r.admission.allowed || (r.scheduling && !r.scheduling.scheduled)).length;
-    out.push(bad === 0 ? `check passed: ${results.length} object(s) admitted and scheduled` : `check failed: ${bad} of ${results.length} object(s) would be rejected or stay Pending`);
+    out.push(
+      bad === 0
+        ? `check passed: ${results.length} object(s) admitted and scheduled`
+        : `check failed: ${bad} of ${results.length} object(s) would be rejected or stay Pending`,
+    );
   }
   return out.join('\n');
 }

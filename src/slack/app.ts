@@ -47,7 +47,7 @@ import { noFindingAnswer } from '../answer/replies/no-finding.ts';
 import { usageAnswer as quotaUsageAnswer } from '../answer/replies/usage.ts';
 import type { SlackConfig } from '../config.ts';
 import { renderBlocks, type BlocksPayload } from '../render/blocks.ts';
-import { Asker, SourceCache, type Entry, type Outcome, type SourceFor } from './ask.ts';
+import { Asker, SourceCache, type SourceFor } from './ask.ts';
 import { RecentIds, sharedDedupeFor, type SharedDedupe } from './dedupe.ts';
 import { EVENT_CLAIM_BUDGET_MS, type LeaseApi } from './lease-dedupe.ts';
 import { boltLevelOf, toBoltLogger, type Logger } from './logger.ts';
@@ -156,7 +156,11 @@ const usageAnswer = (hasDefault: boolean): Answer => quotaUsageAnswer(QUOTA_COMM
 export const REQUEST_TIMEOUT_MS = 10_000;
 
 function serverTimeouts(ms: number): ServerOptions {
-  return { requestTimeout: ms, headersTimeout: ms, connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(ms / 4))) };
+  return {
+    requestTimeout: ms,
+    headersTimeout: ms,
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(ms / 4))),
+  };
 }
 
 /** Bolt's receiver with ./request-guard.ts in front of `POST /slack/events` (bodies that are not objects, future timestamps). */
@@ -182,13 +186,19 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
         ),
       ),
     );
-  const metrics = createMetrics({ ...(opts.registry ? { registry: opts.registry } : {}), defaultMetrics: opts.defaultMetrics ?? true, cacheHealth });
+  const metrics = createMetrics({
+    ...(opts.registry ? { registry: opts.registry } : {}),
+    defaultMetrics: opts.defaultMetrics ?? true,
+    cacheHealth,
+  });
   const asker = new Asker({ policy, sources, deadlineMs: config.deadlineMs, metrics, logger, now });
   const limiter = new RateLimiter(config.rateLimits);
   const recent = new RecentIds(opts.dedupeSize ?? 10_000);
-  const shared = opts.sharedDedupe !== undefined ? opts.sharedDedupe : sharedDedupeFor(config.dedupe, opts.leaseApi, logger);
+  const shared =
+    opts.sharedDedupe !== undefined ? opts.sharedDedupe : sharedDedupeFor(config.dedupe, opts.leaseApi, logger);
   /** Seen here before, or (asked only when not) claimed by another replica: drop. */
-  const duplicate = async (id: string, budgetMs?: number): Promise<boolean> => recent.seen(id) || (shared ? (await shared.claim(id, budgetMs)) === 'duplicate' : false);
+  const duplicate = async (id: string, budgetMs?: number): Promise<boolean> =>
+    recent.seen(id) || (shared ? (await shared.claim(id, budgetMs)) === 'duplicate' : false);
   const quotaResponseType = opts.quotaResponseType ?? QUOTA_RESPONSE_TYPE;
   const boltLogger = toBoltLogger(logger);
   let started = false;
@@ -241,7 +251,12 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
             ),
           ),
         );
-        void wedged.then((r) => r.flat()).then((w) => send(res, w.length ? 503 : 200, w.length ? `wedged: ${w.join('; ')}\n` : 'ok\n'), () => send(res, 200, 'ok\n'));
+        void wedged
+          .then((r) => r.flat())
+          .then(
+            (w) => send(res, w.length ? 503 : 200, w.length ? `wedged: ${w.join('; ')}\n` : 'ok\n'),
+            () => send(res, 200, 'ok\n'),
+          );
       },
     },
     {
@@ -269,7 +284,12 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   // ---- the receiver: HTTP (signing secret) or Socket Mode (app token) ----
   const receiver: Receiver =
     config.mode === 'socket'
-      ? new SocketModeReceiver({ appToken: config.appToken.reveal(), logger: boltLogger, customRoutes, installerOptions: { port: config.port } })
+      ? new SocketModeReceiver({
+          appToken: config.appToken.reveal(),
+          logger: boltLogger,
+          customRoutes,
+          installerOptions: { port: config.port },
+        })
       : guarded(
           new HTTPReceiver({
             signingSecret: config.signingSecret.reveal(),
@@ -310,7 +330,8 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   app.use((args) => track(dedupeStep(args)));
   async function dedupeStep(args: Parameters<Parameters<typeof app.use>[0]>[0]): Promise<void> {
     const { body, context, next } = args;
-    const b: Record<string, unknown> = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    const b: Record<string, unknown> =
+      typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     if (b.type === 'event_callback') {
       const ev = (b.event ?? {}) as Record<string, unknown>;
       const name = typeof ev.type === 'string' ? ev.type : 'unknown';
@@ -319,7 +340,10 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       // Events are acked before middleware runs: the claim may take its time.
       if (eventId !== undefined && (await duplicate(eventId, EVENT_CLAIM_BUDGET_MS))) {
         metrics.duplicates.inc({ type: name });
-        logger.info({ eventId, retryNum: context.retryNum, retryReason: context.retryReason }, 'dropped a redelivered event');
+        logger.info(
+          { eventId, retryNum: context.retryNum, retryReason: context.retryReason },
+          'dropped a redelivered event',
+        );
         return;
       }
       if (context.retryNum !== undefined && context.retryNum > 0) {
@@ -328,13 +352,17 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       }
     } else if (typeof b.command === 'string' || b.type === 'message_action' || b.type === 'shortcut') {
       if (typeof b.command === 'string') metrics.events.inc({ type: 'command', name: b.command });
-      else metrics.events.inc({ type: 'shortcut', name: typeof b.callback_id === 'string' ? b.callback_id : 'unknown' });
+      else
+        metrics.events.inc({ type: 'shortcut', name: typeof b.callback_id === 'string' ? b.callback_id : 'unknown' });
       // Commands and shortcuts carry no event_id, but each has its own trigger_id: a captured, correctly
       // signed body replayed inside the 5-minute window would otherwise be answered again.
       const triggerId = typeof b.trigger_id === 'string' ? b.trigger_id : undefined;
       if (triggerId !== undefined && (await duplicate(`trigger:${triggerId}`))) {
         metrics.duplicates.inc({ type: typeof b.command === 'string' ? 'command' : 'shortcut' });
-        logger.info({ entry: typeof b.command === 'string' ? 'command' : 'shortcut' }, 'dropped a replayed command or shortcut (trigger_id seen before)');
+        logger.info(
+          { entry: typeof b.command === 'string' ? 'command' : 'shortcut' },
+          'dropped a replayed command or shortcut (trigger_id seen before)',
+        );
         const ack = (args as { ack?: () => Promise<void> }).ack;
         if (ack) await ack();
         return;
@@ -363,7 +391,9 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
     const user = ev.user;
     const reply = async (answer: Answer) => {
       if (!user) return;
-      await post('message', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }));
+      await post('message', 'chat.postEphemeral', () =>
+        client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }),
+      );
     };
     setTurn(context, new Turn('message', user, ev.channel, now(), reply, text, threadTs));
     await next();
@@ -376,14 +406,21 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
         if (outcome.kind === 'silent') return;
         if (!(await admit(turn))) return;
         const { channel, threadTs } = turn;
-        await post('message', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
+        await post('message', 'chat.postMessage', () =>
+          client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }),
+        );
         logDone('message', turn.channel, outcome.kind, turn.t0);
       })(),
     );
   });
 
   // ---- (b) @mentions: questions, always answered in thread ----
-  const parseMention: Middleware<SlackEventMiddlewareArgs<'app_mention'>> = async ({ event, context, client, next }) => {
+  const parseMention: Middleware<SlackEventMiddlewareArgs<'app_mention'>> = async ({
+    event,
+    context,
+    client,
+    next,
+  }) => {
     const m = mentionEvent.safeParse(event);
     if (!m.success || m.data.bot_id !== undefined) return;
     const ev = m.data;
@@ -393,7 +430,9 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
     const question = (bot ? ev.text.split(`<@${bot}>`).join(' ') : ev.text).replace(/\s+/g, ' ').trim();
     const reply = async (answer: Answer) => {
       if (!user) return;
-      await post('mention', 'chat.postEphemeral', () => client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }));
+      await post('mention', 'chat.postEphemeral', () =>
+        client.chat.postEphemeral({ channel: ev.channel, user, thread_ts: threadTs, ...render(answer) }),
+      );
     };
     setTurn(context, new Turn('mention', user, ev.channel, now(), reply, question, threadTs));
     await next();
@@ -405,7 +444,9 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
         const outcome = await asker.ask('mention', turn.channel, async (ctx) => answerer.question(turn.request, ctx));
         if (outcome.kind === 'silent') return;
         const { channel, threadTs } = turn;
-        await post('mention', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }));
+        await post('mention', 'chat.postMessage', () =>
+          client.chat.postMessage({ channel, thread_ts: threadTs, ...render(outcome.answer) }),
+        );
         logDone('mention', turn.channel, outcome.kind, turn.t0);
       })(),
     );
@@ -424,7 +465,10 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       logDone('command', channel, 'refusal', t0);
       return;
     }
-    const args = command.text.trim().split(/\s+/).filter((a) => a !== '');
+    const args = command.text
+      .trim()
+      .split(/\s+/)
+      .filter((a) => a !== '');
     if (args.length > 1 || (args[0] !== undefined && !NAMESPACE.test(args[0]))) {
       await ack(ephemeral(usageAnswer(access.defaultNamespace !== undefined)));
       return;
@@ -458,8 +502,15 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   });
 
   // ---- (d) message shortcut "Diagnose with quota-doctor" ----
-  const respondEphemeral = (respond: RespondFn) => (answer: Answer) => post('shortcut', 'respond', () => respond(ephemeral(answer)));
-  const parseShortcut: Middleware<SlackShortcutMiddlewareArgs<MessageShortcut>> = async ({ shortcut, ack, context, respond, next }) => {
+  const respondEphemeral = (respond: RespondFn) => (answer: Answer) =>
+    post('shortcut', 'respond', () => respond(ephemeral(answer)));
+  const parseShortcut: Middleware<SlackShortcutMiddlewareArgs<MessageShortcut>> = async ({
+    shortcut,
+    ack,
+    context,
+    respond,
+    next,
+  }) => {
     await ack();
     const t0 = now();
     const s = messageShortcut.safeParse(shortcut);
@@ -468,28 +519,46 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       return;
     }
     const { text, thread_ts, ts } = s.data.message;
-    setTurn(context, new Turn('shortcut', s.data.user.id, s.data.channel.id, t0, respondEphemeral(respond), text ?? '', thread_ts ?? ts));
+    setTurn(
+      context,
+      new Turn(
+        'shortcut',
+        s.data.user.id,
+        s.data.channel.id,
+        t0,
+        respondEphemeral(respond),
+        text ?? '',
+        thread_ts ?? ts,
+      ),
+    );
     await next();
   };
-  app.shortcut({ callback_id: DIAGNOSE_SHORTCUT.callbackId, type: 'message_action' }, parseShortcut, rateLimitStep, async ({ context, client, respond }) => {
-    const turn = turnOf(context);
-    const { channel, request: text, threadTs } = turn;
-    const reply = respondEphemeral(respond);
-    await track(
-      (async () => {
-        const outcome = await asker.ask('shortcut', channel, (ctx) => answerer.message(text, ctx));
-        if (outcome.kind === 'answer') {
-          const answer = render(outcome.answer);
-          const posted = await post('shortcut', 'chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, ...answer }));
-          // Not in the channel (or no longer allowed to post): the clicker still gets the answer.
-          if (!posted) await reply(outcome.answer);
-        } else {
-          await reply(outcome.kind === 'silent' ? noFindingAnswer() : outcome.answer);
-        }
-        logDone('shortcut', channel, outcome.kind, turn.t0);
-      })(),
-    );
-  });
+  app.shortcut(
+    { callback_id: DIAGNOSE_SHORTCUT.callbackId, type: 'message_action' },
+    parseShortcut,
+    rateLimitStep,
+    async ({ context, client, respond }) => {
+      const turn = turnOf(context);
+      const { channel, request: text, threadTs } = turn;
+      const reply = respondEphemeral(respond);
+      await track(
+        (async () => {
+          const outcome = await asker.ask('shortcut', channel, (ctx) => answerer.message(text, ctx));
+          if (outcome.kind === 'answer') {
+            const answer = render(outcome.answer);
+            const posted = await post('shortcut', 'chat.postMessage', () =>
+              client.chat.postMessage({ channel, thread_ts: threadTs, ...answer }),
+            );
+            // Not in the channel (or no longer allowed to post): the clicker still gets the answer.
+            if (!posted) await reply(outcome.answer);
+          } else {
+            await reply(outcome.kind === 'silent' ? noFindingAnswer() : outcome.answer);
+          }
+          logDone('shortcut', channel, outcome.kind, turn.t0);
+        })(),
+      );
+    },
+  );
 
   return {
     app,

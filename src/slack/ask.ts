@@ -112,7 +112,8 @@ export class Asker {
     const deadline = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), deadlineMs);
     });
-    const done = (outcome: Outcome['kind']) => metrics.latency.observe({ entry, outcome }, (this.deps.now() - started) / 1000);
+    const done = (outcome: Outcome['kind']) =>
+      metrics.latency.observe({ entry, outcome }, (this.deps.now() - started) / 1000);
     try {
       const result = await Promise.race([work, deadline]);
       if (result === 'timeout') {
@@ -129,7 +130,10 @@ export class Asker {
       const forbidden = visibility.forbidden(result.namespaces);
       if (forbidden.length > 0) {
         // Logged for the operator (the namespaces are in the asker's own text); never shown in Slack.
-        logger.info({ entry, channel: channelId, forbiddenCount: forbidden.length }, 'answer refused by the access policy');
+        logger.info(
+          { entry, channel: channelId, forbiddenCount: forbidden.length },
+          'answer refused by the access policy',
+        );
         done('refusal');
         return { kind: 'refusal', answer: this.refuse(entry) };
       }

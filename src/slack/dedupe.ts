@@ -38,7 +38,11 @@ export interface SharedDedupe {
  * namespace), through `makeApi` (the composition root hands in src/cluster/lease-api.ts); undefined when
  * not configured or when no cluster is reachable from this process (logged once: the LRU alone then filters).
  */
-export function sharedDedupeFor(d: { namespace: string; leasePrefix: string } | undefined, makeApi: (() => LeaseApi) | undefined, logger: Logger): SharedDedupe | undefined {
+export function sharedDedupeFor(
+  d: { namespace: string; leasePrefix: string } | undefined,
+  makeApi: (() => LeaseApi) | undefined,
+  logger: Logger,
+): SharedDedupe | undefined {
   if (!d) return undefined;
   try {
     if (!makeApi) throw new Error('no Lease client was configured');
@@ -48,13 +52,22 @@ export function sharedDedupeFor(d: { namespace: string; leasePrefix: string } | 
       prefix: d.leasePrefix,
       onState: (state, detail) =>
         state === 'failing'
-          ? logger.warn({ detail }, 'cross-replica dedupe: the Leases failed; answering on this replica’s own memory until they work again')
+          ? logger.warn(
+              { detail },
+              'cross-replica dedupe: the Leases failed; answering on this replica’s own memory until they work again',
+            )
           : logger.info({ detail }, 'cross-replica dedupe: the Leases work again'),
     });
-    logger.info({ namespace: d.namespace, leases: `${d.leasePrefix}0…${LEASE_BUCKETS - 1}` }, 'cross-replica dedupe on Leases');
+    logger.info(
+      { namespace: d.namespace, leases: `${d.leasePrefix}0…${LEASE_BUCKETS - 1}` },
+      'cross-replica dedupe on Leases',
+    );
     return leases;
   } catch (e) {
-    logger.warn({ detail: e instanceof Error ? e.message : String(e) }, 'cross-replica dedupe is off: no cluster configuration for the Leases');
+    logger.warn(
+      { detail: e instanceof Error ? e.message : String(e) },
+      'cross-replica dedupe is off: no cluster configuration for the Leases',
+    );
     return undefined;
   }
 }

@@ -159,7 +159,10 @@ export class LeaseDedupe {
         this.waiting.set(name, []);
         let result: Map<string, Claim>;
         try {
-          result = await this.claimAll(name, batch.map((w) => w.id));
+          result = await this.claimAll(
+            name,
+            batch.map((w) => w.id),
+          );
         } catch (e) {
           this.failed(name, e);
           result = new Map();
@@ -175,7 +178,10 @@ export class LeaseDedupe {
   /** One read-modify-write of Lease `name` for every id of the batch (retried on 409, bounded). */
   private async claimAll(name: string, ids: string[]): Promise<Map<string, Claim>> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const lease: LeaseObject = await withTimeout(this.api.readNamespacedLease({ name, namespace: this.namespace }), CALL_TIMEOUT_MS);
+      const lease: LeaseObject = await withTimeout(
+        this.api.readNamespacedLease({ name, namespace: this.namespace }),
+        CALL_TIMEOUT_MS,
+      );
       const now = this.now();
       const annotations = lease.metadata?.annotations ?? {};
       const known = parseIds(annotations[IDS_ANNOTATION], now);
@@ -197,7 +203,10 @@ export class LeaseDedupe {
         ...lease,
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
-        metadata: { ...lease.metadata, annotations: { ...annotations, [IDS_ANNOTATION]: JSON.stringify(Object.fromEntries(kept)) } },
+        metadata: {
+          ...lease.metadata,
+          annotations: { ...annotations, [IDS_ANNOTATION]: JSON.stringify(Object.fromEntries(kept)) },
+        },
       };
       try {
         await withTimeout(this.api.replaceNamespacedLease({ name, namespace: this.namespace, body }), CALL_TIMEOUT_MS);

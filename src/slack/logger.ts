@@ -101,7 +101,13 @@ const TO_PINO: Record<LogLevel, Level> = {
   [LogLevel.ERROR]: 'error',
 };
 
-const FROM_PINO: Record<string, LogLevel> = { trace: LogLevel.DEBUG, debug: LogLevel.DEBUG, info: LogLevel.INFO, warn: LogLevel.WARN, error: LogLevel.ERROR };
+const FROM_PINO: Record<string, LogLevel> = {
+  trace: LogLevel.DEBUG,
+  debug: LogLevel.DEBUG,
+  info: LogLevel.INFO,
+  warn: LogLevel.WARN,
+  error: LogLevel.ERROR,
+};
 
 /** The Bolt level matching a pino logger's (Bolt's App otherwise forces INFO onto the logger it is given). */
 export function boltLevelOf(logger: Logger): LogLevel {

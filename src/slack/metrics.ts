@@ -91,7 +91,8 @@ export function readBuildInfo(env: NodeJS.ProcessEnv = process.env): BuildInfo {
     const p = join(dir, 'package.json');
     if (existsSync(p)) {
       const pkg: unknown = JSON.parse(readFileSync(p, 'utf8'));
-      if (typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string') version = pkg.version;
+      if (typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string')
+        version = pkg.version;
       break;
     }
     dir = dirname(dir);
@@ -123,15 +124,48 @@ export function createMetrics(opts: MetricsOptions = {}): SlackMetrics {
     labelNames: ['version', 'node_version', 'commit'],
     registers,
   });
-  buildInfo.set({ version: build.version, node_version: process.version, ...(build.commit ? { commit: build.commit } : {}) }, 1);
+  buildInfo.set(
+    { version: build.version, node_version: process.version, ...(build.commit ? { commit: build.commit } : {}) },
+    1,
+  );
   return {
     registry,
-    events: new Counter({ name: 'quota_doctor_slack_events_total', help: 'Slack requests received, by type (event, command, shortcut) and name', labelNames: ['type', 'name'], registers }),
-    duplicates: new Counter({ name: 'quota_doctor_slack_duplicates_total', help: 'Slack redeliveries (same event_id) dropped', labelNames: ['type'], registers }),
-    answers: new Counter({ name: 'quota_doctor_answers_total', help: 'Replies sent, by entry point and kind of the first reply', labelNames: ['entry', 'kind'], registers }),
-    refusals: new Counter({ name: 'quota_doctor_refusals_total', help: 'Answers refused by the channel access policy', labelNames: ['entry'], registers }),
-    rateLimited: new Counter({ name: 'quota_doctor_rate_limited_total', help: 'Requests turned away by a rate limit', labelNames: ['entry', 'scope'], registers }),
-    errors: new Counter({ name: 'quota_doctor_errors_total', help: 'Errors: timeout (deadline), exception (answerer), slack_api (posting)', labelNames: ['entry', 'reason'], registers }),
+    events: new Counter({
+      name: 'quota_doctor_slack_events_total',
+      help: 'Slack requests received, by type (event, command, shortcut) and name',
+      labelNames: ['type', 'name'],
+      registers,
+    }),
+    duplicates: new Counter({
+      name: 'quota_doctor_slack_duplicates_total',
+      help: 'Slack redeliveries (same event_id) dropped',
+      labelNames: ['type'],
+      registers,
+    }),
+    answers: new Counter({
+      name: 'quota_doctor_answers_total',
+      help: 'Replies sent, by entry point and kind of the first reply',
+      labelNames: ['entry', 'kind'],
+      registers,
+    }),
+    refusals: new Counter({
+      name: 'quota_doctor_refusals_total',
+      help: 'Answers refused by the channel access policy',
+      labelNames: ['entry'],
+      registers,
+    }),
+    rateLimited: new Counter({
+      name: 'quota_doctor_rate_limited_total',
+      help: 'Requests turned away by a rate limit',
+      labelNames: ['entry', 'scope'],
+      registers,
+    }),
+    errors: new Counter({
+      name: 'quota_doctor_errors_total',
+      help: 'Errors: timeout (deadline), exception (answerer), slack_api (posting)',
+      labelNames: ['entry', 'reason'],
+      registers,
+    }),
     latency: new Histogram({
       name: 'quota_doctor_answer_duration_seconds',
       help: 'Time from request to answer ready (before posting)',

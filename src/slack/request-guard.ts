@@ -57,14 +57,23 @@ export function checkSignedBody(req: IncomingMessage, raw: string, signingSecret
   if (skew > MAX_SKEW_SEC) return { ok: false, status: 401, reason: 'timestamp in the future' };
   if (skew < -MAX_SKEW_SEC) return { ok: false, status: 401, reason: 'stale timestamp' };
   try {
-    verifySlackRequest({ signingSecret, body: raw, headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': ts }, nowMilliseconds: nowMs });
+    verifySlackRequest({
+      signingSecret,
+      body: raw,
+      headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': ts },
+      nowMilliseconds: nowMs,
+    });
   } catch {
     return { ok: false, status: 401, reason: 'signature mismatch' };
   }
   const body = parseLikeBolt(req, raw);
   if (body instanceof Error) return { ok: false, status: 400, reason: 'malformed body' };
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, status: 400, reason: `body is ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}, not an object` };
+    return {
+      ok: false,
+      status: 400,
+      reason: `body is ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}, not an object`,
+    };
   }
   return { ok: true };
 }

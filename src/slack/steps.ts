@@ -74,7 +74,8 @@ export function slackError(e: unknown): string {
 
 export function createSteps(deps: StepDeps): Steps {
   const { limiter, metrics, logger, now } = deps;
-  const logDone: Steps['logDone'] = (entry, channel, outcome, t0) => logger.info({ entry, channel, outcome, ms: now() - t0 }, 'answered');
+  const logDone: Steps['logDone'] = (entry, channel, outcome, t0) =>
+    logger.info({ entry, channel, outcome, ms: now() - t0 }, 'answered');
   const post: Steps['post'] = async (entry, what, call) => {
     try {
       await call();

@@ -8,7 +8,11 @@
 export const QUOTA_COMMAND = '/quota';
 
 /** The message shortcut "Diagnose with quota-doctor". */
-export const DIAGNOSE_SHORTCUT = { callbackId: 'diagnose_message', name: 'Diagnose with quota-doctor', type: 'message' } as const;
+export const DIAGNOSE_SHORTCUT = {
+  callbackId: 'diagnose_message',
+  name: 'Diagnose with quota-doctor',
+  type: 'message',
+} as const;
 
 export const SLACK_SURFACE = {
   /** Events API subscriptions (manifest `settings.event_subscriptions.bot_events`). */

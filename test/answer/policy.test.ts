@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/answer/errors.ts';
-import { AccessPolicy, guardAnswer, loadPolicy, parsePolicy, refusalAnswer, REFUSAL_LINE, Visibility } from '../../src/answer/policy.ts';
+import {
+  AccessPolicy,
+  guardAnswer,
+  loadPolicy,
+  parsePolicy,
+  refusalAnswer,
+  REFUSAL_LINE,
+  Visibility,
+} from '../../src/answer/policy.ts';
 import { renderBlocks } from '../../src/render/blocks.ts';
 import { assertWithinSlackLimits } from '../support/slack-limits.ts';
 
@@ -106,10 +114,19 @@ describe('Visibility: the one access decision', () => {
 describe('bad policy files fail with one line (exit 2), never open', () => {
   it.each([
     ['channels: [', /^p\.yaml: not valid YAML: /],
-    ['channels:\n  - id: C1AB\n    namespaces: [Team_A]\n', /^p\.yaml: channels\.0\.namespaces\.0 is not a namespace name/],
+    [
+      'channels:\n  - id: C1AB\n    namespaces: [Team_A]\n',
+      /^p\.yaml: channels\.0\.namespaces\.0 is not a namespace name/,
+    ],
     ['channels:\n  - id: not-an-id\n    namespaces: [a]\n', /^p\.yaml: channels\.0\.id is not a Slack channel id/],
-    ['channels:\n  - id: C1AB\n    namespaces: [a]\n    defaultNamespace: b\n', /^p\.yaml: channels\.0 \(C1AB\): defaultNamespace b is not one of its namespaces$/],
-    ['channels:\n  - id: C1AB\n    namespaces: [a]\n  - id: C1AB\n    namespaces: [b]\n', /^p\.yaml: channels\.1 \(C1AB\): channel listed twice$/],
+    [
+      'channels:\n  - id: C1AB\n    namespaces: [a]\n    defaultNamespace: b\n',
+      /^p\.yaml: channels\.0 \(C1AB\): defaultNamespace b is not one of its namespaces$/,
+    ],
+    [
+      'channels:\n  - id: C1AB\n    namespaces: [a]\n  - id: C1AB\n    namespaces: [b]\n',
+      /^p\.yaml: channels\.1 \(C1AB\): channel listed twice$/,
+    ],
     ['channels:\n  - id: C1AB\n    namespace: [a]\n', /^p\.yaml: channels\.0/],
     ['chanels: []\n', /^p\.yaml: /],
   ])('%j', (text, message) => {
@@ -146,9 +163,12 @@ describe('the refusal', () => {
     expect(payload.text.length).toBeLessThan(200);
   });
 
-  it('with a detail about the asker\'s own text, the same headline and closing line', () => {
-    const a = refusalAnswer('Pod x: spec.affinity… — its `namespaces` list names a namespace this channel doesn\'t see');
+  it("with a detail about the asker's own text, the same headline and closing line", () => {
+    const a = refusalAnswer("Pod x: spec.affinity… — its `namespaces` list names a namespace this channel doesn't see");
     expect(a.replies[0]!.headline).toBe("Sorry — this channel isn't set up to see that");
-    expect(a.replies[0]!.lines).toEqual(['Pod x: spec.affinity… — its `namespaces` list names a namespace this channel doesn\'t see', REFUSAL_LINE]);
+    expect(a.replies[0]!.lines).toEqual([
+      "Pod x: spec.affinity… — its `namespaces` list names a namespace this channel doesn't see",
+      REFUSAL_LINE,
+    ]);
   });
 });

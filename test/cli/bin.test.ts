@@ -7,7 +7,16 @@
  * real compiled CLI built by tsc into a temporary package laid out as the published one (no src/).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,12 +35,19 @@ function tempPackage(): string {
 function runIn(dir: string, argv: string[], stdin = ''): { code: number; stdout: string; stderr: string } {
   const env = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('SLACK_') || k.startsWith('QUOTA_DOCTOR_')) delete env[k];
-  const r = spawnSync(process.execPath, [join(dir, 'bin/quota-doctor.js'), ...argv], { cwd: ROOT, input: stdin, encoding: 'utf8', env, timeout: 30_000 });
+  const r = spawnSync(process.execPath, [join(dir, 'bin/quota-doctor.js'), ...argv], {
+    cwd: ROOT,
+    input: stdin,
+    encoding: 'utf8',
+    env,
+    timeout: 30_000,
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** An entry point that says which one ran, and the argv it got. */
-const stub = (which: string) => `export async function main(argv) { process.stdout.write(${JSON.stringify(which)} + ' ' + argv.join(' ') + '\\n'); return 3; }\n`;
+const stub = (which: string) =>
+  `export async function main(argv) { process.stdout.write(${JSON.stringify(which)} + ' ' + argv.join(' ') + '\\n'); return 3; }\n`;
 
 describe('node bin/quota-doctor.js', () => {
   it('simulate --help exits 0', () => {
@@ -45,11 +61,17 @@ describe('node bin/quota-doctor.js', () => {
     const r = runBin(['check', '-f', `${MANIFESTS}/cli/web.yaml`, '--state', `${STATES}/budget-folder`]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('pods "web" is forbidden: exceeded quota: budget, requested: pods=1, used: pods=2, limited: pods=2\n');
+    expect(r.stdout).toContain(
+      'pods "web" is forbidden: exceeded quota: budget, requested: pods=1, used: pods=2, limited: pods=2\n',
+    );
   });
 
   it.each([
-    { what: 'a bad quantity', file: `${MANIFESTS}/bad/cpu-1.5.5.yaml`, field: 'spec.containers[0].resources.requests.cpu' },
+    {
+      what: 'a bad quantity',
+      file: `${MANIFESTS}/bad/cpu-1.5.5.yaml`,
+      field: 'spec.containers[0].resources.requests.cpu',
+    },
     { what: 'a YAML alias bomb', file: `${MANIFESTS}/bad/billion-laughs.yaml`, field: '' },
   ])('exits 2 on $what: one line naming the file, no stack trace', ({ file, field }) => {
     const r = runBin(['simulate', '-f', file, '--state', `${STATES}/pods-3.yaml`, '--json']);
@@ -62,13 +84,18 @@ describe('node bin/quota-doctor.js', () => {
   });
 
   it('start without Slack env, stdin piped: the console answers the paste on the demo cluster and exits 0', () => {
-    const r = runBin(['start'], 'Error creating: pods "worker-5d8c7b9f4-glpms" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10\n');
+    const r = runBin(
+      ['start'],
+      'Error creating: pods "worker-5d8c7b9f4-glpms" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10\n',
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('ResourceQuota team-quota');
     expect(r.stdout).toContain('worker-5d8c7b9f4-glpms');
     // The demo cluster was read: the fixes name team-a's own workloads and quota.
-    expect(r.stdout).toContain("kubectl -n team-a patch resourcequota team-quota --type merge -p '{\"spec\":{\"hard\":{\"pods\":\"11\"}}}'");
+    expect(r.stdout).toContain(
+      'kubectl -n team-a patch resourcequota team-quota --type merge -p \'{"spec":{"hard":{"pods":"11"}}}\'',
+    );
   });
 });
 
@@ -91,7 +118,10 @@ describe('bin/quota-doctor.js chooses dist/ or the sources', () => {
     if (src) {
       mkdirSync(join(dir, 'src/cli'), { recursive: true });
       // Type annotations: only tsx can run this file, so "src" proves the tsx path ran.
-      writeFileSync(join(dir, 'src/cli/program.ts'), stub('src').replace('main(argv)', 'main(argv: string[]): Promise<number>'));
+      writeFileSync(
+        join(dir, 'src/cli/program.ts'),
+        stub('src').replace('main(argv)', 'main(argv: string[]): Promise<number>'),
+      );
       utimesSync(join(dir, 'src/cli/program.ts'), src, src);
     }
     if (dist) {
@@ -109,7 +139,17 @@ describe('the compiled CLI (tsc -p tsconfig.build.json into a package laid out a
   beforeAll(() => {
     dir = tempPackage();
     symlinkSync(join(ROOT, 'manifests'), join(dir, 'manifests'), 'dir');
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(dir, 'dist')], { cwd: ROOT, encoding: 'utf8' });
+    const tsc = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        join(ROOT, 'tsconfig.build.json'),
+        '--outDir',
+        join(dir, 'dist'),
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   }, 240_000);
@@ -128,35 +168,61 @@ describe('the compiled CLI (tsc -p tsconfig.build.json into a package laid out a
     const compiled = runIn(dir, argv);
     expect(compiled.code).toBe(1);
     expect(compiled.stderr).toBe('');
-    expect(compiled.stdout).toContain('pods "web" is forbidden: exceeded quota: budget, requested: pods=1, used: pods=2, limited: pods=2\n');
+    expect(compiled.stdout).toContain(
+      'pods "web" is forbidden: exceeded quota: budget, requested: pods=1, used: pods=2, limited: pods=2\n',
+    );
     expect(compiled).toEqual(runBin(argv));
   });
 
   it('start without Slack env: the console loads manifests/demo next to dist/ (dynamic import of serve rewritten too)', () => {
-    const r = runIn(dir, ['start'], 'Error creating: pods "worker-5d8c7b9f4-glpms" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10\n');
+    const r = runIn(
+      dir,
+      ['start'],
+      'Error creating: pods "worker-5d8c7b9f4-glpms" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10\n',
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("kubectl -n team-a patch resourcequota team-quota --type merge -p '{\"spec\":{\"hard\":{\"pods\":\"11\"}}}'");
+    expect(r.stdout).toContain(
+      'kubectl -n team-a patch resourcequota team-quota --type merge -p \'{"spec":{"hard":{"pods":"11"}}}\'',
+    );
   });
 
   it('a live-cluster command reaches the dynamically imported live source (exit 2 on an unreadable kubeconfig, one line)', () => {
     const kubeconfig = join(dir, 'no-such-kubeconfig');
-    expect(runIn(dir, ['quota', 'team-a', '--kubeconfig', kubeconfig])).toEqual({ code: 2, stdout: '', stderr: `quota-doctor: kubeconfig ${kubeconfig}: no such file\n` });
+    expect(runIn(dir, ['quota', 'team-a', '--kubeconfig', kubeconfig])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `quota-doctor: kubeconfig ${kubeconfig}: no such file\n`,
+    });
   });
 });
 
 describe('npm pack: the tarball holds what a user needs and nothing else', () => {
   it('bin, dist/, the demo state, the contract and the top-level docs; no src/, tests, bench or fixtures', () => {
     // --ignore-scripts: no prepack build here, so dist/ is listed only if this checkout has built it.
-    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(0);
     const [pack] = JSON.parse(r.stdout) as { name: string; files: { path: string }[] }[];
     expect(pack!.name).toBe('@quota-doctor/cli');
     const files = pack!.files.map((f) => f.path);
-    expect(files.filter((p) => !p.startsWith('dist/') && !p.startsWith('manifests/demo/')).sort()).toEqual(['CHANGELOG.md', 'README.md', 'SECURITY.md', 'bin/quota-doctor.js', 'docs/contract.md', 'package.json']);
+    expect(files.filter((p) => !p.startsWith('dist/') && !p.startsWith('manifests/demo/')).sort()).toEqual([
+      'CHANGELOG.md',
+      'README.md',
+      'SECURITY.md',
+      'bin/quota-doctor.js',
+      'docs/contract.md',
+      'package.json',
+    ]);
     expect(files.filter((p) => p.startsWith('dist/') && !p.endsWith('.js'))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(['manifests/demo/30-team-a.yaml', 'manifests/demo/README.md']));
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+      scripts: Record<string, string>;
+    };
     expect(pkg.bin).toEqual({ 'quota-doctor': 'bin/quota-doctor.js', 'kubectl-quota_doctor': 'bin/quota-doctor.js' });
     // The published tarball always carries a fresh dist/: npm pack and npm publish build first.
     expect(pkg.scripts).toMatchObject({ build: 'tsc -p tsconfig.build.json', prepack: 'npm run build' });

@@ -24,15 +24,32 @@ describe('check', () => {
   });
 
   it.each([
-    { why: 'a quota refusal', manifest: 'web.yaml', state: 'budget-folder', reason: 'pods "web" is forbidden: exceeded quota: budget, requested: pods=1, used: pods=2, limited: pods=2' },
-    { why: 'a LimitRange refusal', manifest: 'too-large.yaml', state: 'limitrange', reason: 'pods "too-large" is forbidden: maximum cpu usage per Container is 1, but limit is 2' },
+    {
+      why: 'a quota refusal',
+      manifest: 'web.yaml',
+      state: 'budget-folder',
+      reason: 'pods "web" is forbidden: exceeded quota: budget, requested: pods=1, used: pods=2, limited: pods=2',
+    },
+    {
+      why: 'a LimitRange refusal',
+      manifest: 'too-large.yaml',
+      state: 'limitrange',
+      reason: 'pods "too-large" is forbidden: maximum cpu usage per Container is 1, but limit is 2',
+    },
     {
       why: 'an unschedulable pod',
       manifest: 'cpu-10000.yaml',
       state: 'big-cpu-list.yaml',
-      reason: '0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+      reason:
+        '0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
     },
-    { why: 'one of four replicas refused', manifest: 'web-4-replicas.yaml', state: 'pods-3.yaml', reason: /pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: pods-3, requested: pods=1, used: pods=3, limited: pods=3\n/ },
+    {
+      why: 'one of four replicas refused',
+      manifest: 'web-4-replicas.yaml',
+      state: 'pods-3.yaml',
+      reason:
+        /pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: pods-3, requested: pods=1, used: pods=3, limited: pods=3\n/,
+    },
   ])('exits 1 with the reason on stdout for $why', async ({ manifest, state, reason }) => {
     const r = await run(['check', '-f', `${M}/${manifest}`, '--state', `${S}/${state}`]);
     expect(r.stderr).toBe('');

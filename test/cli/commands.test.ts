@@ -5,7 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEMO, json, run } from './harness.ts';
 
-const WORKER_PASTE = 'Error creating: pods "worker-5d8c7b9f4-glpms" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10';
+const WORKER_PASTE =
+  'Error creating: pods "worker-5d8c7b9f4-glpms" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10';
 
 interface Finding {
   layer: string;
@@ -21,7 +22,11 @@ const WORKER_FINDING = {
   layer: 'quota',
   kind: 'quota-exceeded',
   object: { resource: 'pods', name: 'worker-5d8c7b9f4-glpms' },
-  facts: { quota: 'team-quota', resources: { pods: { requested: '1', used: '10', limited: '10' } }, exceeding: ['pods'] },
+  facts: {
+    quota: 'team-quota',
+    resources: { pods: { requested: '1', used: '10', limited: '10' } },
+    exceeding: ['pods'],
+  },
 };
 
 describe('diagnose --json', () => {
@@ -68,10 +73,17 @@ describe('diagnose --json', () => {
     const fixes = findings[0]!.fixes;
     expect(fixes.length).toBeGreaterThan(0);
     for (const fix of fixes) {
-      expect(fix).toMatchObject({ who: expect.any(String), summary: expect.any(String), change: expect.any(String), verified: true });
+      expect(fix).toMatchObject({
+        who: expect.any(String),
+        summary: expect.any(String),
+        change: expect.any(String),
+        verified: true,
+      });
     }
     // team-quota is at pods 10/10: one more pod needs the quota raised to 11, or one pod fewer.
-    expect(fixes.map((x) => x.change)).toContain(`kubectl -n team-a patch resourcequota team-quota --type merge -p '{"spec":{"hard":{"pods":"11"}}}'`);
+    expect(fixes.map((x) => x.change)).toContain(
+      `kubectl -n team-a patch resourcequota team-quota --type merge -p '{"spec":{"hard":{"pods":"11"}}}'`,
+    );
   });
 
   it('text with nothing in it: no findings, exit 0', async () => {
@@ -87,7 +99,9 @@ describe('quota team-a --state manifests/demo --json', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = json<Record<string, unknown>>(r);
-    expect(Object.keys(out)).toEqual(expect.arrayContaining(['namespace', 'quotas', 'limitRanges', 'defaultPod', 'largestSchedulablePod']));
+    expect(Object.keys(out)).toEqual(
+      expect.arrayContaining(['namespace', 'quotas', 'limitRanges', 'defaultPod', 'largestSchedulablePod']),
+    );
     expect(out.namespace).toBe('team-a');
     // Non-terminal team-a pods: web ×4 (100m/128Mi req, 500m/512Mi lim, from the LimitRange), api ×3 (1/1Gi,
     // 2/2Gi; one Pending, still counted), worker ×2 (250m/512Mi, 1/1Gi), redis-0 (200m/256Mi, 500m/512Mi).
@@ -133,7 +147,9 @@ describe('whatif', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('web 4 → 8');
-    expect(r.stdout).toMatch(/pods "web-7c5d8f9b6-[a-z0-9]{5}" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10/);
+    expect(r.stdout).toMatch(
+      /pods "web-7c5d8f9b6-[a-z0-9]{5}" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10/,
+    );
     expect(r.stdout).toContain('raise team-quota pods to 14');
   });
 });

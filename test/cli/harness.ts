@@ -35,7 +35,13 @@ export async function run(argv: string[], stdin = ''): Promise<Run> {
 export function runBin(argv: string[], stdin = ''): Run {
   const env = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('SLACK_') || k.startsWith('QUOTA_DOCTOR_')) delete env[k];
-  const r = spawnSync(process.execPath, ['bin/quota-doctor.js', ...argv], { cwd: ROOT, input: stdin, encoding: 'utf8', env, timeout: 30_000 });
+  const r = spawnSync(process.execPath, ['bin/quota-doctor.js', ...argv], {
+    cwd: ROOT,
+    input: stdin,
+    encoding: 'utf8',
+    env,
+    timeout: 30_000,
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 

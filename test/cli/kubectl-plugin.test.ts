@@ -20,11 +20,15 @@ describe('kubectl plugin', () => {
   it.skipIf(!hasKubectl)('kubectl quota-doctor quota team-a --state manifests/demo answers through kubectl', () => {
     const dir = mkdtempSync(join(tmpdir(), 'qd-plugin-'));
     symlinkSync(join(root, pkg.bin['kubectl-quota_doctor']!), join(dir, 'kubectl-quota_doctor'));
-    const out = execFileSync('kubectl', ['quota-doctor', 'quota', 'team-a', '--state', join(root, 'manifests/demo'), '--json'], {
-      encoding: 'utf8',
-      env: { ...process.env, PATH: `${dir}:${process.env.PATH}` },
-      cwd: root,
-    });
+    const out = execFileSync(
+      'kubectl',
+      ['quota-doctor', 'quota', 'team-a', '--state', join(root, 'manifests/demo'), '--json'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${dir}:${process.env.PATH}` },
+        cwd: root,
+      },
+    );
     const json = JSON.parse(out) as { namespace: string; quotas: { name: string }[] };
     expect(json.namespace).toBe('team-a');
     expect(json.quotas.map((q) => q.name)).toEqual(['team-quota']);

@@ -14,7 +14,18 @@ const commandFiles = readdirSync(`${ROOT}/src/cli/commands`).map((f) => f.replac
 describe('one file per command', () => {
   it('the program has exactly the commands of src/cli/commands/, in help order', () => {
     const names = buildProgram(quiet, () => {}).commands.map((c) => c.name());
-    expect(names).toEqual(['simulate', 'check', 'diagnose', 'quota', 'whatif', 'console', 'start', 'serve', 'mcp', 'completion']);
+    expect(names).toEqual([
+      'simulate',
+      'check',
+      'diagnose',
+      'quota',
+      'whatif',
+      'console',
+      'start',
+      'serve',
+      'mcp',
+      'completion',
+    ]);
     expect([...names].sort()).toEqual([...commandFiles].sort());
   });
 

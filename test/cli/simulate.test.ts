@@ -36,7 +36,15 @@ describe('simulate --json: the shape', () => {
     expect(Object.keys(out).sort()).toEqual(['results', 'warnings']);
     expect(Array.isArray(out.warnings)).toBe(true);
     for (const r of out.results) {
-      expect(Object.keys(r).sort()).toEqual(['admission', 'kind', 'name', 'namespace', 'object', 'quotaUsage', 'scheduling']);
+      expect(Object.keys(r).sort()).toEqual([
+        'admission',
+        'kind',
+        'name',
+        'namespace',
+        'object',
+        'quotaUsage',
+        'scheduling',
+      ]);
       expect(Object.keys(r.admission).sort()).toEqual(['allowed', 'layer', 'message']);
       if (r.scheduling !== null) expect(Object.keys(r.scheduling).sort()).toEqual(['message', 'node', 'scheduled']);
       expect(r.object.metadata.name).toBe(r.name);
@@ -48,18 +56,32 @@ describe('simulate --json: the docs scenarios', () => {
   it('Deployment of 4 replicas under pods: "3": the workload, 3 pods placed, the 4th refused by quota', async () => {
     const { results } = await simulate(`${M}/web-4-replicas.yaml`, `${S}/pods-3.yaml`);
     expect(results.map((r) => r.kind)).toEqual(['Deployment', 'Pod', 'Pod', 'Pod', 'Pod']);
-    expect(results[0]).toMatchObject({ kind: 'Deployment', namespace: 'team-a', name: 'web', admission: ADMITTED, scheduling: null });
+    expect(results[0]).toMatchObject({
+      kind: 'Deployment',
+      namespace: 'team-a',
+      name: 'web',
+      admission: ADMITTED,
+      scheduling: null,
+    });
 
     const pods = results.slice(1);
     for (const p of pods) expect(p.name).toMatch(/^web-[a-z0-9]+-[a-z0-9]{5}$/);
     expect(new Set(pods.map((p) => p.name)).size).toBe(4);
     for (const p of pods.slice(0, 3)) {
-      expect(p).toMatchObject({ namespace: 'team-a', admission: ADMITTED, quotaUsage: { 'pods-3': { pods: '1' } }, scheduling: ON_N1 });
+      expect(p).toMatchObject({
+        namespace: 'team-a',
+        admission: ADMITTED,
+        quotaUsage: { 'pods-3': { pods: '1' } },
+        scheduling: ON_N1,
+      });
     }
     const fourth = pods[3]!;
     expect(fourth.admission.allowed).toBe(false);
     expect(fourth.admission.layer).toBe('quota');
-    const m = /^pods "([^"]+)" is forbidden: exceeded quota: pods-3, requested: pods=1, used: pods=3, limited: pods=3$/.exec(fourth.admission.message ?? '');
+    const m =
+      /^pods "([^"]+)" is forbidden: exceeded quota: pods-3, requested: pods=1, used: pods=3, limited: pods=3$/.exec(
+        fourth.admission.message ?? '',
+      );
     expect(m, fourth.admission.message ?? 'null').not.toBeNull();
     expect(m![1]).toBe(fourth.name);
     expect(fourth.scheduling).toBeNull();
@@ -78,7 +100,8 @@ describe('simulate --json: the docs scenarios', () => {
       scheduling: {
         scheduled: false,
         node: null,
-        message: '0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+        message:
+          '0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
       },
     });
   });
@@ -90,7 +113,11 @@ describe('simulate --json: the docs scenarios', () => {
       kind: 'Pod',
       namespace: 'team-a',
       name: 'too-large',
-      admission: { allowed: false, layer: 'limitrange', message: 'pods "too-large" is forbidden: maximum cpu usage per Container is 1, but limit is 2' },
+      admission: {
+        allowed: false,
+        layer: 'limitrange',
+        message: 'pods "too-large" is forbidden: maximum cpu usage per Container is 1, but limit is 2',
+      },
       scheduling: null,
     });
   });
@@ -99,15 +126,36 @@ describe('simulate --json: the docs scenarios', () => {
 describe('simulate --json: --state in every form kubectl writes', () => {
   const BUDGET = 'pods "web" is forbidden: exceeded quota: budget, requested: pods=1, used: pods=2, limited: pods=2';
   it.each([
-    { form: 'a folder, one object a file (nested folder too)', state: 'budget-folder', manifest: 'web.yaml', computed: true },
+    {
+      form: 'a folder, one object a file (nested folder too)',
+      state: 'budget-folder',
+      manifest: 'web.yaml',
+      computed: true,
+    },
     { form: 'a kind: List', state: 'budget-list.yaml', manifest: 'web.yaml', computed: true },
-    { form: 'a folder with multi-doc YAML and a PodList', state: 'budget-podlist', manifest: 'web.yaml', computed: true },
-    { form: 'JSON (kubectl get -o json), status.used given', state: 'budget.json', manifest: 'web.yaml', computed: false },
+    {
+      form: 'a folder with multi-doc YAML and a PodList',
+      state: 'budget-podlist',
+      manifest: 'web.yaml',
+      computed: true,
+    },
+    {
+      form: 'JSON (kubectl get -o json), status.used given',
+      state: 'budget.json',
+      manifest: 'web.yaml',
+      computed: false,
+    },
     { form: 'JSON state, a JSON manifest', state: 'budget.json', manifest: 'web.json', computed: false },
   ])('$form: $state', async ({ state, manifest, computed }) => {
     const out = await simulate(`${M}/${manifest}`, `${S}/${state}`);
     expect(out.results).toHaveLength(1);
-    expect(out.results[0]).toMatchObject({ kind: 'Pod', namespace: 'team-a', name: 'web', admission: { allowed: false, layer: 'quota', message: BUDGET }, scheduling: null });
+    expect(out.results[0]).toMatchObject({
+      kind: 'Pod',
+      namespace: 'team-a',
+      name: 'web',
+      admission: { allowed: false, layer: 'quota', message: BUDGET },
+      scheduling: null,
+    });
     if (computed) expect(out.warnings).toEqual([expect.stringMatching(/budget.*status\.used computed/)]);
     else expect(out.warnings).toEqual([]);
   });
@@ -135,12 +183,19 @@ describe('simulate --json: --state in every form kubectl writes', () => {
 
   it('a manifest without a namespace takes -n', async () => {
     const { results } = await simulate(`${M}/web-no-namespace.yaml`, `${S}/budget.json`, '-n', 'team-a');
-    expect(results[0]).toMatchObject({ namespace: 'team-a', name: 'web', admission: { layer: 'quota', message: BUDGET } });
+    expect(results[0]).toMatchObject({
+      namespace: 'team-a',
+      name: 'web',
+      admission: { layer: 'quota', message: BUDGET },
+    });
   });
 
   it('the manifest from stdin (-f -)', async () => {
     const { readFileSync } = await import('node:fs');
-    const r = await run(['simulate', '-f', '-', '--state', `${S}/budget.json`, '--json'], readFileSync(`${M}/web.yaml`, 'utf8'));
+    const r = await run(
+      ['simulate', '-f', '-', '--state', `${S}/budget.json`, '--json'],
+      readFileSync(`${M}/web.yaml`, 'utf8'),
+    );
     expect(r.code).toBe(0);
     expect(json<SimJson>(r).results[0]!.admission.message).toBe(BUDGET);
   });

@@ -12,12 +12,18 @@ import { FakeApiServer } from '../support/fake-apiserver.ts';
 async function run(argv: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const io: Io = { stdout: (s) => void (out += s), stderr: (s) => void (err += s), readStdin: async () => stdin, isTTY: false };
+  const io: Io = {
+    stdout: (s) => void (out += s),
+    stderr: (s) => void (err += s),
+    readStdin: async () => stdin,
+    isTTY: false,
+  };
   const code = await main(argv, io);
   return { code, out, err };
 }
 
-const PASTE = 'Error creating: pods "web-7c5d8f9b6-abcde" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10';
+const PASTE =
+  'Error creating: pods "web-7c5d8f9b6-abcde" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10';
 
 describe('CLI: one wording for what could not be read', () => {
   it.each([
@@ -30,9 +36,14 @@ describe('CLI: one wording for what could not be read', () => {
       fake.forbid('nodes');
       const kubeconfig = fake.writeKubeconfig(join(mkdtempSync(join(tmpdir(), 'qd-err-')), 'config'));
       const r = await run([...argv, '--kubeconfig', kubeconfig], stdin);
-      const lines = r.out.split('\n').map((l) => l.trim()).filter((l) => l.includes('read nodes'));
+      const lines = r.out
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l.includes('read nodes'));
       expect(r.err).toBe('');
-      expect(lines).toEqual([`⚠ couldn't read nodes (Forbidden): nodes is forbidden: User "system:serviceaccount:quota-doctor:quota-doctor" cannot list resource "nodes" in API group "" at the cluster scope`]);
+      expect(lines).toEqual([
+        `⚠ couldn't read nodes (Forbidden): nodes is forbidden: User "system:serviceaccount:quota-doctor:quota-doctor" cannot list resource "nodes" in API group "" at the cluster scope`,
+      ]);
     } finally {
       await fake.close();
     }

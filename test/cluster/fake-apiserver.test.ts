@@ -17,21 +17,50 @@ function pod(name: string, ns: string, node: string, phase: string, cpu = '100m'
   return {
     kind: 'Pod',
     metadata: { name, namespace: ns },
-    spec: { nodeName: node, containers: [{ name: 'c', resources: { requests: { cpu, memory: '64Mi' }, limits: { cpu, memory: '64Mi' } } }] },
+    spec: {
+      nodeName: node,
+      containers: [{ name: 'c', resources: { requests: { cpu, memory: '64Mi' }, limits: { cpu, memory: '64Mi' } } }],
+    },
     status: { phase },
   };
 }
 
 const OBJECTS: KObject[] = [
-  { kind: 'Node', metadata: { name: 'n1' }, status: { allocatable: { cpu: '4', memory: '8Gi' }, capacity: { cpu: '4', memory: '8Gi' } } },
-  { kind: 'Node', metadata: { name: 'n2' }, status: { allocatable: { cpu: '2', memory: '4Gi' }, capacity: { cpu: '2', memory: '4Gi' } } },
+  {
+    kind: 'Node',
+    metadata: { name: 'n1' },
+    status: { allocatable: { cpu: '4', memory: '8Gi' }, capacity: { cpu: '4', memory: '8Gi' } },
+  },
+  {
+    kind: 'Node',
+    metadata: { name: 'n2' },
+    status: { allocatable: { cpu: '2', memory: '4Gi' }, capacity: { cpu: '2', memory: '4Gi' } },
+  },
   pod('a', 'ns1', 'n1', 'Running', '1'),
   pod('b', 'ns1', 'n1', 'Succeeded', '1'),
   pod('c', 'ns2', 'n2', 'Running', '500m'),
   pod('d', 'ns2', 'n1', 'Running', '250m'),
-  { kind: 'Event', metadata: { name: 'e1', namespace: 'ns1' }, involvedObject: { kind: 'Pod', name: 'a' }, reason: 'FailedScheduling', type: 'Warning' },
-  { kind: 'Event', metadata: { name: 'e2', namespace: 'ns1' }, involvedObject: { kind: 'ReplicaSet', name: 'rs' }, reason: 'FailedCreate', type: 'Warning' },
-  { kind: 'Event', metadata: { name: 'e3', namespace: 'ns1' }, involvedObject: { kind: 'Pod', name: 'a' }, reason: 'Pulled', type: 'Normal' },
+  {
+    kind: 'Event',
+    metadata: { name: 'e1', namespace: 'ns1' },
+    involvedObject: { kind: 'Pod', name: 'a' },
+    reason: 'FailedScheduling',
+    type: 'Warning',
+  },
+  {
+    kind: 'Event',
+    metadata: { name: 'e2', namespace: 'ns1' },
+    involvedObject: { kind: 'ReplicaSet', name: 'rs' },
+    reason: 'FailedCreate',
+    type: 'Warning',
+  },
+  {
+    kind: 'Event',
+    metadata: { name: 'e3', namespace: 'ns1' },
+    involvedObject: { kind: 'Pod', name: 'a' },
+    reason: 'Pulled',
+    type: 'Normal',
+  },
 ];
 
 async function start(): Promise<{ f: FakeApiServer; core: CoreV1Api }> {
@@ -47,9 +76,20 @@ describe('fake-apiserver', () => {
     expect(names(await core.listPodForAllNamespaces())).toEqual(['a', 'b', 'c', 'd']);
     expect(names(await core.listNamespacedPod({ namespace: 'ns2' }))).toEqual(['c', 'd']);
     expect(names(await core.listPodForAllNamespaces({ fieldSelector: 'spec.nodeName=n1' }))).toEqual(['a', 'b', 'd']);
-    expect(names(await core.listPodForAllNamespaces({ fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' }))).toEqual(['a', 'c', 'd']);
-    expect(names(await core.listNamespacedEvent({ namespace: 'ns1', fieldSelector: 'reason=FailedScheduling,involvedObject.kind=Pod' }))).toEqual(['e1']);
-    expect(names(await core.listEventForAllNamespaces({ fieldSelector: 'involvedObject.kind==ReplicaSet' }))).toEqual(['e2']);
+    expect(
+      names(await core.listPodForAllNamespaces({ fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' })),
+    ).toEqual(['a', 'c', 'd']);
+    expect(
+      names(
+        await core.listNamespacedEvent({
+          namespace: 'ns1',
+          fieldSelector: 'reason=FailedScheduling,involvedObject.kind=Pod',
+        }),
+      ),
+    ).toEqual(['e1']);
+    expect(names(await core.listEventForAllNamespaces({ fieldSelector: 'involvedObject.kind==ReplicaSet' }))).toEqual([
+      'e2',
+    ]);
   });
 
   it('pages with limit and continue (the token is in metadata._continue for client-node)', async () => {
@@ -75,12 +115,15 @@ describe('fake-apiserver', () => {
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
-      message: 'nodes is forbidden: User "system:serviceaccount:quota-doctor:quota-doctor" cannot list resource "nodes" in API group "" at the cluster scope',
+      message:
+        'nodes is forbidden: User "system:serviceaccount:quota-doctor:quota-doctor" cannot list resource "nodes" in API group "" at the cluster scope',
       reason: 'Forbidden',
       details: { group: '', kind: 'nodes' },
       code: 403,
     });
-    const bad = (await core.listPodForAllNamespaces({ fieldSelector: 'spec.containers=x' }).catch((x: unknown) => x)) as ApiException<string>;
+    const bad = (await core
+      .listPodForAllNamespaces({ fieldSelector: 'spec.containers=x' })
+      .catch((x: unknown) => x)) as ApiException<string>;
     expect(bad.code).toBe(400);
     expect(JSON.parse(bad.body).message).toBe('field label not supported: spec.containers');
   });
@@ -97,7 +140,10 @@ describe('fake-apiserver', () => {
     const { f } = await start();
     const rv = f.resourceVersion;
     const ctl = new AbortController();
-    const res = await fetch(`${f.url}/api/v1/pods?watch=true&resourceVersion=${rv}&fieldSelector=status.phase!%3DSucceeded`, { signal: ctl.signal });
+    const res = await fetch(
+      `${f.url}/api/v1/pods?watch=true&resourceVersion=${rv}&fieldSelector=status.phase!%3DSucceeded`,
+      { signal: ctl.signal },
+    );
     const reader = res.body!.getReader();
     f.apply(pod('e', 'ns1', 'n2', 'Running'));
     f.apply(pod('e', 'ns1', 'n2', 'Succeeded'));
@@ -109,11 +155,18 @@ describe('fake-apiserver', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { type: string; object: { kind: string; metadata: { name: string } } });
-    expect(events.map((e) => `${e.type} ${e.object.kind} ${e.object.metadata.name}`)).toEqual(['ADDED Pod e', 'DELETED Pod e', 'DELETED Pod c']);
+    expect(events.map((e) => `${e.type} ${e.object.kind} ${e.object.metadata.name}`)).toEqual([
+      'ADDED Pod e',
+      'DELETED Pod e',
+      'DELETED Pod c',
+    ]);
 
     f.expire('pods');
     const gone = await (await fetch(`${f.url}/api/v1/pods?watch=true&resourceVersion=${rv}`)).text();
-    expect(JSON.parse(gone.trim())).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
+    expect(JSON.parse(gone.trim())).toMatchObject({
+      type: 'ERROR',
+      object: { kind: 'Status', code: 410, reason: 'Expired' },
+    });
   });
 
   it("runs client-node's topNodes (one list per node, by spec.nodeName)", async () => {
@@ -187,7 +240,10 @@ describe('fake-apiserver', () => {
     f.watchMode('pods', 'one-line');
     const rv = f.resourceVersion;
     const one = await (await fetch(`${f.url}/api/v1/pods?watch=true&resourceVersion=${rv}`)).text();
-    expect(JSON.parse(one.trim())).toMatchObject({ type: 'BOOKMARK', object: { kind: 'Pod', metadata: { resourceVersion: rv } } });
+    expect(JSON.parse(one.trim())).toMatchObject({
+      type: 'BOOKMARK',
+      object: { kind: 'Pod', metadata: { resourceVersion: rv } },
+    });
     const replay = await (await fetch(`${f.url}/api/v1/pods?watch=true`)).text();
     expect(replay.trim().split('\n')).toHaveLength(1);
     f.watchMode('pods', 'normal');

@@ -24,7 +24,10 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function setup(server: FakeApiServerOptions, source: Partial<LiveSourceOptions> = {}): Promise<{ fake: FakeApiServer; src: LiveSource }> {
+async function setup(
+  server: FakeApiServerOptions,
+  source: Partial<LiveSourceOptions> = {},
+): Promise<{ fake: FakeApiServer; src: LiveSource }> {
   const fake = await FakeApiServer.start(server);
   const src = new LiveSource({
     kubeConfig: fake.kubeConfig(),
@@ -49,7 +52,10 @@ async function eventually(src: LiveSource, ok: (r: SourceResult) => boolean, ms 
   for (;;) {
     const r = await src.load();
     if (ok(r)) return r;
-    if (Date.now() > until) throw new Error(`condition not met within ${ms} ms; errors: ${JSON.stringify(r.errors)}; warnings: ${JSON.stringify(r.warnings)}`);
+    if (Date.now() > until)
+      throw new Error(
+        `condition not met within ${ms} ms; errors: ${JSON.stringify(r.errors)}; warnings: ${JSON.stringify(r.warnings)}`,
+      );
     await new Promise((res) => setTimeout(res, 20));
   }
 }
@@ -63,7 +69,9 @@ function comparable(s: Snapshot, kind: string, project: boolean): unknown[] {
       const { resourceVersion: _rv, uid: _uid, ...metadata } = (o as KObject).metadata;
       return { ...(o as KObject), metadata };
     })
-    .sort((a, b) => `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`));
+    .sort((a, b) =>
+      `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`),
+    );
 }
 
 function pod(name: string, ns: string, extra: { node?: string; cpu?: string; phase?: string } = {}): KObject {
@@ -71,7 +79,10 @@ function pod(name: string, ns: string, extra: { node?: string; cpu?: string; pha
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: ns, labels: { app: name } },
-    spec: { ...(extra.node ? { nodeName: extra.node } : {}), containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: extra.cpu ?? '100m' } } }] },
+    spec: {
+      ...(extra.node ? { nodeName: extra.node } : {}),
+      containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: extra.cpu ?? '100m' } } }],
+    },
     status: { phase: extra.phase ?? 'Running' },
   };
 }
@@ -84,7 +95,10 @@ describe('LiveSource: same snapshot as FileSource over the same objects', () => 
     const file = await new FileSource(path).load();
     expect(live.errors).toEqual([]);
     for (const kind of KINDS) {
-      expect({ kind, objects: comparable(live.snapshot, kind, false) }).toEqual({ kind, objects: comparable(file.snapshot, kind, true) });
+      expect({ kind, objects: comparable(live.snapshot, kind, false) }).toEqual({
+        kind,
+        objects: comparable(file.snapshot, kind, true),
+      });
     }
     expect(live.snapshot.namespaces()).toEqual(file.snapshot.namespaces());
   });
@@ -94,8 +108,12 @@ describe('LiveSource: same snapshot as FileSource over the same objects', () => 
     const { snapshot } = await src.load();
     const web = snapshot.get('Pod', 'team-a', 'web-1');
     const text = JSON.stringify(web);
-    for (const gone of ['hunter2', 'managedFields', 'last-applied', 'livenessProbe', 'nginx', 'configMap', 'podIP']) expect(text).not.toContain(gone);
-    expect(web?.spec).toMatchObject({ nodeName: 'node-1', volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'web-data' } }] });
+    for (const gone of ['hunter2', 'managedFields', 'last-applied', 'livenessProbe', 'nginx', 'configMap', 'podIP'])
+      expect(text).not.toContain(gone);
+    expect(web?.spec).toMatchObject({
+      nodeName: 'node-1',
+      volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'web-data' } }],
+    });
     const node = JSON.stringify(snapshot.get('Node', undefined, 'node-1'));
     for (const gone of ['images', 'nodeInfo', 'lastHeartbeatTime', 'KubeletReady']) expect(node).not.toContain(gone);
   });
@@ -108,7 +126,9 @@ describe('LiveSource: same snapshot as FileSource over the same objects', () => 
     expect(snapshot.get('Pod', 'ml', 'train-0')).toBeDefined();
     expect(snapshot.list('Event').map((e) => e.metadata.name)).toEqual(['trainer-ui-abc.2']);
     const podLists = fake.requests.filter((r) => r.path === '/api/v1/pods' && !r.watch);
-    expect(new URLSearchParams(podLists[0]!.query).get('fieldSelector')).toBe('status.phase!=Succeeded,status.phase!=Failed');
+    expect(new URLSearchParams(podLists[0]!.query).get('fieldSelector')).toBe(
+      'status.phase!=Succeeded,status.phase!=Failed',
+    );
   });
 });
 
@@ -124,7 +144,10 @@ describe('LiveSource: requests', () => {
     expect(podLists.every((r) => new URLSearchParams(r.query).get('limit') === '3')).toBe(true);
     for (const r of ALL_RESOURCES) {
       const path = `${RESOURCES[r].group ? `/apis/${RESOURCES[r].group}` : '/api'}/v1/${r}`;
-      expect({ r, lists: fake.requests.filter((q) => q.path === path && !q.watch).length }).toEqual({ r, lists: r === 'pods' ? 3 : 1 });
+      expect({ r, lists: fake.requests.filter((q) => q.path === path && !q.watch).length }).toEqual({
+        r,
+        lists: r === 'pods' ? 3 : 1,
+      });
       expect({ r, watches: fake.requests.filter((q) => q.path === path && q.watch).length }).toEqual({ r, watches: 1 });
     }
     const watch = fake.requests.find((r) => r.path === '/api/v1/pods' && r.watch)!;
@@ -141,7 +164,18 @@ describe('LiveSource: requests', () => {
   });
 
   it('rebuilds the cache every compactEvery generations without losing or resurrecting objects', async () => {
-    const { fake, src } = await setup({ objects: [pod('a', 'ns1')] }, { compactEvery: 2, prime: (s) => void s.derive('noop', () => ({ fork() { return this; } })) });
+    const { fake, src } = await setup(
+      { objects: [pod('a', 'ns1')] },
+      {
+        compactEvery: 2,
+        prime: (s) =>
+          void s.derive('noop', () => ({
+            fork() {
+              return this;
+            },
+          })),
+      },
+    );
     for (let i = 0; i < 6; i++) {
       fake.apply(pod(`p${i}`, 'ns1'));
       if (i % 2) fake.remove('Pod', 'ns1', `p${i - 1}`);
@@ -197,13 +231,24 @@ describe('LiveSource: what questions build is kept', () => {
     const owned = (name: string, node: string): KObject => ({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name, namespace: 'ns1', labels: { app: 'web', 'pod-template-hash': 'h1' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-h1', uid: 'u1', controller: true }] },
-      spec: { nodeName: node, containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '100m' } } }], tolerations: [{ key: 'k', operator: 'Exists' }] },
+      metadata: {
+        name,
+        namespace: 'ns1',
+        labels: { app: 'web', 'pod-template-hash': 'h1' },
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-h1', uid: 'u1', controller: true }],
+      },
+      spec: {
+        nodeName: node,
+        containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '100m' } } }],
+        tolerations: [{ key: 'k', operator: 'Exists' }],
+      },
       status: { phase: 'Running', qosClass: 'Burstable' },
     });
     const { src } = await setup({ objects: [owned('web-h1-aaaaa', 'n1'), owned('web-h1-bbbbb', 'n2')] });
     const { snapshot } = await src.load();
-    const [a, b] = ['web-h1-aaaaa', 'web-h1-bbbbb'].map((n) => snapshot.get('Pod', 'ns1', n) as KObject & { spec: Record<string, unknown>; status: unknown });
+    const [a, b] = ['web-h1-aaaaa', 'web-h1-bbbbb'].map(
+      (n) => snapshot.get('Pod', 'ns1', n) as KObject & { spec: Record<string, unknown>; status: unknown },
+    );
     expect(a!.metadata.labels).toBe(b!.metadata.labels);
     expect(a!.metadata.ownerReferences).toBe(b!.metadata.ownerReferences);
     expect(a!.spec.containers).toBe(b!.spec.containers);
@@ -218,7 +263,13 @@ describe('LiveSource: what questions build is kept', () => {
 
 describe('LiveSource: watches', () => {
   it('applies ADDED, MODIFIED and DELETED; a pod turning Succeeded leaves the cache', async () => {
-    const { fake, src } = await setup({ objects: [pod('a', 'ns1', { node: 'n1' }), pod('b', 'ns1'), { kind: 'Node', metadata: { name: 'n1' }, status: { allocatable: { cpu: '4' } } }] });
+    const { fake, src } = await setup({
+      objects: [
+        pod('a', 'ns1', { node: 'n1' }),
+        pod('b', 'ns1'),
+        { kind: 'Node', metadata: { name: 'n1' }, status: { allocatable: { cpu: '4' } } },
+      ],
+    });
     await src.load();
     fake.apply(pod('c', 'ns1'));
     fake.apply({ kind: 'Node', metadata: { name: 'n1' }, status: { allocatable: { cpu: '8' } } });
@@ -243,7 +294,13 @@ describe('LiveSource: watches', () => {
     fake.apply(pod('c', 'ns1'));
     fake.expire('pods');
     await fake.up();
-    const r = await eventually(src, (x) => x.snapshot.get('Pod', 'ns1', 'a') === undefined && x.snapshot.get('Pod', 'ns1', 'c') !== undefined && x.warnings.length === 0);
+    const r = await eventually(
+      src,
+      (x) =>
+        x.snapshot.get('Pod', 'ns1', 'a') === undefined &&
+        x.snapshot.get('Pod', 'ns1', 'c') !== undefined &&
+        x.warnings.length === 0,
+    );
     expect(r.snapshot.list('Pod').map((p) => p.metadata.name)).toEqual(['b', 'c']);
     expect(src.status().find((s) => s.resource === 'pods')?.counts.relistsOnGone).toBeGreaterThanOrEqual(1);
     expect(fake.requests.filter((q) => q.path === '/api/v1/pods' && !q.watch).length).toBe(2);
@@ -282,7 +339,10 @@ describe('LiveSource: watches', () => {
   });
 
   it('bookmarks keep a quiet watch alive and move its version', async () => {
-    const { fake, src } = await setup({ objects: [pod('a', 'ns1')], bookmarkEveryMs: 40 }, { staleAfterMs: 200, resources: ['pods'] });
+    const { fake, src } = await setup(
+      { objects: [pod('a', 'ns1')], bookmarkEveryMs: 40 },
+      { staleAfterMs: 200, resources: ['pods'] },
+    );
     await src.load();
     await new Promise((r) => setTimeout(r, 600));
     expect(fake.requests.filter((q) => q.path === '/api/v1/pods' && q.watch).length).toBe(1);
@@ -295,7 +355,11 @@ describe('LiveSource: faults are values next to the data', () => {
   it('403 on nodes → a Forbidden error value, the rest answered; recovers when RBAC is fixed', async () => {
     const fake = await FakeApiServer.start({ state: join(STATES, 'team-a') });
     fake.forbid('nodes');
-    const src = new LiveSource({ kubeConfig: fake.kubeConfig(), requestTimeoutMs: 500, backoff: { initialMs: 10, maxMs: 40 } });
+    const src = new LiveSource({
+      kubeConfig: fake.kubeConfig(),
+      requestTimeoutMs: 500,
+      backoff: { initialMs: 10, maxMs: 40 },
+    });
     cleanups.push(async () => {
       await src.close();
       await fake.close();
@@ -305,7 +369,8 @@ describe('LiveSource: faults are values next to the data', () => {
       {
         resource: 'nodes',
         reason: 'Forbidden',
-        message: 'nodes is forbidden: User "system:serviceaccount:quota-doctor:quota-doctor" cannot list resource "nodes" in API group "" at the cluster scope',
+        message:
+          'nodes is forbidden: User "system:serviceaccount:quota-doctor:quota-doctor" cannot list resource "nodes" in API group "" at the cluster scope',
       },
     ]);
     expect(r.snapshot.count('Node')).toBe(0);
@@ -334,7 +399,9 @@ describe('LiveSource: faults are values next to the data', () => {
     const { fake, src } = await setup({ state: join(STATES, 'team-a') });
     fake.fail('limitranges', 500);
     const r = await src.load();
-    expect(r.errors).toEqual([{ resource: 'limitranges', reason: 'InternalError', message: 'fake failure of limitranges' }]);
+    expect(r.errors).toEqual([
+      { resource: 'limitranges', reason: 'InternalError', message: 'fake failure of limitranges' },
+    ]);
     fake.fail('limitranges', 0);
     await eventually(src, (x) => x.errors.length === 0 && x.snapshot.count('LimitRange') === 1);
   });
@@ -347,17 +414,26 @@ describe('LiveSource: faults are values next to the data', () => {
     const during = await eventually(src, (x) => x.warnings.some((w) => w.kind === 'stale' && w.resource === 'pods'));
     expect(during.errors).toEqual([]);
     expect(during.snapshot.count('Pod')).toBe(3);
-    expect(during.warnings.filter((w) => w.kind === 'stale' && w.resource === 'pods').map(warningText)[0]).toMatch(/\(Unreachable: .*\); answering from the cache, reconnecting$/);
+    expect(during.warnings.filter((w) => w.kind === 'stale' && w.resource === 'pods').map(warningText)[0]).toMatch(
+      /\(Unreachable: .*\); answering from the cache, reconnecting$/,
+    );
     fake.apply(pod('while-down', 'team-a'));
     await fake.up();
-    const after = await eventually(src, (x) => x.warnings.length === 0 && x.snapshot.get('Pod', 'team-a', 'while-down') !== undefined);
+    const after = await eventually(
+      src,
+      (x) => x.warnings.length === 0 && x.snapshot.get('Pod', 'team-a', 'while-down') !== undefined,
+    );
     expect(after.errors).toEqual([]);
   });
 
   it('cold start with the server down → Unreachable errors, not a hang; recovers when it comes up', async () => {
     const fake = await FakeApiServer.start({ state: join(STATES, 'team-a') });
     await fake.down();
-    const src = new LiveSource({ kubeConfig: fake.kubeConfig(), requestTimeoutMs: 300, backoff: { initialMs: 10, maxMs: 40 } });
+    const src = new LiveSource({
+      kubeConfig: fake.kubeConfig(),
+      requestTimeoutMs: 300,
+      backoff: { initialMs: 10, maxMs: 40 },
+    });
     cleanups.push(async () => {
       await src.close();
       await fake.close();
@@ -395,12 +471,21 @@ describe('LiveSource: faults are values next to the data', () => {
   });
 
   it('a quota without status gets status.used from the injected reconcile, as FileSource does', async () => {
-    const quota: KObject = { kind: 'ResourceQuota', metadata: { name: 'q', namespace: 'ns1' }, spec: { hard: { pods: '5' } } };
-    const { src } = await setup({ objects: [quota, pod('a', 'ns1'), pod('b', 'ns1')] }, { reconcile: (s) => reconcileQuotaStatus(s, Date.now()) });
+    const quota: KObject = {
+      kind: 'ResourceQuota',
+      metadata: { name: 'q', namespace: 'ns1' },
+      spec: { hard: { pods: '5' } },
+    };
+    const { src } = await setup(
+      { objects: [quota, pod('a', 'ns1'), pod('b', 'ns1')] },
+      { reconcile: (s) => reconcileQuotaStatus(s, Date.now()) },
+    );
     const r = await src.load();
     expect(r.snapshot.get('ResourceQuota', 'ns1', 'q')?.status).toEqual({ hard: { pods: '5' }, used: { pods: '2' } });
     expect(r.warnings).toEqual([{ kind: 'reconciled', namespace: 'ns1', quota: 'q' }]);
-    expect(r.warnings.map(warningText)).toEqual(['ResourceQuota ns1/q: status.used computed from the objects in the state']);
+    expect(r.warnings.map(warningText)).toEqual([
+      'ResourceQuota ns1/q: status.used computed from the objects in the state',
+    ]);
   });
 
   it('close() stops every list and watch', async () => {
@@ -457,7 +542,9 @@ describe('createLiveSource: kubeconfig', () => {
       expect(r.errors).toEqual([]);
       expect(r.snapshot.count('Pod')).toBe(1);
     }
-    expect(() => createLiveSource({ kubeconfig: file, context: 'prod' })).toThrow(`context "prod" not found in ${file} (contexts: fake)`);
+    expect(() => createLiveSource({ kubeconfig: file, context: 'prod' })).toThrow(
+      `context "prod" not found in ${file} (contexts: fake)`,
+    );
   });
 
   it('in a cluster: the service account and KUBERNETES_SERVICE_HOST/PORT', async () => {
@@ -465,7 +552,10 @@ describe('createLiveSource: kubeconfig', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(sa, 'token'), 't');
     writeFileSync(join(sa, 'ca.crt'), '');
-    const src = createLiveSource({ env: { HOME: empty(), KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' }, serviceAccountRoot: sa });
+    const src = createLiveSource({
+      env: { HOME: empty(), KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' },
+      serviceAccountRoot: sa,
+    });
     expect(src.describe()).toBe('live cluster https://10.96.0.1:443 (context inClusterContext)');
     await src.close();
   });
@@ -478,6 +568,8 @@ describe('createLiveSource: kubeconfig', () => {
       file,
       'apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters: [{name: k, cluster: {server: "http://127.0.0.1:8001"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: c, context: {cluster: k, user: u}}]\n',
     );
-    expect(() => createLiveSource({ kubeconfig: file })).toThrow('cluster "k" (http://127.0.0.1:8001) is plain http; client-node only allows that with insecure-skip-tls-verify: true');
+    expect(() => createLiveSource({ kubeconfig: file })).toThrow(
+      'cluster "k" (http://127.0.0.1:8001) is plain http; client-node only allows that with insecure-skip-tls-verify: true',
+    );
   });
 });

@@ -36,7 +36,13 @@ function apiError(message: string): string {
 }
 
 function eventsFor(kind: string, ns: string, name: string, reason: string): KEvent[] {
-  return events().filter((e) => e.involvedObject?.kind === kind && e.involvedObject.namespace === ns && e.involvedObject.name === name && e.reason === reason);
+  return events().filter(
+    (e) =>
+      e.involvedObject?.kind === kind &&
+      e.involvedObject.namespace === ns &&
+      e.involvedObject.name === name &&
+      e.reason === reason,
+  );
 }
 
 function parsePairs(text: string): Map<string, Quantity> {
@@ -57,14 +63,33 @@ describe('demo cluster: loading', () => {
   });
 
   it('has the expected shape: 10 nodes, the team namespaces, the priority classes', () => {
-    expect(snap.list('Node').map((n) => n.metadata.name).sort()).toEqual([
-      'control-plane-1', 'general-a-1', 'general-a-2', 'general-b-1', 'general-b-2', 'general-b-3', 'general-c-1', 'general-c-2', 'gpu-a-1', 'gpu-b-1',
+    expect(
+      snap
+        .list('Node')
+        .map((n) => n.metadata.name)
+        .sort(),
+    ).toEqual([
+      'control-plane-1',
+      'general-a-1',
+      'general-a-2',
+      'general-b-1',
+      'general-b-2',
+      'general-b-3',
+      'general-c-1',
+      'general-c-2',
+      'gpu-a-1',
+      'gpu-b-1',
     ]);
-    for (const ns of ['team-a', 'team-b', 'ml', 'batch', 'kube-system']) expect(snap.get('Namespace', undefined, ns), ns).toBeDefined();
-    for (const ns of ['team-a', 'team-b', 'ml', 'batch']) expect((snap.get('Namespace', undefined, ns)!.metadata.labels as Record<string, string>).team).toBeTruthy();
-    expect(snap.list('PriorityClass').map((p) => p.metadata.name).sort()).toEqual([
-      'batch-low', 'default-priority', 'high', 'low', 'system-cluster-critical', 'system-node-critical',
-    ]);
+    for (const ns of ['team-a', 'team-b', 'ml', 'batch', 'kube-system'])
+      expect(snap.get('Namespace', undefined, ns), ns).toBeDefined();
+    for (const ns of ['team-a', 'team-b', 'ml', 'batch'])
+      expect((snap.get('Namespace', undefined, ns)!.metadata.labels as Record<string, string>).team).toBeTruthy();
+    expect(
+      snap
+        .list('PriorityClass')
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(['batch-low', 'default-priority', 'high', 'low', 'system-cluster-critical', 'system-node-critical']);
   });
 });
 
@@ -119,7 +144,8 @@ describe('demo cluster: nodes', () => {
       if (isTerminal(p)) continue;
       const s = sums.get(n) ?? { count: 0, req: new Map<string, Quantity>() };
       s.count++;
-      for (const [r, v] of podRequests(p, { useStatusResources: true })) s.req.set(r, (s.req.get(r) ?? Quantity.zero()).add(v));
+      for (const [r, v] of podRequests(p, { useStatusResources: true }))
+        s.req.set(r, (s.req.get(r) ?? Quantity.zero()).add(v));
       sums.set(n, s);
     }
     expect(sums.size).toBe(10);
@@ -140,8 +166,12 @@ describe('demo cluster: nodes', () => {
       expect(String(node(n).status?.allocatable?.['nvidia.com/gpu'])).toBe('4');
     }
     expect(node('general-c-2').spec?.unschedulable).toBe(true);
-    expect(node('general-c-2').spec?.taints?.map((t) => `${t.key}:${t.effect}`)).toEqual(['node.kubernetes.io/unschedulable:NoSchedule']);
-    expect(node('control-plane-1').spec?.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
+    expect(node('general-c-2').spec?.taints?.map((t) => `${t.key}:${t.effect}`)).toEqual([
+      'node.kubernetes.io/unschedulable:NoSchedule',
+    ]);
+    expect(node('control-plane-1').spec?.taints).toEqual([
+      { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
+    ]);
     for (const n of snap.list('Node')) {
       const l = n.metadata.labels as Record<string, string>;
       expect(l['kubernetes.io/hostname']).toBe(n.metadata.name);
@@ -168,7 +198,9 @@ describe('demo cluster: objects look like the controllers made them', () => {
     for (const p of pods()) {
       const gn = p.metadata.generateName as string | undefined;
       if (!gn) continue;
-      expect(p.metadata.name, key(p)).toMatch(new RegExp(`^${gn.replace(/[.]/g, '\\.')}[bcdfghjklmnpqrstvwxz2456789]{5}$`));
+      expect(p.metadata.name, key(p)).toMatch(
+        new RegExp(`^${gn.replace(/[.]/g, '\\.')}[bcdfghjklmnpqrstvwxz2456789]{5}$`),
+      );
     }
   });
 
@@ -180,14 +212,20 @@ describe('demo cluster: objects look like the controllers made them', () => {
           continue;
         }
         for (const r of Object.keys(item.max ?? {})) expect(item.default?.[r], `${key(lr)} default.${r}`).toBeDefined();
-        for (const r of Object.keys(item.default ?? {})) expect(item.defaultRequest?.[r], `${key(lr)} defaultRequest.${r}`).toBeDefined();
+        for (const r of Object.keys(item.default ?? {}))
+          expect(item.defaultRequest?.[r], `${key(lr)} defaultRequest.${r}`).toBeDefined();
       }
     }
   });
 
   it('Pending pods carry the same FailedScheduling text in their PodScheduled condition and their event', () => {
     const pending = pods().filter((p) => !p.spec.nodeName);
-    expect(pending.map(key).sort()).toEqual(['batch/reindex-backfill', 'ml/finetune-7b-jmngj', 'ml/notebook-priya', 'team-a/api-6b9f4c7d8-gnt9f']);
+    expect(pending.map(key).sort()).toEqual([
+      'batch/reindex-backfill',
+      'ml/finetune-7b-jmngj',
+      'ml/notebook-priya',
+      'team-a/api-6b9f4c7d8-gnt9f',
+    ]);
     for (const p of pending) {
       const cond = p.status?.conditions?.find((c) => c.type === 'PodScheduled');
       expect(cond?.status).toBe('False');
@@ -209,7 +247,12 @@ function rejectedPod(e: KEvent): KObject {
   const owner = (kind === 'ReplicaSet' || kind === 'Job' ? snap.get(kind, ns, e.involvedObject!.name!) : undefined)!;
   const name = /^pods "([^"]+)"/.exec(apiError(e.message!))![1]!;
   const t = owner.spec.template;
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { ...(t.metadata ?? {}), name, namespace: ns }, spec: structuredClone(t.spec) };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { ...(t.metadata ?? {}), name, namespace: ns },
+    spec: structuredClone(t.spec),
+  };
 }
 
 describe('demo cluster: the stories', () => {
@@ -217,7 +260,9 @@ describe('demo cluster: the stories', () => {
     const q = snap.get('ResourceQuota', 'team-a', 'team-quota')!;
     expect(q.status?.used?.pods).toBe('10');
     expect(q.status?.hard?.pods).toBe('10');
-    expect(Quantity.parse(q.status!.used!['requests.cpu']).cmp(Quantity.parse(q.status!.hard!['requests.cpu']))).toBe(-1);
+    expect(Quantity.parse(q.status!.used!['requests.cpu']).cmp(Quantity.parse(q.status!.hard!['requests.cpu']))).toBe(
+      -1,
+    );
     const ev = eventsFor('ReplicaSet', 'team-a', 'worker-5d8c7b9f4', 'FailedCreate');
     expect(ev.length).toBe(3);
     expect(ev.map((e) => e.message)).toContain(
@@ -226,8 +271,12 @@ describe('demo cluster: the stories', () => {
     expect(snap.get('Deployment', 'team-a', 'worker')).toBeDefined();
     expect(snap.get('Deployment', 'team-a', 'web')!.spec).toMatchObject({ replicas: 4 });
     expect(snap.get('Deployment', 'team-a', 'api')!.spec).toMatchObject({ replicas: 3 });
-    expect(pods().filter((p) => p.metadata.namespace === 'team-a' && p.metadata.name!.startsWith('web-7c5d8f9b6-')).length).toBe(4);
-    expect(pods().filter((p) => p.metadata.namespace === 'team-a' && p.metadata.name!.startsWith('api-6b9f4c7d8-')).length).toBe(3);
+    expect(
+      pods().filter((p) => p.metadata.namespace === 'team-a' && p.metadata.name!.startsWith('web-7c5d8f9b6-')).length,
+    ).toBe(4);
+    expect(
+      pods().filter((p) => p.metadata.namespace === 'team-a' && p.metadata.name!.startsWith('api-6b9f4c7d8-')).length,
+    ).toBe(3);
     // The finished migration pod exists but does not hold a `pods` slot.
     expect(snap.get('Pod', 'team-a', 'db-migrate-v42-bz4ds')?.status?.phase).toBe('Succeeded');
   });
@@ -242,7 +291,10 @@ describe('demo cluster: the stories', () => {
   it('team-a: web pods carry the LimitRange defaults', () => {
     const web = pods().filter((p) => p.metadata.name!.startsWith('web-7c5d8f9b6-'));
     for (const p of web) {
-      expect(p.spec.containers[0]!.resources).toEqual({ requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' } });
+      expect(p.spec.containers[0]!.resources).toEqual({
+        requests: { cpu: '100m', memory: '128Mi' },
+        limits: { cpu: '500m', memory: '512Mi' },
+      });
       expect((p.metadata.annotations as Record<string, string>)['kubernetes.io/limit-ranger']).toBe(
         'LimitRanger plugin set: cpu, memory request for container web; cpu, memory limit for container web',
       );
@@ -256,8 +308,12 @@ describe('demo cluster: the stories', () => {
     expect(ev.map((e) => e.message)).toContain(
       'Error creating: pods "report-gen-6d8f7b9c4-87lqz" is forbidden: failed quota: compute: must specify limits.cpu for: app; limits.memory for: app',
     );
-    const cache = pods().find((p) => p.metadata.namespace === 'team-b' && p.metadata.name!.startsWith('cache-5f7d9c8b6d-'))!;
-    const st = cache.status!.containerStatuses![0]! as { lastState: { terminated: { reason: string; exitCode: number } } };
+    const cache = pods().find(
+      (p) => p.metadata.namespace === 'team-b' && p.metadata.name!.startsWith('cache-5f7d9c8b6d-'),
+    )!;
+    const st = cache.status!.containerStatuses![0]! as {
+      lastState: { terminated: { reason: string; exitCode: number } };
+    };
     expect(st.lastState.terminated).toMatchObject({ reason: 'OOMKilled', exitCode: 137 });
     expect(eventsFor('Pod', 'team-b', cache.metadata.name!, 'BackOff').length).toBe(1);
   });
@@ -276,12 +332,16 @@ describe('demo cluster: the stories', () => {
 
   it('batch: PriorityClass-scoped quota stops the nightly-etl Job at 8 of 10 pods; CronJob; a 1500-CPU pod admitted but unschedulable', () => {
     const q = snap.get('ResourceQuota', 'batch', 'batch-low')!;
-    expect(q.spec?.scopeSelector?.matchExpressions).toEqual([{ operator: 'In', scopeName: 'PriorityClass', values: ['batch-low'] }]);
+    expect(q.spec?.scopeSelector?.matchExpressions).toEqual([
+      { operator: 'In', scopeName: 'PriorityClass', values: ['batch-low'] },
+    ]);
     expect(snap.get('CronJob', 'batch', 'nightly-etl')).toBeDefined();
     expect(snap.get('Job', 'batch', 'nightly-etl-29551740')!.spec.parallelism).toBe(10);
     const ev = eventsFor('Job', 'batch', 'nightly-etl-29551740', 'FailedCreate');
     expect(ev.length).toBe(2);
-    expect(apiError(ev[0]!.message!)).toMatch(/exceeded quota: batch-low, requested: requests\.cpu=2500m, used: requests\.cpu=20, limited: requests\.cpu=22$/);
+    expect(apiError(ev[0]!.message!)).toMatch(
+      /exceeded quota: batch-low, requested: requests\.cpu=2500m, used: requests\.cpu=20, limited: requests\.cpu=22$/,
+    );
     expect(eventsFor('Pod', 'batch', 'reindex-backfill', 'FailedScheduling')[0]!.message).toBe(
       '0/10 nodes are available: 1 node(s) were unschedulable, 3 node(s) had untolerated taint(s), 6 Insufficient cpu. no new claims to deallocate, preemption: 0/10 nodes are available: 10 Preemption is not helpful for scheduling.',
     );

@@ -28,7 +28,12 @@ function canon(m: Record<string, unknown> | undefined | null): Record<string, st
 function runCase(c: Case) {
   const input = c.input;
   const snapshot = new Snapshot();
-  for (const [key, kind] of [['limitRanges', 'LimitRange'], ['resourceQuotas', 'ResourceQuota'], ['priorityClasses', 'PriorityClass'], ['storageClasses', 'StorageClass']] as const) {
+  for (const [key, kind] of [
+    ['limitRanges', 'LimitRange'],
+    ['resourceQuotas', 'ResourceQuota'],
+    ['priorityClasses', 'PriorityClass'],
+    ['storageClasses', 'StorageClass'],
+  ] as const) {
     for (const o of withKind(input[key], kind)) snapshot.put(o);
   }
   const object = input.object as KObject;
@@ -57,7 +62,9 @@ describe('conformance: admission cases', () => {
     if (c.input.usageOf) {
       const obj = c.input.usageOf as KObject;
       const now = typeof c.input.now === 'string' ? Date.parse(c.input.now) : undefined;
-      const ev = evaluatorFor(obj, { podLevelResources: (c.input.featureGates as Record<string, boolean> | undefined)?.PodLevelResources });
+      const ev = evaluatorFor(obj, {
+        podLevelResources: (c.input.featureGates as Record<string, boolean> | undefined)?.PodLevelResources,
+      });
       const usage = Object.fromEntries([...ev!.usage(obj, { now })].map(([k, v]) => [k, `${v.nanos}`]));
       expect(usage).toEqual(canon(exp.usage as Record<string, unknown>));
       return;
@@ -65,12 +72,23 @@ describe('conformance: admission cases', () => {
     const out = runCase(c);
     const r = out.results[0]!;
     expect(r.admission.allowed).toBe(exp.allowed);
-    if (typeof exp.message === 'string') expect(normalizeBracketed(r.admission.message ?? '')).toBe(normalizeBracketed(exp.message));
+    if (typeof exp.message === 'string')
+      expect(normalizeBracketed(r.admission.message ?? '')).toBe(normalizeBracketed(exp.message));
     if (typeof exp.messagePattern === 'string') expect(r.admission.message).toMatch(new RegExp(exp.messagePattern));
     if (typeof exp.httpStatus === 'number') expect(r.detail.admission.httpStatus).toBe(exp.httpStatus);
     if (exp.mutatedResources) {
-      const mr = exp.mutatedResources as Record<'containers' | 'initContainers', Record<string, { requests?: Record<string, unknown>; limits?: Record<string, unknown> }>>;
-      const spec = (r.object as unknown as { spec: { containers: { name: string; resources?: { requests?: object; limits?: object } }[]; initContainers?: { name: string; resources?: { requests?: object; limits?: object } }[] } }).spec;
+      const mr = exp.mutatedResources as Record<
+        'containers' | 'initContainers',
+        Record<string, { requests?: Record<string, unknown>; limits?: Record<string, unknown> }>
+      >;
+      const spec = (
+        r.object as unknown as {
+          spec: {
+            containers: { name: string; resources?: { requests?: object; limits?: object } }[];
+            initContainers?: { name: string; resources?: { requests?: object; limits?: object } }[];
+          };
+        }
+      ).spec;
       for (const group of ['containers', 'initContainers'] as const) {
         for (const [name, want] of Object.entries(mr[group] ?? {})) {
           const got = (spec[group] ?? []).find((x) => x.name === name)!;
@@ -81,7 +99,11 @@ describe('conformance: admission cases', () => {
     }
     if (exp.annotations) expect(r.object.metadata.annotations).toMatchObject(exp.annotations as object);
     if ('usageDelta' in exp) {
-      const want = Object.fromEntries(Object.entries((exp.usageDelta as Record<string, Record<string, unknown>>) ?? {}).filter(([, v]) => Object.keys(v).length > 0).map(([q, v]) => [q, canon(v)]));
+      const want = Object.fromEntries(
+        Object.entries((exp.usageDelta as Record<string, Record<string, unknown>>) ?? {})
+          .filter(([, v]) => Object.keys(v).length > 0)
+          .map(([q, v]) => [q, canon(v)]),
+      );
       const got = Object.fromEntries(Object.entries(r.quotaUsage).map(([q, v]) => [q, canon(v)]));
       expect(got).toEqual(want);
     }
@@ -97,7 +119,10 @@ describe('conformance: admission cases', () => {
       expect(got.spec.limits.length).toBe(want.spec.limits.length);
       want.spec.limits.forEach((item, i) => {
         for (const key of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) {
-          expect([key, canon(got.spec.limits[i]![key] as Record<string, unknown>)]).toEqual([key, canon(item[key] as Record<string, unknown>)]);
+          expect([key, canon(got.spec.limits[i]![key] as Record<string, unknown>)]).toEqual([
+            key,
+            canon(item[key] as Record<string, unknown>),
+          ]);
         }
       });
     }

@@ -25,7 +25,12 @@ const PASTES = fileURLToPath(new URL('../fixtures/pastes', import.meta.url));
 const OWN = fileURLToPath(new URL('../fixtures/states/engine', import.meta.url));
 const DEMO_NOW = Date.parse('2026-03-10T09:40:00Z');
 
-const SHORT: Record<string, string> = { deploy: 'Deployment', statefulset: 'StatefulSet', rs: 'ReplicaSet', job: 'Job' };
+const SHORT: Record<string, string> = {
+  deploy: 'Deployment',
+  statefulset: 'StatefulSet',
+  rs: 'ReplicaSet',
+  job: 'Job',
+};
 
 /** The pod a finding is about, found in the state without the code under test. */
 function subjectPod(state: Snapshot, f: JsonFinding, ns: string): { pod: Pod; existing: boolean } | null {
@@ -56,14 +61,29 @@ function subjectPod(state: Snapshot, f: JsonFinding, ns: string): { pod: Pod; ex
     for (const [k, v] of Object.entries((f.facts.resources ?? {}) as Record<string, { requested?: string }>)) {
       const m = /^(requests\.|limits\.)?(cpu|memory|ephemeral-storage)$/.exec(k);
       if (m && v.requested) (m[1] === 'limits.' ? limits : requests)[m[2]!] = v.requested;
-      else if (k.startsWith('requests.') && k.includes('/') && v.requested) requests[k.slice(9)] = limits[k.slice(9)] = v.requested;
+      else if (k.startsWith('requests.') && k.includes('/') && v.requested)
+        requests[k.slice(9)] = limits[k.slice(9)] = v.requested;
     }
-    const resources = { ...(Object.keys(requests).length ? { requests } : {}), ...(Object.keys(limits).length ? { limits } : {}) };
-    return { pod: { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: { containers: [{ name: 'app', resources }] } } as Pod, existing: false };
+    const resources = {
+      ...(Object.keys(requests).length ? { requests } : {}),
+      ...(Object.keys(limits).length ? { limits } : {}),
+    };
+    return {
+      pod: { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: { containers: [{ name: 'app', resources }] } } as Pod,
+      existing: false,
+    };
   }
   if (f.kind === 'quota-must-specify') {
     const names = [...new Set(Object.values((f.facts.resources ?? {}) as Record<string, string[]>).flat())];
-    return { pod: { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: { containers: (names.length ? names : ['app']).map((n) => ({ name: n })) } } as Pod, existing: false };
+    return {
+      pod: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: meta,
+        spec: { containers: (names.length ? names : ['app']).map((n) => ({ name: n })) },
+      } as Pod,
+      existing: false,
+    };
   }
   return null;
 }
@@ -107,7 +127,11 @@ function reapply(state: Snapshot, ns: string, p: Pod, fix: Fix): boolean {
       const patch = JSON.parse(m[3]!) as { spec: { hard: Record<string, string> } };
       const q = state.get('ResourceQuota', m[1], m[2]!)!;
       expect(q, `quota ${m[2]} exists`).toBeDefined();
-      state.put({ ...q, spec: { ...q.spec, hard: { ...q.spec?.hard, ...patch.spec.hard } }, status: { ...q.status, hard: { ...q.status?.hard, ...patch.spec.hard } } } as KObject);
+      state.put({
+        ...q,
+        spec: { ...q.spec, hard: { ...q.spec?.hard, ...patch.spec.hard } },
+        status: { ...q.status, hard: { ...q.status?.hard, ...patch.spec.hard } },
+      } as KObject);
       applied = true;
     } else if ((m = /^kubectl -n (\S+) scale (\w+)\/(\S+) --replicas=(\d+)$/.exec(line))) {
       const from = Number(/ (\d+) → \d+/.exec(fix.summary)![1]);
@@ -118,9 +142,18 @@ function reapply(state: Snapshot, ns: string, p: Pod, fix: Fix): boolean {
       const owned = state
         .list('Pod', m[1])
         .filter((x) => ownerKey(state, x) === key && x.status?.phase !== 'Succeeded' && x.status?.phase !== 'Failed')
-        .sort((a, b) => Number(!!a.spec.nodeName) - Number(!!b.spec.nodeName) || created(b) - created(a) || (a.metadata.name! < b.metadata.name! ? 1 : -1));
+        .sort(
+          (a, b) =>
+            Number(!!a.spec.nodeName) - Number(!!b.spec.nodeName) ||
+            created(b) - created(a) ||
+            (a.metadata.name! < b.metadata.name! ? 1 : -1),
+        );
       expect(owned.length, `${key} has ≥ ${drop} pods`).toBeGreaterThanOrEqual(drop);
-      removePods(state, m[1]!, owned.slice(0, drop).map((x) => x.metadata.name!));
+      removePods(
+        state,
+        m[1]!,
+        owned.slice(0, drop).map((x) => x.metadata.name!),
+      );
       applied = true;
     } else if ((m = /^kubectl -n \S+ set resources \S+ -c (\S+) --(requests|limits)=([^=]+)=(\S+)$/.exec(line))) {
       setResource(p, m[1]!, m[2] as 'requests' | 'limits', m[3]!, m[4]!);
@@ -132,7 +165,8 @@ function reapply(state: Snapshot, ns: string, p: Pod, fix: Fix): boolean {
       // JSON patch adding tolerations to the template (append with /-, or the whole list when there was none).
       for (const op of JSON.parse(m[1]!) as { op: string; path: string; value: unknown }[]) {
         expect(op.op).toBe('add');
-        if (op.path === '/spec/template/spec/tolerations/-') p.spec.tolerations = [...(p.spec.tolerations ?? []), op.value as never];
+        if (op.path === '/spec/template/spec/tolerations/-')
+          p.spec.tolerations = [...(p.spec.tolerations ?? []), op.value as never];
         else if (op.path === '/spec/template/spec/tolerations') p.spec.tolerations = op.value as never;
         else throw new Error(`unexpected patch path ${op.path}`);
       }
@@ -142,7 +176,9 @@ function reapply(state: Snapshot, ns: string, p: Pod, fix: Fix): boolean {
   if (!fix.change) {
     // "lower requests.cpu of app to ≤ 3500m (fits n1)" — a pod without a workload has no kubectl line.
     // "… and requests.memory of app to ≤ 18421Mi (fits general-b-3)" — every part.
-    for (const m of fix.summary.startsWith('lower ') ? fix.summary.matchAll(/(requests|limits)\.(\S+) of (?:container )?(\S+) to ≤ (\S+)/g) : []) {
+    for (const m of fix.summary.startsWith('lower ')
+      ? fix.summary.matchAll(/(requests|limits)\.(\S+) of (?:container )?(\S+) to ≤ (\S+)/g)
+      : []) {
       setResource(p, m[3]!, m[1] as 'requests' | 'limits', m[2]!, m[4]!);
       applied = true;
     }
@@ -179,8 +215,13 @@ function checkFixes(state: Snapshot, findings: JsonFinding[], opts: { now?: numb
       if (passes) {
         // It fixes its own layer; admission may stop at a later one (named in the outcome).
         const order = ['api-validation', 'limitrange', 'quota'];
-        const fixed = { validation: 'api-validation', LimitRange: 'limitrange', ResourceQuota: 'quota' }[passes[1] as 'validation']!;
-        if (!adm.allowed) expect(order.indexOf(adm.layer!), `${label}: ${fix.summary} → ${adm.message}`).toBeGreaterThan(order.indexOf(fixed));
+        const fixed = { validation: 'api-validation', LimitRange: 'limitrange', ResourceQuota: 'quota' }[
+          passes[1] as 'validation'
+        ]!;
+        if (!adm.allowed)
+          expect(order.indexOf(adm.layer!), `${label}: ${fix.summary} → ${adm.message}`).toBeGreaterThan(
+            order.indexOf(fixed),
+          );
         continue;
       }
       expect(adm.allowed, `${label}: ${fix.summary} → ${adm.message}`).toBe(true);
@@ -199,7 +240,9 @@ function checkFixes(state: Snapshot, findings: JsonFinding[], opts: { now?: numb
 describe('every paste fixture against the demo cluster (team-a)', () => {
   const demo = readStateFiles(DEMO, { now: DEMO_NOW }).snapshot;
   reconcileQuotaStatus(demo, DEMO_NOW);
-  const files = readdirSync(PASTES).filter((f) => f.endsWith('.txt')).sort();
+  const files = readdirSync(PASTES)
+    .filter((f) => f.endsWith('.txt'))
+    .sort();
   const total: Checked = { fixes: 0, reapplied: 0 };
 
   it.each(files)('%s: only verified fixes, each re-applied where mechanical', (file) => {
@@ -217,15 +260,41 @@ describe('every paste fixture against the demo cluster (team-a)', () => {
 });
 
 describe('states of our own where the paste matches the state', () => {
-  const cases = readdirSync(OWN, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const cases = readdirSync(OWN, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   // folder → namespace, the fix summaries expected (each worked out in test/answer/diagnose.test.ts or here)
   const expected: Record<string, { ns: string; fixes: string[] }> = {
-    'huge-cpu': { ns: 'big', fixes: ['lower requests.cpu of app to ≤ 3500m (fits n1)', 'add a node with ≥ 10k CPU allocatable'] },
-    'lr-defaults': { ns: 'lr', fixes: ['lower requests.cpu of container app to ≤ 200m', 'scale deploy/batch 3 → 2 (frees 600m of requests.cpu)', 'raise lr-quota requests.cpu to 2300m'] },
+    'huge-cpu': {
+      ns: 'big',
+      fixes: ['lower requests.cpu of app to ≤ 3500m (fits n1)', 'add a node with ≥ 10k CPU allocatable'],
+    },
+    'lr-defaults': {
+      ns: 'lr',
+      fixes: [
+        'lower requests.cpu of container app to ≤ 200m',
+        'scale deploy/batch 3 → 2 (frees 600m of requests.cpu)',
+        'raise lr-quota requests.cpu to 2300m',
+      ],
+    },
     // m1: 8Gi − 3Gi = 5Gi free < 6Gi; m2 tainted for GPUs; new node: 1 CPU / 6Gi, pool general (from m1).
-    'memory-short': { ns: 'mem', fixes: ['lower requests.memory of app to ≤ 5Gi (fits m1)', 'tolerate nvidia.com/gpu=present:NoSchedule (1 node) — only if the pod belongs on them', 'add a node with ≥ 1 CPU and ≥ 6Gi memory allocatable to pool general'] },
+    'memory-short': {
+      ns: 'mem',
+      fixes: [
+        'lower requests.memory of app to ≤ 5Gi (fits m1)',
+        'tolerate nvidia.com/gpu=present:NoSchedule (1 node) — only if the pod belongs on them',
+        'add a node with ≥ 1 CPU and ≥ 6Gi memory allocatable to pool general',
+      ],
+    },
     // limits must not go below the requests (200m / 256Mi): the 500m / 512Mi defaults are above them.
-    'must-specify': { ns: 'ms', fixes: ['set limits.cpu=500m on app, limits.memory=512Mi on app', 'add a LimitRange with container defaults (cpu limit 500m, memory limit 512Mi) so every pod gets them'] },
+    'must-specify': {
+      ns: 'ms',
+      fixes: [
+        'set limits.cpu=500m on app, limits.memory=512Mi on app',
+        'add a LimitRange with container defaults (cpu limit 500m, memory limit 512Mi) so every pod gets them',
+      ],
+    },
     'pods-full': { ns: 'pq', fixes: ['scale deploy/web 2 → 1 (frees 1 of pods)', 'raise pq-quota pods to 4'] },
     ratio: { ns: 'rt', fixes: ['set requests.cpu of app to 200m', 'set limits.cpu of app to 1'] },
   };
@@ -257,26 +326,56 @@ describe('verifyCandidates keeps only what re-simulation passes', () => {
   function state(): Snapshot {
     const s = snapshotOf(
       node('n1', { cpu: '1', memory: '4Gi' }),
-      quota('q', { namespace: 'v', hard: { pods: '2', 'requests.cpu': '1' }, used: { pods: '1', 'requests.cpu': '500m' } }),
+      quota('q', {
+        namespace: 'v',
+        hard: { pods: '2', 'requests.cpu': '1' },
+        used: { pods: '1', 'requests.cpu': '500m' },
+      }),
       limitRange('lr', { namespace: 'v', container: { max: { cpu: '2' } } }),
       pod('old', { namespace: 'v', cpu: '500m', node: 'n1' }) as KObject,
     );
     return s;
   }
-  const withCpu = (name: string, request: string, limit: string) => pod(name, { namespace: 'v', cpu: request, limits: { cpu: limit } }) as KObject;
+  const withCpu = (name: string, request: string, limit: string) =>
+    pod(name, { namespace: 'v', cpu: request, limits: { cpu: limit } }) as KObject;
   const as = (object: KObject) => (s: Snapshot) => ({ state: s, object });
 
   it.each([
     // 400m: 500m + 400m = 900m ≤ 1 → admitted; node 1000 − 500 = 500m ≥ 400m → n1
-    { label: 'passes', c: { who: 'app-team' as const, summary: 'ok', apply: as(withCpu('a', '400m', '1')) }, out: 'admitted, schedules on n1' },
+    {
+      label: 'passes',
+      c: { who: 'app-team' as const, summary: 'ok', apply: as(withCpu('a', '400m', '1')) },
+      out: 'admitted, schedules on n1',
+    },
     // 600m: 1100m > 1 → quota refuses
-    { label: 'quota refuses', c: { who: 'app-team' as const, summary: 'q', apply: as(withCpu('b', '600m', '1')) }, out: null },
+    {
+      label: 'quota refuses',
+      c: { who: 'app-team' as const, summary: 'q', apply: as(withCpu('b', '600m', '1')) },
+      out: null,
+    },
     // limit 3 > max 2 → LimitRange refuses, even though it "fixes quota"
-    { label: 'refused before its layer', c: { who: 'app-team' as const, summary: 'lr', apply: as(withCpu('c', '100m', '3')), fixes: 'quota' as const }, out: null },
+    {
+      label: 'refused before its layer',
+      c: { who: 'app-team' as const, summary: 'lr', apply: as(withCpu('c', '100m', '3')), fixes: 'quota' as const },
+      out: null,
+    },
     // limit 3 → LimitRange … but one that fixes api-validation and stops at limitrange is still offered
-    { label: 'fixes validation, stops at LimitRange', c: { who: 'app-team' as const, summary: 'v', apply: as(withCpu('d', '100m', '3')), fixes: 'api-validation' as const }, out: 'passes validation; next: LimitRange — maximum cpu usage per Container is 2, but limit is 3' },
+    {
+      label: 'fixes validation, stops at LimitRange',
+      c: {
+        who: 'app-team' as const,
+        summary: 'v',
+        apply: as(withCpu('d', '100m', '3')),
+        fixes: 'api-validation' as const,
+      },
+      out: 'passes validation; next: LimitRange — maximum cpu usage per Container is 2, but limit is 3',
+    },
     // 500m: quota 1000m ≤ 1 ok; node 500m free ≥ 500m → n1 (equality fits)
-    { label: 'equality fits', c: { who: 'platform' as const, summary: 'eq', apply: as(withCpu('e', '500m', '1')) }, out: 'admitted, schedules on n1' },
+    {
+      label: 'equality fits',
+      c: { who: 'platform' as const, summary: 'eq', apply: as(withCpu('e', '500m', '1')) },
+      out: 'admitted, schedules on n1',
+    },
   ])('$label', ({ c, out }) => {
     const got = verifyCandidates(state(), [c], {});
     if (out === null) expect(got).toEqual([]);
@@ -291,14 +390,20 @@ describe('verifyCandidates keeps only what re-simulation passes', () => {
       return { state: s, object: withCpu('f', '900m', '1') };
     };
     expect(verifyCandidates(state(), [{ who: 'platform', summary: 'raise', apply: raise }], {})).toEqual([]);
-    expect(verifyCandidates(state(), [{ who: 'platform', summary: 'raise', apply: raise, needSchedule: false }], {})).toEqual([
+    expect(
+      verifyCandidates(state(), [{ who: 'platform', summary: 'raise', apply: raise, needSchedule: false }], {}),
+    ).toEqual([
       { who: 'platform', summary: 'raise', change: undefined, verified: true, outcome: 'admitted, still Pending' },
     ]);
   });
 
   it('never changes the base state, and stops at max', () => {
     const s = state();
-    const cands = ['a', 'b', 'c'].map((n) => ({ who: 'app-team' as const, summary: n, apply: as(withCpu(n, '100m', '1')) }));
+    const cands = ['a', 'b', 'c'].map((n) => ({
+      who: 'app-team' as const,
+      summary: n,
+      apply: as(withCpu(n, '100m', '1')),
+    }));
     expect(verifyCandidates(s, cands, {}, 2).map((x) => x.summary)).toEqual(['a', 'b']);
     expect(s.count('Pod', 'v')).toBe(1);
     expect(s.get('ResourceQuota', 'v', 'q')!.status!.used).toEqual({ pods: '1', 'requests.cpu': '500m' });

@@ -13,11 +13,22 @@ import { node, pod, snapshotOf } from '../support/builders.ts';
 const NS = 'hr';
 
 function quota(ns: string, name: string, hard: Record<string, string>, used?: Record<string, string>): KObject {
-  return { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name, namespace: ns }, spec: { hard }, ...(used ? { status: { hard, used } } : {}) };
+  return {
+    apiVersion: 'v1',
+    kind: 'ResourceQuota',
+    metadata: { name, namespace: ns },
+    spec: { hard },
+    ...(used ? { status: { hard, used } } : {}),
+  };
 }
 
 function limitRange(ns: string, defaultRequest: Record<string, string>, dflt: Record<string, string>): KObject {
-  return { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'defaults', namespace: ns }, spec: { limits: [{ type: 'Container', default: dflt, defaultRequest }] } };
+  return {
+    apiVersion: 'v1',
+    kind: 'LimitRange',
+    metadata: { name: 'defaults', namespace: ns },
+    spec: { limits: [{ type: 'Container', default: dflt, defaultRequest }] },
+  };
 }
 
 function ownedBy(p: Pod, rs: string): KObject {
@@ -25,7 +36,10 @@ function ownedBy(p: Pod, rs: string): KObject {
   return p as KObject;
 }
 
-const WEB_TEMPLATE = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'web', resources: { requests: { cpu: '300m', memory: '256Mi' } } }] } };
+const WEB_TEMPLATE = {
+  metadata: { labels: { app: 'web' } },
+  spec: { containers: [{ name: 'app', image: 'web', resources: { requests: { cpu: '300m', memory: '256Mi' } } }] },
+};
 
 /**
  * Nodes: n1 4 CPU / 8Gi, n2 2 CPU / 4Gi (110 pods each), n3 16 CPU / 64Gi tainted gpu=yes:NoSchedule,
@@ -48,8 +62,22 @@ function headroomState(podsHard = '5'): Snapshot {
     pod('solo', { namespace: NS, cpu: '400m', memory: '512Mi', node: 'n1' }) as KObject,
     ownedBy(pod('web-5f7c9-aaaaa', { namespace: NS, cpu: '300m', memory: '256Mi', node: 'n1' }), 'web-5f7c9'),
     ownedBy(pod('web-5f7c9-bbbbb', { namespace: NS, cpu: '300m', memory: '256Mi', node: 'n2' }), 'web-5f7c9'),
-    { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-5f7c9', namespace: NS, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', controller: true }] }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: WEB_TEMPLATE } },
-    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: NS }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: WEB_TEMPLATE } },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: {
+        name: 'web-5f7c9',
+        namespace: NS,
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', controller: true }],
+      },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: WEB_TEMPLATE },
+    },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: NS },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: WEB_TEMPLATE },
+    },
   );
   reconcileQuotaStatus(s);
   return s;
@@ -72,7 +100,15 @@ describe('computeHeadroom: quota, LimitRange defaults, node bound', () => {
 
   it('lists the LimitRange as stored', () => {
     expect(h.limitRanges).toEqual([
-      { name: 'defaults', type: 'Container', default: { cpu: '500m', memory: '512Mi' }, defaultRequest: { cpu: '100m', memory: '128Mi' }, min: {}, max: {}, maxLimitRequestRatio: {} },
+      {
+        name: 'defaults',
+        type: 'Container',
+        default: { cpu: '500m', memory: '512Mi' },
+        defaultRequest: { cpu: '100m', memory: '128Mi' },
+        min: {},
+        max: {},
+        maxLimitRequestRatio: {},
+      },
     ]);
   });
 
@@ -80,7 +116,13 @@ describe('computeHeadroom: quota, LimitRange defaults, node bound', () => {
     // bounds: pods 2/1 = 2 · requests.cpu 1000m/100m = 10 · requests.memory 1024Mi/128Mi = 8
     // nodes: n1 min(3300/100, 7424/128, 108) = min(33, 58, 108) = 33; n2 min(1700/100, 3840/128, 109) = 17;
     //        n3 tainted, n4 cordoned → 33 + 17 = 50. min(2, 10, 8, 50) = 2 (pods).
-    expect(h.defaultPod).toEqual({ fits: 2, limitedBy: 'pods', quota: 'team-quota', requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' } });
+    expect(h.defaultPod).toEqual({
+      fits: 2,
+      limitedBy: 'pods',
+      quota: 'team-quota',
+      requests: { cpu: '100m', memory: '128Mi' },
+      limits: { cpu: '500m', memory: '512Mi' },
+    });
   });
 
   it('largest schedulable pod: n1 (3300m / 7424Mi), not the tainted or cordoned 16-CPU nodes', () => {
@@ -91,7 +133,16 @@ describe('computeHeadroom: quota, LimitRange defaults, node bound', () => {
   it('web (300m/256Mi): +2 more, stopped by pods', () => {
     // pods 2 · requests.cpu ⌊1000/300⌋ = 3 · requests.memory 1024/256 = 4 → 2 (pods)
     expect(h.workloads).toHaveLength(1);
-    expect(h.workloads[0]).toMatchObject({ ref: 'deploy/web', kind: 'Deployment', name: 'web', replicas: 2, perPod: { cpu: '300m', memory: '256Mi' }, fits: 2, limitedBy: 'pods', quota: 'team-quota' });
+    expect(h.workloads[0]).toMatchObject({
+      ref: 'deploy/web',
+      kind: 'Deployment',
+      name: 'web',
+      replicas: 2,
+      perPod: { cpu: '300m', memory: '256Mi' },
+      fits: 2,
+      limitedBy: 'pods',
+      quota: 'team-quota',
+    });
     expect(h.pending).toEqual([]);
   });
 
@@ -139,7 +190,12 @@ describe('computeHeadroom: a namespace without a quota is bounded by the nodes',
     // No LimitRange: the pod requests nothing, only pod slots bound it: n1 108 + n2 109 = 217.
     ['no LimitRange', [] as KObject[], 217, {}],
     // defaultRequest 1 CPU / 1Gi: n1 min(⌊3300/1000⌋ = 3, ⌊7424/1024⌋ = 7) = 3; n2 min(⌊1700/1000⌋ = 1, ⌊3840/1024⌋ = 3) = 1 → 4.
-    ['LimitRange 1 CPU / 1Gi', [limitRange('open', { cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '2Gi' })], 4, { cpu: '1', memory: '1Gi' }],
+    [
+      'LimitRange 1 CPU / 1Gi',
+      [limitRange('open', { cpu: '1', memory: '1Gi' }, { cpu: '2', memory: '2Gi' })],
+      4,
+      { cpu: '1', memory: '1Gi' },
+    ],
   ])('%s → %i more, limitedBy nodes', (_label, extra, fits, requests) => {
     const s = headroomState();
     s.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'open' } });
@@ -155,26 +211,54 @@ describe('computeHeadroom: a namespace without a quota is bounded by the nodes',
     // db requests 1 CPU / 1Gi: n1 ⌊3300/1000⌋ = 3, n2 ⌊1700/1000⌋ = 1 → 4 (the claim data-db-N is created by the controller).
     const s = headroomState();
     s.put({
-      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'open' },
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: 'open' },
       spec: {
-        replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } },
-        template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'db', resources: { requests: { cpu: '1', memory: '1Gi' } } }] } },
-        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+        replicas: 1,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: {
+          metadata: { labels: { app: 'db' } },
+          spec: { containers: [{ name: 'db', image: 'db', resources: { requests: { cpu: '1', memory: '1Gi' } } }] },
+        },
+        volumeClaimTemplates: [
+          {
+            metadata: { name: 'data' },
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          },
+        ],
       },
     });
     const h = computeHeadroom(s, 'open');
-    expect(h.workloads).toEqual([expect.objectContaining({ ref: 'statefulset/db', fits: 4, limitedBy: 'nodes', perPod: { cpu: '1', memory: '1Gi' } })]);
+    expect(h.workloads).toEqual([
+      expect.objectContaining({
+        ref: 'statefulset/db',
+        fits: 4,
+        limitedBy: 'nodes',
+        perPod: { cpu: '1', memory: '1Gi' },
+      }),
+    ]);
   });
 });
 
 describe('computeHeadroom: a must-specify quota without LimitRange refuses the default pod', () => {
   it('refused outright, limitedBy must-specify, with the exact message', () => {
     const s = headroomState();
-    s.put(quota('strict', 'compute', { 'limits.cpu': '4', 'limits.memory': '8Gi' }, { 'limits.cpu': '0', 'limits.memory': '0' }));
+    s.put(
+      quota(
+        'strict',
+        'compute',
+        { 'limits.cpu': '4', 'limits.memory': '8Gi' },
+        { 'limits.cpu': '0', 'limits.memory': '0' },
+      ),
+    );
     const h = computeHeadroom(s, 'strict');
     expect(h.defaultPod.fits).toBe(0);
     expect(h.defaultPod.limitedBy).toBe('must-specify');
-    expect(h.defaultPod.message).toBe('pods "quota-doctor-probe" is forbidden: failed quota: compute: must specify limits.cpu for: app; limits.memory for: app');
+    expect(h.defaultPod.message).toBe(
+      'pods "quota-doctor-probe" is forbidden: failed quota: compute: must specify limits.cpu for: app; limits.memory for: app',
+    );
     expect(h.defaultPod.requests).toEqual({});
     expect(h.quotas[0]!.resources['limits.cpu']).toEqual({ hard: '4', used: '0', free: '4' });
   });
@@ -190,23 +274,75 @@ describe('computeHeadroom: Pending pods', () => {
 });
 
 describe('computeHeadroom: what it keeps between answers follows the state', () => {
-  const KINDS = ['Node', 'Pod', 'ResourceQuota', 'LimitRange', 'ReplicaSet', 'Deployment', 'StatefulSet', 'Job', 'PriorityClass', 'Namespace', 'PersistentVolumeClaim', 'StorageClass'];
+  const KINDS = [
+    'Node',
+    'Pod',
+    'ResourceQuota',
+    'LimitRange',
+    'ReplicaSet',
+    'Deployment',
+    'StatefulSet',
+    'Job',
+    'PriorityClass',
+    'Namespace',
+    'PersistentVolumeClaim',
+    'StorageClass',
+  ];
   /** The same objects in a new snapshot: nothing remembered, every number computed afresh. */
   function fresh(s: Snapshot): Snapshot {
     const out = snapshotOf();
     for (const k of KINDS) for (const o of s.list(k)) out.put(o);
     return out;
   }
-  const web = (cpu: string) => ({ ...WEB_TEMPLATE, spec: { containers: [{ name: 'app', image: 'web', resources: { requests: { cpu, memory: '256Mi' } } }] } });
+  const web = (cpu: string) => ({
+    ...WEB_TEMPLATE,
+    spec: { containers: [{ name: 'app', image: 'web', resources: { requests: { cpu, memory: '256Mi' } } }] },
+  });
 
   it.each<[string, (s: Snapshot) => void]>([
-    ['the quota is raised', (s) => s.put(quota(NS, 'team-quota', { 'requests.cpu': '8', 'requests.memory': '8Gi', pods: '50' }, { 'requests.cpu': '1', 'requests.memory': '1Gi', pods: '3' }))],
-    ['the LimitRange defaults change', (s) => s.put(limitRange(NS, { cpu: '250m', memory: '256Mi' }, { cpu: '1', memory: '1Gi' }))],
-    ['a pod lands on n1', (s) => s.put(pod('big', { namespace: 'other', cpu: '3', memory: '7Gi', node: 'n1' }) as KObject)],
+    [
+      'the quota is raised',
+      (s) =>
+        s.put(
+          quota(
+            NS,
+            'team-quota',
+            { 'requests.cpu': '8', 'requests.memory': '8Gi', pods: '50' },
+            { 'requests.cpu': '1', 'requests.memory': '1Gi', pods: '3' },
+          ),
+        ),
+    ],
+    [
+      'the LimitRange defaults change',
+      (s) => s.put(limitRange(NS, { cpu: '250m', memory: '256Mi' }, { cpu: '1', memory: '1Gi' })),
+    ],
+    [
+      'a pod lands on n1',
+      (s) => s.put(pod('big', { namespace: 'other', cpu: '3', memory: '7Gi', node: 'n1' }) as KObject),
+    ],
     ['n2 grows', (s) => s.put(node('n2', { cpu: '32', memory: '128Gi' }))],
     ['n1 is cordoned', (s) => s.put(node('n1', { cpu: '4', memory: '8Gi', unschedulable: true }))],
-    ['the Deployment asks for more cpu', (s) => s.put({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: NS }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: web('900m') } })],
-    ['a PriorityClass becomes the global default', (s) => s.put({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000, globalDefault: true })],
+    [
+      'the Deployment asks for more cpu',
+      (s) =>
+        s.put({
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: 'web', namespace: NS },
+          spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: web('900m') },
+        }),
+    ],
+    [
+      'a PriorityClass becomes the global default',
+      (s) =>
+        s.put({
+          apiVersion: 'scheduling.k8s.io/v1',
+          kind: 'PriorityClass',
+          metadata: { name: 'high' },
+          value: 1000,
+          globalDefault: true,
+        }),
+    ],
   ])('%s: a fork answers as a fresh snapshot would, and the original keeps its answer', (_what, change) => {
     const s = headroomState('20');
     const before = headroomJson(computeHeadroom(s, NS));
@@ -231,18 +367,32 @@ describe('computeHeadroom: what it keeps between answers follows the state', () 
 });
 
 describe('headroom memo: owned by the snapshot, dropped by any write admission could see', () => {
-  const cm = (ns: string): KObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: ns }, data: { a: '1' } });
-  const remembered = (s: Snapshot): boolean => headroomMemo(s).admission(NS, s.get('Deployment', NS, 'web')!, undefined) !== undefined;
+  const cm = (ns: string): KObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'settings', namespace: ns },
+    data: { a: '1' },
+  });
+  const remembered = (s: Snapshot): boolean =>
+    headroomMemo(s).admission(NS, s.get('Deployment', NS, 'web')!, undefined) !== undefined;
 
   it.each<[string, (s: Snapshot) => void, boolean]>([
     ['nothing written', () => {}, true],
     ['a ConfigMap of another namespace', (s) => s.put(cm('other')), true],
-    ['a Pod of another namespace', (s) => s.put(pod('p', { namespace: 'other', cpu: '1', node: 'n1' }) as KObject), true],
+    [
+      'a Pod of another namespace',
+      (s) => s.put(pod('p', { namespace: 'other', cpu: '1', node: 'n1' }) as KObject),
+      true,
+    ],
     // A kind admission does not read today: the memo does not rely on knowing which kinds it reads.
     ['a ConfigMap of the namespace', (s) => s.put(cm(NS)), false],
     ['a Pod of the namespace removed', (s) => void s.remove('Pod', NS, 'solo'), false],
     ['a Node (cluster-scoped)', (s) => s.put(node('n9', { cpu: '1', memory: '1Gi' })), false],
-    ['a PriorityClass (cluster-scoped)', (s) => s.put({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'low' }, value: 1 }), false],
+    [
+      'a PriorityClass (cluster-scoped)',
+      (s) => s.put({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'low' }, value: 1 }),
+      false,
+    ],
   ])('%s: the fork still remembers the admission → %s; the original always does', (_what, change, kept) => {
     const s = headroomState('20');
     computeHeadroom(s, NS);
@@ -259,7 +409,7 @@ describe('headroom memo: owned by the snapshot, dropped by any write admission c
     expect([remembered(s), remembered(s.fork())]).toEqual([true, true]);
   });
 
-  it('a fork that wrote elsewhere keeps the namespace\'s entries, and what it remembers then stays its own', () => {
+  it("a fork that wrote elsewhere keeps the namespace's entries, and what it remembers then stays its own", () => {
     const s = headroomState('20');
     computeHeadroom(s, NS);
     const f = s.fork();
@@ -268,10 +418,12 @@ describe('headroom memo: owned by the snapshot, dropped by any write admission c
     g.put(cm(NS));
     computeHeadroom(g, NS);
     expect([remembered(s), remembered(f), remembered(g)]).toEqual([true, true, true]);
-    expect(headroomMemo(g).admission(NS, g.get('Deployment', NS, 'web')!, undefined)).not.toBe(headroomMemo(s).admission(NS, s.get('Deployment', NS, 'web')!, undefined));
+    expect(headroomMemo(g).admission(NS, g.get('Deployment', NS, 'web')!, undefined)).not.toBe(
+      headroomMemo(s).admission(NS, s.get('Deployment', NS, 'web')!, undefined),
+    );
   });
 
-  it('a write to the original after the fork drops only the original\'s entries', () => {
+  it("a write to the original after the fork drops only the original's entries", () => {
     const s = headroomState('20');
     computeHeadroom(s, NS);
     const f = s.fork();
@@ -289,10 +441,17 @@ describe('headroom memo: owned by the snapshot, dropped by any write admission c
 });
 
 describe('perPodRequests: what a reply shows per pod', () => {
-  const gpuPod: Pod = { ...pod('g', { cpu: '1500m', memory: '1Gi', requests: { 'nvidia.com/gpu': '1', 'ephemeral-storage': '1Gi' } }) };
+  const gpuPod: Pod = {
+    ...pod('g', { cpu: '1500m', memory: '1Gi', requests: { 'nvidia.com/gpu': '1', 'ephemeral-storage': '1Gi' } }),
+  };
   it.each<[string, Pod, boolean, Record<string, string>]>([
     ['cpu and memory only', gpuPod, false, { cpu: '1500m', memory: '1Gi' }],
-    ['with extended resources (names with a /), not ephemeral-storage', gpuPod, true, { cpu: '1500m', memory: '1Gi', 'nvidia.com/gpu': '1' }],
+    [
+      'with extended resources (names with a /), not ephemeral-storage',
+      gpuPod,
+      true,
+      { cpu: '1500m', memory: '1Gi', 'nvidia.com/gpu': '1' },
+    ],
     ['nothing requested', pod('e'), true, {}],
   ])('%s', (_what, p, extended, want) => {
     const got = perPodRequests(p, { extended });
@@ -308,7 +467,17 @@ describe('nodeBound: the eligibility it keeps follows the pods that can exclude 
       cpu: '100m',
       memory: '100Mi',
       node: nodeName,
-      ...(anti ? { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' }] } } } : {}),
+      ...(anti
+        ? {
+            affinity: {
+              podAntiAffinity: {
+                requiredDuringSchedulingIgnoredDuringExecution: [
+                  { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' },
+                ],
+              },
+            },
+          }
+        : {}),
     }) as KObject;
   const incoming = pod('web-x', { namespace: 'a', cpu: '1', memory: '1Gi', labels: { app: 'web' } });
 

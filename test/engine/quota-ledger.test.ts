@@ -19,7 +19,12 @@ import { pod, snapshotOf } from '../support/builders.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NS = 'team-a';
 
-function quota(name: string, hard: Record<string, string>, used?: Record<string, string>, o: { ns?: string; scopes?: string[] } = {}): KObject {
+function quota(
+  name: string,
+  hard: Record<string, string>,
+  used?: Record<string, string>,
+  o: { ns?: string; scopes?: string[] } = {},
+): KObject {
   return {
     apiVersion: 'v1',
     kind: 'ResourceQuota',
@@ -50,7 +55,11 @@ function state(): Snapshot {
     return p as KObject;
   };
   return snapshotOf(
-    quota('compute', { 'requests.cpu': '2', 'requests.memory': '2Gi', pods: '10' }, { 'requests.cpu': '500m', 'requests.memory': '384Mi', pods: '2' }),
+    quota(
+      'compute',
+      { 'requests.cpu': '2', 'requests.memory': '2Gi', pods: '10' },
+      { 'requests.cpu': '500m', 'requests.memory': '384Mi', pods: '2' },
+    ),
     quota('best-effort', { pods: '5' }, { pods: '0' }, { scopes: ['BestEffort'] }),
     quota('compute', { pods: '10' }, { pods: '7' }, { ns: 'other' }),
     guaranteed('a', '300m', '256Mi'),
@@ -62,11 +71,23 @@ describe('charge', () => {
   it.each<[string, Map<string, Map<string, Quantity>>, Record<string, string> | undefined]>([
     [
       'the admission’s new used replaces the named resources',
-      new Map([['compute', new Map([['requests.cpu', Quantity.parse('800m')], ['pods', Quantity.parse('3')]])]]),
+      new Map([
+        [
+          'compute',
+          new Map([
+            ['requests.cpu', Quantity.parse('800m')],
+            ['pods', Quantity.parse('3')],
+          ]),
+        ],
+      ]),
       { 'requests.cpu': '800m', 'requests.memory': '384Mi', pods: '3' },
     ],
     ['nothing charged', new Map(), { 'requests.cpu': '500m', 'requests.memory': '384Mi', pods: '2' }],
-    ['a quota that is gone is skipped', new Map([['gone', new Map([['pods', Quantity.parse('1')]])]]), { 'requests.cpu': '500m', 'requests.memory': '384Mi', pods: '2' }],
+    [
+      'a quota that is gone is skipped',
+      new Map([['gone', new Map([['pods', Quantity.parse('1')]])]]),
+      { 'requests.cpu': '500m', 'requests.memory': '384Mi', pods: '2' },
+    ],
   ])('%s', (_what, usedAfter, want) => {
     const s = state();
     chargeQuotas(s, NS, usedAfter);
@@ -88,7 +109,10 @@ describe('charge', () => {
 
   it('a dry run charges nothing', () => {
     const s = state();
-    commitAdmission(s, admitObject(pod('c', { namespace: NS, cpu: '250m', memory: '64Mi' }) as KObject, s, { dryRun: true }));
+    commitAdmission(
+      s,
+      admitObject(pod('c', { namespace: NS, cpu: '250m', memory: '64Mi' }) as KObject, s, { dryRun: true }),
+    );
     expect(usedOf(s, 'compute')).toEqual({ 'requests.cpu': '500m', 'requests.memory': '384Mi', pods: '2' });
   });
 });
@@ -131,7 +155,10 @@ describe('reconcile', () => {
     const notes = reconcileQuotaStatus(s);
     expect(notes).toEqual([{ namespace: 'team-a', name: 'fresh' }]);
     const fresh = s.get('ResourceQuota', NS, 'fresh')!;
-    expect(fresh.status).toEqual({ hard: { 'requests.cpu': '4', pods: '20' }, used: { 'requests.cpu': '500m', pods: '2' } });
+    expect(fresh.status).toEqual({
+      hard: { 'requests.cpu': '4', pods: '20' },
+      used: { 'requests.cpu': '500m', pods: '2' },
+    });
     expect(usedOf(s, 'compute')).toEqual({ 'requests.cpu': '500m', 'requests.memory': '384Mi', pods: '2' });
     expect(reconcileQuotaStatus(s)).toEqual([]);
   });
@@ -142,7 +169,12 @@ describe('reconcile', () => {
     withQuotaHard(s, NS, 'compute', 'pods', Quantity.parse('12'));
     const q = s.get('ResourceQuota', NS, 'compute')!;
     expect(q.spec?.hard).toEqual({ 'requests.cpu': '2', 'requests.memory': '2Gi', pods: '12', 'limits.cpu': '4' });
-    expect(q.status?.used).toEqual({ 'requests.cpu': '500m', 'requests.memory': '384Mi', pods: '2', 'limits.cpu': '500m' });
+    expect(q.status?.used).toEqual({
+      'requests.cpu': '500m',
+      'requests.memory': '384Mi',
+      pods: '2',
+      'limits.cpu': '500m',
+    });
   });
 });
 
@@ -157,10 +189,25 @@ describe('the ledger is the only writer of status.used in src/', () => {
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
     const out: string[] = [];
     const line = (n: ts.Node) => `${file}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}`;
-    const isStatus = (n: ts.Node) => (ts.isPropertyAssignment(n) && n.name.getText(sf) === 'status') || (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && /\bstatus$/.test(n.left.getText(sf)));
+    const isStatus = (n: ts.Node) =>
+      (ts.isPropertyAssignment(n) && n.name.getText(sf) === 'status') ||
+      (ts.isBinaryExpression(n) &&
+        n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+        /\bstatus$/.test(n.left.getText(sf)));
     const visit = (n: ts.Node): void => {
-      if ((ts.isPropertyAssignment(n) || ts.isShorthandPropertyAssignment(n)) && n.name.getText(sf) === 'used' && ts.isObjectLiteralExpression(n.parent) && isStatus(n.parent.parent)) out.push(line(n));
-      if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && /\bstatus\??\.used\b/.test(n.left.getText(sf))) out.push(line(n));
+      if (
+        (ts.isPropertyAssignment(n) || ts.isShorthandPropertyAssignment(n)) &&
+        n.name.getText(sf) === 'used' &&
+        ts.isObjectLiteralExpression(n.parent) &&
+        isStatus(n.parent.parent)
+      )
+        out.push(line(n));
+      if (
+        ts.isBinaryExpression(n) &&
+        n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+        /\bstatus\??\.used\b/.test(n.left.getText(sf))
+      )
+        out.push(line(n));
       n.forEachChild(visit);
     };
     visit(sf);

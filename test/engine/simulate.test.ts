@@ -14,17 +14,25 @@ const pod = (name: string, cpu?: string): KObject => podOf(name, { namespace: 'f
 describe('simulate: a manifest that creates its own rules', () => {
   it.each([
     // pods: 1 → the first pod fits, the second is refused by the quota created two objects earlier.
-    ['pods quota', { pods: '1' }, [pod('a'), pod('b')], [true, false], 'pods "b" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1'],
+    [
+      'pods quota',
+      { pods: '1' },
+      [pod('a'), pod('b')],
+      [true, false],
+      'pods "b" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1',
+    ],
     // requests.cpu: 1 → 600m fits (600m ≤ 1), the next 600m would make 1200m > 1.
-    ['cpu quota', { 'requests.cpu': '1' }, [pod('a', '600m'), pod('b', '600m')], [true, false], 'pods "b" is forbidden: exceeded quota: q, requested: requests.cpu=600m, used: requests.cpu=600m, limited: requests.cpu=1'],
+    [
+      'cpu quota',
+      { 'requests.cpu': '1' },
+      [pod('a', '600m'), pod('b', '600m')],
+      [true, false],
+      'pods "b" is forbidden: exceeded quota: q, requested: requests.cpu=600m, used: requests.cpu=600m, limited: requests.cpu=1',
+    ],
   ] as const)('%s', (_n, hard, pods, allowed, message) => {
     const state = new Snapshot();
     state.put(n1);
-    const objects: KObject[] = [
-      namespace('fresh'),
-      quota('q', { namespace: 'fresh', hard }),
-      ...pods,
-    ];
+    const objects: KObject[] = [namespace('fresh'), quota('q', { namespace: 'fresh', hard }), ...pods];
     const out = simulate(state, objects, {});
     expect(out.results.map((r) => r.admission.allowed)).toEqual([true, true, ...allowed]);
     expect(out.results[0]!.namespace).toBe('');
@@ -40,12 +48,10 @@ describe('simulate: a manifest that creates its own rules', () => {
   it('a LimitRange created first defaults the pods after it', () => {
     const state = new Snapshot();
     state.put(n1);
-    const out = simulate(state, [
-      limitRange('lr', { namespace: 'fresh', container: { max: { cpu: '1' } } }),
-      pod('a'),
-    ]);
+    const out = simulate(state, [limitRange('lr', { namespace: 'fresh', container: { max: { cpu: '1' } } }), pod('a')]);
     // SetDefaults_LimitRangeItem: default := max, defaultRequest := default → the pod gets cpu 1 / 1.
-    const c = (out.results[1]!.object as unknown as { spec: { containers: { resources: unknown }[] } }).spec.containers[0]!;
+    const c = (out.results[1]!.object as unknown as { spec: { containers: { resources: unknown }[] } }).spec
+      .containers[0]!;
     expect(c.resources).toEqual({ limits: { cpu: '1' }, requests: { cpu: '1' } });
     expect(out.results[1]!.scheduling).toEqual({ scheduled: true, node: 'n1', message: null });
   });

@@ -4,7 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
-import { findWorkload, tally, whatIfDrain, whatIfLimitRange, whatIfQuota, whatIfRequests, whatIfRollout, whatIfScale } from '../../src/engine/whatif.ts';
+import {
+  findWorkload,
+  tally,
+  whatIfDrain,
+  whatIfLimitRange,
+  whatIfQuota,
+  whatIfRequests,
+  whatIfRollout,
+  whatIfScale,
+} from '../../src/engine/whatif.ts';
 import { simulateWorkloadPods, type SimResult } from '../../src/engine/simulate.ts';
 import type { Pod, Workload } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
@@ -15,11 +24,25 @@ const RS = 'web-5f7c9';
 
 const TEMPLATE = {
   metadata: { labels: { app: 'web' } },
-  spec: { containers: [{ name: 'app', image: 'web', resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '2', memory: '1Gi' } } }] },
+  spec: {
+    containers: [
+      {
+        name: 'app',
+        image: 'web',
+        resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '2', memory: '1Gi' } },
+      },
+    ],
+  },
 };
 
 function webPod(suffix: string, nodeName: string): KObject {
-  const p = pod(`${RS}-${suffix}`, { namespace: NS, cpu: '500m', memory: '256Mi', node: nodeName, labels: { app: 'web' } });
+  const p = pod(`${RS}-${suffix}`, {
+    namespace: NS,
+    cpu: '500m',
+    memory: '256Mi',
+    node: nodeName,
+    labels: { app: 'web' },
+  });
   p.spec.containers[0]!.name = 'app';
   p.spec.containers[0]!.resources!.limits = { cpu: '2', memory: '1Gi' };
   p.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: RS, controller: true }];
@@ -38,18 +61,51 @@ function whatIfState(podsHard = '5'): Snapshot {
     node('w1', { cpu: '2', memory: '4Gi' }),
     node('w2', { cpu: '2', memory: '4Gi' }),
     pod('filler', { namespace: 'other', cpu: '1500m', memory: '1Gi', node: 'w2' }) as KObject,
-    { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'wi-quota', namespace: NS }, spec: { hard: { 'requests.cpu': '10', pods: podsHard } } },
-    { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'defaults', namespace: NS }, spec: { limits: [{ type: 'Container', default: { cpu: '500m', memory: '512Mi' }, defaultRequest: { cpu: '100m', memory: '128Mi' } }] } },
+    {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'wi-quota', namespace: NS },
+      spec: { hard: { 'requests.cpu': '10', pods: podsHard } },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'defaults', namespace: NS },
+      spec: {
+        limits: [
+          {
+            type: 'Container',
+            default: { cpu: '500m', memory: '512Mi' },
+            defaultRequest: { cpu: '100m', memory: '128Mi' },
+          },
+        ],
+      },
+    },
     webPod('aaaaa', 'w1'),
     webPod('bbbbb', 'w2'),
-    { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: RS, namespace: NS, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', controller: true }] }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: TEMPLATE } },
-    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: NS }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: TEMPLATE } },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: {
+        name: RS,
+        namespace: NS,
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', controller: true }],
+      },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: TEMPLATE },
+    },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: NS },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: TEMPLATE },
+    },
   );
   reconcileQuotaStatus(s);
   return s;
 }
 
-const INSUFFICIENT_CPU_2 = '0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.';
+const INSUFFICIENT_CPU_2 =
+  '0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.';
 
 describe('findWorkload', () => {
   it.each([
@@ -76,21 +132,26 @@ describe('whatIfScale', () => {
     { to: 6, podsHard: '5', attempted: 4, admitted: 3, rejected: 1, scheduled: 3, pending: 0, nodes: { w1: 3 } },
     // 2 → 7 with pods 20: +5 all admitted; 3 fit w1, the other 2 stay Pending (no cpu anywhere).
     { to: 7, podsHard: '20', attempted: 5, admitted: 5, rejected: 0, scheduled: 3, pending: 2, nodes: { w1: 3 } },
-  ])('2 → $to with pods hard $podsHard', ({ to, podsHard, attempted, admitted, rejected, scheduled, pending, nodes }) => {
-    const s = whatIfState(podsHard);
-    const a = whatIfScale(s, findWorkload(s, 'web', undefined, [NS])!, to);
-    expect(a.from).toBe(2);
-    expect(a.to).toBe(to);
-    expect(a.perPod).toEqual({ cpu: '500m', memory: '256Mi' });
-    expect(a.tally).toMatchObject({ attempted, admitted, rejected, scheduled, pending, nodes });
-  });
+  ])(
+    '2 → $to with pods hard $podsHard',
+    ({ to, podsHard, attempted, admitted, rejected, scheduled, pending, nodes }) => {
+      const s = whatIfState(podsHard);
+      const a = whatIfScale(s, findWorkload(s, 'web', undefined, [NS])!, to);
+      expect(a.from).toBe(2);
+      expect(a.to).toBe(to);
+      expect(a.perPod).toEqual({ cpu: '500m', memory: '256Mi' });
+      expect(a.tally).toMatchObject({ attempted, admitted, rejected, scheduled, pending, nodes });
+    },
+  );
 
   it('hitting `pods`: the exact rejection and what it takes', () => {
     const s = whatIfState('5');
     const a = whatIfScale(s, findWorkload(s, 'web', undefined, [NS])!, 6);
     expect(a.tally.rejections).toHaveLength(1);
     // used 2 + 3 admitted = 5 when the 4th arrives; limited 5.
-    expect(a.tally.rejections[0]!.message).toMatch(/^pods "web-5f7c9-[a-z0-9]{5}" is forbidden: exceeded quota: wi-quota, requested: pods=1, used: pods=5, limited: pods=5$/);
+    expect(a.tally.rejections[0]!.message).toMatch(
+      /^pods "web-5f7c9-[a-z0-9]{5}" is forbidden: exceeded quota: wi-quota, requested: pods=1, used: pods=5, limited: pods=5$/,
+    );
     expect(a.tally.rejections[0]).toMatchObject({ count: 1, layer: 'quota' });
     // 5 used + 1 × 1 rejected = 6
     expect(a.toGetAll).toEqual(['raise wi-quota pods to 6']);
@@ -115,7 +176,14 @@ describe('whatIfScale', () => {
 
 describe('whatIfScale: a huge scale-up (issue 13) — refusals and unschedulable pods repeated, not recomputed', () => {
   /** What a pod's result says, without the objects. */
-  const outcome = (r: SimResult) => ({ kind: r.kind, name: r.name, allowed: r.admission.allowed, layer: r.admission.layer, message: r.admission.message, scheduling: r.scheduling });
+  const outcome = (r: SimResult) => ({
+    kind: r.kind,
+    name: r.name,
+    allowed: r.admission.allowed,
+    layer: r.admission.layer,
+    message: r.admission.message,
+    scheduling: r.scheduling,
+  });
   function run(podsHard: string, count: number, repeat: boolean): SimResult[] {
     const s = whatIfState(podsHard);
     const w = findWorkload(s, 'web', undefined, [NS])!;
@@ -144,13 +212,31 @@ describe('whatIfScale: a huge scale-up (issue 13) — refusals and unschedulable
     const w = findWorkload(s, 'web', undefined, [NS])!;
     const a = whatIfScale(s, w, 2 + 1000);
     // requests.cpu 10: used 1000m, 18 × 500m more → 18 admitted (3 on w1, 15 Pending), 982 refused.
-    expect(a.tally).toMatchObject({ attempted: 1000, admitted: 18, rejected: 982, scheduled: 3, pending: 15, nodes: { w1: 3 } });
+    expect(a.tally).toMatchObject({
+      attempted: 1000,
+      admitted: 18,
+      rejected: 982,
+      scheduled: 3,
+      pending: 15,
+      nodes: { w1: 3 },
+    });
     expect(a.tally.rejections).toHaveLength(1);
     expect(a.tally.rejections[0]).toMatchObject({ count: 982, layer: 'quota' });
-    expect(a.tally.rejections[0]!.message).toMatch(/^pods "web-5f7c9-[a-z0-9]{5}" is forbidden: exceeded quota: wi-quota, requested: requests\.cpu=500m, used: requests\.cpu=10, limited: requests\.cpu=10$/);
+    expect(a.tally.rejections[0]!.message).toMatch(
+      /^pods "web-5f7c9-[a-z0-9]{5}" is forbidden: exceeded quota: wi-quota, requested: requests\.cpu=500m, used: requests\.cpu=10, limited: requests\.cpu=10$/,
+    );
     // 10 + 982 × 500m = 501
-    expect(a.toGetAll).toEqual(['raise wi-quota requests.cpu to 501', '15 pods would need node capacity (500m cpu, 256Mi memory each)']);
-    expect(a.withRaisedQuota).toMatchObject({ attempted: 1000, admitted: 1000, rejected: 0, scheduled: 3, pending: 997 });
+    expect(a.toGetAll).toEqual([
+      'raise wi-quota requests.cpu to 501',
+      '15 pods would need node capacity (500m cpu, 256Mi memory each)',
+    ]);
+    expect(a.withRaisedQuota).toMatchObject({
+      attempted: 1000,
+      admitted: 1000,
+      rejected: 0,
+      scheduled: 3,
+      pending: 997,
+    });
   });
 });
 
@@ -165,18 +251,39 @@ describe('whatIfQuota: the default pod (100m/128Mi) before → after', () => {
     ['20', 15, 'nodes'],
   ])('pods → %s: 3 → %i (%s)', (value, after, limitedBy) => {
     const a = whatIfQuota(whatIfState(), NS, 'wi-quota', 'pods', value)!;
-    expect(a).toEqual({ namespace: NS, quota: 'wi-quota', resource: 'pods', from: '5', to: value, defaultPodBefore: 3, defaultPodAfter: after, limitedByAfter: limitedBy });
+    expect(a).toEqual({
+      namespace: NS,
+      quota: 'wi-quota',
+      resource: 'pods',
+      from: '5',
+      to: value,
+      defaultPodBefore: 3,
+      defaultPodAfter: after,
+      limitedByAfter: limitedBy,
+    });
   });
 
   it('a new resource starts at from null; an unknown quota is null', () => {
     // limits.cpu 1, newly tracked: its used is what the quota controller would count — the two web pods'
     // limits, 2 × 2 = 4 > 1 — so no default pod (500m limit) fits any more.
     const a = whatIfQuota(whatIfState(), NS, 'wi-quota', 'limits.cpu', '1')!;
-    expect(a).toMatchObject({ from: null, to: '1', defaultPodBefore: 3, defaultPodAfter: 0, limitedByAfter: 'limits.cpu' });
+    expect(a).toMatchObject({
+      from: null,
+      to: '1',
+      defaultPodBefore: 3,
+      defaultPodAfter: 0,
+      limitedByAfter: 'limits.cpu',
+    });
     // limits.cpu 6: 6 − 4 = 2 free → ⌊2000/500⌋ = 4, but pods 5 − 2 used = 3 stop it first.
-    expect(whatIfQuota(whatIfState(), NS, 'wi-quota', 'limits.cpu', '6')).toMatchObject({ defaultPodAfter: 3, limitedByAfter: 'pods' });
+    expect(whatIfQuota(whatIfState(), NS, 'wi-quota', 'limits.cpu', '6')).toMatchObject({
+      defaultPodAfter: 3,
+      limitedByAfter: 'pods',
+    });
     // limits.cpu 5: 1 free → ⌊1000/500⌋ = 2 < 3.
-    expect(whatIfQuota(whatIfState(), NS, 'wi-quota', 'limits.cpu', '5')).toMatchObject({ defaultPodAfter: 2, limitedByAfter: 'limits.cpu' });
+    expect(whatIfQuota(whatIfState(), NS, 'wi-quota', 'limits.cpu', '5')).toMatchObject({
+      defaultPodAfter: 2,
+      limitedByAfter: 'limits.cpu',
+    });
     expect(whatIfQuota(whatIfState(), NS, 'nope', 'pods', '1')).toBeNull();
   });
 });
@@ -203,7 +310,9 @@ describe('whatIfRequests: every pod replaced with the new template', () => {
     const a = whatIfRequests(s, findWorkload(s, 'web', undefined, [NS])!, 'requests', 'cpu', '3', undefined);
     // 3 CPU > allocatable 2 on both nodes → both admitted (quota 6 ≤ 10), both Pending
     expect(a.tally).toMatchObject({ attempted: 2, admitted: 2, scheduled: 0, pending: 2 });
-    expect(a.tally.pendingMessages[0]!.message).toBe('0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.');
+    expect(a.tally.pendingMessages[0]!.message).toBe(
+      '0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+    );
   });
 });
 
@@ -216,14 +325,26 @@ describe('whatIfDrain', () => {
       pods: 2,
       rescheduled: { w1: 1 },
       // w2 stays in the list, cordoned: w1 lacks cpu (no lower-priority victims), w2 is unschedulable (preemption not helpful).
-      stranded: [{ pod: 'wi/web-5f7c9-bbbbb', message: '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.' }],
+      stranded: [
+        {
+          pod: 'wi/web-5f7c9-bbbbb',
+          message:
+            '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
+        },
+      ],
     });
   });
 
   it('w2 goes down: the same pods move, and w2 counts as tainted unreachable', () => {
     const d = whatIfDrain(whatIfState(), 'w2', {}, 'down')!;
     expect(d.rescheduled).toEqual({ w1: 1 });
-    expect(d.stranded).toEqual([{ pod: 'wi/web-5f7c9-bbbbb', message: '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.' }]);
+    expect(d.stranded).toEqual([
+      {
+        pod: 'wi/web-5f7c9-bbbbb',
+        message:
+          '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
+      },
+    ]);
   });
 
   it('w1 goes: its web pod fits nowhere (w2 full)', () => {
@@ -250,12 +371,42 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
    * its missing pods (quota and scheduler), scale the old down (≥ replicas − maxUnavailable available).
    */
   function rolloutState(hard: Record<string, string>, strategy?: Record<string, unknown>, nodeCpu = '8'): Snapshot {
-    const tpl = { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'app', image: 'api', resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '100m', memory: '128Mi' } } }] } };
+    const tpl = {
+      metadata: { labels: { app: 'api' } },
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            image: 'api',
+            resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '100m', memory: '128Mi' } },
+          },
+        ],
+      },
+    };
     const objs: KObject[] = [
       node('r1', { cpu: nodeCpu, memory: '16Gi' }) as KObject,
       { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'ro-quota', namespace: 'ro' }, spec: { hard } },
-      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'api', namespace: 'ro' }, spec: { replicas: 4, selector: { matchLabels: { app: 'api' } }, template: tpl, ...(strategy ? { strategy } : {}) } },
-      { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'api-7c5d9', namespace: 'ro', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', controller: true }] }, spec: { replicas: 4, selector: { matchLabels: { app: 'api' } }, template: tpl } },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'api', namespace: 'ro' },
+        spec: {
+          replicas: 4,
+          selector: { matchLabels: { app: 'api' } },
+          template: tpl,
+          ...(strategy ? { strategy } : {}),
+        },
+      },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: {
+          name: 'api-7c5d9',
+          namespace: 'ro',
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', controller: true }],
+        },
+        spec: { replicas: 4, selector: { matchLabels: { app: 'api' } }, template: tpl },
+      },
     ];
     for (const sfx of ['aaaaa', 'bbbbb', 'ccccc', 'ddddd']) {
       const p = pod(`api-7c5d9-${sfx}`, { namespace: 'ro', cpu: '100m', memory: '128Mi', node: 'r1' });
@@ -273,7 +424,14 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
     const s = rolloutState({ pods: '5' });
     const a = whatIfRollout(s, api(s));
     // maxSurge ⌈0.25 × 4⌉ = 1, maxUnavailable ⌊0.25 × 4⌋ = 1 → minAvailable 3
-    expect(a).toMatchObject({ strategy: 'RollingUpdate', maxSurge: 1, maxUnavailable: 1, replicas: 4, target: 4, change: null });
+    expect(a).toMatchObject({
+      strategy: 'RollingUpdate',
+      maxSurge: 1,
+      maxUnavailable: 1,
+      replicas: 4,
+      target: 4,
+      change: null,
+    });
     // round 1: new 0 → 1 (4 + 1 = 5), admitted (pods 5/5); scale down 4 + 1 − 3 − 0 = 2 allowed, available 5 − 3 = 2 → old 2
     // round 2: 2 + 1 = 3 < 5 → new 1 → 3, 2 created (pods 5/5); available 2 + 3 = 5 − 3 = 2 → old 0
     // round 3: new 3 → 4, 1 created → 4 new running, no old → done
@@ -292,7 +450,9 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
     //   → after round 4: old 0, new 3 running, refusals 1 + 1 + 1 + 1 = 4
     // round 5: 1 missing created (pods 4/4) → 4 running, done
     expect(a.surgeTally).toMatchObject({ attempted: 1, admitted: 0, rejected: 1 });
-    expect(a.surgeTally.rejections[0]!.message).toMatch(/exceeded quota: ro-quota, requested: pods=1, used: pods=4, limited: pods=4$/);
+    expect(a.surgeTally.rejections[0]!.message).toMatch(
+      /exceeded quota: ro-quota, requested: pods=1, used: pods=4, limited: pods=4$/,
+    );
     expect(a.run).toMatchObject({ completed: true, rounds: 5, peakPods: 4, minRunning: 3, refusedCreates: 4 });
     expect(a.advice).toBeUndefined();
   });
@@ -301,31 +461,53 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
     const s = rolloutState({ pods: '4' }, SURGE1_UNAVAIL0);
     const a = whatIfRollout(s, api(s));
     // round 1: new → 1, refused; scale down 4 + 1 − 4 − (1 − 0) = 0 → nothing. round 2: refused again, nothing moved → stuck
-    expect(a.run).toMatchObject({ completed: false, rounds: 2, refusedCreates: 2, stall: { oldPods: 4, newRunning: 0, newPending: 0, blockers: ['ro-quota pods: 4 of 4 used, a new pod needs 1'] } });
+    expect(a.run).toMatchObject({
+      completed: false,
+      rounds: 2,
+      refusedCreates: 2,
+      stall: { oldPods: 4, newRunning: 0, newPending: 0, blockers: ['ro-quota pods: 4 of 4 used, a new pod needs 1'] },
+    });
     // maxSurge 0 / maxUnavailable 1 (minAvailable 3): round 1 old 4 → 3; rounds 2–5 one new in (pods 4), one old out → 5 rounds
     // Recreate: all 4 old out (round 1), 4 new in (pods 4/4) (round 2), nothing running in between
     expect(a.alternatives.map((x) => [x.setting, x.run.completed, x.run.rounds, x.run.minRunning])).toEqual([
       [{ strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1 }, true, 5, 3],
       [{ strategy: 'Recreate', maxSurge: 0, maxUnavailable: 4 }, true, 2, 0],
     ]);
-    expect(a.alternatives[0]!.patch).toBe(`kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}'`);
-    expect(a.alternatives[1]!.patch).toBe(`kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'`);
-    expect(a.advice).toBe('Set strategy.rollingUpdate.maxSurge: 0 with maxUnavailable: 1 (replace in place), or strategy Recreate.');
+    expect(a.alternatives[0]!.patch).toBe(
+      `kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}'`,
+    );
+    expect(a.alternatives[1]!.patch).toBe(
+      `kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'`,
+    );
+    expect(a.advice).toBe(
+      'Set strategy.rollingUpdate.maxSurge: 0 with maxUnavailable: 1 (replace in place), or strategy Recreate.',
+    );
   });
 
   it('a bigger template (300m) against requests.cpu 1200m: stalls at the last step, old 100m + surge 300m do not fit', () => {
     const s = rolloutState({ pods: '10', 'requests.cpu': '1200m' }, SURGE1_UNAVAIL0);
     const a = whatIfRollout(s, api(s), {}, [{ field: 'requests', resource: 'cpu', value: '300m' }]);
     // the request above the 100m limit raises the limit to 300m
-    expect(a).toMatchObject({ change: 'requests.cpu=300m', perPodBefore: { cpu: '100m', memory: '128Mi' }, perPodAfter: { cpu: '300m', memory: '128Mi' } });
+    expect(a).toMatchObject({
+      change: 'requests.cpu=300m',
+      perPodBefore: { cpu: '100m', memory: '128Mi' },
+      perPodAfter: { cpu: '300m', memory: '128Mi' },
+    });
     // used 400m. Each round: one new (+300m), then one old out (−100m) while 4 stay available:
     // r1 700 → 600 · r2 900 → 800 · r3 1100 → 1000 (old 1, new 3) · r4: 1000 + 300 = 1300 > 1200 refused;
     // scale down 1 + 4 − 4 − (4 − 3) = 0 · r5: the same → stuck
-    expect(a.run).toMatchObject({ completed: false, rounds: 5, refusedCreates: 2, stall: { oldPods: 1, newRunning: 3, newPending: 0 } });
+    expect(a.run).toMatchObject({
+      completed: false,
+      rounds: 5,
+      refusedCreates: 2,
+      stall: { oldPods: 1, newRunning: 3, newPending: 0 },
+    });
     expect(a.run.stall!.blockers).toEqual(['ro-quota requests.cpu: 1 of 1200m used, a new pod needs 300m']);
     // maxSurge 0 / maxUnavailable 1: one old out first; used climbs 300 → 600 → 900 → 1200 ≤ 1200 → completes
     // (round 1 only removes, rounds 2–5 one in, one out)
-    expect(a.alternatives.map((x) => [x.setting.strategy, x.setting.maxUnavailable, x.run.completed, x.run.rounds])).toEqual([
+    expect(
+      a.alternatives.map((x) => [x.setting.strategy, x.setting.maxUnavailable, x.run.completed, x.run.rounds]),
+    ).toEqual([
       ['RollingUpdate', 1, true, 5],
       ['Recreate', 4, true, 2],
     ]);
@@ -337,18 +519,26 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
     // r1 free 1000 − 400 = 600m. round 1: +1 new (500m → 100m free); 2 old out (→ 300m)
     // round 2: +2 new, both Pending (500m > 300m); scale down 2 + 3 − 3 − 2 = 0 · round 3: nothing moves
     expect(a.run).toMatchObject({ completed: false, rounds: 3, stall: { oldPods: 2, newRunning: 1, newPending: 2 } });
-    expect(a.run.stall!.blockers).toEqual(['Pending: 0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.']);
+    expect(a.run.stall!.blockers).toEqual([
+      'Pending: 0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+    ]);
     // Recreate: 4 × 500m on 1000m → 2 run, 2 Pending
     const rec = a.alternatives.find((x) => x.setting.strategy === 'Recreate')!;
     expect(rec.run).toMatchObject({ completed: false, stall: { oldPods: 0, newRunning: 2, newPending: 2 } });
     expect(a.alternatives.every((x) => !x.run.completed)).toBe(true);
-    expect(a.advice).toBe('No strategy completes: the new pods do not fit even with every old pod gone — make room or lower their requests.');
+    expect(a.advice).toBe(
+      'No strategy completes: the new pods do not fit even with every old pod gone — make room or lower their requests.',
+    );
   });
 
   it('an image-only rollout keeps the resources (same numbers as a restart)', () => {
     const s = rolloutState({ pods: '4' });
     const a = whatIfRollout(s, api(s), {}, [{ field: 'image', value: 'api:2.0' }]);
-    expect(a).toMatchObject({ change: 'image=api:2.0', perPodBefore: { cpu: '100m', memory: '128Mi' }, perPodAfter: { cpu: '100m', memory: '128Mi' } });
+    expect(a).toMatchObject({
+      change: 'image=api:2.0',
+      perPodBefore: { cpu: '100m', memory: '128Mi' },
+      perPodAfter: { cpu: '100m', memory: '128Mi' },
+    });
     expect(a.run).toMatchObject({ completed: true, rounds: 5, refusedCreates: 4 });
   });
 
@@ -371,10 +561,18 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
 describe('whatIfRollout: a StatefulSet, highest ordinal first, one pod at a time', () => {
   /** db: 2 × 300m (db-0, db-1) on s1 (1 CPU); no quota. */
   function stsState(): Snapshot {
-    const tpl = { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'app', image: 'db', resources: { requests: { cpu: '300m' } } }] } };
+    const tpl = {
+      metadata: { labels: { app: 'db' } },
+      spec: { containers: [{ name: 'app', image: 'db', resources: { requests: { cpu: '300m' } } }] },
+    };
     const objs: KObject[] = [
       node('s1', { cpu: '1', memory: '4Gi' }) as KObject,
-      { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'st' }, spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: tpl } },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'StatefulSet',
+        metadata: { name: 'db', namespace: 'st' },
+        spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: tpl },
+      },
     ];
     for (const i of [0, 1]) {
       const p = pod(`db-${i}`, { namespace: 'st', cpu: '300m', node: 's1', labels: { app: 'db' } });
@@ -386,34 +584,65 @@ describe('whatIfRollout: a StatefulSet, highest ordinal first, one pod at a time
 
   it('500m: db-1 out (free 400 + 300 = 700m), db-1 in (200m left); db-0 out (500m), db-0 in → completes in 2', () => {
     const s = stsState();
-    const a = whatIfRollout(s, findWorkload(s, 'db', undefined, ['st'])!, {}, [{ field: 'requests', resource: 'cpu', value: '500m' }]);
+    const a = whatIfRollout(s, findWorkload(s, 'db', undefined, ['st'])!, {}, [
+      { field: 'requests', resource: 'cpu', value: '500m' },
+    ]);
     expect(a).toMatchObject({ strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1, replicas: 2, target: 2 });
     expect(a.run).toMatchObject({ completed: true, rounds: 2, minRunning: 1 });
   });
 
   it('600m: db-1 fits (700m free → 100m), db-0 does not (400m free) → stalls with db-0 Pending', () => {
     const s = stsState();
-    const a = whatIfRollout(s, findWorkload(s, 'db', undefined, ['st'])!, {}, [{ field: 'requests', resource: 'cpu', value: '600m' }]);
+    const a = whatIfRollout(s, findWorkload(s, 'db', undefined, ['st'])!, {}, [
+      { field: 'requests', resource: 'cpu', value: '600m' },
+    ]);
     expect(a.run).toMatchObject({ completed: false, rounds: 2, stall: { oldPods: 0, newRunning: 1, newPending: 1 } });
     expect(a.run.stall!.blockers[0]).toMatch(/^Pending: 0\/1 nodes are available: 1 Insufficient cpu\./);
     expect(a.alternatives).toEqual([]);
   });
 });
 
-describe('whatIfLimitRange: stored-form defaulting, each workload\'s next pod, the default pod before → after', () => {
+describe("whatIfLimitRange: stored-form defaulting, each workload's next pod, the default pod before → after", () => {
   // whatIfState: LimitRange defaults (Container default 500m/512Mi, defaultRequest 100m/128Mi, no max);
   // web's template 500m/256Mi, limits 2/1Gi; wi-quota requests.cpu 10, pods `podsHard`, used 1000m / 2 pods;
   // node room: w1 1500m, w2 0.
 
   it('max cpu 1: web (limit 2) would be refused; the default pod (limit 500m) is unaffected: 3 → 3 (pods)', () => {
     const a = whatIfLimitRange(whatIfState(), NS, undefined, 'max', undefined, 'cpu', '1')!;
-    expect(a).toMatchObject({ limitRange: 'defaults', created: false, type: 'Container', field: 'max', resource: 'cpu', from: null, to: '1', filled: [], invalid: [], existingPods: 2 });
+    expect(a).toMatchObject({
+      limitRange: 'defaults',
+      created: false,
+      type: 'Container',
+      field: 'max',
+      resource: 'cpu',
+      from: null,
+      to: '1',
+      filled: [],
+      invalid: [],
+      existingPods: 2,
+    });
     // default pod: pods 5 − 2 = 3 · requests.cpu 9000/100 = 90 · nodes 1500/100 = 15 → 3 (pods), both sides
-    expect(a.defaultPodBefore).toMatchObject({ requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' }, fits: 3, limitedBy: 'pods' });
-    expect(a.defaultPodAfter).toMatchObject({ requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' }, fits: 3, limitedBy: 'pods' });
+    expect(a.defaultPodBefore).toMatchObject({
+      requests: { cpu: '100m', memory: '128Mi' },
+      limits: { cpu: '500m', memory: '512Mi' },
+      fits: 3,
+      limitedBy: 'pods',
+    });
+    expect(a.defaultPodAfter).toMatchObject({
+      requests: { cpu: '100m', memory: '128Mi' },
+      limits: { cpu: '500m', memory: '512Mi' },
+      fits: 3,
+      limitedBy: 'pods',
+    });
     const web = a.workloads.find((w) => w.ref === 'deploy/web')!;
-    expect(web).toMatchObject({ pods: 2, before: { limitRange: 'pass' }, after: { limitRange: 'fail', message: 'maximum cpu usage per Container is 1, but limit is 2' } });
-    expect(a.patch).toBe(`kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/0/max","value":{"cpu":"1"}}]'`);
+    expect(web).toMatchObject({
+      pods: 2,
+      before: { limitRange: 'pass' },
+      after: { limitRange: 'fail', message: 'maximum cpu usage per Container is 1, but limit is 2' },
+    });
+    expect(a.patch).toBe(
+      `kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/0/max","value":{"cpu":"1"}}]'`,
+    );
   });
 
   it('defaultRequest cpu 250m (pods 20): the default pod 100m → 250m, fits 15 → 6, both bound by the nodes', () => {
@@ -421,11 +650,30 @@ describe('whatIfLimitRange: stored-form defaulting, each workload\'s next pod, t
     // before: pods 20 − 2 = 18 · cpu 9000/100 = 90 · nodes 1500/100 = 15 → 15 (nodes)
     // after:  pods 18 · cpu 9000/250 = 36 · nodes ⌊1500/250⌋ = 6 → 6 (nodes)
     expect(a).toMatchObject({ from: '100m', to: '250m', invalid: [] });
-    expect(a.defaultPodBefore).toMatchObject({ requests: { cpu: '100m', memory: '128Mi' }, fits: 15, limitedBy: 'nodes' });
-    expect(a.defaultPodAfter).toMatchObject({ requests: { cpu: '250m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' }, fits: 6, limitedBy: 'nodes' });
+    expect(a.defaultPodBefore).toMatchObject({
+      requests: { cpu: '100m', memory: '128Mi' },
+      fits: 15,
+      limitedBy: 'nodes',
+    });
+    expect(a.defaultPodAfter).toMatchObject({
+      requests: { cpu: '250m', memory: '128Mi' },
+      limits: { cpu: '500m', memory: '512Mi' },
+      fits: 6,
+      limitedBy: 'nodes',
+    });
     // web sets its own requests: unchanged, still passes
-    expect(a.workloads).toEqual([expect.objectContaining({ ref: 'deploy/web', perPodBefore: { cpu: '500m', memory: '256Mi' }, perPodAfter: { cpu: '500m', memory: '256Mi' }, before: { limitRange: 'pass' }, after: { limitRange: 'pass' } })]);
-    expect(a.patch).toBe(`kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/0/defaultRequest/cpu","value":"250m"}]'`);
+    expect(a.workloads).toEqual([
+      expect.objectContaining({
+        ref: 'deploy/web',
+        perPodBefore: { cpu: '500m', memory: '256Mi' },
+        perPodAfter: { cpu: '500m', memory: '256Mi' },
+        before: { limitRange: 'pass' },
+        after: { limitRange: 'pass' },
+      }),
+    ]);
+    expect(a.patch).toBe(
+      `kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/0/defaultRequest/cpu","value":"250m"}]'`,
+    );
   });
 
   it('max cpu 250m below the default limit 500m: the API server would refuse the LimitRange', () => {
@@ -437,14 +685,24 @@ describe('whatIfLimitRange: stored-form defaulting, each workload\'s next pod, t
 
   it('maxLimitRequestRatio cpu 2: web (2 / 500m = 4) and the default pod (500m / 100m = 5) refused', () => {
     const a = whatIfLimitRange(whatIfState(), NS, undefined, 'maxLimitRequestRatio', undefined, 'cpu', '2')!;
-    expect(a.workloads[0]!.after).toEqual({ limitRange: 'fail', message: 'cpu max limit to request ratio per Container is 2, but provided ratio is 4.000000' });
-    expect(a.defaultPodAfter.message).toBe('pods "quota-doctor-probe" is forbidden: cpu max limit to request ratio per Container is 2, but provided ratio is 5.000000');
+    expect(a.workloads[0]!.after).toEqual({
+      limitRange: 'fail',
+      message: 'cpu max limit to request ratio per Container is 2, but provided ratio is 4.000000',
+    });
+    expect(a.defaultPodAfter.message).toBe(
+      'pods "quota-doctor-probe" is forbidden: cpu max limit to request ratio per Container is 2, but provided ratio is 5.000000',
+    );
   });
 
-  it('a Pod item added: web\'s pod limits 2 > max 1', () => {
+  it("a Pod item added: web's pod limits 2 > max 1", () => {
     const a = whatIfLimitRange(whatIfState(), NS, 'defaults', 'max', 'Pod', 'cpu', '1')!;
-    expect(a.workloads[0]!.after).toEqual({ limitRange: 'fail', message: 'maximum cpu usage per Pod is 1, but limit is 2' });
-    expect(a.patch).toBe(`kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/-","value":{"type":"Pod","max":{"cpu":"1"}}}]'`);
+    expect(a.workloads[0]!.after).toEqual({
+      limitRange: 'fail',
+      message: 'maximum cpu usage per Pod is 1, but limit is 2',
+    });
+    expect(a.patch).toBe(
+      `kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/-","value":{"type":"Pod","max":{"cpu":"1"}}}]'`,
+    );
   });
 
   it('no LimitRange yet: a new one, stored with default and defaultRequest filled from max (pods 20)', () => {
@@ -452,17 +710,36 @@ describe('whatIfLimitRange: stored-form defaulting, each workload\'s next pod, t
     s.remove('LimitRange', NS, 'defaults');
     const a = whatIfLimitRange(s, NS, undefined, 'max', undefined, 'cpu', '1')!;
     // SetDefaults_LimitRangeItem: default.cpu := max 1, defaultRequest.cpu := default 1
-    expect(a).toMatchObject({ limitRange: 'limits', created: true, from: null, to: '1', filled: ['default.cpu=1', 'defaultRequest.cpu=1'], invalid: [] });
+    expect(a).toMatchObject({
+      limitRange: 'limits',
+      created: true,
+      from: null,
+      to: '1',
+      filled: ['default.cpu=1', 'defaultRequest.cpu=1'],
+      invalid: [],
+    });
     // before: a pod with no requests is refused outright — wi-quota tracks requests.cpu, so it must specify it
     expect(a.defaultPodBefore).toMatchObject({ requests: {}, limits: {}, fits: 0, limitedBy: 'must-specify' });
     // after: 1 CPU each → pods 18 · requests.cpu 9000/1000 = 9 · nodes w1 ⌊1500/1000⌋ = 1, w2 0 → 1 (nodes)
-    expect(a.defaultPodAfter).toMatchObject({ requests: { cpu: '1' }, limits: { cpu: '1' }, fits: 1, limitedBy: 'nodes' });
+    expect(a.defaultPodAfter).toMatchObject({
+      requests: { cpu: '1' },
+      limits: { cpu: '1' },
+      fits: 1,
+      limitedBy: 'nodes',
+    });
     // web's limit 2 > max 1: its next pod is refused; its 2 running pods stay
-    expect(a.workloads[0]).toMatchObject({ ref: 'deploy/web', pods: 2, before: { limitRange: 'pass' }, after: { limitRange: 'fail', message: 'maximum cpu usage per Container is 1, but limit is 2' } });
-    expect(a.patch).toBe(`echo '{"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"limits"},"spec":{"limits":[{"type":"Container","max":{"cpu":"1"}}]}}' | kubectl -n wi create -f -`);
+    expect(a.workloads[0]).toMatchObject({
+      ref: 'deploy/web',
+      pods: 2,
+      before: { limitRange: 'pass' },
+      after: { limitRange: 'fail', message: 'maximum cpu usage per Container is 1, but limit is 2' },
+    });
+    expect(a.patch).toBe(
+      `echo '{"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"limits"},"spec":{"limits":[{"type":"Container","max":{"cpu":"1"}}]}}' | kubectl -n wi create -f -`,
+    );
   });
 
-  it('a named LimitRange that is not there is null; the caller\'s state is untouched', () => {
+  it("a named LimitRange that is not there is null; the caller's state is untouched", () => {
     const s = whatIfState();
     expect(whatIfLimitRange(s, NS, 'nope', 'max', undefined, 'cpu', '1')).toBeNull();
     whatIfLimitRange(s, NS, undefined, 'max', undefined, 'cpu', '1');
@@ -472,17 +749,50 @@ describe('whatIfLimitRange: stored-form defaulting, each workload\'s next pod, t
 
 describe('tally', () => {
   it('groups rejections without the generated pod name and ignores non-pods', () => {
-    const mk = (name: string, allowed: boolean, message: string | null, scheduling: { scheduled: boolean; node: string | null; message: string | null } | null, kind = 'Pod') =>
-      ({ kind, namespace: 'x', name, admission: { allowed, layer: allowed ? null : 'quota', message }, object: { metadata: {} }, quotaUsage: {}, scheduling, detail: { admission: {} } }) as never;
+    const mk = (
+      name: string,
+      allowed: boolean,
+      message: string | null,
+      scheduling: { scheduled: boolean; node: string | null; message: string | null } | null,
+      kind = 'Pod',
+    ) =>
+      ({
+        kind,
+        namespace: 'x',
+        name,
+        admission: { allowed, layer: allowed ? null : 'quota', message },
+        object: { metadata: {} },
+        quotaUsage: {},
+        scheduling,
+        detail: { admission: {} },
+      }) as never;
     const t = tally([
       mk('rs', true, null, null, 'ReplicaSet'),
-      mk('a', false, 'pods "a" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1', null),
-      mk('b', false, 'pods "b" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1', null),
+      mk(
+        'a',
+        false,
+        'pods "a" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1',
+        null,
+      ),
+      mk(
+        'b',
+        false,
+        'pods "b" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1',
+        null,
+      ),
       mk('c', true, null, { scheduled: true, node: 'n1', message: null }),
       mk('d', true, null, { scheduled: true, node: 'n1', message: null }),
       mk('e', true, null, { scheduled: false, node: null, message: 'nope' }),
     ]);
-    expect(t).toMatchObject({ attempted: 5, admitted: 3, rejected: 2, scheduled: 2, pending: 1, nodes: { n1: 2 }, pendingMessages: [{ message: 'nope', count: 1 }] });
+    expect(t).toMatchObject({
+      attempted: 5,
+      admitted: 3,
+      rejected: 2,
+      scheduled: 2,
+      pending: 1,
+      nodes: { n1: 2 },
+      pendingMessages: [{ message: 'nope', count: 1 }],
+    });
     expect(t.rejections).toHaveLength(1);
     expect(t.rejections[0]!.count).toBe(2);
   });

@@ -36,7 +36,10 @@ function expectClearCliResult(r: { code: number; stdout: string; stderr: string 
     expect(r.stdout.trim(), `${what}: empty stdout`).not.toBe('');
   } else {
     expect(r.stdout, what).toBe('');
-    expect(r.stderr.endsWith('\n') && r.stderr.split('\n').length === 2, `${what}: not one stderr line: ${r.stderr.slice(0, 300)}`).toBe(true);
+    expect(
+      r.stderr.endsWith('\n') && r.stderr.split('\n').length === 2,
+      `${what}: not one stderr line: ${r.stderr.slice(0, 300)}`,
+    ).toBe(true);
     expect(r.stderr, what).not.toMatch(STACK_TRACE);
   }
   // A crash inside the engine used to surface as "internal error: Cannot read properties of undefined".
@@ -59,7 +62,10 @@ describe('bad input: CLI in-process', () => {
 
   it(`diagnose answers all ${corpus.length} inputs from the text alone, and the ${special.length} worst cases against manifests/demo too`, async () => {
     // Every CLI run re-reads its --state (~80 ms for the demo): the bulk goes without one.
-    for (const [inp, argv] of [...corpus.map((i) => [i, ['diagnose']] as const), ...special.map((i) => [i, ['diagnose', '--state', 'manifests/demo']] as const)]) {
+    for (const [inp, argv] of [
+      ...corpus.map((i) => [i, ['diagnose']] as const),
+      ...special.map((i) => [i, ['diagnose', '--state', 'manifests/demo']] as const),
+    ]) {
       const t0 = performance.now();
       const r = await run([...argv], inp.text);
       const ms = performance.now() - t0;
@@ -83,7 +89,7 @@ describe('bad input: CLI in-process', () => {
   });
 
   it('the cut is stated: a 5 MB paste is read to 1 MiB and the answer says so, found or not', async () => {
-    const found = await run(['diagnose', '--state', 'manifests/demo'], (`${PASTE}\n`).repeat(40_000));
+    const found = await run(['diagnose', '--state', 'manifests/demo'], `${PASTE}\n`.repeat(40_000));
     expect(found.code).toBe(0);
     expect(found.stdout).toContain('team-quota');
     expect(found.stdout).toContain('only the first 1 MiB was read');
@@ -104,17 +110,26 @@ describe('bad input: CLI in-process', () => {
   });
 
   it('replicas: 1000000000 is simulated up to a cap, and the cut is said (it used to run out of heap)', async () => {
-    const r = await run(['simulate', '-f', '-', '--state', 'manifests/demo', '--json'], special.find((s) => s.name === 'replicas: 1e9')!.text);
+    const r = await run(
+      ['simulate', '-f', '-', '--state', 'manifests/demo', '--json'],
+      special.find((s) => s.name === 'replicas: 1e9')!.text,
+    );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { results: unknown[]; warnings: string[] };
     expect(out.results.length).toBe(20_001);
-    expect(out.warnings).toContain('Deployment team-a/d: simulated 20000 of its 1000000000 pods (quota-doctor simulates at most 20000 pods at once)');
+    expect(out.warnings).toContain(
+      'Deployment team-a/d: simulated 20000 of its 1000000000 pods (quota-doctor simulates at most 20000 pods at once)',
+    );
   });
 
   it('a pasted manifest with a bad field is explained, not an internal error', async () => {
-    const r = await run(['diagnose', '--state', 'manifests/demo'], special.find((s) => s.name === 'cpu: "1.5.5"')!.text);
+    const r = await run(
+      ['diagnose', '--state', 'manifests/demo'],
+      special.find((s) => s.name === 'cpu: "1.5.5"')!.text,
+    );
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('pasted manifest (Pod team-a/web): spec.containers[0].resources.requests.cpu: invalid quantity "1.5.5"');
+    expect(r.stdout).toContain(
+      'pasted manifest (Pod team-a/web): spec.containers[0].resources.requests.cpu: invalid quantity "1.5.5"',
+    );
   });
 });
-

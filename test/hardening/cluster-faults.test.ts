@@ -41,7 +41,11 @@ const gapsOf = (a: Answer | null) => (a?.replies ?? []).flatMap((r) => r.gaps);
 const textOf = (a: Answer | null) => JSON.stringify(a?.replies ?? []);
 
 /** Asks until `ok` holds (the reflectors retry on their own backoff); fails after `ms`. */
-async function eventually(ask: () => Promise<Answer | null>, ok: (a: Answer | null) => boolean, ms: number): Promise<Answer | null> {
+async function eventually(
+  ask: () => Promise<Answer | null>,
+  ok: (a: Answer | null) => boolean,
+  ms: number,
+): Promise<Answer | null> {
   const until = Date.now() + ms;
   for (;;) {
     const a = await ask();
@@ -51,7 +55,8 @@ async function eventually(ask: () => Promise<Answer | null>, ok: (a: Answer | nu
   }
 }
 
-const message = (source: ClusterSource, deadlineMs = 5000) => answerer.message(PASTE, { source, defaultNamespace: 'team-a', signal: AbortSignal.timeout(deadlineMs) });
+const message = (source: ClusterSource, deadlineMs = 5000) =>
+  answerer.message(PASTE, { source, defaultNamespace: 'team-a', signal: AbortSignal.timeout(deadlineMs) });
 
 describe('cluster faults (real LiveSource from a kubeconfig, real Answerer)', () => {
   it('API server down: answers from the text, says the cluster could not be read; answers from the cluster once it is back', async () => {
@@ -63,7 +68,11 @@ describe('cluster faults (real LiveSource from a kubeconfig, real Answerer)', ()
     expect(a!.replies[0]!.headline).toContain('team-quota');
     expect(gapsOf(a).some((g) => /^couldn't read nodes \(Unreachable\)/.test(g))).toBe(true);
     await fake.up();
-    const back = await eventually(() => message(source), (x) => gapsOf(x).every((g) => !g.startsWith("couldn't read")), 10_000);
+    const back = await eventually(
+      () => message(source),
+      (x) => gapsOf(x).every((g) => !g.startsWith("couldn't read")),
+      10_000,
+    );
     // From the cluster: who holds the pods quota now (team-a's pods, read live).
     expect(textOf(back)).toContain('Holding pods');
   });
@@ -101,7 +110,9 @@ describe('cluster faults (real LiveSource from a kubeconfig, real Answerer)', ()
     const a = await message(source);
     expect(textOf(a)).toContain('Holding pods');
     const g = gapsOf(a).find((x) => x.startsWith("couldn't read nodes"));
-    expect(g).toMatch(/^couldn't read nodes \(Forbidden\): nodes is forbidden: User "system:serviceaccount:quota-doctor:quota-doctor" cannot list resource "nodes"/);
+    expect(g).toMatch(
+      /^couldn't read nodes \(Forbidden\): nodes is forbidden: User "system:serviceaccount:quota-doctor:quota-doctor" cannot list resource "nodes"/,
+    );
     // /quota answers too, with the same gap.
     const q = await answerer.quota('team-a', { source, allowedNamespaces: ['team-a'] });
     expect(q.replies[0]!.kind).toBe('headroom');
@@ -115,18 +126,32 @@ describe('cluster faults (real LiveSource from a kubeconfig, real Answerer)', ()
     expect(a!.replies[0]!.headline).toContain('team-quota');
     expect(gapsOf(a).some((g) => /^couldn't read pods \(InternalError\): fake failure of pods/.test(g))).toBe(true);
     fake.fail('pods', 0);
-    await eventually(() => message(source), (x) => textOf(x).includes('Holding pods') && !gapsOf(x).some((g) => g.includes('pods')), 10_000);
+    await eventually(
+      () => message(source),
+      (x) => textOf(x).includes('Holding pods') && !gapsOf(x).some((g) => g.includes('pods')),
+      10_000,
+    );
   });
 
   it('dropped watches and 410 Gone: answers keep coming from the cache, and changes made meanwhile arrive', async () => {
     const { fake, source } = await setup();
     await message(source); // warm: lists done, watches open
-    await eventually(async () => null, () => fake.openWatches >= 16, 5000).catch(() => undefined);
+    await eventually(
+      async () => null,
+      () => fake.openWatches >= 16,
+      5000,
+    ).catch(() => undefined);
     expect(fake.dropWatches()).toBeGreaterThan(0);
     const during = await message(source);
     expect(textOf(during)).toContain('Holding pods');
     // A new pod while the watches were cut, then history compacted: watches resume → 410 → relist.
-    fake.apply({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'late-arrival-x1', namespace: 'team-a', labels: { app: 'late' } }, spec: { containers: [{ name: 'a', image: 'x', resources: { requests: { cpu: '100m' } } }] }, status: { phase: 'Pending' } } as unknown as KObject);
+    fake.apply({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'late-arrival-x1', namespace: 'team-a', labels: { app: 'late' } },
+      spec: { containers: [{ name: 'a', image: 'x', resources: { requests: { cpu: '100m' } } }] },
+      status: { phase: 'Pending' },
+    } as unknown as KObject);
     fake.expire();
     const after = await eventually(
       () => answerer.quota('team-a', { source }),
@@ -138,8 +163,18 @@ describe('cluster faults (real LiveSource from a kubeconfig, real Answerer)', ()
 
   it('malformed objects from the API are skipped, and the answer says so', async () => {
     const { fake, source } = await setup();
-    fake.apply({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'broken', namespace: 'team-a' }, spec: { containers: 'not-a-list' } } as unknown as KObject);
-    fake.apply({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'broken-quota', namespace: 'team-a' }, spec: { hard: { 'requests.cpu': '1.5.5' } } } as unknown as KObject);
+    fake.apply({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'broken', namespace: 'team-a' },
+      spec: { containers: 'not-a-list' },
+    } as unknown as KObject);
+    fake.apply({
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'broken-quota', namespace: 'team-a' },
+      spec: { hard: { 'requests.cpu': '1.5.5' } },
+    } as unknown as KObject);
     const a = await message(source);
     expect(a!.replies[0]!.headline).toContain('team-quota');
     expect(gapsOf(a).some((g) => /^pods: 1 object\(s\) skipped, their shape was not readable/.test(g))).toBe(true);
@@ -156,7 +191,13 @@ describe('cluster faults (real LiveSource from a kubeconfig, real Answerer)', ()
  */
 async function setupShort(o: Partial<LiveSourceOptions>): Promise<{ fake: FakeApiServer; source: LiveSource }> {
   const fake = await FakeApiServer.start({ state: DEMO, bookmarkEveryMs: 100 });
-  const source = new LiveSource({ kubeConfig: fake.kubeConfig(), requestTimeoutMs: 2000, syncTimeoutMs: 5000, backoff: { initialMs: 20, maxMs: 200 }, ...o });
+  const source = new LiveSource({
+    kubeConfig: fake.kubeConfig(),
+    requestTimeoutMs: 2000,
+    syncTimeoutMs: 5000,
+    backoff: { initialMs: 20, maxMs: 200 },
+    ...o,
+  });
   cleanups.push(async () => {
     await source.close();
     await fake.close();
@@ -177,10 +218,16 @@ describe('live faults that used to wedge the cache (issue 13): the bot recovers,
       4000,
     );
     expect(stale!.replies[0]!.kind).toBe('headroom');
-    expect(gapsOf(stale).find((g) => g.startsWith('pods:'))).toMatch(/^pods: not being updated since \d{4}-\d\d-\d\dT\S+Z \(/);
+    expect(gapsOf(stale).find((g) => g.startsWith('pods:'))).toMatch(
+      /^pods: not being updated since \d{4}-\d\d-\d\dT\S+Z \(/,
+    );
     fake.fail('pods', 0);
     fake.watchMode('pods', 'normal');
-    await eventually(() => answerer.quota('team-a', { source, allowedNamespaces: ['team-a'] }), (a) => gapsOf(a).length === 0, 4000);
+    await eventually(
+      () => answerer.quota('team-a', { source, allowedNamespaces: ['team-a'] }),
+      (a) => gapsOf(a).length === 0,
+      4000,
+    );
   });
 
   it('a reflector stuck past its deadline that the watchdog cannot restart: /healthz 503 (the platform restarts the pod), /readyz unchanged; 200 again once it recovers', async () => {
@@ -188,7 +235,11 @@ describe('live faults that used to wedge the cache (issue 13): the bot recovers,
     // beyond the watchdog's threshold.
     // Pods only: with a watchdog threshold this short, lists slowed down by a loaded test machine
     // would be restarted too.
-    const { fake, source } = await setupShort({ resources: ['pods'], requestTimeoutMs: 30_000, watchdog: { stuckAfterMs: 400, everyMs: 25, maxRestarts: 2 } });
+    const { fake, source } = await setupShort({
+      resources: ['pods'],
+      requestTimeoutMs: 30_000,
+      watchdog: { stuckAfterMs: 400, everyMs: 25, maxRestarts: 2 },
+    });
     const h = await startHarness({ answerer, source });
     cleanups.push(() => h.stop());
     await source.load();
@@ -203,11 +254,18 @@ describe('live faults that used to wedge the cache (issue 13): the bot recovers,
       8000,
     ).then(() => h.get('/healthz'));
     const ms = Date.now() - t0;
-    expect(sick).toEqual({ status: 503, text: 'wedged: list pods: stuck past its deadline again after 2 watchdog restart(s)\n' });
+    expect(sick).toEqual({
+      status: 503,
+      text: 'wedged: list pods: stuck past its deadline again after 2 watchdog restart(s)\n',
+    });
     // Readiness keeps its meaning: the cache holds data (served with a staleness note).
     expect((await h.get('/readyz')).status).toBe(200);
     fake.unhang(undefined, { release: true });
-    await eventually(async () => null, () => !source.health().wedged, 8000);
+    await eventually(
+      async () => null,
+      () => !source.health().wedged,
+      8000,
+    );
     expect(await h.get('/healthz')).toEqual({ status: 200, text: 'ok\n' });
     // Three stuck periods (two restarts, then wedged), with room for a loaded machine.
     expect(ms).toBeGreaterThanOrEqual(1200);

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { prng } from '../support/prng.ts';
 export { prng };
 
-
 export interface Input {
   name: string;
   text: string;
@@ -38,10 +37,43 @@ export function randomBytes(rnd: () => number, count: number, maxLen: number): I
 }
 
 const TOKENS = [
-  'exceeded quota: ', ', requested: ', ', used: ', ', limited: ', 'pods=1', 'requests.cpu=1e999999', 'must specify ', ' for: ',
-  '0/3 nodes are available: ', 'Insufficient cpu', ' preemption: ', 'is forbidden: ', 'apiVersion: v1\nkind: Pod\n', '---\n',
-  'metadata:\n  name: x\n', '  namespace: team-b\n', '```', '\n', '"', '{', '}', '[', ']', '&', '<', '>', '\u0000', '\uFFFD', '*a', '&a ',
-  'cpu: "1.5.5"', 'limits: [1, 2]', 'kind: Secret\n', '-n team-b ', 'OOMKilled', '<@UBOT>', 'xoxb-0000-1111-fuzz',
+  'exceeded quota: ',
+  ', requested: ',
+  ', used: ',
+  ', limited: ',
+  'pods=1',
+  'requests.cpu=1e999999',
+  'must specify ',
+  ' for: ',
+  '0/3 nodes are available: ',
+  'Insufficient cpu',
+  ' preemption: ',
+  'is forbidden: ',
+  'apiVersion: v1\nkind: Pod\n',
+  '---\n',
+  'metadata:\n  name: x\n',
+  '  namespace: team-b\n',
+  '```',
+  '\n',
+  '"',
+  '{',
+  '}',
+  '[',
+  ']',
+  '&',
+  '<',
+  '>',
+  '\u0000',
+  '\uFFFD',
+  '*a',
+  '&a ',
+  'cpu: "1.5.5"',
+  'limits: [1, 2]',
+  'kind: Secret\n',
+  '-n team-b ',
+  'OOMKilled',
+  '<@UBOT>',
+  'xoxb-0000-1111-fuzz',
 ];
 
 /** A real paste with 1–12 random edits: delete, duplicate, swap, insert a keyword or a random character. */
@@ -104,9 +136,16 @@ const DEPTH = 10_000;
 export function specialInputs(): Input[] {
   const billion = readFileSync(join(ROOT, 'test', 'fixtures', 'manifests', 'bad', 'billion-laughs.yaml'), 'utf8');
   const docs: string[] = [];
-  for (let i = 0; i < 100_000; i++) docs.push(`---\napiVersion: v1\nkind: Pod\nmetadata: {name: p${i}, namespace: team-a}\nspec: {containers: [{name: a, image: x}]}\n`);
+  for (let i = 0; i < 100_000; i++)
+    docs.push(
+      `---\napiVersion: v1\nkind: Pod\nmetadata: {name: p${i}, namespace: team-a}\nspec: {containers: [{name: a, image: x}]}\n`,
+    );
   const fiveMb = (unit: string) => unit.repeat(Math.ceil((5 * 1024 * 1024) / unit.length));
-  const invalidUtf8 = Buffer.concat([Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(PASTE), Buffer.from([0xed, 0xa0, 0x80, 0xf8, 0x88, 0x80, 0x80, 0x80, 0xc0, 0xaf])]);
+  const invalidUtf8 = Buffer.concat([
+    Buffer.from([0xff, 0xfe, 0xc3]),
+    Buffer.from(PASTE),
+    Buffer.from([0xed, 0xa0, 0x80, 0xf8, 0x88, 0x80, 0x80, 0x80, 0xc0, 0xaf]),
+  ]);
   return [
     { name: 'empty', text: '' },
     { name: 'whitespace', text: ' \n\t\r\n ' },
@@ -118,12 +157,32 @@ export function specialInputs(): Input[] {
     { name: 'JSON empty object', text: '{}' },
     { name: `deep JSON array (${DEPTH} levels)`, text: '['.repeat(DEPTH) + ']'.repeat(DEPTH) },
     { name: `deep JSON object (${DEPTH} levels)`, text: `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}` },
-    { name: `deep YAML flow map in a Pod (${DEPTH} levels)`, text: pod('{}', 'deep', `  nodeSelector: ${'{a: '.repeat(DEPTH)}1${'}'.repeat(DEPTH)}\n`) },
-    { name: `deep YAML flow sequence (${DEPTH} levels)`, text: `kind: Pod\nmetadata: {name: x}\nspec: ${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}\n` },
+    {
+      name: `deep YAML flow map in a Pod (${DEPTH} levels)`,
+      text: pod('{}', 'deep', `  nodeSelector: ${'{a: '.repeat(DEPTH)}1${'}'.repeat(DEPTH)}\n`),
+    },
+    {
+      name: `deep YAML flow sequence (${DEPTH} levels)`,
+      text: `kind: Pod\nmetadata: {name: x}\nspec: ${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}\n`,
+    },
     { name: `deep YAML block sequence (${DEPTH} levels)`, text: `${'- '.repeat(DEPTH)}x\n` },
-    { name: `deep YAML in a fenced paste (${DEPTH} levels)`, text: `\`\`\`yaml\n${pod('{}', 'deep', `  nodeSelector: ${'{a: '.repeat(DEPTH)}1${'}'.repeat(DEPTH)}\n`)}\`\`\`\n` },
+    {
+      name: `deep YAML in a fenced paste (${DEPTH} levels)`,
+      text: `\`\`\`yaml\n${pod('{}', 'deep', `  nodeSelector: ${'{a: '.repeat(DEPTH)}1${'}'.repeat(DEPTH)}\n`)}\`\`\`\n`,
+    },
     { name: 'alias bomb (billion laughs)', text: billion },
-    { name: 'alias bomb inside a Pod', text: pod('{}', 'lol', `  nodeSelector:\n${billion.split('\n').filter((l) => /^[a-i]:/.test(l)).map((l) => `    ${l}`).join('\n')}\n`) },
+    {
+      name: 'alias bomb inside a Pod',
+      text: pod(
+        '{}',
+        'lol',
+        `  nodeSelector:\n${billion
+          .split('\n')
+          .filter((l) => /^[a-i]:/.test(l))
+          .map((l) => `    ${l}`)
+          .join('\n')}\n`,
+      ),
+    },
     { name: 'alias bomb in a fenced paste', text: `\`\`\`yaml\n${billion}\n\`\`\`\n${PASTE}` },
     { name: '5 MB paste of a real error', text: fiveMb(`${PASTE}\n`) },
     { name: '5 MB of one character', text: fiveMb('x') },
@@ -132,20 +191,44 @@ export function specialInputs(): Input[] {
     { name: 'invalid UTF-8 around a real error', text: invalidUtf8.toString('utf8') },
     { name: 'quantity 1e999999 (YAML number)', text: pod('{requests: {cpu: 1e999999}}') },
     { name: 'quantity "1e999999" (string)', text: pod('{requests: {cpu: "1e999999", memory: "1e999999Ei"}}') },
-    { name: 'quantity 1e999999 in a pasted error', text: 'pods "web" is forbidden: exceeded quota: q, requested: requests.cpu=1e999999, used: requests.cpu=1, limited: requests.cpu=2' },
+    {
+      name: 'quantity 1e999999 in a pasted error',
+      text: 'pods "web" is forbidden: exceeded quota: q, requested: requests.cpu=1e999999, used: requests.cpu=1, limited: requests.cpu=2',
+    },
     { name: 'quantity of 100,000 digits', text: pod(`{requests: {cpu: "${'9'.repeat(100_000)}"}}`) },
     { name: 'cpu: "1.5.5"', text: pod('{requests: {cpu: "1.5.5"}}') },
-    { name: 'cpu 1.5.5 in a pasted error', text: 'pods "web" is forbidden: exceeded quota: q, requested: requests.cpu=1.5.5, used: requests.cpu=1.5.5, limited: requests.cpu=1.5.5' },
+    {
+      name: 'cpu 1.5.5 in a pasted error',
+      text: 'pods "web" is forbidden: exceeded quota: q, requested: requests.cpu=1.5.5, used: requests.cpu=1.5.5, limited: requests.cpu=1.5.5',
+    },
     { name: 'a list where a map belongs (limits)', text: pod('{limits: [1, 2]}') },
-    { name: 'a list where a map belongs (metadata)', text: 'apiVersion: v1\nkind: Pod\nmetadata: [a, b]\nspec: {containers: []}\n' },
-    { name: 'a map where a list belongs (containers)', text: 'apiVersion: v1\nkind: Pod\nmetadata: {name: x, namespace: team-a}\nspec: {containers: {name: a}}\n' },
-    { name: 'unknown kind', text: 'apiVersion: example.com/v1\nkind: FrobnicatorPolicy\nmetadata: {name: x, namespace: team-a}\nspec: {level: 11}\n' },
-    { name: 'unknown kind in a List', text: 'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Ingress, metadata: {name: i}}\n- 42\n- null\n' },
+    {
+      name: 'a list where a map belongs (metadata)',
+      text: 'apiVersion: v1\nkind: Pod\nmetadata: [a, b]\nspec: {containers: []}\n',
+    },
+    {
+      name: 'a map where a list belongs (containers)',
+      text: 'apiVersion: v1\nkind: Pod\nmetadata: {name: x, namespace: team-a}\nspec: {containers: {name: a}}\n',
+    },
+    {
+      name: 'unknown kind',
+      text: 'apiVersion: example.com/v1\nkind: FrobnicatorPolicy\nmetadata: {name: x, namespace: team-a}\nspec: {level: 11}\n',
+    },
+    {
+      name: 'unknown kind in a List',
+      text: 'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Ingress, metadata: {name: i}}\n- 42\n- null\n',
+    },
     { name: 'a Secret manifest', text: SECRET_MANIFEST },
     { name: 'a Secret in a fenced paste', text: `\`\`\`yaml\n${SECRET_MANIFEST}\`\`\`\n` },
     { name: 'a Pod without metadata', text: 'apiVersion: v1\nkind: Pod\nspec: {containers: [{name: a}]}\n' },
-    { name: 'replicas: -1e9', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: team-a}\nspec: {replicas: -1000000000, template: {spec: {containers: [{name: a}]}}}\n' },
-    { name: 'replicas: 1e9', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: team-a}\nspec: {replicas: 1000000000, template: {spec: {containers: [{name: a, resources: {requests: {cpu: 1m}}}]}}}\n' },
+    {
+      name: 'replicas: -1e9',
+      text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: team-a}\nspec: {replicas: -1000000000, template: {spec: {containers: [{name: a}]}}}\n',
+    },
+    {
+      name: 'replicas: 1e9',
+      text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: team-a}\nspec: {replicas: 1000000000, template: {spec: {containers: [{name: a, resources: {requests: {cpu: 1m}}}]}}}\n',
+    },
     { name: 'duplicate keys', text: 'apiVersion: v1\nkind: Pod\nkind: Pod\nmetadata: {name: x}\n' },
     { name: 'mrkdwn and mentions', text: `<!channel> <@U0ALICE> *bold* \`code\` \`\`\` & < > ${PASTE}` },
   ];
@@ -155,5 +238,12 @@ export function specialInputs(): Input[] {
 export function fuzzCorpus(): { special: Input[]; corpus: Input[] } {
   const rnd = prng(0x9a7d0c7);
   const special = specialInputs();
-  return { special, corpus: [...special, ...randomBytes(rnd, 40, 4096), ...realPastes().map((p) => ({ name: `mutated ${p.name}`, text: mutate(p.text, rnd) }))] };
+  return {
+    special,
+    corpus: [
+      ...special,
+      ...randomBytes(rnd, 40, 4096),
+      ...realPastes().map((p) => ({ name: `mutated ${p.name}`, text: mutate(p.text, rnd) })),
+    ],
+  };
 }

@@ -67,9 +67,18 @@ describe(`load: ${N} slash commands and ${N} pasted errors at once, against a 1�
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
 
-    const commands = Array.from({ length: N }, (_, i) => h.command(i % 2 ? 'team-a' : 'team-b', { channel: CHANNEL_PLATFORM, user: `U0LOAD${i}`, id: `load-cmd-${i}` }));
+    const commands = Array.from({ length: N }, (_, i) =>
+      h.command(i % 2 ? 'team-a' : 'team-b', { channel: CHANNEL_PLATFORM, user: `U0LOAD${i}`, id: `load-cmd-${i}` }),
+    );
     const messages = Array.from({ length: N }, (_, i) =>
-      h.event(messageEvent(PASTE, { channel: CHANNEL_PLATFORM, user: `U0PASTE${i}`, ts: `1700400000.${String(i).padStart(6, '0')}` }), { eventId: `EvLoad${i}` }),
+      h.event(
+        messageEvent(PASTE, {
+          channel: CHANNEL_PLATFORM,
+          user: `U0PASTE${i}`,
+          ts: `1700400000.${String(i).padStart(6, '0')}`,
+        }),
+        { eventId: `EvLoad${i}` },
+      ),
     );
     const acks = await Promise.all(commands);
     const eventAcks = await Promise.all(messages);
@@ -93,7 +102,8 @@ describe(`load: ${N} slash commands and ${N} pasted errors at once, against a 1�
     const perCommand = new Map<string, number>();
     for (const r of h.fake.responds) perCommand.set(r.id, (perCommand.get(r.id) ?? 0) + 1);
     const perThread = new Map<string, number>();
-    for (const c of h.fake.callsTo('chat.postMessage')) perThread.set(String(c.params.thread_ts), (perThread.get(String(c.params.thread_ts)) ?? 0) + 1);
+    for (const c of h.fake.callsTo('chat.postMessage'))
+      perThread.set(String(c.params.thread_ts), (perThread.get(String(c.params.thread_ts)) ?? 0) + 1);
     expect(perCommand.size).toBe(N);
     expect(perThread.size).toBe(N);
     const duplicates = [...perCommand.values(), ...perThread.values()].filter((n) => n !== 1).length;
@@ -112,13 +122,18 @@ describe(`load: ${N} slash commands and ${N} pasted errors at once, against a 1�
 
 describe('rate limits: the extra requests get a polite "try again", never an answer, never silence', () => {
   it('per user: 3 a minute, the 4th and 5th /quota are told when to come back', async () => {
-    const h = await startHarness({ answerer: createAnswerer(), source: new FileSource(DEMO), rate: { user: { capacity: 3, perSeconds: 60 }, channel: { capacity: 100, perSeconds: 60 } } });
+    const h = await startHarness({
+      answerer: createAnswerer(),
+      source: new FileSource(DEMO),
+      rate: { user: { capacity: 3, perSeconds: 60 }, channel: { capacity: 100, perSeconds: 60 } },
+    });
     try {
       const acks = [];
       for (let i = 0; i < 5; i++) acks.push(await h.command('team-a', { channel: CHANNEL_A, user: 'U0GREEDY' }));
       const texts = acks.map((a) => String((a.ack as { text: string }).text));
       expect(texts.slice(0, 3).every((t) => t === 'Checking team-a…')).toBe(true);
-      for (const t of texts.slice(3)) expect(t).toMatch(/^⏳ You're asking faster than I can check — try again in \d+ s$/);
+      for (const t of texts.slice(3))
+        expect(t).toMatch(/^⏳ You're asking faster than I can check — try again in \d+ s$/);
       expect((acks[3]!.ack as { response_type: string }).response_type).toBe('ephemeral');
       // Another user in the same channel is not held back by the greedy one.
       const other = await h.command('team-a', { channel: CHANNEL_A, user: 'U0PATIENT' });
@@ -131,7 +146,11 @@ describe('rate limits: the extra requests get a polite "try again", never an ans
   });
 
   it('per channel: 4 a minute across users; pasted errors past it get an ephemeral "try again", not a reply', async () => {
-    const h = await startHarness({ answerer: createAnswerer(), source: new FileSource(DEMO), rate: { user: { capacity: 100, perSeconds: 60 }, channel: { capacity: 4, perSeconds: 60 } } });
+    const h = await startHarness({
+      answerer: createAnswerer(),
+      source: new FileSource(DEMO),
+      rate: { user: { capacity: 100, perSeconds: 60 }, channel: { capacity: 4, perSeconds: 60 } },
+    });
     try {
       for (let i = 0; i < 6; i++) {
         await h.event(messageEvent(PASTE, { channel: CHANNEL_A, user: `U0CROWD${i}`, ts: `1700500000.00000${i}` }));
@@ -141,11 +160,19 @@ describe('rate limits: the extra requests get a polite "try again", never an ans
       const polite = h.fake.callsTo('chat.postEphemeral');
       expect(polite).toHaveLength(2);
       for (const p of polite) {
-        expect(String(p.params.text)).toMatch(/^⏳ This channel is asking faster than I can check — try again in \d+ s$/);
+        expect(String(p.params.text)).toMatch(
+          /^⏳ This channel is asking faster than I can check — try again in \d+ s$/,
+        );
         expect(String(p.params.user)).toMatch(/^U0CROWD[45]$/);
       }
       // The mention and the shortcut share the channel's bucket.
-      await h.event({ type: 'app_mention', channel: CHANNEL_A, user: 'U0CROWD9', text: '<@UBOT> quota team-a', ts: '1700500001.000001' });
+      await h.event({
+        type: 'app_mention',
+        channel: CHANNEL_A,
+        user: 'U0CROWD9',
+        text: '<@UBOT> quota team-a',
+        ts: '1700500001.000001',
+      });
       const sc = await h.shortcut({ text: PASTE, ts: '1700500002.000001' }, { channel: CHANNEL_A, user: 'U0CROWD8' });
       await h.handle.idle();
       expect(h.fake.callsTo('chat.postEphemeral')).toHaveLength(3);

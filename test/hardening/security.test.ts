@@ -14,7 +14,16 @@ import { FileSource, readStateFiles } from '../../src/cluster/file-source.ts';
 import { redactDeep } from '../../src/answer/redact.ts';
 import { formBody, postSigned, slackSignature } from '../support/sign.ts';
 import { run } from '../cli/harness.ts';
-import { BOT_TOKEN, CHANNEL_A, CHANNEL_B, messageEvent, SIGNING_SECRET, startHarness, VERIFICATION_TOKEN, type Harness } from '../slack/harness.ts';
+import {
+  BOT_TOKEN,
+  CHANNEL_A,
+  CHANNEL_B,
+  messageEvent,
+  SIGNING_SECRET,
+  startHarness,
+  VERIFICATION_TOKEN,
+  type Harness,
+} from '../slack/harness.ts';
 import { PASTE, SECRET_MANIFEST, SECRET_VALUES } from './inputs.ts';
 
 const DEMO = fileURLToPath(new URL('../../manifests/demo', import.meta.url));
@@ -23,7 +32,18 @@ const DEMO = fileURLToPath(new URL('../../manifests/demo', import.meta.url));
 const demo = readStateFiles(DEMO).snapshot;
 const TEAM_A_NAMES = [
   ...new Set(
-    ['Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'Job', 'ResourceQuota', 'LimitRange', 'Event', 'PersistentVolumeClaim', 'Service']
+    [
+      'Pod',
+      'Deployment',
+      'ReplicaSet',
+      'StatefulSet',
+      'Job',
+      'ResourceQuota',
+      'LimitRange',
+      'Event',
+      'PersistentVolumeClaim',
+      'Service',
+    ]
       .flatMap((k) => demo.list(k, 'team-a'))
       .map((o) => o.metadata.name ?? '')
       .filter((n) => n !== ''),
@@ -38,7 +58,9 @@ function escapeRe(s: string): string {
 
 /** team-a names in `shown` that the asker did not type themselves (echoing their own words reveals nothing). */
 function leaks(shown: string, asked: string): string[] {
-  return [...TEAM_A_NAMES, ...TEAM_A_NUMBERS].filter((n) => !asked.includes(n) && new RegExp(`(^|[^a-z0-9-])${escapeRe(n)}($|[^a-z0-9-])`).test(shown));
+  return [...TEAM_A_NAMES, ...TEAM_A_NUMBERS].filter(
+    (n) => !asked.includes(n) && new RegExp(`(^|[^a-z0-9-])${escapeRe(n)}($|[^a-z0-9-])`).test(shown),
+  );
 }
 
 describe('forged, stale and replayed requests', () => {
@@ -51,12 +73,29 @@ describe('forged, stale and replayed requests', () => {
   });
 
   const eventBody = (eventId: string, ts: string) =>
-    JSON.stringify({ token: VERIFICATION_TOKEN, team_id: 'T0FAKE', api_app_id: 'A0QD', type: 'event_callback', event_id: eventId, event_time: 1, event: messageEvent(PASTE, { channel: CHANNEL_A, ts }) });
+    JSON.stringify({
+      token: VERIFICATION_TOKEN,
+      team_id: 'T0FAKE',
+      api_app_id: 'A0QD',
+      type: 'event_callback',
+      event_id: eventId,
+      event_time: 1,
+      event: messageEvent(PASTE, { channel: CHANNEL_A, ts }),
+    });
 
   it('unsigned → 401, nothing answered', async () => {
-    const res = await fetch(`${h.base}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: eventBody('EvUnsigned', '1700600000.000001') });
+    const res = await fetch(`${h.base}/slack/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: eventBody('EvUnsigned', '1700600000.000001'),
+    });
     expect(res.status).toBe(401);
-    const wrong = await postSigned(`${h.base}/slack/events`, 'guessed-secret-0000', eventBody('EvWrong', '1700600000.000002'), { kind: 'json' });
+    const wrong = await postSigned(
+      `${h.base}/slack/events`,
+      'guessed-secret-0000',
+      eventBody('EvWrong', '1700600000.000002'),
+      { kind: 'json' },
+    );
     expect(wrong.status).toBe(401);
     await h.handle.idle();
     expect(h.fake.callsTo('chat.postMessage')).toHaveLength(0);
@@ -75,22 +114,53 @@ describe('forged, stale and replayed requests', () => {
     const ts = Math.floor(Date.now() / 1000);
     const body = eventBody('EvReplay', '1700600000.000004');
     const sig = slackSignature(SIGNING_SECRET, ts, body);
-    const first = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, { kind: 'json', timestamp: ts, signature: sig });
-    const again = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, { kind: 'json', timestamp: ts, signature: sig });
+    const first = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, {
+      kind: 'json',
+      timestamp: ts,
+      signature: sig,
+    });
+    const again = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, {
+      kind: 'json',
+      timestamp: ts,
+      signature: sig,
+    });
     expect([first.status, again.status]).toEqual([200, 200]);
     await h.handle.idle();
-    expect(h.fake.callsTo('chat.postMessage').filter((c) => c.params.thread_ts === '1700600000.000004')).toHaveLength(1);
+    expect(h.fake.callsTo('chat.postMessage').filter((c) => c.params.thread_ts === '1700600000.000004')).toHaveLength(
+      1,
+    );
     // The captured request, replayed 6 minutes on: its signature binds the old timestamp.
-    const late = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, { kind: 'json', timestamp: ts - 360, signature: slackSignature(SIGNING_SECRET, ts - 360, body) });
+    const late = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, {
+      kind: 'json',
+      timestamp: ts - 360,
+      signature: slackSignature(SIGNING_SECRET, ts - 360, body),
+    });
     expect(late.status).toBe(401);
   });
 
   it('the same signed /quota body twice → one answer (dropped by its trigger_id)', async () => {
-    const body = formBody({ token: VERIFICATION_TOKEN, team_id: 'T0FAKE', channel_id: CHANNEL_A, user_id: 'U0ALICE', command: '/quota', text: 'team-a', response_url: h.fake.responseUrl('replayed-cmd'), trigger_id: 'trig-replayed' });
+    const body = formBody({
+      token: VERIFICATION_TOKEN,
+      team_id: 'T0FAKE',
+      channel_id: CHANNEL_A,
+      user_id: 'U0ALICE',
+      command: '/quota',
+      text: 'team-a',
+      response_url: h.fake.responseUrl('replayed-cmd'),
+      trigger_id: 'trig-replayed',
+    });
     const ts = Math.floor(Date.now() / 1000);
     const sig = slackSignature(SIGNING_SECRET, ts, body);
-    const a = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, { kind: 'form', timestamp: ts, signature: sig });
-    const b = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, { kind: 'form', timestamp: ts, signature: sig });
+    const a = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, {
+      kind: 'form',
+      timestamp: ts,
+      signature: sig,
+    });
+    const b = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, {
+      kind: 'form',
+      timestamp: ts,
+      signature: sig,
+    });
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.ms).toBeLessThan(3000);
     await h.handle.idle();
@@ -107,13 +177,18 @@ describe('the access policy at every entry point: #team-b asks about team-a', ()
   });
   afterAll(async () => {
     await h?.stop();
-    console.log(`hardening security: ${tried.length} forbidden lookups tried, ${tried.filter((t) => leaks(t.shown, t.asked).length > 0).length} leaked`);
+    console.log(
+      `hardening security: ${tried.length} forbidden lookups tried, ${tried.filter((t) => leaks(t.shown, t.asked).length > 0).length} leaked`,
+    );
   });
 
   /** Everything posted for one request: threaded/ephemeral messages and response_url posts since `before`. */
   function postedSince(before: { calls: number; responds: number }): string {
     const calls = h.fake.calls.slice(before.calls).filter((c) => c.method.startsWith('chat.'));
-    return JSON.stringify([...calls.map((c) => c.params), ...h.fake.responds.slice(before.responds).map((r) => r.body)]);
+    return JSON.stringify([
+      ...calls.map((c) => c.params),
+      ...h.fake.responds.slice(before.responds).map((r) => r.body),
+    ]);
   }
   const mark = () => ({ calls: h.fake.calls.length, responds: h.fake.responds.length });
 
@@ -187,7 +262,13 @@ describe('the access policy at every entry point: #team-b asks about team-a', ()
   it('a channel the policy does not list sees nothing (fail closed)', async () => {
     const before = mark();
     await h.event(messageEvent(PASTE, { channel: 'C0STRANGER', ts: '1700700300.000001' }));
-    await h.event({ type: 'app_mention', channel: 'C0STRANGER', user: 'U0BOB', text: '<@UBOT> quota team-b', ts: '1700700300.000002' });
+    await h.event({
+      type: 'app_mention',
+      channel: 'C0STRANGER',
+      user: 'U0BOB',
+      text: '<@UBOT> quota team-b',
+      ts: '1700700300.000002',
+    });
     const r = await h.command('team-b', { channel: 'C0STRANGER' });
     await h.handle.idle();
     const shown = JSON.stringify(r.ack) + postedSince(before);
@@ -208,8 +289,16 @@ describe('a pasted Secret is never echoed', () => {
     const h = await startHarness({ answerer: createAnswerer(), source: new FileSource(DEMO), logLevel: 'debug' });
     try {
       await h.event(messageEvent(SECRET_MANIFEST, { channel: CHANNEL_A, ts: '1700800000.000001' }));
-      await h.event(messageEvent(`\`\`\`yaml\n${SECRET_MANIFEST}\`\`\`\n${PASTE}`, { channel: CHANNEL_A, ts: '1700800000.000002' }));
-      await h.event({ type: 'app_mention', channel: CHANNEL_A, user: 'U0BOB', text: `<@UBOT> ${SECRET_MANIFEST}`, ts: '1700800000.000003' });
+      await h.event(
+        messageEvent(`\`\`\`yaml\n${SECRET_MANIFEST}\`\`\`\n${PASTE}`, { channel: CHANNEL_A, ts: '1700800000.000002' }),
+      );
+      await h.event({
+        type: 'app_mention',
+        channel: CHANNEL_A,
+        user: 'U0BOB',
+        text: `<@UBOT> ${SECRET_MANIFEST}`,
+        ts: '1700800000.000003',
+      });
       await h.shortcut({ text: SECRET_MANIFEST, ts: '1700800000.000004' }, { channel: CHANNEL_A });
       await h.handle.idle();
       const posted = h.fake.allPostedText();
@@ -258,7 +347,17 @@ const HIDDEN = {
 };
 
 const secretYaml = (name: string, data: string, indent = '') =>
-  [`apiVersion: v1`, `kind: Secret`, `metadata:`, `  name: ${name}`, `  namespace: team-a`, `data:`, `  password: ${data}`].map((l, i) => (i === 0 ? `${indent}- ${l}` : `${indent}  ${l}`)).join('\n');
+  [
+    `apiVersion: v1`,
+    `kind: Secret`,
+    `metadata:`,
+    `  name: ${name}`,
+    `  namespace: team-a`,
+    `data:`,
+    `  password: ${data}`,
+  ]
+    .map((l, i) => (i === 0 ? `${indent}- ${l}` : `${indent}  ${l}`))
+    .join('\n');
 
 const SECRET_INPUTS: { name: string; text: string; names: string[]; hidden: string[] }[] = [
   {
@@ -269,7 +368,23 @@ const SECRET_INPUTS: { name: string; text: string; names: string[]; hidden: stri
   },
   {
     name: 'SecretList (JSON)',
-    text: JSON.stringify({ apiVersion: 'v1', kind: 'SecretList', items: [{ metadata: { name: 'json-secret-1', namespace: 'team-a' }, data: { password: HIDDEN.secretListData } }, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'json-secret-2', namespace: 'team-a' }, data: { k: HIDDEN.jsonData } }] }, null, 2),
+    text: JSON.stringify(
+      {
+        apiVersion: 'v1',
+        kind: 'SecretList',
+        items: [
+          { metadata: { name: 'json-secret-1', namespace: 'team-a' }, data: { password: HIDDEN.secretListData } },
+          {
+            apiVersion: 'v1',
+            kind: 'Secret',
+            metadata: { name: 'json-secret-2', namespace: 'team-a' },
+            data: { k: HIDDEN.jsonData },
+          },
+        ],
+      },
+      null,
+      2,
+    ),
     names: ['json-secret-1', 'json-secret-2'],
     hidden: [HIDDEN.secretListData, HIDDEN.jsonData],
   },
@@ -302,27 +417,38 @@ describe('Secrets at every depth and env literals are redacted in every output',
     ['check', '-f', '-', '--state', 'manifests/demo', '--json'],
   ];
   let checked = 0;
-  afterAll(() => console.log(`hardening secrets: ${checked} (input × output) pairs checked, ${Object.keys(HIDDEN).length} hidden values`));
+  afterAll(() =>
+    console.log(
+      `hardening secrets: ${checked} (input × output) pairs checked, ${Object.keys(HIDDEN).length} hidden values`,
+    ),
+  );
 
   it.each(SECRET_INPUTS)('CLI, $name', async ({ text, names, hidden }) => {
     for (const argv of CLI) {
       const o = await run(argv, text);
       expect(o.code, `${argv.join(' ')}: ${o.stderr}`).toBeLessThanOrEqual(1);
       // Text output lists what it simulated; a paste of Secrets alone is "nothing recognised" to diagnose.
-      if (argv.includes('--json') || argv[0] !== 'diagnose') for (const n of names) expect(o.stdout, `${argv.join(' ')} names ${n}`).toContain(n);
+      if (argv.includes('--json') || argv[0] !== 'diagnose')
+        for (const n of names) expect(o.stdout, `${argv.join(' ')} names ${n}`).toContain(n);
       for (const v of hidden) expect(o.stdout + o.stderr, `${argv.join(' ')} shows ${v}`).not.toContain(v);
       if (argv.includes('--json')) expect(o.stdout).toContain('[redacted]');
       checked++;
     }
   });
 
-  it('Slack (message, mention, shortcut) and the bot\'s own log lines', async () => {
+  it("Slack (message, mention, shortcut) and the bot's own log lines", async () => {
     const h = await startHarness({ answerer: createAnswerer(), source: new FileSource(DEMO), logLevel: 'debug' });
     try {
       let i = 0;
       for (const { text } of SECRET_INPUTS) {
         await h.event(messageEvent(`\`\`\`\n${text}\n\`\`\``, { channel: CHANNEL_A, ts: `1700810000.00000${++i}` }));
-        await h.event({ type: 'app_mention', channel: CHANNEL_A, user: 'U0BOB', text: `<@UBOT> ${text}`, ts: `1700810000.00000${++i}` });
+        await h.event({
+          type: 'app_mention',
+          channel: CHANNEL_A,
+          user: 'U0BOB',
+          text: `<@UBOT> ${text}`,
+          ts: `1700810000.00000${++i}`,
+        });
         await h.shortcut({ text, ts: `1700810000.00000${++i}` }, { channel: CHANNEL_A });
         checked += 3;
       }
@@ -343,33 +469,121 @@ describe('redactDeep: exact shapes', () => {
   const CASES: { name: string; input: unknown; want: unknown }[] = [
     {
       name: 'a Secret keeps apiVersion, kind, name, namespace, type',
-      input: { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: 's', namespace: 'n', labels: { a: 'b' }, annotations: { x: 'y' } }, data: { k: 'dg==' }, stringData: { k: 'v' } },
-      want: { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: 's', namespace: 'n' }, data: '[redacted]' },
+      input: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'Opaque',
+        metadata: { name: 's', namespace: 'n', labels: { a: 'b' }, annotations: { x: 'y' } },
+        data: { k: 'dg==' },
+        stringData: { k: 'v' },
+      },
+      want: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'Opaque',
+        metadata: { name: 's', namespace: 'n' },
+        data: '[redacted]',
+      },
     },
     {
       name: 'a SecretList item without kind',
       input: { apiVersion: 'v1', kind: 'SecretList', items: [{ metadata: { name: 's' }, data: { k: 'dg==' } }] },
-      want: { apiVersion: 'v1', kind: 'SecretList', items: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: '[redacted]' }] },
+      want: {
+        apiVersion: 'v1',
+        kind: 'SecretList',
+        items: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: '[redacted]' }],
+      },
     },
     {
       name: 'List of List of Secret',
-      input: { kind: 'List', items: [{ kind: 'List', items: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { a: 'b' } }] }] },
-      want: { kind: 'List', items: [{ kind: 'List', items: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: '[redacted]' }] }] },
+      input: {
+        kind: 'List',
+        items: [
+          {
+            kind: 'List',
+            items: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { a: 'b' } }],
+          },
+        ],
+      },
+      want: {
+        kind: 'List',
+        items: [
+          { kind: 'List', items: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: '[redacted]' }] },
+        ],
+      },
     },
     {
       name: 'a simulate result of a Secret',
-      input: { kind: 'Secret', name: 's', admission: { allowed: true }, object: { metadata: { name: 's' }, data: { k: 'dg==' } } },
-      want: { kind: 'Secret', name: 's', admission: { allowed: true }, object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: '[redacted]' } },
+      input: {
+        kind: 'Secret',
+        name: 's',
+        admission: { allowed: true },
+        object: { metadata: { name: 's' }, data: { k: 'dg==' } },
+      },
+      want: {
+        kind: 'Secret',
+        name: 's',
+        admission: { allowed: true },
+        object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: '[redacted]' },
+      },
     },
     {
       name: 'env values in a CronJob template, valueFrom kept',
-      input: { kind: 'CronJob', spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', env: [{ name: 'A', value: 'x' }, { name: 'B', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }] } } } } } },
-      want: { kind: 'CronJob', spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', env: [{ name: 'A', value: '[redacted]' }, { name: 'B', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }] } } } } } },
+      input: {
+        kind: 'CronJob',
+        spec: {
+          jobTemplate: {
+            spec: {
+              template: {
+                spec: {
+                  containers: [
+                    {
+                      name: 'c',
+                      env: [
+                        { name: 'A', value: 'x' },
+                        { name: 'B', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+                      ],
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
+      want: {
+        kind: 'CronJob',
+        spec: {
+          jobTemplate: {
+            spec: {
+              template: {
+                spec: {
+                  containers: [
+                    {
+                      name: 'c',
+                      env: [
+                        { name: 'A', value: '[redacted]' },
+                        { name: 'B', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+                      ],
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
     },
     {
       name: 'last-applied-configuration masked, other annotations kept',
-      input: { kind: 'Pod', metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"env":"x"}', keep: 'me' } } },
-      want: { kind: 'Pod', metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '[redacted]', keep: 'me' } } },
+      input: {
+        kind: 'Pod',
+        metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"env":"x"}', keep: 'me' } },
+      },
+      want: {
+        kind: 'Pod',
+        metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '[redacted]', keep: 'me' } },
+      },
     },
     { name: 'scalars untouched', input: [1, 'x', null, true], want: [1, 'x', null, true] },
   ];

@@ -50,7 +50,9 @@ function sentToBuild(path: string): boolean {
 
 /** `npm ci --omit=dev` installs the lockfile entries not marked `dev`: their package names. */
 function productionPackages(): Set<string> {
-  const lock = JSON.parse(readFileSync(`${ROOT}/package-lock.json`, 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const lock = JSON.parse(readFileSync(`${ROOT}/package-lock.json`, 'utf8')) as {
+    packages: Record<string, { dev?: boolean }>;
+  };
   return new Set(
     Object.entries(lock.packages)
       .filter(([path, p]) => path !== '' && !p.dev)
@@ -79,8 +81,16 @@ describe('Dockerfile', () => {
     expect(build).toEqual(expect.arrayContaining(['COPY tsconfig.json tsconfig.build.json ./', 'COPY src/ ./src/']));
     // BuildKit skips stages the final image does not use: the runtime must copy the compiled output from it.
     expect(runtime).toContain(`COPY --from=${stageName(build!)} /app/dist ./dist`);
-    const tsconfig = JSON.parse(readFileSync(`${ROOT}/tsconfig.build.json`, 'utf8').replace(/^\s*\/\/.*$/gm, '')) as { compilerOptions: Record<string, unknown> };
-    expect(tsconfig.compilerOptions).toMatchObject({ rootDir: 'src', outDir: 'dist', noEmit: false, noEmitOnError: true, rewriteRelativeImportExtensions: true });
+    const tsconfig = JSON.parse(readFileSync(`${ROOT}/tsconfig.build.json`, 'utf8').replace(/^\s*\/\/.*$/gm, '')) as {
+      compilerOptions: Record<string, unknown>;
+    };
+    expect(tsconfig.compilerOptions).toMatchObject({
+      rootDir: 'src',
+      outDir: 'dist',
+      noEmit: false,
+      noEmitOnError: true,
+      rewriteRelativeImportExtensions: true,
+    });
   });
 
   it('the runtime stage has no TypeScript: no src/, no tsx or esbuild among the production dependencies', () => {
@@ -90,9 +100,15 @@ describe('Dockerfile', () => {
     expect(runtime.filter((l) => /^COPY\s/i.test(l) && /\bsrc\b|\.ts\b|tsconfig/.test(l))).toEqual([]);
     expect(runtime.join('\n')).not.toMatch(/tsx|TSX_/i);
     const prod = productionPackages();
-    for (const name of ['tsx', 'esbuild', '@esbuild/linux-x64', 'typescript', 'vitest']) expect(prod.has(name), `${name} is installed by npm ci --omit=dev`).toBe(false);
-    for (const name of ['@kubernetes/client-node', '@slack/bolt', 'commander', 'yaml', 'zod']) expect(prod.has(name), `${name} is missing from the production install`).toBe(true);
-    const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { type: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    for (const name of ['tsx', 'esbuild', '@esbuild/linux-x64', 'typescript', 'vitest'])
+      expect(prod.has(name), `${name} is installed by npm ci --omit=dev`).toBe(false);
+    for (const name of ['@kubernetes/client-node', '@slack/bolt', 'commander', 'yaml', 'zod'])
+      expect(prod.has(name), `${name} is missing from the production install`).toBe(true);
+    const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as {
+      type: string;
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     expect(pkg.type).toBe('module');
     expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
     expect(Object.keys(pkg.devDependencies)).toContain('tsx');
@@ -109,7 +125,13 @@ describe('Dockerfile', () => {
     expect(execForm(runtime, 'ENTRYPOINT')).toEqual(['/nodejs/bin/node', '/app/bin/quota-doctor.js']);
     expect(execForm(runtime, 'CMD')).toEqual(['serve']);
     // The entrypoint's script is in the image, next to the package.json that makes dist/*.js ES modules.
-    expect(runtime).toEqual(expect.arrayContaining(['WORKDIR /app', 'COPY bin/quota-doctor.js ./bin/', expect.stringMatching(/^COPY --from=\S+ \/app\/package\.json \.\/$/)]));
+    expect(runtime).toEqual(
+      expect.arrayContaining([
+        'WORKDIR /app',
+        'COPY bin/quota-doctor.js ./bin/',
+        expect.stringMatching(/^COPY --from=\S+ \/app\/package\.json \.\/$/),
+      ]),
+    );
   });
 
   it('sets NODE_ENV=production (nothing written outside /tmp: compiled JavaScript has no transform cache)', () => {
@@ -121,11 +143,43 @@ describe('Dockerfile', () => {
   it('copies package*.json, the tsconfigs, src/, the bin and manifests/demo/, and the build context keeps exactly those', () => {
     const fromContext = instructions
       .filter((l) => /^COPY\s/i.test(l) && !/--from=/i.test(l))
-      .flatMap((l) => l.split(/\s+/).slice(1, -1).filter((a) => !a.startsWith('--')))
+      .flatMap((l) =>
+        l
+          .split(/\s+/)
+          .slice(1, -1)
+          .filter((a) => !a.startsWith('--')),
+      )
       .map((p) => p.replace(/^\.\//, '').replace(/\/$/, ''));
-    expect(new Set(fromContext)).toEqual(new Set(['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'bin/quota-doctor.js', 'src', 'manifests/demo']));
+    expect(new Set(fromContext)).toEqual(
+      new Set([
+        'package.json',
+        'package-lock.json',
+        'tsconfig.json',
+        'tsconfig.build.json',
+        'bin/quota-doctor.js',
+        'src',
+        'manifests/demo',
+      ]),
+    );
     for (const p of fromContext) expect(sentToBuild(p), `${p} is excluded by .dockerignore`).toBe(true);
-    for (const p of ['node_modules', 'dist', 'dist/cli/program.js', '.git', 'test', 'bench', 'bin/action.js', 'action.yml', 'examples', 'coverage', '.ci', 'README.md', 'manifests/base', 'manifests/rbac.yaml', 'src/.env', '.env']) {
+    for (const p of [
+      'node_modules',
+      'dist',
+      'dist/cli/program.js',
+      '.git',
+      'test',
+      'bench',
+      'bin/action.js',
+      'action.yml',
+      'examples',
+      'coverage',
+      '.ci',
+      'README.md',
+      'manifests/base',
+      'manifests/rbac.yaml',
+      'src/.env',
+      '.env',
+    ]) {
       expect(sentToBuild(p), `${p} is sent to the build`).toBe(false);
     }
   });

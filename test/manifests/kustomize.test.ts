@@ -21,7 +21,12 @@ const READ_VERBS = new Set(['get', 'list', 'watch']);
 const FORBIDDEN_RESOURCES = ['secrets', 'configmaps'];
 /** The one write the bot has: get + update of exactly its dedupe Leases (src/slack/lease-dedupe.ts), in its own namespace. */
 const DEDUPE_LEASES = Array.from({ length: LEASE_BUCKETS }, (_, i) => `${LEASE_PREFIX}${i}`);
-const DEDUPE_RULE = { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: DEDUPE_LEASES, verbs: ['get', 'update'] };
+const DEDUPE_RULE = {
+  apiGroups: ['coordination.k8s.io'],
+  resources: ['leases'],
+  resourceNames: DEDUPE_LEASES,
+  verbs: ['get', 'update'],
+};
 
 const KUBECTL = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 if (!KUBECTL) console.warn('test/manifests: kubectl is not on PATH; the kustomize render checks are skipped');
@@ -51,7 +56,9 @@ const envVar = z.looseObject({
   name: z.string(),
   value: z.string().optional(),
   valueFrom: z
-    .looseObject({ secretKeyRef: z.looseObject({ name: z.string(), key: z.string(), optional: z.boolean().optional() }).optional() })
+    .looseObject({
+      secretKeyRef: z.looseObject({ name: z.string(), key: z.string(), optional: z.boolean().optional() }).optional(),
+    })
     .optional(),
 });
 const container = z.looseObject({
@@ -75,11 +82,15 @@ const container = z.looseObject({
       allowPrivilegeEscalation: z.boolean().optional(),
       readOnlyRootFilesystem: z.boolean().optional(),
       privileged: z.boolean().optional(),
-      capabilities: z.looseObject({ drop: z.array(z.string()).optional(), add: z.array(z.string()).optional() }).optional(),
+      capabilities: z
+        .looseObject({ drop: z.array(z.string()).optional(), add: z.array(z.string()).optional() })
+        .optional(),
       seccompProfile: seccomp,
     })
     .optional(),
-  volumeMounts: z.array(z.looseObject({ name: z.string(), mountPath: z.string(), readOnly: z.boolean().optional() })).default([]),
+  volumeMounts: z
+    .array(z.looseObject({ name: z.string(), mountPath: z.string(), readOnly: z.boolean().optional() }))
+    .default([]),
 });
 const deployment = object.extend({
   spec: z.looseObject({
@@ -94,7 +105,11 @@ const deployment = object.extend({
         hostPID: z.boolean().optional(),
         hostIPC: z.boolean().optional(),
         securityContext: z
-          .looseObject({ runAsNonRoot: z.boolean().optional(), runAsUser: z.number().optional(), seccompProfile: seccomp })
+          .looseObject({
+            runAsNonRoot: z.boolean().optional(),
+            runAsUser: z.number().optional(),
+            seccompProfile: seccomp,
+          })
           .optional(),
         containers: z.array(container).min(1),
         volumes: z
@@ -122,7 +137,11 @@ const configMap = object.extend({ data: z.record(z.string(), z.string()) });
 // ---- rendering ----------------------------------------------------------------------------------------
 
 function render(dir: string): KObject[] {
-  const out = execFileSync('kubectl', ['kustomize', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync('kubectl', ['kustomize', dir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return parseAllDocuments(out).map((doc, i) => {
     expect(doc.errors, `document ${i} of ${dir}`).toEqual([]);
     return object.parse(doc.toJS());
@@ -162,20 +181,38 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
     const kinds = new Set(objects.map((o) => o.kind));
     expect(kinds.has('Secret')).toBe(false);
     for (const k of kinds) {
-      expect(['Namespace', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'Lease', 'ConfigMap', 'Deployment', 'Service', 'NetworkPolicy', 'PodDisruptionBudget']).toContain(k);
+      expect([
+        'Namespace',
+        'ServiceAccount',
+        'ClusterRole',
+        'ClusterRoleBinding',
+        'Role',
+        'RoleBinding',
+        'Lease',
+        'ConfigMap',
+        'Deployment',
+        'Service',
+        'NetworkPolicy',
+        'PodDisruptionBudget',
+      ]).toContain(k);
     }
     // Namespaced objects all land in the bot's namespace (demo state uses team namespaces).
     for (const o of objects) {
-      if (!['Namespace', 'ClusterRole', 'ClusterRoleBinding'].includes(o.kind)) expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).toBe(NAMESPACE);
+      if (!['Namespace', 'ClusterRole', 'ClusterRoleBinding'].includes(o.kind))
+        expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).toBe(NAMESPACE);
     }
     expect(only(objects, 'Namespace', object).map((n) => n.metadata.name)).toEqual([NAMESPACE]);
   });
 
   it('ships exactly the dedupe Leases, and the one namespaced Role writes exactly those (get + update by name)', () => {
     const leases = objects.filter((o) => o.kind === 'Lease');
-    expect(leases.map((l) => `${l.apiVersion} ${l.metadata.namespace}/${l.metadata.name}`).sort()).toEqual(DEDUPE_LEASES.map((n) => `coordination.k8s.io/v1 ${NAMESPACE}/${n}`).sort());
+    expect(leases.map((l) => `${l.apiVersion} ${l.metadata.namespace}/${l.metadata.name}`).sort()).toEqual(
+      DEDUPE_LEASES.map((n) => `coordination.k8s.io/v1 ${NAMESPACE}/${n}`).sort(),
+    );
     const roles = only(objects, 'Role', role);
-    expect(roles.map((r) => `${r.metadata.namespace}/${r.metadata.name}`)).toEqual([`${NAMESPACE}/quota-doctor-dedupe`]);
+    expect(roles.map((r) => `${r.metadata.namespace}/${r.metadata.name}`)).toEqual([
+      `${NAMESPACE}/quota-doctor-dedupe`,
+    ]);
     expect(roles[0]!.rules).toEqual([DEDUPE_RULE]);
   });
 
@@ -204,13 +241,18 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
     const d = theDeployment(objects);
     const sa = d.spec.template.spec.serviceAccountName;
     expect(sa).toBeDefined();
-    expect(only(objects, 'ServiceAccount', object).map((s) => `${s.metadata.namespace}/${s.metadata.name}`)).toEqual([`${NAMESPACE}/${sa}`]);
+    expect(only(objects, 'ServiceAccount', object).map((s) => `${s.metadata.namespace}/${s.metadata.name}`)).toEqual([
+      `${NAMESPACE}/${sa}`,
+    ]);
     const roleNames = new Set(only(objects, 'ClusterRole', role).map((r) => `ClusterRole/${r.metadata.name}`));
     for (const r of only(objects, 'Role', role)) roleNames.add(`Role/${r.metadata.name}`);
     const bindings = [...only(objects, 'ClusterRoleBinding', binding), ...only(objects, 'RoleBinding', binding)];
     expect(bindings.length).toBeGreaterThan(0);
     // The ClusterRole (read) cluster-wide; the dedupe Role only through a RoleBinding in the bot's namespace.
-    expect(bindings.map((b) => `${b.kind} → ${b.roleRef.kind}/${b.roleRef.name}`).sort()).toEqual(['ClusterRoleBinding → ClusterRole/quota-doctor-read', 'RoleBinding → Role/quota-doctor-dedupe']);
+    expect(bindings.map((b) => `${b.kind} → ${b.roleRef.kind}/${b.roleRef.name}`).sort()).toEqual([
+      'ClusterRoleBinding → ClusterRole/quota-doctor-read',
+      'RoleBinding → Role/quota-doctor-dedupe',
+    ]);
     for (const b of bindings) {
       // Only roles shipped here: never a built-in such as view, edit or cluster-admin.
       expect(roleNames.has(`${b.roleRef.kind}/${b.roleRef.name}`), `${b.metadata.name} → ${b.roleRef.name}`).toBe(true);
@@ -268,7 +310,9 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
     expect(probePort(c!, ready!.port)).toBe(3000);
     expect(c!.env.find((e) => e.name === 'PORT')?.value).toBe('3000');
     // The dedupe Leases are looked up in the pod's own namespace.
-    expect(c!.env.find((e) => e.name === 'QUOTA_DOCTOR_DEDUPE_NAMESPACE')?.valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.namespace' } });
+    expect(c!.env.find((e) => e.name === 'QUOTA_DOCTOR_DEDUPE_NAMESPACE')?.valueFrom).toEqual({
+      fieldRef: { fieldPath: 'metadata.namespace' },
+    });
     // An update never runs two replicas (the old pod stops first).
     expect(d.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } });
     expect(Object.keys(c!.resources?.requests ?? {}).sort()).toEqual(['cpu', 'memory']);
@@ -277,7 +321,9 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
 
   it('runs the released image and takes its tokens from the Secret quota-doctor-slack by key', () => {
     const [c] = theDeployment(objects).spec.template.spec.containers;
-    const { version } = z.looseObject({ version: z.string() }).parse(JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')));
+    const { version } = z
+      .looseObject({ version: z.string() })
+      .parse(JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')));
     expect(c!.image).toBe(`ghcr.io/quota-doctor/quota-doctor:${version}`);
     expect(c!.envFrom).toBeUndefined();
     for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET']) {
@@ -342,7 +388,8 @@ function grantsIn(file: string): string[] {
     const o = object.parse(doc.toJS());
     if (o.kind !== 'ClusterRole') continue;
     for (const ru of role.parse(o).rules) {
-      for (const g of ru.apiGroups ?? []) for (const r of ru.resources ?? []) for (const v of ru.verbs) out.push(`${g}/${r}:${v}`);
+      for (const g of ru.apiGroups ?? [])
+        for (const r of ru.resources ?? []) for (const v of ru.verbs) out.push(`${g}/${r}:${v}`);
     }
   }
   return [...new Set(out)].sort();
@@ -357,6 +404,7 @@ describe('manifests/base/rbac.yaml', () => {
   });
 });
 
-if (!KUBECTL) describe('kustomize renders', () => {
-  it.skip('skipped: kubectl is not on PATH (install kubectl ≥ 1.27 to check manifests/ and overlays/socket-mode)', () => {});
-});
+if (!KUBECTL)
+  describe('kustomize renders', () => {
+    it.skip('skipped: kubectl is not on PATH (install kubectl ≥ 1.27 to check manifests/ and overlays/socket-mode)', () => {});
+  });

@@ -30,13 +30,17 @@ describe('real pastes (test/fixtures/pastes)', () => {
 
   it.each(cases)('%s', (file) => {
     const text = readFileSync(join(dir, file), 'utf8');
-    const expected = JSON.parse(readFileSync(join(dir, file.replace(/\.txt$/, '.json')), 'utf8')) as { findings: ExpectedFinding[] };
+    const expected = JSON.parse(readFileSync(join(dir, file.replace(/\.txt$/, '.json')), 'utf8')) as {
+      findings: ExpectedFinding[];
+    };
     const got = parsePaste(text).findings;
     expect(got.map((f) => `${f.layer}/${f.kind}`)).toEqual(expected.findings.map((f) => `${f.layer}/${f.kind}`));
     expected.findings.forEach((e, i) => {
       const g = got[i]!;
-      for (const [k, v] of Object.entries(e.facts ?? {})) expect(Object.fromEntries(Object.entries(g.facts))[k], `finding ${i} facts.${k}`).toEqual(v);
-      for (const [k, v] of Object.entries(e.object ?? {})) expect((g.object as Record<string, unknown> | undefined)?.[k], `finding ${i} object.${k}`).toEqual(v);
+      for (const [k, v] of Object.entries(e.facts ?? {}))
+        expect(Object.fromEntries(Object.entries(g.facts))[k], `finding ${i} facts.${k}`).toEqual(v);
+      for (const [k, v] of Object.entries(e.object ?? {}))
+        expect((g.object as Record<string, unknown> | undefined)?.[k], `finding ${i} object.${k}`).toEqual(v);
       if (e.namespace !== undefined) expect(g.namespace, `finding ${i} namespace`).toEqual(e.namespace);
     });
   });

@@ -8,19 +8,63 @@ import { describe, expect, it } from 'vitest';
 import { parsePaste } from '../../src/parse/index.ts';
 import { prng } from '../support/prng.ts';
 
-
 const dir = join(import.meta.dirname, '..', 'fixtures', 'pastes');
-const pastes = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.txt')).map((f) => readFileSync(join(dir, f), 'utf8')) : [];
+const pastes = existsSync(dir)
+  ? readdirSync(dir)
+      .filter((f) => f.endsWith('.txt'))
+      .map((f) => readFileSync(join(dir, f), 'utf8'))
+  : [];
 const seeds = [
   'pods "p" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2',
   '0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
   'pods "b" is forbidden: [maximum cpu usage per Pod is 2, but limit is 2400m., maximum memory usage per Pod is 2Gi, but limit is 2306867200.]',
   'The Pod "w" is invalid: spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
-  "```yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n```",
+  '```yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n```',
   ...pastes,
 ];
 
-const TOKENS = ['exceeded quota:', ' requested: ', ' used: ', ' limited: ', 'a=1,', 'failed quota: ', ': must specify ', ' for: ', 'usage per ', ' is ', ', but request is ', ' max limit to request ratio per ', 'nodes are available:', '0/3 ', ' preemption: ', 'is forbidden: ', '"', '[', ']', '{', '}', '.', ',', ' ', '\n', '│', '&gt;', '`', '\\"', "''", 'Invalid value: ', 'must be equal to ', 'fit failure on node (', 'OOMKilled', "Quota '", 'admission webhook "', 'apiVersion: v1\nkind: Pod\n', '---\n', 'Name: x\n', '-n ns '];
+const TOKENS = [
+  'exceeded quota:',
+  ' requested: ',
+  ' used: ',
+  ' limited: ',
+  'a=1,',
+  'failed quota: ',
+  ': must specify ',
+  ' for: ',
+  'usage per ',
+  ' is ',
+  ', but request is ',
+  ' max limit to request ratio per ',
+  'nodes are available:',
+  '0/3 ',
+  ' preemption: ',
+  'is forbidden: ',
+  '"',
+  '[',
+  ']',
+  '{',
+  '}',
+  '.',
+  ',',
+  ' ',
+  '\n',
+  '│',
+  '&gt;',
+  '`',
+  '\\"',
+  "''",
+  'Invalid value: ',
+  'must be equal to ',
+  'fit failure on node (',
+  'OOMKilled',
+  "Quota '",
+  'admission webhook "',
+  'apiVersion: v1\nkind: Pod\n',
+  '---\n',
+  'Name: x\n',
+  '-n ns ',
+];
 
 function mutate(text: string, rnd: () => number): string {
   const chars = [...text];
@@ -37,7 +81,8 @@ function mutate(text: string, rnd: () => number): string {
 
 function randomBytes(rnd: () => number, n: number): string {
   const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(String.fromCharCode(rnd() < 0.9 ? 32 + Math.floor(rnd() * 95) : Math.floor(rnd() * 0x800)));
+  for (let i = 0; i < n; i++)
+    out.push(String.fromCharCode(rnd() < 0.9 ? 32 + Math.floor(rnd() * 95) : Math.floor(rnd() * 0x800)));
   return out.join('');
 }
 
@@ -56,22 +101,32 @@ const big: [string, () => string][] = [
   ['one keyword-dense line', () => 'exceeded quota: '.repeat(MB / 16)],
   ['usage per, no newline', () => 'usage per '.repeat(MB / 10)],
   ['dots', () => '.'.repeat(MB)],
-  ['repeated real paste', () => (`${seeds.join('\n')}\n`).repeat(Math.ceil(MB / (seeds.join('\n').length + 1))).slice(0, MB)],
-  ['mutated real pastes, 1 MB', () => {
-    const rnd = prng(3);
-    const parts: string[] = [];
-    let size = 0;
-    while (size < MB) {
-      const p = mutate(seeds[Math.floor(rnd() * seeds.length)]!, rnd);
-      parts.push(p);
-      size += p.length + 1;
-    }
-    return parts.join('\n');
-  }],
+  [
+    'repeated real paste',
+    () => `${seeds.join('\n')}\n`.repeat(Math.ceil(MB / (seeds.join('\n').length + 1))).slice(0, MB),
+  ],
+  [
+    'mutated real pastes, 1 MB',
+    () => {
+      const rnd = prng(3);
+      const parts: string[] = [];
+      let size = 0;
+      while (size < MB) {
+        const p = mutate(seeds[Math.floor(rnd() * seeds.length)]!, rnd);
+        parts.push(p);
+        size += p.length + 1;
+      }
+      return parts.join('\n');
+    },
+  ],
   ['nodes are available with counts', () => `0/3 nodes are available: ${'1 Insufficient cpu, '.repeat(MB / 20)}`],
   ['forbidden envelopes', () => 'pods "x" is forbidden: '.repeat(MB / 23)],
   ['fit failures', () => 'fit failure on node (n): Insufficient cpu\n'.repeat(MB / 42)],
-  ['deep YAML', () => `apiVersion: v1\nkind: Pod\n${Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i % 200)}k${i}:`).join('\n')}`],
+  [
+    'deep YAML',
+    () =>
+      `apiVersion: v1\nkind: Pod\n${Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i % 200)}k${i}:`).join('\n')}`,
+  ],
 ];
 
 describe('fuzz', () => {

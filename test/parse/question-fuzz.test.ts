@@ -23,7 +23,19 @@ import { describe, expect, it } from 'vitest';
 import { MAX_QUESTION_CHARS, parseQuestion, type Question } from '../../src/parse/question.ts';
 import { SLACK_MAX_CHARS, adversarialShapes, randomQuestions } from './question-shapes.ts';
 
-const TYPES = new Set<Question['type']>(['scale', 'quota', 'requests', 'drain', 'uncordon', 'rollout', 'limitrange', 'why', 'headroom', 'invalid', 'help']);
+const TYPES = new Set<Question['type']>([
+  'scale',
+  'quota',
+  'requests',
+  'drain',
+  'uncordon',
+  'rollout',
+  'limitrange',
+  'why',
+  'headroom',
+  'invalid',
+  'help',
+]);
 
 /**
  * The fastest of up to three runs, stopping at the first within `limit` (the machine is shared: one slow
@@ -79,12 +91,28 @@ describe('question grammar: bounded work on 40,000-character inputs', () => {
 
 describe('question grammar: what it reads of a long message', () => {
   it.each<[string, string, Question]>([
-    ['a question first, then noise past the cap', `what if web scales to 8 ${'x'.repeat(SLACK_MAX_CHARS)}`, { type: 'scale', workload: 'web', replicas: 8 }],
+    [
+      'a question first, then noise past the cap',
+      `what if web scales to 8 ${'x'.repeat(SLACK_MAX_CHARS)}`,
+      { type: 'scale', workload: 'web', replicas: 8 },
+    ],
     // The words past MAX_QUESTION_CHARS are not read: the namespace after them is not seen.
-    ['the namespace past the cap is not read', `what if web scales to 8 ${'please '.repeat(400)} in team-b`, { type: 'scale', workload: 'web', replicas: 8 }],
-    ['a question entirely past the cap is not read', `${'hello '.repeat(400)} what if web scales to 8`, { type: 'help' }],
+    [
+      'the namespace past the cap is not read',
+      `what if web scales to 8 ${'please '.repeat(400)} in team-b`,
+      { type: 'scale', workload: 'web', replicas: 8 },
+    ],
+    [
+      'a question entirely past the cap is not read',
+      `${'hello '.repeat(400)} what if web scales to 8`,
+      { type: 'help' },
+    ],
     // The cut is at a space: "…to 12345" is not read as "to 12".
-    ['a number cut by the cap is dropped, not shortened', `${'a'.repeat(MAX_QUESTION_CHARS - 24)} what if web scales to 12345`, { type: 'help' }],
+    [
+      'a number cut by the cap is dropped, not shortened',
+      `${'a'.repeat(MAX_QUESTION_CHARS - 24)} what if web scales to 12345`,
+      { type: 'help' },
+    ],
   ])('%s', (_n, text, q) => {
     expect(parseQuestion(text)).toEqual(q);
   });

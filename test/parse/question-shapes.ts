@@ -13,23 +13,155 @@ function repeatTo(unit: string, size: number): string {
 
 /** Every keyword of the grammar, and words that look like its names and numbers. */
 export const GRAMMAR_WORDS = [
-  'what', 'if', 'why', 'is', 'are', 'my', 'the', 'pod', 'deploy', 'deployment', 'pods', 'still', 'pending', 'stuck', 'rejected',
-  'scale', 'scales', 'scaled', 'scaling', 'up', 'down', 'to', 'go', 'goes', 'went', 'grows', 'replicas', 'replica', 'has', 'gets', 'with', 'at',
-  '+3', '-2', 'add', 'remove', 'from', 'drain', 'cordon', 'uncordon', 'uncordoned', 'cordoned', 'lose', 'lost', 'kill', 'node', 'node-3',
-  'general-a-1', 'dies', 'fails', 'drained', 'raise', 'lower', 'set', 'change', 'increase', 'bump', 'quota', 'team-quota', 'requests.cpu',
-  'requests.memory', 'limits.cpu', 'services', 'count/pods', 'of', 'in', 'on', '=', 'becomes', '20', '60', '16gi', '250m', '1gi', '512mi',
-  '2', '8', '1e308', '99999999999999999999', '2.5', 'roll', 'out', 'rollout', 'restart', 'redeploy', 'update', 'new', 'version', "web's",
-  'web', 'api', 'deploy/web', 'sts/redis', 'image', 'ghcr.io/acme/web:2', 'cpu', 'memory', 'mem', 'cores', 'ram', 'limits', 'limit',
-  'requests', 'request', 'needs', 'uses', 'asks', 'for', 'limitrange', 'range', 'lr', 'defaults', 'max', 'min', 'default', 'defaultrequest',
-  'maxlimitrequestratio', 'ratio', 'container', '-c', '-n', 'team-a', 'ns', 'namespace', 'headroom', 'room', 'capacity', 'help', '<@U0123ABC>',
+  'what',
+  'if',
+  'why',
+  'is',
+  'are',
+  'my',
+  'the',
+  'pod',
+  'deploy',
+  'deployment',
+  'pods',
+  'still',
+  'pending',
+  'stuck',
+  'rejected',
+  'scale',
+  'scales',
+  'scaled',
+  'scaling',
+  'up',
+  'down',
+  'to',
+  'go',
+  'goes',
+  'went',
+  'grows',
+  'replicas',
+  'replica',
+  'has',
+  'gets',
+  'with',
+  'at',
+  '+3',
+  '-2',
+  'add',
+  'remove',
+  'from',
+  'drain',
+  'cordon',
+  'uncordon',
+  'uncordoned',
+  'cordoned',
+  'lose',
+  'lost',
+  'kill',
+  'node',
+  'node-3',
+  'general-a-1',
+  'dies',
+  'fails',
+  'drained',
+  'raise',
+  'lower',
+  'set',
+  'change',
+  'increase',
+  'bump',
+  'quota',
+  'team-quota',
+  'requests.cpu',
+  'requests.memory',
+  'limits.cpu',
+  'services',
+  'count/pods',
+  'of',
+  'in',
+  'on',
+  '=',
+  'becomes',
+  '20',
+  '60',
+  '16gi',
+  '250m',
+  '1gi',
+  '512mi',
+  '2',
+  '8',
+  '1e308',
+  '99999999999999999999',
+  '2.5',
+  'roll',
+  'out',
+  'rollout',
+  'restart',
+  'redeploy',
+  'update',
+  'new',
+  'version',
+  "web's",
+  'web',
+  'api',
+  'deploy/web',
+  'sts/redis',
+  'image',
+  'ghcr.io/acme/web:2',
+  'cpu',
+  'memory',
+  'mem',
+  'cores',
+  'ram',
+  'limits',
+  'limit',
+  'requests',
+  'request',
+  'needs',
+  'uses',
+  'asks',
+  'for',
+  'limitrange',
+  'range',
+  'lr',
+  'defaults',
+  'max',
+  'min',
+  'default',
+  'defaultrequest',
+  'maxlimitrequestratio',
+  'ratio',
+  'container',
+  '-c',
+  '-n',
+  'team-a',
+  'ns',
+  'namespace',
+  'headroom',
+  'room',
+  'capacity',
+  'help',
+  '<@U0123ABC>',
 ];
 
 /** Near-miss phrasings: a real question with one word off, to be repeated or mutated. */
 export const NEAR_MISSES = [
-  'what if web scales to', 'what if web scales to 8 in', 'raise requests.cpu of team-quota to', 'what if node-3 goes',
-  'why is my my the pod web', 'what if the limitrange max cpu is', 'roll out web with 500m', 'what if web requests 250m',
-  'set limitrange defaults default memory to', 'add 2 replicas to', 'what if web +', 'what if team-quota pods is',
-  'uncordon node', 'what if general-c-2 is uncordoned', 'max limit/request ratio for cpu to', 'web scales up down up down to',
+  'what if web scales to',
+  'what if web scales to 8 in',
+  'raise requests.cpu of team-quota to',
+  'what if node-3 goes',
+  'why is my my the pod web',
+  'what if the limitrange max cpu is',
+  'roll out web with 500m',
+  'what if web requests 250m',
+  'set limitrange defaults default memory to',
+  'add 2 replicas to',
+  'what if web +',
+  'what if team-quota pods is',
+  'uncordon node',
+  'what if general-c-2 is uncordoned',
+  'max limit/request ratio for cpu to',
+  'web scales up down up down to',
 ];
 
 /** Adversarial shapes, each exactly `size` characters (default 40,000). */
@@ -37,8 +169,16 @@ export function adversarialShapes(size = SLACK_MAX_CHARS): [string, string][] {
   const r = prng(13);
   const unicode = Array.from({ length: size }, () => {
     const x = r();
-    return x < 0.4 ? String.fromCharCode(0x61 + Math.floor(r() * 26)) : x < 0.55 ? ' ' : x < 0.65 ? '-' : String.fromCodePoint(0xa0 + Math.floor(r() * 0x2ff60));
-  }).join('').slice(0, size);
+    return x < 0.4
+      ? String.fromCharCode(0x61 + Math.floor(r() * 26))
+      : x < 0.55
+        ? ' '
+        : x < 0.65
+          ? '-'
+          : String.fromCodePoint(0xa0 + Math.floor(r() * 0x2ff60));
+  })
+    .join('')
+    .slice(0, size);
   const shapes: [string, string][] = [
     ['one word: a×N', repeatTo('a', size)],
     ['one name: a-a-a…', repeatTo('a-', size)],
@@ -80,7 +220,14 @@ export function randomQuestions(seed: number, count: number, maxSize = SLACK_MAX
     let len = 0;
     while (len < size) {
       const x = r();
-      const p = x < 0.7 ? pick(GRAMMAR_WORDS) : x < 0.85 ? pick(NEAR_MISSES) : x < 0.95 ? 'a'.repeat(1 + Math.floor(r() * 300)) : String.fromCodePoint(Math.floor(r() * 0x2ffff));
+      const p =
+        x < 0.7
+          ? pick(GRAMMAR_WORDS)
+          : x < 0.85
+            ? pick(NEAR_MISSES)
+            : x < 0.95
+              ? 'a'.repeat(1 + Math.floor(r() * 300))
+              : String.fromCodePoint(Math.floor(r() * 0x2ffff));
       parts.push(p);
       len += p.length + 1;
     }

@@ -9,9 +9,15 @@ describe('parseQuestion', () => {
     // scale
     ['what if web scales to 8', { type: 'scale', workload: 'web', replicas: 8 }],
     ['what if web scales to 8 in team-a?', { type: 'scale', workload: 'web', replicas: 8, namespace: 'team-a' }],
-    ['can deploy/api go to 12 replicas in team-a?', { type: 'scale', workload: 'api', kind: 'Deployment', replicas: 12, namespace: 'team-a' }],
+    [
+      'can deploy/api go to 12 replicas in team-a?',
+      { type: 'scale', workload: 'api', kind: 'Deployment', replicas: 12, namespace: 'team-a' },
+    ],
     ['scale web to 3', { type: 'scale', workload: 'web', replicas: 3 }],
-    ['scale deploy/web to 10 replicas -n team-a', { type: 'scale', workload: 'web', kind: 'Deployment', replicas: 10, namespace: 'team-a' }],
+    [
+      'scale deploy/web to 10 replicas -n team-a',
+      { type: 'scale', workload: 'web', kind: 'Deployment', replicas: 10, namespace: 'team-a' },
+    ],
     ['what if we scale web to 8?', { type: 'scale', workload: 'web', replicas: 8 }],
     ['<@U0123ABC> what if api scales up to 6 replicas', { type: 'scale', workload: 'api', replicas: 6 }],
     ['what if web scales down to 2', { type: 'scale', workload: 'web', replicas: 2 }],
@@ -34,44 +40,153 @@ describe('parseQuestion', () => {
     ['what if general-c-2 is uncordoned', { type: 'uncordon', node: 'general-c-2' }],
     ['what if we uncordon node general-c-2?', { type: 'uncordon', node: 'general-c-2' }],
     // quota
-    ['raise requests.cpu of team-quota to 20', { type: 'quota', resource: 'requests.cpu', quota: 'team-quota', value: '20' }],
+    [
+      'raise requests.cpu of team-quota to 20',
+      { type: 'quota', resource: 'requests.cpu', quota: 'team-quota', value: '20' },
+    ],
     ['what if team-quota pods is 60', { type: 'quota', quota: 'team-quota', resource: 'pods', value: '60' }],
-    ['what if team-quota requests.cpu is 20', { type: 'quota', quota: 'team-quota', resource: 'requests.cpu', value: '20' }],
-    ['raise team-quota requests.memory to 16gi', { type: 'quota', quota: 'team-quota', resource: 'requests.memory', value: '16Gi' }],
+    [
+      'what if team-quota requests.cpu is 20',
+      { type: 'quota', quota: 'team-quota', resource: 'requests.cpu', value: '20' },
+    ],
+    [
+      'raise team-quota requests.memory to 16gi',
+      { type: 'quota', quota: 'team-quota', resource: 'requests.memory', value: '16Gi' },
+    ],
     ['increase pods of team-quota to 60', { type: 'quota', resource: 'pods', quota: 'team-quota', value: '60' }],
     ['set pods to 60 in team-a', { type: 'quota', resource: 'pods', value: '60', namespace: 'team-a' }],
     // requests / limits
-    ['what if web requests 250m cpu', { type: 'requests', workload: 'web', which: 'requests', resource: 'cpu', value: '250m' }],
-    ['web needs 1gi memory', { type: 'requests', workload: 'web', which: 'requests', resource: 'memory', value: '1Gi' }],
-    ['what if web requests 512Mi of memory', { type: 'requests', workload: 'web', which: 'requests', resource: 'memory', value: '512Mi' }],
-    ['what if web needs 2 cores', { type: 'requests', workload: 'web', which: 'requests', resource: 'cpu', value: '2' }],
-    ['what if web limits 1Gi memory', { type: 'requests', workload: 'web', which: 'limits', resource: 'memory', value: '1Gi' }],
-    ['set cpu requests of web to 300m', { type: 'requests', workload: 'web', which: 'requests', resource: 'cpu', value: '300m' }],
+    [
+      'what if web requests 250m cpu',
+      { type: 'requests', workload: 'web', which: 'requests', resource: 'cpu', value: '250m' },
+    ],
+    [
+      'web needs 1gi memory',
+      { type: 'requests', workload: 'web', which: 'requests', resource: 'memory', value: '1Gi' },
+    ],
+    [
+      'what if web requests 512Mi of memory',
+      { type: 'requests', workload: 'web', which: 'requests', resource: 'memory', value: '512Mi' },
+    ],
+    [
+      'what if web needs 2 cores',
+      { type: 'requests', workload: 'web', which: 'requests', resource: 'cpu', value: '2' },
+    ],
+    [
+      'what if web limits 1Gi memory',
+      { type: 'requests', workload: 'web', which: 'limits', resource: 'memory', value: '1Gi' },
+    ],
+    [
+      'set cpu requests of web to 300m',
+      { type: 'requests', workload: 'web', which: 'requests', resource: 'cpu', value: '300m' },
+    ],
     // rollout
     ['roll out web', { type: 'rollout', workload: 'web' }],
     ['rollout restart deploy/web', { type: 'rollout', workload: 'web', kind: 'Deployment' }],
     ['roll out api in team-a', { type: 'rollout', workload: 'api', namespace: 'team-a' }],
     // rollout of a new template
-    ['what if web rolls out with 500m cpu', { type: 'rollout', workload: 'web', changes: [{ field: 'requests', resource: 'cpu', value: '500m' }] }],
+    [
+      'what if web rolls out with 500m cpu',
+      { type: 'rollout', workload: 'web', changes: [{ field: 'requests', resource: 'cpu', value: '500m' }] },
+    ],
     ['roll out web with image x', { type: 'rollout', workload: 'web', changes: [{ field: 'image', value: 'x' }] }],
-    ['roll out web with image ghcr.io/acme/My_Web:2.15.0 in team-a', { type: 'rollout', workload: 'web', namespace: 'team-a', changes: [{ field: 'image', value: 'ghcr.io/acme/My_Web:2.15.0' }] }],
-    ["what if web's new version requests 1Gi memory", { type: 'rollout', workload: 'web', changes: [{ field: 'requests', resource: 'memory', value: '1Gi' }] }],
-    ['what if the new version of api needs 2 cores and 1gi memory in team-a', { type: 'rollout', workload: 'api', namespace: 'team-a', changes: [{ field: 'requests', resource: 'cpu', value: '2' }, { field: 'requests', resource: 'memory', value: '1Gi' }] }],
-    ['roll out deploy/web with 1gi memory limit -c web', { type: 'rollout', workload: 'web', kind: 'Deployment', changes: [{ field: 'limits', resource: 'memory', value: '1Gi', container: 'web' }] }],
-    ['what if deploy/web rolls out with limits of 2 cpu', { type: 'rollout', workload: 'web', kind: 'Deployment', changes: [{ field: 'limits', resource: 'cpu', value: '2' }] }],
+    [
+      'roll out web with image ghcr.io/acme/My_Web:2.15.0 in team-a',
+      {
+        type: 'rollout',
+        workload: 'web',
+        namespace: 'team-a',
+        changes: [{ field: 'image', value: 'ghcr.io/acme/My_Web:2.15.0' }],
+      },
+    ],
+    [
+      "what if web's new version requests 1Gi memory",
+      { type: 'rollout', workload: 'web', changes: [{ field: 'requests', resource: 'memory', value: '1Gi' }] },
+    ],
+    [
+      'what if the new version of api needs 2 cores and 1gi memory in team-a',
+      {
+        type: 'rollout',
+        workload: 'api',
+        namespace: 'team-a',
+        changes: [
+          { field: 'requests', resource: 'cpu', value: '2' },
+          { field: 'requests', resource: 'memory', value: '1Gi' },
+        ],
+      },
+    ],
+    [
+      'roll out deploy/web with 1gi memory limit -c web',
+      {
+        type: 'rollout',
+        workload: 'web',
+        kind: 'Deployment',
+        changes: [{ field: 'limits', resource: 'memory', value: '1Gi', container: 'web' }],
+      },
+    ],
+    [
+      'what if deploy/web rolls out with limits of 2 cpu',
+      {
+        type: 'rollout',
+        workload: 'web',
+        kind: 'Deployment',
+        changes: [{ field: 'limits', resource: 'cpu', value: '2' }],
+      },
+    ],
     // LimitRange values
     ['what if the limitrange max cpu is 4', { type: 'limitrange', field: 'max', resource: 'cpu', value: '4' }],
-    ['set limitrange defaults default memory to 1Gi in team-a', { type: 'limitrange', limitRange: 'defaults', field: 'default', resource: 'memory', value: '1Gi', namespace: 'team-a' }],
-    ['raise max memory of limitrange defaults to 8Gi', { type: 'limitrange', limitRange: 'defaults', field: 'max', resource: 'memory', value: '8Gi' }],
-    ['what if defaultRequest cpu were 250m', { type: 'limitrange', field: 'defaultRequest', resource: 'cpu', value: '250m' }],
-    ['what if default_request cpu were 250m', { type: 'limitrange', field: 'defaultRequest', resource: 'cpu', value: '250m' }],
-    ['what if the default request memory is 256mi in team-a', { type: 'limitrange', field: 'defaultRequest', resource: 'memory', value: '256Mi', namespace: 'team-a' }],
+    [
+      'set limitrange defaults default memory to 1Gi in team-a',
+      {
+        type: 'limitrange',
+        limitRange: 'defaults',
+        field: 'default',
+        resource: 'memory',
+        value: '1Gi',
+        namespace: 'team-a',
+      },
+    ],
+    [
+      'raise max memory of limitrange defaults to 8Gi',
+      { type: 'limitrange', limitRange: 'defaults', field: 'max', resource: 'memory', value: '8Gi' },
+    ],
+    [
+      'what if defaultRequest cpu were 250m',
+      { type: 'limitrange', field: 'defaultRequest', resource: 'cpu', value: '250m' },
+    ],
+    [
+      'what if default_request cpu were 250m',
+      { type: 'limitrange', field: 'defaultRequest', resource: 'cpu', value: '250m' },
+    ],
+    [
+      'what if the default request memory is 256mi in team-a',
+      { type: 'limitrange', field: 'defaultRequest', resource: 'memory', value: '256Mi', namespace: 'team-a' },
+    ],
     ['what if max cpu is 4', { type: 'limitrange', field: 'max', resource: 'cpu', value: '4' }],
     ['lower limitrange min memory to 64Mi', { type: 'limitrange', field: 'min', resource: 'memory', value: '64Mi' }],
-    ['what if the pod max cpu of limitrange defaults is 4', { type: 'limitrange', limitRange: 'defaults', field: 'max', limitType: 'Pod', resource: 'cpu', value: '4' }],
-    ['what if limitrange defaults pvc max storage is 10Gi', { type: 'limitrange', limitRange: 'defaults', field: 'max', limitType: 'PersistentVolumeClaim', resource: 'storage', value: '10Gi' }],
-    ['what if the defaults limitrange maxLimitRequestRatio cpu is 4', { type: 'limitrange', limitRange: 'defaults', field: 'maxLimitRequestRatio', resource: 'cpu', value: '4' }],
-    ['set the limit range max limit/request ratio for cpu to 5', { type: 'limitrange', field: 'maxLimitRequestRatio', resource: 'cpu', value: '5' }],
+    [
+      'what if the pod max cpu of limitrange defaults is 4',
+      { type: 'limitrange', limitRange: 'defaults', field: 'max', limitType: 'Pod', resource: 'cpu', value: '4' },
+    ],
+    [
+      'what if limitrange defaults pvc max storage is 10Gi',
+      {
+        type: 'limitrange',
+        limitRange: 'defaults',
+        field: 'max',
+        limitType: 'PersistentVolumeClaim',
+        resource: 'storage',
+        value: '10Gi',
+      },
+    ],
+    [
+      'what if the defaults limitrange maxLimitRequestRatio cpu is 4',
+      { type: 'limitrange', limitRange: 'defaults', field: 'maxLimitRequestRatio', resource: 'cpu', value: '4' },
+    ],
+    [
+      'set the limit range max limit/request ratio for cpu to 5',
+      { type: 'limitrange', field: 'maxLimitRequestRatio', resource: 'cpu', value: '5' },
+    ],
     // why
     ['why is web pending?', { type: 'why', name: 'web' }],
     ['why is api-6b9f4c7d8-gnt9f pending', { type: 'why', name: 'api-6b9f4c7d8-gnt9f' }],
@@ -93,24 +208,41 @@ describe('parseQuestion', () => {
   });
 });
 
-const INT64 = 'is more than Kubernetes can count: quantities are read as int64 milli-units (MilliValue()), at most 9223372036854775807m — about 9.2 × 10^15, a little over 8Pi.';
+const INT64 =
+  'is more than Kubernetes can count: quantities are read as int64 milli-units (MilliValue()), at most 9223372036854775807m — about 9.2 × 10^15, a little over 8Pi.';
 const INT32 = 'replicas is more than Kubernetes allows: spec.replicas is an int32, at most 2147483647.';
 
 describe('parseQuestion: numbers no Kubernetes component can hold are refused, with the limit', () => {
   it.each<[string, Question]>([
     // quantities: MilliValue() beyond int64 (used to throw inside the engine: "Something went wrong")
     ['raise requests.cpu of team-quota to 1e308', { type: 'invalid', reason: `1e308 ${INT64}` }],
-    ['raise requests.cpu of team-quota to 99999999999999999999', { type: 'invalid', reason: `99999999999999999999 ${INT64}` }],
+    [
+      'raise requests.cpu of team-quota to 99999999999999999999',
+      { type: 'invalid', reason: `99999999999999999999 ${INT64}` },
+    ],
     ['set pods to 1e19 in team-a', { type: 'invalid', reason: `1e19 ${INT64}` }],
     ['what if web requests 1e30 cpu', { type: 'invalid', reason: `1e30 ${INT64}` }],
     ['what if the limitrange max memory is 9pi', { type: 'invalid', reason: `9Pi ${INT64}` }],
     ['roll out web with 1e20 cpu', { type: 'invalid', reason: `1e20 ${INT64}` }],
     // the largest that fits: 9223372036854775807m = 9223372036854775.807
-    ['raise requests.cpu of team-quota to 9223372036854775', { type: 'quota', resource: 'requests.cpu', quota: 'team-quota', value: '9223372036854775' }],
+    [
+      'raise requests.cpu of team-quota to 9223372036854775',
+      { type: 'quota', resource: 'requests.cpu', quota: 'team-quota', value: '9223372036854775' },
+    ],
     ['raise requests.cpu of team-quota to 9223372036854776', { type: 'invalid', reason: `9223372036854776 ${INT64}` }],
-    ['what if the limitrange max memory is 8pi', { type: 'limitrange', field: 'max', resource: 'memory', value: '8Pi' }],
+    [
+      'what if the limitrange max memory is 8pi',
+      { type: 'limitrange', field: 'max', resource: 'memory', value: '8Pi' },
+    ],
     // not a quantity at all (used to throw too)
-    ['what if web requests 1.2.3 cpu', { type: 'invalid', reason: "1.2.3 is not a Kubernetes quantity (quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'). Write it like 500m, 2, 1.5, 512Mi or 2Gi." }],
+    [
+      'what if web requests 1.2.3 cpu',
+      {
+        type: 'invalid',
+        reason:
+          "1.2.3 is not a Kubernetes quantity (quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'). Write it like 500m, 2, 1.5, 512Mi or 2Gi.",
+      },
+    ],
     // replicas: int32, as the API
     ['what if web scales to 10000000', { type: 'scale', workload: 'web', replicas: 10_000_000 }],
     ['what if web scales to 2147483647', { type: 'scale', workload: 'web', replicas: 2_147_483_647 }],

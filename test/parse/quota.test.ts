@@ -9,12 +9,20 @@ describe('findQuota', () => {
     [
       'v1.35 exceeded (kubernetes.io quota-memory-cpu example)',
       'pods "quota-mem-cpu-demo-2" is forbidden: exceeded quota: mem-cpu-demo, requested: requests.memory=700Mi, used: requests.memory=600Mi, limited: requests.memory=1Gi',
-      { quota: 'mem-cpu-demo', resources: { 'requests.memory': { requested: '700Mi', used: '600Mi', limited: '1Gi' } }, exceeding: ['requests.memory'] },
+      {
+        quota: 'mem-cpu-demo',
+        resources: { 'requests.memory': { requested: '700Mi', used: '600Mi', limited: '1Gi' } },
+        exceeding: ['requests.memory'],
+      },
     ],
     [
       'fabric8 trailing period',
       'pods "x" is forbidden: exceeded quota: q, requested: count/pods=1, used: count/pods=3, limited: count/pods=3.',
-      { quota: 'q', resources: { 'count/pods': { requested: '1', used: '3', limited: '3' } }, exceeding: ['count/pods'] },
+      {
+        quota: 'q',
+        resources: { 'count/pods': { requested: '1', used: '3', limited: '3' } },
+        exceeding: ['count/pods'],
+      },
     ],
     [
       'double trailing period',
@@ -24,7 +32,11 @@ describe('findQuota', () => {
     [
       'spaces inside a token',
       'pods "x" is forbidden: exceeded quota: q, requested: count/ingresses.networking.k8s.io          =1, used: count/ingresses.networking.k8s.io=2, limited: count/ingresses.networking.k8s.io=2',
-      { quota: 'q', resources: { 'count/ingresses.networking.k8s.io': { requested: '1', used: '2', limited: '2' } }, exceeding: ['count/ingresses.networking.k8s.io'] },
+      {
+        quota: 'q',
+        resources: { 'count/ingresses.networking.k8s.io': { requested: '1', used: '2', limited: '2' } },
+        exceeding: ['count/ingresses.networking.k8s.io'],
+      },
     ],
     [
       '1G fits under 1Gi (compared by value)',
@@ -34,7 +46,11 @@ describe('findQuota', () => {
     [
       'a value that does not parse is kept as exceeding',
       'pods "x" is forbidden: exceeded quota: q, requested: requests.cpu=bogus, used: requests.cpu=0, limited: requests.cpu=1',
-      { quota: 'q', resources: { 'requests.cpu': { requested: 'bogus', used: '0', limited: '1' } }, exceeding: ['requests.cpu'] },
+      {
+        quota: 'q',
+        resources: { 'requests.cpu': { requested: 'bogus', used: '0', limited: '1' } },
+        exceeding: ['requests.cpu'],
+      },
     ],
     [
       'canonical values never start with 0: `pods=016 times` is `0` + `16 times`',
@@ -53,34 +69,84 @@ describe('findQuota', () => {
   });
 
   it.each([
-    ['comma list (<1.24)', 'pods "nginx" is forbidden: failed quota: compute-resources: must specify limits.cpu,limits.memory,requests.cpu,requests.memory', 'compute-resources', { 'limits.cpu': [], 'limits.memory': [], 'requests.cpu': [], 'requests.memory': [] }, '<1.24'],
-    ['per container (>=1.24, PR #107210)', 'pods "p" is forbidden: failed quota: compute: must specify cpu for: bar,foo; memory for: bar,foo', 'compute', { cpu: ['bar', 'foo'], memory: ['bar', 'foo'] }, '>=1.24'],
-    ['bare keys, quota named quota', 'pods "nginx-pod" is forbidden: failed quota: quota: must specify memory', 'quota', { memory: [] }, '<1.24'],
-    ['1.2 capitalised', 'pods "hellopods0" is forbidden: Failed quota: default: must specify cpu,memory', 'default', { cpu: [], memory: [] }, '1.2'],
-    ['1.1 explicit request', 'Pod "nginx-" is forbidden: cpu is limited by quota, must make explicit request.', null, { cpu: [] }, '1.1'],
+    [
+      'comma list (<1.24)',
+      'pods "nginx" is forbidden: failed quota: compute-resources: must specify limits.cpu,limits.memory,requests.cpu,requests.memory',
+      'compute-resources',
+      { 'limits.cpu': [], 'limits.memory': [], 'requests.cpu': [], 'requests.memory': [] },
+      '<1.24',
+    ],
+    [
+      'per container (>=1.24, PR #107210)',
+      'pods "p" is forbidden: failed quota: compute: must specify cpu for: bar,foo; memory for: bar,foo',
+      'compute',
+      { cpu: ['bar', 'foo'], memory: ['bar', 'foo'] },
+      '>=1.24',
+    ],
+    [
+      'bare keys, quota named quota',
+      'pods "nginx-pod" is forbidden: failed quota: quota: must specify memory',
+      'quota',
+      { memory: [] },
+      '<1.24',
+    ],
+    [
+      '1.2 capitalised',
+      'pods "hellopods0" is forbidden: Failed quota: default: must specify cpu,memory',
+      'default',
+      { cpu: [], memory: [] },
+      '1.2',
+    ],
+    [
+      '1.1 explicit request',
+      'Pod "nginx-" is forbidden: cpu is limited by quota, must make explicit request.',
+      null,
+      { cpu: [] },
+      '1.1',
+    ],
   ])('must specify: %s', (_name, text, quota, resources, version) => {
     const [m] = find(text);
     expect(m).toMatchObject({ kind: 'quota-must-specify', facts: { quota, resources }, version });
   });
 
   it.each([
-    ['new form', 'pods "p" is forbidden: status unknown for quota: pods-quota, resources: pods', { quota: 'pods-quota', resources: ['pods'] }],
-    ['old form', 'Error from server (Forbidden): status unknown for quota: compute-quota', { quota: 'compute-quota', resources: [] }],
+    [
+      'new form',
+      'pods "p" is forbidden: status unknown for quota: pods-quota, resources: pods',
+      { quota: 'pods-quota', resources: ['pods'] },
+    ],
+    [
+      'old form',
+      'Error from server (Forbidden): status unknown for quota: compute-quota',
+      { quota: 'compute-quota', resources: [] },
+    ],
   ])('status unknown: %s', (_name, text, facts) => {
     expect(find(text)[0]).toMatchObject({ kind: 'quota-status-unknown', facts });
   });
 
   it.each([
-    ['consume', 'pods "not-allowed-pod" is forbidden: insufficient quota to consume: requests.cpu', { resources: ['requests.cpu'] }],
-    ['scopes', 'insufficient quota to match these scopes: [{PriorityClass In [another-priorityclass-name cluster-services]}]', { scopes: ['PriorityClass In [another-priorityclass-name cluster-services]'] }],
+    [
+      'consume',
+      'pods "not-allowed-pod" is forbidden: insufficient quota to consume: requests.cpu',
+      { resources: ['requests.cpu'] },
+    ],
+    [
+      'scopes',
+      'insufficient quota to match these scopes: [{PriorityClass In [another-priorityclass-name cluster-services]}]',
+      { scopes: ['PriorityClass In [another-priorityclass-name cluster-services]'] },
+    ],
   ])('insufficient quota: %s', (_name, text, facts) => {
     expect(find(text)[0]).toMatchObject({ layer: 'quota', kind: 'quota-insufficient', facts });
   });
 
   it('reads the object from the envelope and the message without kubectl noise', () => {
-    const [m] = find('Error from server (Forbidden): error when creating "pod.yaml": pods "mypod" is forbidden: exceeded quota: app, requested: requests.memory=1G, used: requests.memory=0, limited: requests.memory=500m');
+    const [m] = find(
+      'Error from server (Forbidden): error when creating "pod.yaml": pods "mypod" is forbidden: exceeded quota: app, requested: requests.memory=1G, used: requests.memory=0, limited: requests.memory=500m',
+    );
     expect(m?.object).toEqual({ resource: 'pods', name: 'mypod' });
-    expect(m?.message).toBe('pods "mypod" is forbidden: exceeded quota: app, requested: requests.memory=1G, used: requests.memory=0, limited: requests.memory=500m');
+    expect(m?.message).toBe(
+      'pods "mypod" is forbidden: exceeded quota: app, requested: requests.memory=1G, used: requests.memory=0, limited: requests.memory=500m',
+    );
   });
 
   it('v1.0 `Limited to N pods`', () => {

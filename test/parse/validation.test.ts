@@ -6,11 +6,41 @@ const find = (text: string) => findValidation(normalizePaste(text));
 
 describe('findValidation', () => {
   it.each([
-    ['>=1.27 with limit', 'The Pod "web" is invalid: spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1', { resource: 'pods', name: 'web' }, { resource: 'cpu', value: '2', limit: '1', field: 'spec.containers[0].resources.requests' }, '>=1.27'],
-    ['<1.27 without limit', 'The Pod "web" is invalid: spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit', { resource: 'pods', name: 'web' }, { resource: 'cpu', value: '2', limit: null, field: 'spec.containers[0].resources.requests' }, '<1.27'],
-    ['extended resource equal', 'The Pod "gpu" is invalid: spec.containers[0].resources.requests: Invalid value: "1": must be equal to nvidia.com/gpu limit of 2', { resource: 'pods', name: 'gpu' }, { resource: 'nvidia.com/gpu', value: '1', limit: '2', field: 'spec.containers[0].resources.requests' }, undefined],
-    ['limit must be set', 'The Pod "gpu" is invalid: spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources', { resource: 'pods', name: 'gpu' }, { resource: null, value: null, limit: null, field: 'spec.containers[0].resources.limits' }, undefined],
-    ['Kind.group envelope', 'Error: Deployment.apps "nautobot" is invalid: spec.template.spec.containers[0].resources.requests: Invalid value: "600m": must be less than or equal to cpu limit', { resource: 'deployments.apps', name: 'nautobot' }, { resource: 'cpu', value: '600m', limit: null, field: 'spec.template.spec.containers[0].resources.requests' }, '<1.27'],
+    [
+      '>=1.27 with limit',
+      'The Pod "web" is invalid: spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
+      { resource: 'pods', name: 'web' },
+      { resource: 'cpu', value: '2', limit: '1', field: 'spec.containers[0].resources.requests' },
+      '>=1.27',
+    ],
+    [
+      '<1.27 without limit',
+      'The Pod "web" is invalid: spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit',
+      { resource: 'pods', name: 'web' },
+      { resource: 'cpu', value: '2', limit: null, field: 'spec.containers[0].resources.requests' },
+      '<1.27',
+    ],
+    [
+      'extended resource equal',
+      'The Pod "gpu" is invalid: spec.containers[0].resources.requests: Invalid value: "1": must be equal to nvidia.com/gpu limit of 2',
+      { resource: 'pods', name: 'gpu' },
+      { resource: 'nvidia.com/gpu', value: '1', limit: '2', field: 'spec.containers[0].resources.requests' },
+      undefined,
+    ],
+    [
+      'limit must be set',
+      'The Pod "gpu" is invalid: spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources',
+      { resource: 'pods', name: 'gpu' },
+      { resource: null, value: null, limit: null, field: 'spec.containers[0].resources.limits' },
+      undefined,
+    ],
+    [
+      'Kind.group envelope',
+      'Error: Deployment.apps "nautobot" is invalid: spec.template.spec.containers[0].resources.requests: Invalid value: "600m": must be less than or equal to cpu limit',
+      { resource: 'deployments.apps', name: 'nautobot' },
+      { resource: 'cpu', value: '600m', limit: null, field: 'spec.template.spec.containers[0].resources.requests' },
+      '<1.27',
+    ],
   ])('%s', (_name, text, object, facts, version) => {
     const [m] = find(text);
     expect(m).toMatchObject({ layer: 'api-validation', kind: 'api-validation', object, facts });
@@ -18,10 +48,23 @@ describe('findValidation', () => {
   });
 
   it('a `[e1, e2]` list gives one finding per field error, both with the envelope object (and the `orequal` typo)', () => {
-    const ms = find('The Deployment "w" is invalid: [spec.template.spec.containers[0].resources.requests: Invalid value: "8704M": must be less than orequal to memory limit, spec.template.spec.containers[1].resources.requests: Invalid value: "600m": must be less than or equal to cpu limit]');
+    const ms = find(
+      'The Deployment "w" is invalid: [spec.template.spec.containers[0].resources.requests: Invalid value: "8704M": must be less than orequal to memory limit, spec.template.spec.containers[1].resources.requests: Invalid value: "600m": must be less than or equal to cpu limit]',
+    );
     expect(ms.map((m) => [m.object, m.facts])).toEqual([
-      [{ resource: 'deployments', name: 'w' }, { resource: 'memory', value: '8704M', limit: null, field: 'spec.template.spec.containers[0].resources.requests' }],
-      [{ resource: 'deployments', name: 'w' }, { resource: 'cpu', value: '600m', limit: null, field: 'spec.template.spec.containers[1].resources.requests' }],
+      [
+        { resource: 'deployments', name: 'w' },
+        {
+          resource: 'memory',
+          value: '8704M',
+          limit: null,
+          field: 'spec.template.spec.containers[0].resources.requests',
+        },
+      ],
+      [
+        { resource: 'deployments', name: 'w' },
+        { resource: 'cpu', value: '600m', limit: null, field: 'spec.template.spec.containers[1].resources.requests' },
+      ],
     ]);
   });
 });

@@ -26,7 +26,12 @@ function texts(blocks: Block[]): string[] {
   });
 }
 
-const fix = (who: Fix['who'], summary: string, extra: Partial<Fix> = {}): Fix => ({ who, summary, verified: true, ...extra });
+const fix = (who: Fix['who'], summary: string, extra: Partial<Fix> = {}): Fix => ({
+  who,
+  summary,
+  verified: true,
+  ...extra,
+});
 
 const exceeded = reply('diagnosis', '🚫', 'Rejected at admission — ResourceQuota team-quota (team-a)', {
   path: [
@@ -35,9 +40,15 @@ const exceeded = reply('diagnosis', '🚫', 'Rejected at admission — ResourceQ
     { layer: 'Scheduler', state: 'unknown' },
   ],
   table: { columns: ['resource', 'requested', 'used', 'hard', 'free'], rows: [['requests.cpu', '2', '9', '10', '1']] },
-  lines: ['Now: used 9500m (+500m since the error).', 'Holding it: deploy/batch-worker 6 × 1 = 6 · deploy/api 3 × 1 = 3'],
+  lines: [
+    'Now: used 9500m (+500m since the error).',
+    'Holding it: deploy/batch-worker 6 × 1 = 6 · deploy/api 3 × 1 = 3',
+  ],
   fixes: [
-    fix('app-team', 'lower requests.cpu of container app to ≤ 500m', { change: 'kubectl -n team-a set resources deploy/web -c app --requests=cpu=500m', outcome: 'admitted, fits node pool-a-3' }),
+    fix('app-team', 'lower requests.cpu of container app to ≤ 500m', {
+      change: 'kubectl -n team-a set resources deploy/web -c app --requests=cpu=500m',
+      outcome: 'admitted, fits node pool-a-3',
+    }),
     fix('platform', 'raise team-quota requests.cpu to 11', { outcome: 'admitted' }),
     fix('app-team', 'an unverified idea', { verified: false }),
   ],
@@ -59,7 +70,10 @@ describe('renderBlocks', () => {
       'context: Kubernetes said: pods "web-7c5d-abcde" is forbidden: exceeded quota: team-quota, requested: requests.cpu=2, used: requests.cpu=9, limited: requests.cpu=10',
       "context: ⚠ couldn't read nodes (RBAC)",
     ]);
-    expect(p.blocks[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: '🚫 Rejected at admission — ResourceQuota team-quota (team-a)', emoji: true } });
+    expect(p.blocks[0]).toEqual({
+      type: 'header',
+      text: { type: 'plain_text', text: '🚫 Rejected at admission — ResourceQuota team-quota (team-a)', emoji: true },
+    });
     expect(p.text).toBe(
       '🚫 Rejected at admission — ResourceQuota team-quota (team-a)\nLimitRange ✓ → ResourceQuota ✗ → Scheduler ·\nNow: used 9500m (+500m since the error).\nHolding it: deploy/batch-worker 6 × 1 = 6 · deploy/api 3 × 1 = 3',
     );
@@ -151,8 +165,17 @@ describe('renderBlocks', () => {
     expect(m).not.toBeNull();
     // a shortened finding is shown (its header counts) and not among the "more"
     expect(shownHeaders + Number(m![1])).toBe(60);
-    expect(note).toBe(`context: ✂️ Cut to fit Slack: the last finding was shortened, and ${60 - shownHeaders} more findings. The CLI (\`quota-doctor diagnose\`) shows everything.`);
-    expect(p.text.split('\n')).toEqual(['🚫 finding 0', '🚫 finding 1', '🚫 finding 2', '🚫 finding 3', '🚫 finding 4', 'and 55 more findings']);
+    expect(note).toBe(
+      `context: ✂️ Cut to fit Slack: the last finding was shortened, and ${60 - shownHeaders} more findings. The CLI (\`quota-doctor diagnose\`) shows everything.`,
+    );
+    expect(p.text.split('\n')).toEqual([
+      '🚫 finding 0',
+      '🚫 finding 1',
+      '🚫 finding 2',
+      '🚫 finding 3',
+      '🚫 finding 4',
+      'and 55 more findings',
+    ]);
     assertWithinSlackLimits(p, { maxTotalChars: LIMITS.totalChars });
   });
 
@@ -174,13 +197,18 @@ describe('renderBlocks', () => {
 
   it('always has a fallback text, even for an empty answer', () => {
     const p = renderBlocks({ replies: [], namespaces: [] });
-    expect(p).toEqual({ text: 'ℹ️ Nothing to report.', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'ℹ️ Nothing to report.' } }] });
+    expect(p).toEqual({
+      text: 'ℹ️ Nothing to report.',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'ℹ️ Nothing to report.' } }],
+    });
     assertWithinSlackLimits(p);
   });
 
   it('keeps triple backticks in a change from closing the code block', () => {
     const r = reply('diagnosis', '🚫', 'x', { fixes: [fix('app-team', 's', { change: 'a ``` b' })] });
-    expect(texts(renderBlocks(answer(r)).blocks)[1]).toBe('section: *Fixes*\n*1. App team* · s\n✓ verified\n```\na `\u200b`` b\n```');
+    expect(texts(renderBlocks(answer(r)).blocks)[1]).toBe(
+      'section: *Fixes*\n*1. App team* · s\n✓ verified\n```\na `\u200b`` b\n```',
+    );
   });
 });
 
@@ -197,9 +225,13 @@ describe('pieces', () => {
   ])('barGlyphs(%s) = %s', (f, s) => expect(barGlyphs(f)).toBe(s));
 
   it('pathLine marks pass ✓, fail ✗, unknown ·', () => {
-    expect(pathLine([{ layer: 'LimitRange', state: 'pass' }, { layer: 'ResourceQuota', state: 'pass' }, { layer: 'Scheduler', state: 'fail' }])).toBe(
-      'LimitRange ✓ → ResourceQuota ✓ → Scheduler ✗',
-    );
+    expect(
+      pathLine([
+        { layer: 'LimitRange', state: 'pass' },
+        { layer: 'ResourceQuota', state: 'pass' },
+        { layer: 'Scheduler', state: 'fail' },
+      ]),
+    ).toBe('LimitRange ✓ → ResourceQuota ✓ → Scheduler ✗');
   });
 
   it.each([
@@ -215,7 +247,9 @@ describe('Block Kit types', () => {
     const r = emptyReply('info', 'ℹ️', 'headline');
     r.lines.push('a line');
     const blocks: KnownBlock[] = renderBlocks({ replies: [r], namespaces: [] }).blocks;
-    expect(blocks.map((b) => b.type)).toEqual(blocks.map((b) => b.type).filter((t) => ['header', 'section', 'context', 'divider'].includes(t)));
+    expect(blocks.map((b) => b.type)).toEqual(
+      blocks.map((b) => b.type).filter((t) => ['header', 'section', 'context', 'divider'].includes(t)),
+    );
     expect(blocks[0]?.type).toBe('header');
   });
 });

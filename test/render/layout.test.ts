@@ -1,12 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { barGlyphs, barLines, padEnd, pathLine, PATH_MARK, tableLines, textWidth, WHO_WORDS } from '../../src/render/layout.ts';
+import {
+  barGlyphs,
+  barLines,
+  padEnd,
+  pathLine,
+  PATH_MARK,
+  tableLines,
+  textWidth,
+  WHO_WORDS,
+} from '../../src/render/layout.ts';
 import type { Bar } from '../../src/answer/types.ts';
 
 describe('layout: the formatting both renderers share', () => {
   it.each([
     [[], ''],
     [[{ layer: 'LimitRange', state: 'pass' }], 'LimitRange ✓'],
-    [[{ layer: 'LimitRange', state: 'pass' }, { layer: 'ResourceQuota', state: 'fail' }, { layer: 'Scheduler', state: 'unknown' }], 'LimitRange ✓ → ResourceQuota ✗ → Scheduler ·'],
+    [
+      [
+        { layer: 'LimitRange', state: 'pass' },
+        { layer: 'ResourceQuota', state: 'fail' },
+        { layer: 'Scheduler', state: 'unknown' },
+      ],
+      'LimitRange ✓ → ResourceQuota ✗ → Scheduler ·',
+    ],
   ] as const)('pathLine %#', (path, want) => expect(pathLine(path)).toBe(want));
 
   it('marks and who-words', () => {
@@ -39,12 +55,16 @@ describe('layout: the formatting both renderers share', () => {
   });
 
   it('tableLines aligns every column but the last, two spaces apart, without trailing spaces', () => {
-    expect(tableLines(['Resource', 'Used', 'Hard'], [['requests.cpu', '900m', '1'], ['pods', '10', '10'], ['x', '', '']])).toEqual([
-      'Resource      Used  Hard',
-      'requests.cpu  900m  1',
-      'pods          10    10',
-      'x',
-    ]);
+    expect(
+      tableLines(
+        ['Resource', 'Used', 'Hard'],
+        [
+          ['requests.cpu', '900m', '1'],
+          ['pods', '10', '10'],
+          ['x', '', ''],
+        ],
+      ),
+    ).toEqual(['Resource      Used  Hard', 'requests.cpu  900m  1', 'pods          10    10', 'x']);
     expect(tableLines(['A'], [])).toEqual(['A']);
     expect(tableLines(['Name', 'Note'], [['é😀', 'z'], ['ab']])).toEqual(['Name  Note', 'é😀    z', 'ab']);
   });

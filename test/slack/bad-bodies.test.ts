@@ -7,7 +7,16 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_TIMEOUT_MS } from '../../src/slack/app.ts';
 import { postSigned, slackSignature } from '../support/sign.ts';
-import { CHANNEL_A, messageEvent, PASTED_ERROR, SIGNING_SECRET, startHarness, StubAnswerer, VERIFICATION_TOKEN, type Harness } from './harness.ts';
+import {
+  CHANNEL_A,
+  messageEvent,
+  PASTED_ERROR,
+  SIGNING_SECRET,
+  startHarness,
+  StubAnswerer,
+  VERIFICATION_TOKEN,
+  type Harness,
+} from './harness.ts';
 
 const NOT_OBJECTS: { name: string; kind: 'json' | 'form'; body: string }[] = [
   { name: 'json null', kind: 'json', body: 'null' },
@@ -41,9 +50,16 @@ describe('signed bodies that are not objects: 400, the process stays up', () => 
   it.each(NOT_OBJECTS)('$name signed → 400; unsigned → 401', async ({ kind, body }) => {
     const signed = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, { kind });
     expect(signed.status).toBe(400);
-    const unsigned = await fetch(`${h.base}/slack/events`, { method: 'POST', body, headers: { 'content-type': kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/json' } });
+    const unsigned = await fetch(`${h.base}/slack/events`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/json' },
+    });
     expect(unsigned.status).toBe(401);
-    const badSig = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, { kind, signature: 'v0=' + 'f'.repeat(64) });
+    const badSig = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, body, {
+      kind,
+      signature: `v0=${'f'.repeat(64)}`,
+    });
     expect(badSig.status).toBe(401);
   });
 
@@ -52,7 +68,9 @@ describe('signed bodies that are not objects: 400, the process stays up', () => 
     const r = await h.event(messageEvent(PASTED_ERROR, { channel: CHANNEL_A, ts: '1700900000.000001' }));
     expect(r.status).toBe(200);
     await h.handle.idle();
-    expect(h.fake.callsTo('chat.postMessage').filter((c) => c.params.thread_ts === '1700900000.000001')).toHaveLength(1);
+    expect(h.fake.callsTo('chat.postMessage').filter((c) => c.params.thread_ts === '1700900000.000001')).toHaveLength(
+      1,
+    );
     expect(unhandled).toEqual([]);
     const refusals = h.logs.filter((l) => l.includes('refused a request to /slack/events'));
     // 12 signed (400) + 12 badly signed (401) + 12 unsigned (401).
@@ -61,7 +79,11 @@ describe('signed bodies that are not objects: 400, the process stays up', () => 
   });
 
   it("Slack's unsigned ssl_check=1 is still answered 200 (by Bolt)", async () => {
-    const r = await fetch(`${h.base}/slack/events`, { method: 'POST', body: 'ssl_check=1&token=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const r = await fetch(`${h.base}/slack/events`, {
+      method: 'POST',
+      body: 'ssl_check=1&token=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(r.status).toBe(200);
   });
 });
@@ -77,7 +99,15 @@ describe('request timestamps: more than 5 minutes from our clock, either way, is
   });
 
   const body = (id: string) =>
-    JSON.stringify({ token: VERIFICATION_TOKEN, team_id: 'T0FAKE', api_app_id: 'A0QD', type: 'event_callback', event_id: id, event_time: 1, event: messageEvent(PASTED_ERROR, { channel: CHANNEL_A, ts: `1700910000.${id.slice(-6)}` }) });
+    JSON.stringify({
+      token: VERIFICATION_TOKEN,
+      team_id: 'T0FAKE',
+      api_app_id: 'A0QD',
+      type: 'event_callback',
+      event_id: id,
+      event_time: 1,
+      event: messageEvent(PASTED_ERROR, { channel: CHANNEL_A, ts: `1700910000.${id.slice(-6)}` }),
+    });
 
   const CASES: { name: string; offsetSec: number; status: number }[] = [
     { name: '+10 years', offsetSec: 10 * 365 * 86_400, status: 401 },
@@ -93,23 +123,43 @@ describe('request timestamps: more than 5 minutes from our clock, either way, is
   it.each(CASES.map((c, i) => ({ ...c, i })))('$name → $status', async ({ offsetSec, status, i }) => {
     const ts = Math.floor(Date.now() / 1000) + offsetSec;
     const b = body(`EvTs${String(i).padStart(6, '0')}`);
-    const r = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, b, { kind: 'json', timestamp: ts, signature: slackSignature(SIGNING_SECRET, ts, b) });
+    const r = await postSigned(`${h.base}/slack/events`, SIGNING_SECRET, b, {
+      kind: 'json',
+      timestamp: ts,
+      signature: slackSignature(SIGNING_SECRET, ts, b),
+    });
     expect(r.status).toBe(status);
     await h.handle.idle();
-    expect(h.fake.callsTo('chat.postMessage').filter((c) => c.params.thread_ts === `1700910000.${String(i).padStart(6, '0')}`)).toHaveLength(status === 200 ? 1 : 0);
+    expect(
+      h.fake
+        .callsTo('chat.postMessage')
+        .filter((c) => c.params.thread_ts === `1700910000.${String(i).padStart(6, '0')}`),
+    ).toHaveLength(status === 200 ? 1 : 0);
   });
 
   it('a timestamp that is not a plain number of seconds → 401', async () => {
     for (const ts of ['1e9', '', '-1', ' 1700000000', '0x6553f100']) {
       const b = body('EvTsOdd000001');
-      const res = await fetch(`${h.base}/slack/events`, { method: 'POST', body: b, headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': ts, 'x-slack-signature': slackSignature(SIGNING_SECRET, Number(ts), b) } });
+      const res = await fetch(`${h.base}/slack/events`, {
+        method: 'POST',
+        body: b,
+        headers: {
+          'content-type': 'application/json',
+          'x-slack-request-timestamp': ts,
+          'x-slack-signature': slackSignature(SIGNING_SECRET, Number(ts), b),
+        },
+      });
       expect(res.status, JSON.stringify(ts)).toBe(401);
     }
   });
 });
 
 /** Sends headers announcing `length` bytes, then one byte every `everyMs`; resolves with what the server did and when. */
-function trickle(port: number, length: number, everyMs: number): Promise<{ closedAfterMs: number; response: string; bytesSent: number }> {
+function trickle(
+  port: number,
+  length: number,
+  everyMs: number,
+): Promise<{ closedAfterMs: number; response: string; bytesSent: number }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const sock = connect(port, '127.0.0.1');
@@ -117,7 +167,9 @@ function trickle(port: number, length: number, everyMs: number): Promise<{ close
     let sent = 0;
     let timer: NodeJS.Timeout | undefined;
     sock.on('connect', () => {
-      sock.write(`POST /slack/events HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n\r\n`);
+      sock.write(
+        `POST /slack/events HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n\r\n`,
+      );
       timer = setInterval(() => {
         if (sent < length && !sock.destroyed) {
           sock.write(' ');

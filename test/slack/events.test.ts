@@ -39,7 +39,9 @@ describe('channel messages', () => {
     expect(posts[0]!.params.thread_ts).toBe('1700000200.000100');
     expect(String(posts[0]!.params.text)).toMatch(/^🚫 Rejected at admission — ResourceQuota budget \(team-a\)/);
     expect(posts[0]!.token).toBe('xoxb-1234567890-0987654321-SeCrEtBoTtOkEnVaLuE');
-    expect(answerer.calls.map((c) => [c.method, c.ctx.defaultNamespace, c.ctx.allowedNamespaces])).toEqual([['message', 'team-a', ['team-a']]]);
+    expect(answerer.calls.map((c) => [c.method, c.ctx.defaultNamespace, c.ctx.allowedNamespaces])).toEqual([
+      ['message', 'team-a', ['team-a']],
+    ]);
   });
 
   it('Slack retries the same event (same event_id, x-slack-retry-num 1 and 2) → still one reply, the Answerer asked once', async () => {
@@ -56,7 +58,9 @@ describe('channel messages', () => {
     await settle(h);
     expect(h.fake.callsTo('chat.postMessage')).toHaveLength(1);
     expect(answerer.count('message')).toBe(1);
-    expect(await h.handle.metrics.registry.getSingleMetricAsString('quota_doctor_slack_duplicates_total')).toContain('quota_doctor_slack_duplicates_total{type="message"} 2');
+    expect(await h.handle.metrics.registry.getSingleMetricAsString('quota_doctor_slack_duplicates_total')).toContain(
+      'quota_doctor_slack_duplicates_total{type="message"} 2',
+    );
   });
 
   it('a retry seen for the first time (the original never arrived) is answered once', async () => {
@@ -143,7 +147,10 @@ describe('channel messages', () => {
 
   it('rate-limited replies go to the poster only (ephemeral), chatter costs no token', async () => {
     const answerer = new StubAnswerer();
-    h = await startHarness({ answerer, rate: { user: { capacity: 1, perSeconds: 60 }, channel: { capacity: 100, perSeconds: 60 } } });
+    h = await startHarness({
+      answerer,
+      rate: { user: { capacity: 1, perSeconds: 60 }, channel: { capacity: 100, perSeconds: 60 } },
+    });
     await h.event(messageEvent('just chatting', { user: 'U0ERIN' }));
     await h.event(messageEvent(PASTED_ERROR, { user: 'U0ERIN' }));
     await h.fake.waitFor(() => h!.fake.callsTo('chat.postMessage').length === 1);
@@ -176,7 +183,14 @@ describe('@mentions', () => {
 
   it('a bare mention gets help, in thread', async () => {
     h = await startHarness();
-    await h.event({ type: 'app_mention', channel: CHANNEL_A, user: 'U0BOB', text: '<@UBOT>', ts: '1700000800.000100', thread_ts: '1700000800.000001' });
+    await h.event({
+      type: 'app_mention',
+      channel: CHANNEL_A,
+      user: 'U0BOB',
+      text: '<@UBOT>',
+      ts: '1700000800.000100',
+      thread_ts: '1700000800.000001',
+    });
     await h.fake.waitFor(() => h!.fake.callsTo('chat.postMessage').length === 1);
     const post = h.fake.callsTo('chat.postMessage')[0]!;
     expect(post.params.thread_ts).toBe('1700000800.000001');
@@ -185,7 +199,13 @@ describe('@mentions', () => {
 
   it('a mention about a namespace the channel may not see → refusal that leaks nothing', async () => {
     h = await startHarness();
-    await h.event({ type: 'app_mention', channel: CHANNEL_B, user: 'U0BOB', text: `<@UBOT> ${PASTED_ERROR} -n team-a`, ts: '1700000900.000100' });
+    await h.event({
+      type: 'app_mention',
+      channel: CHANNEL_B,
+      user: 'U0BOB',
+      text: `<@UBOT> ${PASTED_ERROR} -n team-a`,
+      ts: '1700000900.000100',
+    });
     await h.fake.waitFor(() => h!.fake.callsTo('chat.postMessage').length === 1);
     await settle(h);
     const post = h.fake.callsTo('chat.postMessage')[0]!;
@@ -197,7 +217,14 @@ describe('@mentions', () => {
   it('a mention from another bot is ignored', async () => {
     const answerer = new StubAnswerer();
     h = await startHarness({ answerer });
-    await h.event({ type: 'app_mention', channel: CHANNEL_A, user: 'U0OTHERBOT', bot_id: 'B0OTHER', text: '<@UBOT> hi', ts: '1700001000.000100' });
+    await h.event({
+      type: 'app_mention',
+      channel: CHANNEL_A,
+      user: 'U0OTHERBOT',
+      bot_id: 'B0OTHER',
+      text: '<@UBOT> hi',
+      ts: '1700001000.000100',
+    });
     await settle(h);
     expect(answerer.calls).toHaveLength(0);
   });

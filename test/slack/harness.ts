@@ -88,7 +88,12 @@ export interface StubCall {
 export const SECRET_POD = 'payroll-secret-7c5d';
 
 function namespaceIn(text: string, ctx: AskContext): string {
-  return /-n\s+([a-z0-9-]+)/.exec(text)?.[1] ?? /namespace[: ]+"?([a-z0-9-]+)/.exec(text)?.[1] ?? ctx.defaultNamespace ?? 'default';
+  return (
+    /-n\s+([a-z0-9-]+)/.exec(text)?.[1] ??
+    /namespace[: ]+"?([a-z0-9-]+)/.exec(text)?.[1] ??
+    ctx.defaultNamespace ??
+    'default'
+  );
 }
 
 export function diagnosisAnswer(namespace: string): Answer {
@@ -98,9 +103,18 @@ export function diagnosisAnswer(namespace: string): Answer {
     { layer: 'ResourceQuota', state: 'fail' },
     { layer: 'Scheduler', state: 'unknown' },
   ];
-  r.table = { columns: ['resource', 'requested', 'used', 'hard', 'free'], rows: [['requests.cpu', '2', '9', '10', '1']] };
+  r.table = {
+    columns: ['resource', 'requested', 'used', 'hard', 'free'],
+    rows: [['requests.cpu', '2', '9', '10', '1']],
+  };
   r.lines.push(`Holding it: ${SECRET_POD} in ${namespace}`);
-  r.fixes.push({ who: 'platform', summary: 'raise budget requests.cpu to 11', change: `kubectl -n ${namespace} patch resourcequota budget --type merge -p '{"spec":{"hard":{"requests.cpu":"11"}}}'`, verified: true, outcome: 'admitted' });
+  r.fixes.push({
+    who: 'platform',
+    summary: 'raise budget requests.cpu to 11',
+    change: `kubectl -n ${namespace} patch resourcequota budget --type merge -p '{"spec":{"hard":{"requests.cpu":"11"}}}'`,
+    verified: true,
+    outcome: 'admitted',
+  });
   r.raw = `pods "${SECRET_POD}" is forbidden: exceeded quota: budget`;
   return { replies: [r], namespaces: [namespace] };
 }
@@ -178,9 +192,15 @@ export interface Harness {
   logs: string[];
   /** Every ack body from a command/shortcut, for the limit checks. */
   acks: unknown[];
-  command(text: string, opts?: { channel?: string; user?: string; id?: string }): Promise<PostResult & { id: string; ack?: unknown }>;
+  command(
+    text: string,
+    opts?: { channel?: string; user?: string; id?: string },
+  ): Promise<PostResult & { id: string; ack?: unknown }>;
   event(event: Record<string, unknown>, opts?: { eventId?: string; retryNum?: number }): Promise<PostResult>;
-  shortcut(message: { text: string; ts: string; thread_ts?: string }, opts?: { channel?: string; user?: string; id?: string }): Promise<PostResult & { id: string }>;
+  shortcut(
+    message: { text: string; ts: string; thread_ts?: string },
+    opts?: { channel?: string; user?: string; id?: string },
+  ): Promise<PostResult & { id: string }>;
   get(path: string): Promise<{ status: number; text: string }>;
   stop(): Promise<void>;
 }
@@ -206,9 +226,15 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     deadlineMs: opts.deadlineMs ?? 5000,
     rateLimits: opts.rate ?? { user: { capacity: 1000, perSeconds: 1 }, channel: { capacity: 1000, perSeconds: 1 } },
     logLevel: opts.logLevel ?? 'info',
-    ...(opts.dedupeNamespace ? { dedupe: { namespace: opts.dedupeNamespace, leasePrefix: 'quota-doctor-dedupe-' } } : {}),
+    ...(opts.dedupeNamespace
+      ? { dedupe: { namespace: opts.dedupeNamespace, leasePrefix: 'quota-doctor-dedupe-' } }
+      : {}),
   };
-  const logger = createLogger({ level: config.logLevel, secrets: [BOT_TOKEN, SIGNING_SECRET, VERIFICATION_TOKEN], destination });
+  const logger = createLogger({
+    level: config.logLevel,
+    secrets: [BOT_TOKEN, SIGNING_SECRET, VERIFICATION_TOKEN],
+    destination,
+  });
   const answerer = opts.answerer ?? new StubAnswerer();
   const source = opts.source ?? new StubSource();
   const handle = createSlackApp({
@@ -273,7 +299,10 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         event_time: Math.floor(Date.now() / 1000),
         authorizations: [{ team_id: 'T0FAKE', user_id: fake.botUserId, is_bot: true }],
       });
-      return postSigned(events, SIGNING_SECRET, body, { kind: 'json', ...(o.retryNum !== undefined ? { retryNum: o.retryNum, retryReason: 'http_timeout' } : {}) });
+      return postSigned(events, SIGNING_SECRET, body, {
+        kind: 'json',
+        ...(o.retryNum !== undefined ? { retryNum: o.retryNum, retryReason: 'http_timeout' } : {}),
+      });
     },
     async shortcut(message, o = {}) {
       const id = o.id ?? `sc-${++seq}`;
@@ -290,7 +319,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         message: { type: 'message', user: 'U0BOB', ...message },
         response_url: fake.responseUrl(id),
       };
-      const r = await postSigned(events, SIGNING_SECRET, formBody({ payload: JSON.stringify(payload) }), { kind: 'form' });
+      const r = await postSigned(events, SIGNING_SECRET, formBody({ payload: JSON.stringify(payload) }), {
+        kind: 'form',
+      });
       if (r.text) ackOf(r.text);
       return { ...r, id };
     },
@@ -309,7 +340,10 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 }
 
 /** A channel message event as Slack sends it. */
-export function messageEvent(text: string, o: { channel?: string; ts?: string; thread_ts?: string; user?: string; subtype?: string; bot_id?: string } = {}): Record<string, unknown> {
+export function messageEvent(
+  text: string,
+  o: { channel?: string; ts?: string; thread_ts?: string; user?: string; subtype?: string; bot_id?: string } = {},
+): Record<string, unknown> {
   return {
     type: 'message',
     channel: o.channel ?? CHANNEL_A,

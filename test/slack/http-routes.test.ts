@@ -35,7 +35,9 @@ describe('HTTP extras on the same port', () => {
     await h.event(messageEvent(PASTED_ERROR));
     await h.event(messageEvent(`${PASTED_ERROR} -n team-b`));
     const c = await h.command('team-a');
-    await h.fake.waitFor(() => h!.fake.callsTo('chat.postMessage').length === 2 && h!.fake.respondsTo(c.id).length === 1);
+    await h.fake.waitFor(
+      () => h!.fake.callsTo('chat.postMessage').length === 2 && h!.fake.respondsTo(c.id).length === 1,
+    );
     await h.handle.idle();
     const m = await h.get('/metrics');
     expect(m.status).toBe(200);

@@ -14,7 +14,16 @@ describe('lifecycle', () => {
     const fake = await startFakeSlack();
     try {
       const handle = createSlackApp({
-        config: { mode: 'http', botToken: new Secret(BOT_TOKEN), signingSecret: new Secret(SIGNING_SECRET), port: 0, slackApiUrl: fake.apiUrl, deadlineMs: 1000, rateLimits, logLevel: 'info' },
+        config: {
+          mode: 'http',
+          botToken: new Secret(BOT_TOKEN),
+          signingSecret: new Secret(SIGNING_SECRET),
+          port: 0,
+          slackApiUrl: fake.apiUrl,
+          deadlineMs: 1000,
+          rateLimits,
+          logLevel: 'info',
+        },
         answerer: new StubAnswerer(),
         sourceFor: () => new StubSource(),
         policy: AccessPolicy.open(),
@@ -36,7 +45,16 @@ describe('lifecycle', () => {
     fake.failures.set('auth.test', 'invalid_auth');
     try {
       const handle = createSlackApp({
-        config: { mode: 'http', botToken: new Secret(BOT_TOKEN), signingSecret: new Secret(SIGNING_SECRET), port: 0, slackApiUrl: fake.apiUrl, deadlineMs: 1000, rateLimits, logLevel: 'info' },
+        config: {
+          mode: 'http',
+          botToken: new Secret(BOT_TOKEN),
+          signingSecret: new Secret(SIGNING_SECRET),
+          port: 0,
+          slackApiUrl: fake.apiUrl,
+          deadlineMs: 1000,
+          rateLimits,
+          logLevel: 'info',
+        },
         answerer: new StubAnswerer(),
         sourceFor: () => new StubSource(),
         policy: AccessPolicy.open(),
@@ -57,7 +75,15 @@ describe('lifecycle', () => {
 
   it('Socket Mode builds a SocketModeReceiver (construction only: connecting needs Slack itself)', () => {
     const handle = createSlackApp({
-      config: { mode: 'socket', botToken: new Secret(BOT_TOKEN), appToken: new Secret('xapp-1-A0-1-abc'), port: 0, deadlineMs: 1000, rateLimits, logLevel: 'info' },
+      config: {
+        mode: 'socket',
+        botToken: new Secret(BOT_TOKEN),
+        appToken: new Secret('xapp-1-A0-1-abc'),
+        port: 0,
+        deadlineMs: 1000,
+        rateLimits,
+        logLevel: 'info',
+      },
       answerer: new StubAnswerer(),
       sourceFor: () => new StubSource(),
       policy: AccessPolicy.open(),

@@ -2,7 +2,16 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger, createScrubber } from '../../src/slack/logger.ts';
-import { BOT_TOKEN, CHANNEL_A, messageEvent, PASTED_ERROR, SIGNING_SECRET, startHarness, StubAnswerer, VERIFICATION_TOKEN } from './harness.ts';
+import {
+  BOT_TOKEN,
+  CHANNEL_A,
+  messageEvent,
+  PASTED_ERROR,
+  SIGNING_SECRET,
+  startHarness,
+  StubAnswerer,
+  VERIFICATION_TOKEN,
+} from './harness.ts';
 
 describe('logs never carry a token or the signing secret', () => {
   it('a busy session at debug level (web-api logs request bodies) → no token, secret or signature in any line', async () => {
@@ -12,11 +21,19 @@ describe('logs never carry a token or the signing secret', () => {
       const c = await h.command('team-a');
       await h.command('team-b');
       await h.event(messageEvent(PASTED_ERROR));
-      await h.event({ type: 'app_mention', channel: CHANNEL_A, user: 'U0BOB', text: '<@UBOT> help', ts: '1700003000.000100' });
+      await h.event({
+        type: 'app_mention',
+        channel: CHANNEL_A,
+        user: 'U0BOB',
+        text: '<@UBOT> help',
+        ts: '1700003000.000100',
+      });
       await h.shortcut({ text: PASTED_ERROR, ts: '1700003001.000100' });
       h.fake.failures.set('chat.postMessage', 'invalid_auth');
       await h.event(messageEvent(PASTED_ERROR));
-      await h.fake.waitFor(() => h.fake.respondsTo(c.id).length === 1 && h.fake.callsTo('chat.postMessage').length >= 4);
+      await h.fake.waitFor(
+        () => h.fake.respondsTo(c.id).length === 1 && h.fake.callsTo('chat.postMessage').length >= 4,
+      );
       await h.handle.idle();
     } finally {
       await h.stop();
@@ -28,7 +45,8 @@ describe('logs never carry a token or the signing secret', () => {
     expect(all).toContain('http request body: {\\"token\\":\\"[redacted]\\"}');
     expect(all).toContain('http request body: {\\"team_id\\":\\"T0FAKE\\",\\"channel\\":\\"C0TEAMA\\"');
     expect(all).toContain('a Slack call failed');
-    for (const secret of [BOT_TOKEN, SIGNING_SECRET, VERIFICATION_TOKEN, 'SeCrEtBoTtOkEnVaLuE']) expect(all).not.toContain(secret);
+    for (const secret of [BOT_TOKEN, SIGNING_SECRET, VERIFICATION_TOKEN, 'SeCrEtBoTtOkEnVaLuE'])
+      expect(all).not.toContain(secret);
     expect(all).not.toMatch(/xox[bpa]-\d/);
     expect(all).not.toMatch(/v0=[0-9a-f]{64}/);
   });
@@ -86,7 +104,7 @@ describe('logs never carry a token or the signing secret', () => {
     ['xapp-1-A0-123-abcdef', '[redacted]'],
     ['{"token":"anything","x":1}', '{"token":"[redacted]","x":1}'],
     ['token=zzz&team_id=T1', 'token=[redacted]&team_id=T1'],
-    ['v0=' + 'a'.repeat(64), 'v0=[redacted]'],
+    [`v0=${'a'.repeat(64)}`, 'v0=[redacted]'],
     ['nothing secret here', 'nothing secret here'],
     ['my-secret-value and more', '[redacted] and more'],
   ])('scrub(%j) = %j', (input, out) => {

@@ -27,7 +27,11 @@ const EVENT_SCOPE: Record<string, string> = {
   'message.mpim': 'mpim:history',
 };
 /** Web API method → scope. */
-const METHOD_SCOPE: Record<string, string | null> = { 'auth.test': null, 'chat.postMessage': 'chat:write', 'chat.postEphemeral': 'chat:write' };
+const METHOD_SCOPE: Record<string, string | null> = {
+  'auth.test': null,
+  'chat.postMessage': 'chat:write',
+  'chat.postEphemeral': 'chat:write',
+};
 
 describe('manifests/slack-app.yaml matches what src/slack registers', () => {
   it('bot events are exactly SLACK_SURFACE.botEvents', () => {
@@ -40,7 +44,14 @@ describe('manifests/slack-app.yaml matches what src/slack registers', () => {
   });
 
   it('the one shortcut is the message shortcut diagnose_message', () => {
-    expect(manifest.features.shortcuts).toEqual([{ name: DIAGNOSE_SHORTCUT.name, type: DIAGNOSE_SHORTCUT.type, callback_id: DIAGNOSE_SHORTCUT.callbackId, description: 'Explain the Kubernetes error in this message' }]);
+    expect(manifest.features.shortcuts).toEqual([
+      {
+        name: DIAGNOSE_SHORTCUT.name,
+        type: DIAGNOSE_SHORTCUT.type,
+        callback_id: DIAGNOSE_SHORTCUT.callbackId,
+        description: 'Explain the Kubernetes error in this message',
+      },
+    ]);
   });
 
   it('bot scopes are exactly SLACK_SURFACE.scopes, and exactly what the events, methods, command and shortcut need', () => {
@@ -57,7 +68,11 @@ describe('manifests/slack-app.yaml matches what src/slack registers', () => {
   });
 
   it('events, commands and interactivity all go to /slack/events (the HTTPReceiver endpoint)', () => {
-    const urls = [manifest.settings.event_subscriptions.request_url, manifest.settings.interactivity.request_url, ...manifest.features.slash_commands.map((c) => c.url)];
+    const urls = [
+      manifest.settings.event_subscriptions.request_url,
+      manifest.settings.interactivity.request_url,
+      ...manifest.features.slash_commands.map((c) => c.url),
+    ];
     for (const u of urls) expect(new URL(u).pathname).toBe('/slack/events');
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
     expect(manifest.settings.socket_mode_enabled).toBe(false);

@@ -1,5 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHANNEL_A, CHANNEL_B, CHANNEL_NO_DEFAULT, CHANNEL_PLATFORM, SECRET_POD, startHarness, StubAnswerer, StubSource, type Harness } from './harness.ts';
+import {
+  CHANNEL_A,
+  CHANNEL_B,
+  CHANNEL_NO_DEFAULT,
+  CHANNEL_PLATFORM,
+  SECRET_POD,
+  startHarness,
+  StubAnswerer,
+  StubSource,
+  type Harness,
+} from './harness.ts';
 
 const ACK_BUDGET_MS = 3000;
 
@@ -26,8 +36,13 @@ describe('/quota', () => {
     await h.fake.waitFor(() => h!.fake.respondsTo(r.id).length === 1, 5000, 'the respond post');
     const [post] = h.fake.respondsTo(r.id);
     expect(post!.body.response_type).toBe('in_channel');
-    expect(post!.body.text).toBe('📊 team-a — 1 ResourceQuota\nLargest pod that schedules now: 3500m / 12Gi (payroll-secret-7c5d holds 2)');
-    expect((post!.body.blocks as unknown[])[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: '📊 team-a — 1 ResourceQuota', emoji: true } });
+    expect(post!.body.text).toBe(
+      '📊 team-a — 1 ResourceQuota\nLargest pod that schedules now: 3500m / 12Gi (payroll-secret-7c5d holds 2)',
+    );
+    expect((post!.body.blocks as unknown[])[0]).toEqual({
+      type: 'header',
+      text: { type: 'plain_text', text: '📊 team-a — 1 ResourceQuota', emoji: true },
+    });
     expect(answerer.calls).toHaveLength(1);
     expect(answerer.calls[0]!.method).toBe('quota');
     expect(answerer.calls[0]!.arg).toBe('team-a');
@@ -71,12 +86,16 @@ describe('/quota', () => {
     expect(r.status).toBe(200);
     const ack = r.ack as { response_type: string; text: string };
     expect(ack.response_type).toBe('ephemeral');
-    expect(ack.text).toBe("🔒 Sorry — this channel isn't set up to see that\nAsk in the channel of the team that owns it, or ask the platform team to add it to this channel in the quota-doctor policy.");
+    expect(ack.text).toBe(
+      "🔒 Sorry — this channel isn't set up to see that\nAsk in the channel of the team that owns it, or ask the platform team to add it to this channel in the quota-doctor policy.",
+    );
     expect(texts(r.ack)).not.toContain('team-b');
     expect(answerer.calls).toHaveLength(0);
     await h.handle.idle();
     expect(h.fake.responds).toHaveLength(0);
-    expect(await h.handle.metrics.registry.getSingleMetricAsString('quota_doctor_refusals_total')).toContain('quota_doctor_refusals_total{entry="command"} 1');
+    expect(await h.handle.metrics.registry.getSingleMetricAsString('quota_doctor_refusals_total')).toContain(
+      'quota_doctor_refusals_total{entry="command"} 1',
+    );
   });
 
   it('an answer naming a namespace outside the policy is refused after the fact (the Answerer widened the scope)', async () => {
@@ -124,7 +143,9 @@ describe('/quota', () => {
     );
     // the hanging read was cancelled through the AskContext signal
     expect(answerer.calls[0]!.ctx.signal?.aborted).toBe(true);
-    expect(await h.handle.metrics.registry.getSingleMetricAsString('quota_doctor_errors_total')).toContain('quota_doctor_errors_total{entry="command",reason="timeout"} 1');
+    expect(await h.handle.metrics.registry.getSingleMetricAsString('quota_doctor_errors_total')).toContain(
+      'quota_doctor_errors_total{entry="command",reason="timeout"} 1',
+    );
   });
 
   it('an Answerer that throws → a short error reply that says nothing about the error', async () => {
@@ -142,7 +163,9 @@ describe('/quota', () => {
     const answerer = new StubAnswerer();
     answerer.delayMs = 1500;
     h = await startHarness({ answerer });
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => h!.command('team-a', { id: `c${i}`, user: `U${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => h!.command('team-a', { id: `c${i}`, user: `U${i}` })),
+    );
     const maxAck = Math.max(...results.map((r) => r.ms));
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(maxAck).toBeLessThan(ACK_BUDGET_MS);
@@ -153,12 +176,17 @@ describe('/quota', () => {
     expect(perId.size).toBe(200);
     expect([...perId.values()].every((n) => n === 1)).toBe(true);
     expect(answerer.count('quota')).toBe(200);
-    console.log(`200 concurrent /quota: max ack ${maxAck.toFixed(0)} ms, duplicates ${h.fake.responds.length - perId.size}`);
+    console.log(
+      `200 concurrent /quota: max ack ${maxAck.toFixed(0)} ms, duplicates ${h.fake.responds.length - perId.size}`,
+    );
   });
 
   it('rate limits per user, with a polite ephemeral ack', async () => {
     const answerer = new StubAnswerer();
-    h = await startHarness({ answerer, rate: { user: { capacity: 2, perSeconds: 60 }, channel: { capacity: 100, perSeconds: 60 } } });
+    h = await startHarness({
+      answerer,
+      rate: { user: { capacity: 2, perSeconds: 60 }, channel: { capacity: 100, perSeconds: 60 } },
+    });
     await h.command('team-a', { user: 'U0CAROL' });
     await h.command('team-a', { user: 'U0CAROL' });
     const third = await h.command('team-a', { user: 'U0CAROL' });
@@ -173,10 +201,17 @@ describe('/quota', () => {
 
   it('rate limits per channel', async () => {
     const answerer = new StubAnswerer();
-    h = await startHarness({ answerer, rate: { user: { capacity: 100, perSeconds: 60 }, channel: { capacity: 1, perSeconds: 10 } } });
+    h = await startHarness({
+      answerer,
+      rate: { user: { capacity: 100, perSeconds: 60 }, channel: { capacity: 1, perSeconds: 10 } },
+    });
     await h.command('team-b', { channel: CHANNEL_B, user: 'U1' });
     const r = await h.command('team-b', { channel: CHANNEL_B, user: 'U2' });
-    expect((r.ack as { text: string }).text).toBe('⏳ This channel is asking faster than I can check — try again in 10 s');
-    expect(await h.handle.metrics.registry.getSingleMetricAsString('quota_doctor_rate_limited_total')).toContain('quota_doctor_rate_limited_total{entry="command",scope="channel"} 1');
+    expect((r.ack as { text: string }).text).toBe(
+      '⏳ This channel is asking faster than I can check — try again in 10 s',
+    );
+    expect(await h.handle.metrics.registry.getSingleMetricAsString('quota_doctor_rate_limited_total')).toContain(
+      'quota_doctor_rate_limited_total{entry="command",scope="channel"} 1',
+    );
   });
 });

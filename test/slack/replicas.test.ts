@@ -10,11 +10,26 @@ import { join } from 'node:path';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { leaseApi } from '../../src/cluster/lease-api.ts';
-import { IDS_ANNOTATION, LEASE_BUCKETS, LEASE_PREFIX, LeaseDedupe, MAX_IDS_PER_LEASE, WINDOW_MS } from '../../src/slack/lease-dedupe.ts';
+import {
+  IDS_ANNOTATION,
+  LEASE_BUCKETS,
+  LEASE_PREFIX,
+  LeaseDedupe,
+  MAX_IDS_PER_LEASE,
+  WINDOW_MS,
+} from '../../src/slack/lease-dedupe.ts';
 import { startFakeSlack, type FakeSlack } from '../support/fake-slack.ts';
 import { startFakeLeases, type FakeLeases } from '../support/fake-leases.ts';
 import { formBody, postSigned, slackSignature } from '../support/sign.ts';
-import { CHANNEL_A, messageEvent, PASTED_ERROR, SIGNING_SECRET, startHarness, VERIFICATION_TOKEN, type Harness } from './harness.ts';
+import {
+  CHANNEL_A,
+  messageEvent,
+  PASTED_ERROR,
+  SIGNING_SECRET,
+  startHarness,
+  VERIFICATION_TOKEN,
+  type Harness,
+} from './harness.ts';
 
 const NS = 'quota-doctor';
 
@@ -22,7 +37,12 @@ let fake: FakeSlack;
 let leases: FakeLeases;
 
 function dedupe(now?: () => number, states?: string[]): LeaseDedupe {
-  return new LeaseDedupe({ api: leases.kubeConfig().makeApiClient(CoordinationV1Api), namespace: NS, ...(now ? { now } : {}), ...(states ? { onState: (s) => states.push(s) } : {}) });
+  return new LeaseDedupe({
+    api: leases.kubeConfig().makeApiClient(CoordinationV1Api),
+    namespace: NS,
+    ...(now ? { now } : {}),
+    ...(states ? { onState: (s) => states.push(s) } : {}),
+  });
 }
 
 /** Each replica's LeaseDedupe and the states it reported (the app logs them in production: src/slack/dedupe.ts). */
@@ -60,7 +80,10 @@ afterEach(async () => {
 
 describe('two replicas behind one Slack', () => {
   it('the same event to replica A, then its retry to replica B: exactly one reply (without the Leases: two)', async () => {
-    for (const [shared, want] of [[true, 1], [false, 2]] as const) {
+    for (const [shared, want] of [
+      [true, 1],
+      [false, 2],
+    ] as const) {
       const [a, b] = await replicas(shared);
       running.push(a, b);
       const ts = shared ? '1701000000.000001' : '1701000000.000002';
@@ -85,7 +108,11 @@ describe('two replicas behind one Slack', () => {
         const ev = messageEvent(PASTED_ERROR, { channel: CHANNEL_A, ts });
         const eventId = `EvSpread${i}`;
         const [first, other] = i % 2 === 0 ? [a, b] : [b, a];
-        return Promise.all([first.event(ev, { eventId }), other.event(ev, { eventId, retryNum: 1 }), (i % 3 === 0 ? first : other).event(ev, { eventId, retryNum: 2 })]);
+        return Promise.all([
+          first.event(ev, { eventId }),
+          other.event(ev, { eventId, retryNum: 1 }),
+          (i % 3 === 0 ? first : other).event(ev, { eventId, retryNum: 2 }),
+        ]);
       }),
     );
     expect(sent.flat().map((r) => r.status)).toEqual(Array(3 * N).fill(200));
@@ -95,18 +122,37 @@ describe('two replicas behind one Slack', () => {
     expect(made.reduce((n, m) => n + m.d.stats.first, 0)).toBe(N);
     expect(counts).toEqual(Array(N).fill(1));
     // Both replicas raced on the same Leases: optimistic concurrency (409 → re-read) decided them.
-    console.log(`replicas: ${N} events × 3 deliveries → ${counts.reduce((x, y) => x + y, 0)} replies; ${leases.counts.conflicts - conflictsBefore} Lease conflicts retried`);
+    console.log(
+      `replicas: ${N} events × 3 deliveries → ${counts.reduce((x, y) => x + y, 0)} replies; ${leases.counts.conflicts - conflictsBefore} Lease conflicts retried`,
+    );
     expect(a.handle.metrics.registry.getSingleMetric('quota_doctor_slack_duplicates_total')).toBeDefined();
   });
 
   it('the same signed /quota body to both replicas (a replay): one answer, by its trigger_id', async () => {
     const [a, b] = await replicas(true);
     running.push(a, b);
-    const body = formBody({ token: VERIFICATION_TOKEN, team_id: 'T0FAKE', channel_id: CHANNEL_A, user_id: 'U0ALICE', command: '/quota', text: 'team-a', response_url: fake.responseUrl('replica-cmd'), trigger_id: 'trig-replica' });
+    const body = formBody({
+      token: VERIFICATION_TOKEN,
+      team_id: 'T0FAKE',
+      channel_id: CHANNEL_A,
+      user_id: 'U0ALICE',
+      command: '/quota',
+      text: 'team-a',
+      response_url: fake.responseUrl('replica-cmd'),
+      trigger_id: 'trig-replica',
+    });
     const ts = Math.floor(Date.now() / 1000);
     const sig = slackSignature(SIGNING_SECRET, ts, body);
-    const r1 = await postSigned(`${a.base}/slack/events`, SIGNING_SECRET, body, { kind: 'form', timestamp: ts, signature: sig });
-    const r2 = await postSigned(`${b.base}/slack/events`, SIGNING_SECRET, body, { kind: 'form', timestamp: ts, signature: sig });
+    const r1 = await postSigned(`${a.base}/slack/events`, SIGNING_SECRET, body, {
+      kind: 'form',
+      timestamp: ts,
+      signature: sig,
+    });
+    const r2 = await postSigned(`${b.base}/slack/events`, SIGNING_SECRET, body, {
+      kind: 'form',
+      timestamp: ts,
+      signature: sig,
+    });
     expect([r1.status, r2.status]).toEqual([200, 200]);
     await Promise.all([a.handle.idle(), b.handle.idle()]);
     await fake.waitFor(() => fake.respondsTo('replica-cmd').length >= 1, 5000);
@@ -136,7 +182,10 @@ describe('two replicas behind one Slack', () => {
     await b.event(ev, { eventId: 'EvBack', retryNum: 1 });
     await b.handle.idle();
     expect(repliesTo(ts)).toBe(1);
-    expect(made.map((m) => m.states)).toEqual([['failing', 'recovered'], ['failing', 'recovered']]);
+    expect(made.map((m) => m.states)).toEqual([
+      ['failing', 'recovered'],
+      ['failing', 'recovered'],
+    ]);
   });
 });
 
@@ -156,13 +205,16 @@ describe('LeaseDedupe against the strict Lease server', () => {
     // One bucket never holds more than MAX_IDS_PER_LEASE ids.
     const name = r1.leaseFor('EvWin');
     const same: string[] = [];
-    for (let i = 0; same.length < MAX_IDS_PER_LEASE + 5; i++) if (r1.leaseFor(`EvFill${i}`) === name) same.push(`EvFill${i}`);
+    for (let i = 0; same.length < MAX_IDS_PER_LEASE + 5; i++)
+      if (r1.leaseFor(`EvFill${i}`) === name) same.push(`EvFill${i}`);
     for (const id of same) {
       now += 1;
       expect(await r1.claim(id)).toBe('first');
     }
     const lease = leases.get(NS, name) as { metadata: { annotations: Record<string, string> } };
-    expect(Object.keys(JSON.parse(lease.metadata.annotations[IDS_ANNOTATION]!) as Record<string, number>)).toHaveLength(MAX_IDS_PER_LEASE);
+    expect(Object.keys(JSON.parse(lease.metadata.annotations[IDS_ANNOTATION]!) as Record<string, number>)).toHaveLength(
+      MAX_IDS_PER_LEASE,
+    );
     expect(r1.stats.unknown + r2.stats.unknown).toBe(0);
   }, 60_000);
 
@@ -178,7 +230,11 @@ describe('LeaseDedupe against the strict Lease server', () => {
     { name: 'server error (500)', setup: () => leases.fail(500), ns: NS },
   ])('$name → unknown (fail open), reported once', async ({ setup, ns }) => {
     const states: string[] = [];
-    const d = new LeaseDedupe({ api: leases.kubeConfig().makeApiClient(CoordinationV1Api), namespace: ns, onState: (s) => states.push(s) });
+    const d = new LeaseDedupe({
+      api: leases.kubeConfig().makeApiClient(CoordinationV1Api),
+      namespace: ns,
+      onState: (s) => states.push(s),
+    });
     setup();
     expect(await d.claim('EvX1')).toBe('unknown');
     expect(await d.claim('EvX2')).toBe('unknown');
@@ -232,7 +288,11 @@ describe('the production wiring: QUOTA_DOCTOR_DEDUPE_NAMESPACE and the kubeconfi
   });
 
   it('no cluster configuration: dedupe stays in-process, said once at start, and messages are still answered', async () => {
-    const a = await startHarness({ fake, dedupeNamespace: NS, leaseApi: () => leaseApi({ KUBECONFIG: join(tmpdir(), 'qd-no-such-kubeconfig') }) });
+    const a = await startHarness({
+      fake,
+      dedupeNamespace: NS,
+      leaseApi: () => leaseApi({ KUBECONFIG: join(tmpdir(), 'qd-no-such-kubeconfig') }),
+    });
     running.push(a);
     const ts = '1701000300.000002';
     await a.event(messageEvent(PASTED_ERROR, { channel: CHANNEL_A, ts }), { eventId: 'EvUnwired' });

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHANNEL_A, PASTED_ERROR, SECRET_POD, startHarness, StubAnswerer, StubSource, type Harness } from './harness.ts';
+import {
+  CHANNEL_A,
+  PASTED_ERROR,
+  SECRET_POD,
+  startHarness,
+  StubAnswerer,
+  StubSource,
+  type Harness,
+} from './harness.ts';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -61,7 +69,9 @@ describe('message shortcut "Diagnose with quota-doctor"', () => {
     const post = h.fake.respondsTo(r.id)[0]!.body;
     expect(post.response_type).toBe('ephemeral');
     expect(String(post.text)).toMatch(/^🚫 Rejected at admission/);
-    expect(await h.handle.metrics.registry.getSingleMetricAsString('quota_doctor_errors_total')).toContain('quota_doctor_errors_total{entry="shortcut",reason="slack_api"} 1');
+    expect(await h.handle.metrics.registry.getSingleMetricAsString('quota_doctor_errors_total')).toContain(
+      'quota_doctor_errors_total{entry="shortcut",reason="slack_api"} 1',
+    );
   });
 
   it('a hanging cluster → an ephemeral "did not answer in time"', async () => {

@@ -58,19 +58,35 @@ const CASES: EntryCase[] = [
     answered: (x) => x.fake.callsTo('chat.postMessage').length,
     limitedReply: (x) => {
       expect(x.fake.responds).toHaveLength(0);
-      return x.fake.callsTo('chat.postEphemeral').map((c) => ({ channel: c.params.channel, user: c.params.user, thread_ts: c.params.thread_ts, text: c.params.text }));
+      return x.fake.callsTo('chat.postEphemeral').map((c) => ({
+        channel: c.params.channel,
+        user: c.params.user,
+        thread_ts: c.params.thread_ts,
+        text: c.params.text,
+      }));
     },
   },
   {
     entry: 'mention',
     send: async (x, n) => {
-      await x.event({ type: 'app_mention', channel: CHANNEL_A, user: USER, text: '<@UBOT> what if web scales to 8 in team-a?', ts: ts(n) });
+      await x.event({
+        type: 'app_mention',
+        channel: CHANNEL_A,
+        user: USER,
+        text: '<@UBOT> what if web scales to 8 in team-a?',
+        ts: ts(n),
+      });
       return {};
     },
     answered: (x) => x.fake.callsTo('chat.postMessage').length,
     limitedReply: (x) => {
       expect(x.fake.responds).toHaveLength(0);
-      return x.fake.callsTo('chat.postEphemeral').map((c) => ({ channel: c.params.channel, user: c.params.user, thread_ts: c.params.thread_ts, text: c.params.text }));
+      return x.fake.callsTo('chat.postEphemeral').map((c) => ({
+        channel: c.params.channel,
+        user: c.params.user,
+        thread_ts: c.params.thread_ts,
+        text: c.params.text,
+      }));
     },
   },
   {
@@ -103,26 +119,34 @@ const EXPECTED_REPLY: Record<EntryCase['entry'], unknown[]> = {
 };
 
 describe('the shared rate-limit step at each entry point (one token per user per minute)', () => {
-  it.each(CASES)('$entry: the first ask reaches the handler; the second gets exactly the rate-limit reply, the metric and the log line', async (c) => {
-    const answerer = new StubAnswerer();
-    h = await startHarness({ answerer, rate: { user: { capacity: 1, perSeconds: 60 }, channel: { capacity: 100, perSeconds: 60 } } });
-    const first = await c.send(h, 1);
-    await h.fake.waitFor(() => c.answered(h!, [first]) === 1);
-    await settle(h);
-    expect(answeredLines(h).map((l) => [l.entry, l.channel, l.outcome])).toEqual([[c.entry, CHANNEL_A, 'answer']]);
+  it.each(CASES)(
+    '$entry: the first ask reaches the handler; the second gets exactly the rate-limit reply, the metric and the log line',
+    async (c) => {
+      const answerer = new StubAnswerer();
+      h = await startHarness({
+        answerer,
+        rate: { user: { capacity: 1, perSeconds: 60 }, channel: { capacity: 100, perSeconds: 60 } },
+      });
+      const first = await c.send(h, 1);
+      await h.fake.waitFor(() => c.answered(h!, [first]) === 1);
+      await settle(h);
+      expect(answeredLines(h).map((l) => [l.entry, l.channel, l.outcome])).toEqual([[c.entry, CHANNEL_A, 'answer']]);
 
-    const second = await c.send(h, 2);
-    await settle(h);
-    expect(c.answered(h, [first, second])).toBe(1);
-    expect(c.limitedReply(h, second)).toEqual(EXPECTED_REPLY[c.entry]);
-    expect(answeredLines(h).map((l) => [l.entry, l.channel, l.outcome])).toEqual([
-      [c.entry, CHANNEL_A, 'answer'],
-      [c.entry, CHANNEL_A, 'rate-limited'],
-    ]);
-    const metrics = (await h.get('/metrics')).text;
-    expect(metrics).toContain(`quota_doctor_rate_limited_total{entry="${c.entry}",scope="user"} 1`);
-    expect(metrics.match(/^quota_doctor_rate_limited_total\{.*$/gm)).toEqual([`quota_doctor_rate_limited_total{entry="${c.entry}",scope="user"} 1`]);
-  });
+      const second = await c.send(h, 2);
+      await settle(h);
+      expect(c.answered(h, [first, second])).toBe(1);
+      expect(c.limitedReply(h, second)).toEqual(EXPECTED_REPLY[c.entry]);
+      expect(answeredLines(h).map((l) => [l.entry, l.channel, l.outcome])).toEqual([
+        [c.entry, CHANNEL_A, 'answer'],
+        [c.entry, CHANNEL_A, 'rate-limited'],
+      ]);
+      const metrics = (await h.get('/metrics')).text;
+      expect(metrics).toContain(`quota_doctor_rate_limited_total{entry="${c.entry}",scope="user"} 1`);
+      expect(metrics.match(/^quota_doctor_rate_limited_total\{.*$/gm)).toEqual([
+        `quota_doctor_rate_limited_total{entry="${c.entry}",scope="user"} 1`,
+      ]);
+    },
+  );
 });
 
 describe('createSteps (unit)', () => {
@@ -144,7 +168,13 @@ describe('createSteps (unit)', () => {
   }
 
   it.each([
-    { name: 'a token → next(), no reply, no log', decision: { ok: true } as RateDecision, next: 1, replies: [] as string[], logged: [] as unknown[] },
+    {
+      name: 'a token → next(), no reply, no log',
+      decision: { ok: true } as RateDecision,
+      next: 1,
+      replies: [] as string[],
+      logged: [] as unknown[],
+    },
     {
       name: 'user limit → the reply, a rate-limited log line, no next()',
       decision: { ok: false, scope: 'user', retryAfterMs: 12_000 } as RateDecision,
@@ -156,7 +186,10 @@ describe('createSteps (unit)', () => {
     const { steps, log, taken } = setup([decision]);
     const got: string[] = [];
     const context: Context = { isEnterpriseInstall: false };
-    setTurn(context, new Turn('mention', undefined, 'C1', 1000, async (a: Answer) => got.push(a.replies[0]!.headline), 'q', '1.2'));
+    setTurn(
+      context,
+      new Turn('mention', undefined, 'C1', 1000, async (a: Answer) => got.push(a.replies[0]!.headline), 'q', '1.2'),
+    );
     let calls = 0;
     await steps.rateLimitStep({ context, next: async () => void calls++ });
     expect(calls).toBe(next);
@@ -172,9 +205,15 @@ describe('createSteps (unit)', () => {
   it('post: a failing Slack call → false, counted as slack_api, logged with the Slack error code', async () => {
     const { steps, log, metrics } = setup([]);
     expect(await steps.post('shortcut', 'respond', async () => undefined)).toBe(true);
-    const err = Object.assign(new Error('An API error occurred: not_in_channel'), { data: { error: 'not_in_channel' } });
+    const err = Object.assign(new Error('An API error occurred: not_in_channel'), {
+      data: { error: 'not_in_channel' },
+    });
     expect(await steps.post('shortcut', 'chat.postMessage', () => Promise.reject(err))).toBe(false);
-    expect(log).toEqual([['a Slack call failed', { entry: 'shortcut', call: 'chat.postMessage', error: 'not_in_channel' }]]);
-    expect((await metrics.errors.get()).values.map((v) => [v.labels, v.value])).toEqual([[{ entry: 'shortcut', reason: 'slack_api' }, 1]]);
+    expect(log).toEqual([
+      ['a Slack call failed', { entry: 'shortcut', call: 'chat.postMessage', error: 'not_in_channel' }],
+    ]);
+    expect((await metrics.errors.get()).values.map((v) => [v.labels, v.value])).toEqual([
+      [{ entry: 'shortcut', reason: 'slack_api' }, 1],
+    ]);
   });
 });

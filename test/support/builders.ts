@@ -90,7 +90,11 @@ export interface PodOptions {
 
 /** A one-container pod; requests only for the resources given. */
 export function pod(name: string, o: PodOptions = {}): Pod {
-  const requests: Record<string, string> = { ...(o.cpu ? { cpu: o.cpu } : {}), ...(o.memory ? { memory: o.memory } : {}), ...(o.requests ?? {}) };
+  const requests: Record<string, string> = {
+    ...(o.cpu ? { cpu: o.cpu } : {}),
+    ...(o.memory ? { memory: o.memory } : {}),
+    ...(o.requests ?? {}),
+  };
   const res = resources(Object.keys(requests).length > 0 ? requests : undefined, o.limits);
   const status: NonNullable<Pod['status']> = { phase: o.phase ?? (o.node ? 'Running' : 'Pending') };
   const ownerRef = o.owner && {
@@ -124,7 +128,9 @@ export function pod(name: string, o: PodOptions = {}): Pod {
       ...(o.tolerations ? { tolerations: o.tolerations } : {}),
       ...(o.topologySpreadConstraints ? { topologySpreadConstraints: o.topologySpreadConstraints } : {}),
       ...(o.schedulingGates ? { schedulingGates: o.schedulingGates.map((g) => ({ name: g })) } : {}),
-      ...(o.volumes ? { volumes: o.volumes.map((v) => ({ name: v.name, persistentVolumeClaim: { claimName: v.claimName } })) } : {}),
+      ...(o.volumes
+        ? { volumes: o.volumes.map((v) => ({ name: v.name, persistentVolumeClaim: { claimName: v.claimName } })) }
+        : {}),
     },
     status,
   };

@@ -33,7 +33,10 @@ export const UPSTREAM_SCHEDULER_CASES = join(CASES_DIR, 'upstream-scheduler.json
 export function publicCaseFiles(env: string | undefined = process.env.QUOTA_DOCTOR_CASES): string[] {
   if (!env) return [PUBLIC_CASES];
   if (!statSync(env, { throwIfNoEntry: false })?.isDirectory()) return [env];
-  return readdirSync(env).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(env, f));
+  return readdirSync(env)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .map((f) => join(env, f));
 }
 
 /** Every case of one JSON-lines file, in file order. A missing file is an error, never an empty list. */
@@ -53,5 +56,8 @@ export function loadCases<T = Case>(): T[] {
 export function normalizeBracketed(message: string): string {
   const m = /^(.*? is forbidden: )\[(.*)\]$/.exec(message);
   if (!m) return message;
-  return `${m[1]}[${m[2]!.split(/, (?=(?:minimum|maximum|[a-z0-9./-]+ max limit))/).sort().join(', ')}]`;
+  return `${m[1]}[${m[2]!
+    .split(/, (?=(?:minimum|maximum|[a-z0-9./-]+ max limit))/)
+    .sort()
+    .join(', ')}]`;
 }

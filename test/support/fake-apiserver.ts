@@ -64,7 +64,14 @@ const EVENT_FIELDS = [
   'type',
 ];
 
-function k(kind: string, resource: string, group: string, version: string, namespaced: boolean, fields: readonly string[] = META_FIELDS): KindDef {
+function k(
+  kind: string,
+  resource: string,
+  group: string,
+  version: string,
+  namespaced: boolean,
+  fields: readonly string[] = META_FIELDS,
+): KindDef {
   return { kind, resource, group, version, namespaced, fields };
 }
 
@@ -260,7 +267,16 @@ function matches(o: Json, namespace: string | undefined, fields: Requirement[], 
 }
 
 function status(code: number, reason: string, message: string, details?: Json): string {
-  return JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code });
+  return JSON.stringify({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    ...(details ? { details } : {}),
+    code,
+  });
 }
 
 export type ForbidScope = 'all' | 'cluster' | { namespace: string };
@@ -276,7 +292,12 @@ export interface FakeRequest {
  * A route another stand-in adds to this server (e.g. coordination.k8s.io Leases): called before the
  * built-in routes, after the request is counted; returns true when it answered the request.
  */
-export type FakeRoute = (req: IncomingMessage, res: ServerResponse, url: URL, server: FakeApiServer) => boolean | Promise<boolean>;
+export type FakeRoute = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  server: FakeApiServer,
+) => boolean | Promise<boolean>;
 
 export interface FakeApiServerOptions {
   /** Routes tried before the built-in ones (see `FakeRoute`; more can be added with `addRoutes`). */
@@ -327,7 +348,8 @@ export class FakeApiServer {
     }
     if (opts.state) {
       const st = readStateFiles(opts.state);
-      if (st.errors.length) throw new Error(`fake-apiserver: ${opts.state}: ${st.errors.map((e) => e.message).join('; ')}`);
+      if (st.errors.length)
+        throw new Error(`fake-apiserver: ${opts.state}: ${st.errors.map((e) => e.message).join('; ')}`);
       for (const d of FAKE_KINDS) for (const o of st.snapshot.list(d.kind)) this.store(o, false);
     }
     for (const o of opts.objects ?? []) this.store(o, false);
@@ -496,7 +518,8 @@ export class FakeApiServer {
   }
 
   allow(resource?: string): void {
-    for (let i = this.forbidden.length - 1; i >= 0; i--) if (!resource || this.forbidden[i]!.resource === resource) this.forbidden.splice(i, 1);
+    for (let i = this.forbidden.length - 1; i >= 0; i--)
+      if (!resource || this.forbidden[i]!.resource === resource) this.forbidden.splice(i, 1);
   }
 
   /** Answers `resource` only after `ms` (lists; and watches too when `watch`). */
@@ -640,7 +663,12 @@ export class FakeApiServer {
     this.counts.set(path, (this.counts.get(path) ?? 0) + 1);
     for (const r of this.extraRoutes) if (await r(req, res, url, this)) return;
 
-    if (path === '/version') return json(res, 200, JSON.stringify({ major: '1', minor: '35', gitVersion: 'v1.35.0-fake', platform: 'linux/amd64' }));
+    if (path === '/version')
+      return json(
+        res,
+        200,
+        JSON.stringify({ major: '1', minor: '35', gitVersion: 'v1.35.0-fake', platform: 'linux/amd64' }),
+      );
     if (path === '/healthz' || path === '/livez' || path === '/readyz') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');
@@ -650,7 +678,12 @@ export class FakeApiServer {
     if (!route) return json(res, 404, status(404, 'NotFound', 'the server could not find the requested resource'));
     const { coll, namespace, name } = route;
     const d = coll.def;
-    if (req.method !== 'GET') return json(res, 405, status(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`));
+    if (req.method !== 'GET')
+      return json(
+        res,
+        405,
+        status(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`),
+      );
 
     const hang = this.hangs.get(d.resource) ?? this.hangs.get('*');
     if (hang && (watch ? hang.watches : hang.lists)) {
@@ -665,16 +698,30 @@ export class FakeApiServer {
       if (res.destroyed) return;
     }
     const failure = this.failures.get(d.resource);
-    if (failure) return json(res, failure, status(failure, failure === 503 ? 'ServiceUnavailable' : 'InternalError', `fake failure of ${d.resource}`));
+    if (failure)
+      return json(
+        res,
+        failure,
+        status(failure, failure === 503 ? 'ServiceUnavailable' : 'InternalError', `fake failure of ${d.resource}`),
+      );
     const verb = watch ? 'watch' : name ? 'get' : 'list';
     if (this.isForbidden(d.resource, namespace)) {
       const where = namespace ? `in the namespace "${namespace}"` : 'at the cluster scope';
       const msg = `${d.resource}${name ? ` "${name}"` : ''} is forbidden: User "${this.user}" cannot ${verb} resource "${d.resource}" in API group "${d.group}" ${where}`;
-      return json(res, 403, status(403, 'Forbidden', msg, { ...(name ? { name } : {}), group: d.group, kind: d.resource }));
+      return json(
+        res,
+        403,
+        status(403, 'Forbidden', msg, { ...(name ? { name } : {}), group: d.group, kind: d.resource }),
+      );
     }
     if (name) {
       const s = coll.byKey.get(keyOf(d.namespaced ? namespace : undefined, name));
-      if (!s) return json(res, 404, status(404, 'NotFound', `${d.resource} "${name}" not found`, { name, group: d.group, kind: d.resource }));
+      if (!s)
+        return json(
+          res,
+          404,
+          status(404, 'NotFound', `${d.resource} "${name}" not found`, { name, group: d.group, kind: d.resource }),
+        );
       return json(res, 200, JSON.stringify({ kind: d.kind, apiVersion: apiVersionOf(d), ...s.obj }));
     }
     const fields = parseFieldSelector(q.get('fieldSelector'), d);
@@ -689,7 +736,9 @@ export class FakeApiServer {
     return this.forbidden.some(
       (f) =>
         f.resource === resource &&
-        (f.scope === 'all' || (f.scope === 'cluster' && namespace === undefined) || (typeof f.scope === 'object' && f.scope.namespace === namespace)),
+        (f.scope === 'all' ||
+          (f.scope === 'cluster' && namespace === undefined) ||
+          (typeof f.scope === 'object' && f.scope.namespace === namespace)),
     );
   }
 
@@ -718,7 +767,14 @@ export class FakeApiServer {
     return { coll, namespace, name: rest[1] };
   }
 
-  private list(res: ServerResponse, coll: Collection, namespace: string | undefined, fields: Requirement[], labels: LabelRequirement[], q: URLSearchParams): void {
+  private list(
+    res: ServerResponse,
+    coll: Collection,
+    namespace: string | undefined,
+    fields: Requirement[],
+    labels: LabelRequirement[],
+    q: URLSearchParams,
+  ): void {
     const d = coll.def;
     const limit = Number(q.get('limit') ?? '0');
     let listRv = this.rv;
@@ -739,7 +795,11 @@ export class FakeApiServer {
         json(
           res,
           410,
-          status(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'),
+          status(
+            410,
+            'Expired',
+            'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+          ),
         );
         return;
       }
@@ -747,7 +807,8 @@ export class FakeApiServer {
       after = parsed.k;
     }
     let keys: string[];
-    const nodeReq = d.kind === 'Pod' ? fields.find((f) => f.field === 'spec.nodeName' && f.op === '=' && f.value !== '') : undefined;
+    const nodeReq =
+      d.kind === 'Pod' ? fields.find((f) => f.field === 'spec.nodeName' && f.op === '=' && f.value !== '') : undefined;
     if (nodeReq) keys = [...(coll.byNode.get(nodeReq.value) ?? [])].sort();
     else keys = coll.keys();
     let i = 0;
@@ -789,10 +850,21 @@ export class FakeApiServer {
     }
     const meta: Json = { resourceVersion: String(listRv) };
     if (more) meta.continue = Buffer.from(JSON.stringify({ rv: listRv, k: last })).toString('base64url');
-    json(res, 200, `{"kind":"${d.kind}List","apiVersion":"${apiVersionOf(d)}","metadata":${JSON.stringify(meta)},"items":[${parts.join(',')}]}`);
+    json(
+      res,
+      200,
+      `{"kind":"${d.kind}List","apiVersion":"${apiVersionOf(d)}","metadata":${JSON.stringify(meta)},"items":[${parts.join(',')}]}`,
+    );
   }
 
-  private watch(res: ServerResponse, coll: Collection, namespace: string | undefined, fields: Requirement[], labels: LabelRequirement[], q: URLSearchParams): void {
+  private watch(
+    res: ServerResponse,
+    coll: Collection,
+    namespace: string | undefined,
+    fields: Requirement[],
+    labels: LabelRequirement[],
+    q: URLSearchParams,
+  ): void {
     res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
     // The API server sends the headers at once; Node would hold them until the first event.
     res.flushHeaders();

@@ -24,7 +24,16 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function status(code: number, reason: string, message: string, name?: string): Json {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details: { ...(name ? { name } : {}), group: 'coordination.k8s.io', kind: 'leases' }, code };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    details: { ...(name ? { name } : {}), group: 'coordination.k8s.io', kind: 'leases' },
+    code,
+  };
 }
 
 export class FakeLeases {
@@ -95,7 +104,10 @@ export class FakeLeases {
     const m = PATH.exec(new URL(req.url ?? '/', 'http://x').pathname);
     if (this.failWith !== undefined) {
       this.counts.failed++;
-      return send(this.failWith, status(this.failWith, this.failWith === 403 ? 'Forbidden' : 'InternalError', `injected ${this.failWith}`));
+      return send(
+        this.failWith,
+        status(this.failWith, this.failWith === 403 ? 'Forbidden' : 'InternalError', `injected ${this.failWith}`),
+      );
     }
     if (!m) return send(404, status(404, 'NotFound', 'the server could not find the requested resource'));
     const namespace = m[1] ?? '';
@@ -127,7 +139,15 @@ export class FakeLeases {
       const have = (current.metadata as Json).resourceVersion;
       if (sent !== have) {
         this.counts.conflicts++;
-        return send(409, status(409, 'Conflict', `Operation cannot be fulfilled on leases.coordination.k8s.io "${name}": the object has been modified; please apply your changes to the latest version and try again`, name));
+        return send(
+          409,
+          status(
+            409,
+            'Conflict',
+            `Operation cannot be fulfilled on leases.coordination.k8s.io "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+            name,
+          ),
+        );
       }
       return send(200, this.put(namespace, name, body));
     }

@@ -49,7 +49,10 @@ function parseParams(raw: string, contentType: string | undefined): Record<strin
   }
   const out: Record<string, unknown> = {};
   for (const [k, v] of new URLSearchParams(raw)) {
-    out[k] = (k === 'blocks' || k === 'attachments') && (v.startsWith('[') || v.startsWith('{')) ? (JSON.parse(v) as unknown) : v;
+    out[k] =
+      (k === 'blocks' || k === 'attachments') && (v.startsWith('[') || v.startsWith('{'))
+        ? (JSON.parse(v) as unknown)
+        : v;
   }
   return out;
 }
@@ -91,7 +94,10 @@ export class FakeSlack {
 
   /** Everything posted as a message (postMessage, postEphemeral, respond), for leak checks. */
   allPostedText(): string {
-    return JSON.stringify([...this.calls.filter((c) => MESSAGE_METHODS.has(c.method)).map((c) => c.params), ...this.responds.map((r) => r.body)]);
+    return JSON.stringify([
+      ...this.calls.filter((c) => MESSAGE_METHODS.has(c.method)).map((c) => c.params),
+      ...this.responds.map((r) => r.body),
+    ]);
   }
 
   async start(): Promise<this> {
@@ -114,15 +120,33 @@ export class FakeSlack {
         if (url.pathname.startsWith('/api/')) {
           const method = url.pathname.slice('/api/'.length);
           const auth = req.headers.authorization;
-          this.calls.push({ method, params, ...(auth?.startsWith('Bearer ') ? { token: auth.slice(7) } : {}), at: Date.now() });
+          this.calls.push({
+            method,
+            params,
+            ...(auth?.startsWith('Bearer ') ? { token: auth.slice(7) } : {}),
+            at: Date.now(),
+          });
           if (MESSAGE_METHODS.has(method)) this.check(method, params);
           const failure = this.failures.get(method);
           if (failure) return json(200, { ok: false, error: failure });
           switch (method) {
             case 'auth.test':
-              return json(200, { ok: true, url: 'https://fake.slack.test/', team: 'Fake', user: 'quota-doctor', team_id: 'T0FAKE', user_id: this.botUserId, bot_id: this.botId });
+              return json(200, {
+                ok: true,
+                url: 'https://fake.slack.test/',
+                team: 'Fake',
+                user: 'quota-doctor',
+                team_id: 'T0FAKE',
+                user_id: this.botUserId,
+                bot_id: this.botId,
+              });
             case 'chat.postMessage':
-              return json(200, { ok: true, channel: params.channel, ts: `1700000000.${String(++this.seq).padStart(6, '0')}`, message: { text: params.text } });
+              return json(200, {
+                ok: true,
+                channel: params.channel,
+                ts: `1700000000.${String(++this.seq).padStart(6, '0')}`,
+                message: { text: params.text },
+              });
             case 'chat.postEphemeral':
               return json(200, { ok: true, message_ts: `1700000000.${String(++this.seq).padStart(6, '0')}` });
             default:

@@ -34,10 +34,16 @@ export function formBody(fields: Record<string, string>): string {
   return new URLSearchParams(fields).toString();
 }
 
-export async function postSigned(url: string, secret: string, body: string, opts: SignedPostOptions): Promise<PostResult> {
+export async function postSigned(
+  url: string,
+  secret: string,
+  body: string,
+  opts: SignedPostOptions,
+): Promise<PostResult> {
   const ts = opts.timestamp ?? Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
-    'content-type': opts.contentType ?? (opts.kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/json'),
+    'content-type':
+      opts.contentType ?? (opts.kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/json'),
     'x-slack-request-timestamp': String(ts),
     'x-slack-signature': opts.signature ?? slackSignature(secret, ts, body),
   };

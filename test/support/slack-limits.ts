@@ -13,7 +13,8 @@ export interface SlackLimitOptions {
   maxTotalChars?: number;
 }
 
-const SLACK_TOKEN = /<(?:@[UW][A-Z0-9]+|#[CG][A-Z0-9]+(?:\|[^<>]*)?|![a-z^][^<>]*|(?:https?|mailto):[^<>\s]+(?:\|[^<>]*)?)>/g;
+const SLACK_TOKEN =
+  /<(?:@[UW][A-Z0-9]+|#[CG][A-Z0-9]+(?:\|[^<>]*)?|![a-z^][^<>]*|(?:https?|mailto):[^<>\s]+(?:\|[^<>]*)?)>/g;
 
 function fail(where: string, msg: string): never {
   throw new Error(`Slack limit: ${where}: ${msg}`);
@@ -27,12 +28,17 @@ function checkMrkdwn(where: string, text: string): void {
   const stripped = text.replace(SLACK_TOKEN, '');
   if (/[<>]/.test(stripped)) fail(where, `unescaped < or > in mrkdwn: ${JSON.stringify(text.slice(0, 200))}`);
   const amp = /&(?!amp;|lt;|gt;)/.exec(text);
-  if (amp) fail(where, `unescaped & in mrkdwn at ${amp.index}: ${JSON.stringify(text.slice(Math.max(0, amp.index - 40), amp.index + 40))}`);
+  if (amp)
+    fail(
+      where,
+      `unescaped & in mrkdwn at ${amp.index}: ${JSON.stringify(text.slice(Math.max(0, amp.index - 40), amp.index + 40))}`,
+    );
 }
 
 function checkTextObject(where: string, t: unknown, max: number, types: string[] = ['plain_text', 'mrkdwn']): number {
   if (!isRecord(t)) fail(where, 'text object missing');
-  if (typeof t.type !== 'string' || !types.includes(t.type)) fail(where, `text type ${String(t.type)} not in ${types.join('|')}`);
+  if (typeof t.type !== 'string' || !types.includes(t.type))
+    fail(where, `text type ${String(t.type)} not in ${types.join('|')}`);
   if (typeof t.text !== 'string') fail(where, 'text is not a string');
   if (t.text.length === 0) fail(where, 'empty text (invalid in Block Kit)');
   if (t.text.trim().length === 0) fail(where, 'whitespace-only text');
@@ -45,7 +51,8 @@ function checkTextObject(where: string, t: unknown, max: number, types: string[]
 export function assertWithinSlackLimits(payload: unknown, opts: SlackLimitOptions = {}): number {
   const maxTotal = opts.maxTotalChars ?? 12_000;
   if (!isRecord(payload)) fail('payload', 'not an object');
-  if (typeof payload.text !== 'string' || payload.text.trim() === '') fail('text', 'a non-empty fallback text is required');
+  if (typeof payload.text !== 'string' || payload.text.trim() === '')
+    fail('text', 'a non-empty fallback text is required');
   if (payload.text.length > 40_000) fail('text', `${payload.text.length} characters, Slack truncates past 40,000`);
   checkMrkdwn('text', payload.text);
   let blocks: unknown = payload.blocks;
@@ -74,7 +81,8 @@ export function assertWithinSlackLimits(payload: unknown, opts: SlackLimitOption
         break;
       }
       case 'context': {
-        if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 10) fail(`${where}.elements`, '1 to 10 elements');
+        if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 10)
+          fail(`${where}.elements`, '1 to 10 elements');
         b.elements.forEach((e: unknown, k: number) => {
           total += checkTextObject(`${where}.elements[${k}]`, e, 3000);
         });

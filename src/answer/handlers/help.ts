@@ -1,4 +1,3 @@
-
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { Quantity } from '../../quantity.ts';
 import type { AskContext } from '../answerer.ts';
@@ -14,11 +13,18 @@ export function helpExamples(state: Snapshot | undefined, ctx: AskContext): Help
   const visible = visibleNamespaces(state, ctx);
   const ns: string | undefined = visible[0] ?? ctx.defaultNamespace ?? visibilityOf(ctx).list()?.[0];
   const inNs = ns !== undefined && visibilityOf(ctx).allows(ns) ? ns : undefined;
-  const workloads = state && inNs ? (['Deployment', 'StatefulSet'] as const).flatMap((k) => state.list(k, inNs)).map((o) => o.metadata.name ?? '').filter((n) => n !== '') : [];
+  const workloads =
+    state && inNs
+      ? (['Deployment', 'StatefulSet'] as const)
+          .flatMap((k) => state.list(k, inNs))
+          .map((o) => o.metadata.name ?? '')
+          .filter((n) => n !== '')
+      : [];
   const w = workloads[0] ?? 'WORKLOAD';
   const quota = inNs ? state?.list('ResourceQuota', inNs)[0] : undefined;
   const hard = quota?.status?.hard ?? quota?.spec?.hard ?? {};
-  const qRes = ['requests.cpu', 'requests.memory', 'pods'].find((k) => k in hard) ?? Object.keys(hard)[0] ?? 'requests.cpu';
+  const qRes =
+    ['requests.cpu', 'requests.memory', 'pods'].find((k) => k in hard) ?? Object.keys(hard)[0] ?? 'requests.cpu';
   const qNow = Quantity.tryParse(hard[qRes]);
   const lr = inNs ? state?.list('LimitRange', inNs)[0] : undefined;
   const maxCpu = Quantity.tryParse(lr?.spec.limits.find((i) => i.type === 'Container')?.max?.cpu);
@@ -30,7 +36,14 @@ export function helpExamples(state: Snapshot | undefined, ctx: AskContext): Help
     quota: quota?.metadata.name ?? 'QUOTA',
     quotaResource: qRes,
     quotaTo: qNow && qNow.sign() > 0 ? qNow.times(2).toString() : '20',
-    ...(lr ? { limitRange: { name: lr.metadata.name ?? '', ...(maxCpu ? { maxCpuDoubled: maxCpu.times(2).toString() } : {}) } } : {}),
+    ...(lr
+      ? {
+          limitRange: {
+            name: lr.metadata.name ?? '',
+            ...(maxCpu ? { maxCpuDoubled: maxCpu.times(2).toString() } : {}),
+          },
+        }
+      : {}),
   };
 }
 

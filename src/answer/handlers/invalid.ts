@@ -2,4 +2,7 @@
 import { outOfRangeReply } from '../bounds.ts';
 import type { Handler, QuestionOf } from './context.ts';
 
-export const invalid: Handler<QuestionOf<'invalid'>> = (q) => ({ replies: [outOfRangeReply(q.reason)], namespaces: [] });
+export const invalid: Handler<QuestionOf<'invalid'>> = (q) => ({
+  replies: [outOfRangeReply(q.reason)],
+  namespaces: [],
+});

@@ -11,7 +11,8 @@ export const rollout = needsState<QuestionOf<'rollout'>>((q, { state, ctx, opts,
   if (!w) return notFound(`workload ${q.workload}`, askedNamespaces(q));
   // A rollout creates up to every replica again, once per setting re-simulated (about 5): bound it (../bounds.ts).
   const wanted = (w.object as { spec?: { replicas?: number | null } }).spec?.replicas ?? 1;
-  if (wanted > MAX_ANSWER_PODS / 5) return withGaps({ replies: [rolloutTooLargeReply(w, wanted)], namespaces: [w.namespace] });
+  if (wanted > MAX_ANSWER_PODS / 5)
+    return withGaps({ replies: [rolloutTooLargeReply(w, wanted)], namespaces: [w.namespace] });
   const a = whatIfRollout(state, w, opts, q.changes ?? []);
   return withGaps({ replies: [rolloutReply(a)], namespaces: [w.namespace] });
 });

@@ -11,15 +11,35 @@ export const why = needsState<QuestionOf<'why'>>((q, { state, ctx, gaps, withGap
   const w = findWorkload(state, name, undefined, namespaces);
   const ns = w?.namespace ?? namespaces.find((n) => state.get('Pod', n, name)) ?? q.namespace ?? ctx.defaultNamespace;
   if (!ns) return notFound(name, []);
-  const podName = w ? state.list('Pod', ns).find((p) => !(p as { spec?: { nodeName?: string } }).spec?.nodeName && p.metadata.name?.startsWith(name))?.metadata.name : name;
-  const events = state.list('Event', ns).filter((e) => e.involvedObject?.name && (e.involvedObject.name === podName || e.involvedObject.name.startsWith(name)));
+  const podName = w
+    ? state
+        .list('Pod', ns)
+        .find((p) => !(p as { spec?: { nodeName?: string } }).spec?.nodeName && p.metadata.name?.startsWith(name))
+        ?.metadata.name
+    : name;
+  const events = state
+    .list('Event', ns)
+    .filter(
+      (e) => e.involvedObject?.name && (e.involvedObject.name === podName || e.involvedObject.name.startsWith(name)),
+    );
   if (!events.length) return withGaps({ replies: [noEventsReply(name, ns)], namespaces: [ns] });
   const last = events[events.length - 1]!;
   // A pod's event message does not name the pod (a FailedScheduling text never does): say which one, as
   // `kubectl get events` would, so the diagnosis can find it in the state and verify fixes for it.
-  const about = last.involvedObject?.kind === 'Pod' && last.involvedObject.name ? `Warning  ${last.reason ?? 'FailedScheduling'}  pod/${last.involvedObject.name}  ` : '';
+  const about =
+    last.involvedObject?.kind === 'Pod' && last.involvedObject.name
+      ? `Warning  ${last.reason ?? 'FailedScheduling'}  pod/${last.involvedObject.name}  `
+      : '';
   // The diagnosis carries the gaps itself.
-  const d = diagnose({ text: `${about}${last.message ?? ''}`, state, namespace: ns, now: ctx.now, gaps, allowedNamespaces: visibilityOf(ctx).list(), audience: audienceOf(ctx) });
+  const d = diagnose({
+    text: `${about}${last.message ?? ''}`,
+    state,
+    namespace: ns,
+    now: ctx.now,
+    gaps,
+    allowedNamespaces: visibilityOf(ctx).list(),
+    audience: audienceOf(ctx),
+  });
   d.answer.namespaces.push(ns);
   return d.answer;
 });

@@ -4,7 +4,11 @@ import type { Snapshot } from '../../k8s/snapshot.ts';
 import type { AskContext } from '../answerer.ts';
 import { visibleNamespaces } from './context.ts';
 
-export function workloadOf(state: Snapshot, ctx: AskContext, q: { workload: string; kind?: string; namespace?: string }): WorkloadRef | null {
+export function workloadOf(
+  state: Snapshot,
+  ctx: AskContext,
+  q: { workload: string; kind?: string; namespace?: string },
+): WorkloadRef | null {
   return findWorkload(state, q.workload, q.kind, visibleNamespaces(state, ctx, q.namespace));
 }
 

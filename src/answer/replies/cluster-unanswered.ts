@@ -19,6 +19,8 @@ export function noHeadroomAnswer(ns: string, gaps: readonly string[]): Answer {
 export function timeoutAnswer(deadlineMs: number): Answer {
   const r = emptyReply('error', '⚠️', 'The cluster did not answer in time');
   const waited = deadlineMs < 1000 ? `${deadlineMs} ms` : `${Math.round(deadlineMs / 1000)} s`;
-  r.lines.push(`I gave up after ${waited} without an answer from the cluster, so I can't say yet. Try again in a minute; if it keeps happening, the platform team should check the cluster API.`);
+  r.lines.push(
+    `I gave up after ${waited} without an answer from the cluster, so I can't say yet. Try again in a minute; if it keeps happening, the platform team should check the cluster API.`,
+  );
   return { replies: [r], namespaces: [] };
 }

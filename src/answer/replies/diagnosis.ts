@@ -67,14 +67,19 @@ function iconFor(layer: string): string {
 }
 
 function objectWords(f: Finding, ns: string | undefined): string {
-  const what = f.object?.name ? `${f.object.resource === 'pods' || !f.object.resource ? 'pod' : f.object.resource} ${f.object.name}` : f.controller ? `pods of ${f.controller.kind} ${f.controller.name}` : '';
+  const what = f.object?.name
+    ? `${f.object.resource === 'pods' || !f.object.resource ? 'pod' : f.object.resource} ${f.object.name}`
+    : f.controller
+      ? `pods of ${f.controller.kind} ${f.controller.name}`
+      : '';
   return [what, ns ? (what ? `(${ns})` : `in ${ns}`) : ''].filter(Boolean).join(' ');
 }
 
 /** The reply for one finding, from the text alone. */
 export function textReply(f: Finding, ns: string | undefined): Reply {
   let headline: string = LAYERS[f.layer].headline;
-  if (f.kind === 'quota-exceeded' || f.kind === 'quota-must-specify' || f.kind === 'quota-status-unknown') headline += ` ${str(f.facts.quota)}`;
+  if (f.kind === 'quota-exceeded' || f.kind === 'quota-must-specify' || f.kind === 'quota-status-unknown')
+    headline += ` ${str(f.facts.quota)}`;
   if (f.layer === 'scheduler' && typeof f.facts.total === 'number') headline += ` (0/${f.facts.total} nodes)`;
   if (f.layer === 'runtime') headline += `: ${f.facts.reason}`;
   if (f.layer === 'other') headline = `${headline} (${f.kind})`;
@@ -87,36 +92,57 @@ export function textReply(f: Finding, ns: string | undefined): Reply {
       const res = f.facts.resources;
       r.table = {
         columns: ['resource', 'requested', 'used', 'hard', 'free'],
-        rows: Object.entries(res).map(([k, v]) => [k, str(v.requested), str(v.used), str(v.limited), freeOf(str(v.used), str(v.limited))]),
+        rows: Object.entries(res).map(([k, v]) => [
+          k,
+          str(v.requested),
+          str(v.used),
+          str(v.limited),
+          freeOf(str(v.used), str(v.limited)),
+        ]),
       };
       const exceeding = f.facts.exceeding;
       for (const k of exceeding) {
         const v = res[k];
-        const over = v && Quantity.tryParse(v.used) && Quantity.tryParse(v.requested) && Quantity.tryParse(v.limited)
-          ? Quantity.parse(v.used!).add(Quantity.parse(v.requested!)).sub(Quantity.parse(v.limited!))
-          : null;
+        const over =
+          v && Quantity.tryParse(v.used) && Quantity.tryParse(v.requested) && Quantity.tryParse(v.limited)
+            ? Quantity.parse(v.used!).add(Quantity.parse(v.requested!)).sub(Quantity.parse(v.limited!))
+            : null;
         if (!over || over.sign() <= 0) continue;
-        const isCount = k === 'pods' || k.startsWith('count/') || /^(services|persistentvolumeclaims|configmaps|secrets|replicationcontrollers|resourcequotas)(\.|$)/.test(k);
+        const isCount =
+          k === 'pods' ||
+          k.startsWith('count/') ||
+          /^(services|persistentvolumeclaims|configmaps|secrets|replicationcontrollers|resourcequotas)(\.|$)/.test(k);
         const free = freeOf(str(v!.used), str(v!.limited));
-        r.lines.push(`${k}: over by ${over} — ${isCount ? '' : `request ≤ ${free}, `}free ${over} in the namespace, or raise the quota to ${Quantity.parse(v!.used!).add(Quantity.parse(v!.requested!))}.`);
+        r.lines.push(
+          `${k}: over by ${over} — ${isCount ? '' : `request ≤ ${free}, `}free ${over} in the namespace, or raise the quota to ${Quantity.parse(v!.used!).add(Quantity.parse(v!.requested!))}.`,
+        );
       }
-      if (exceeding.includes('pods')) r.lines.push('`pods` counts every non-terminal pod, Pending ones too; Succeeded/Failed pods do not count.');
+      if (exceeding.includes('pods'))
+        r.lines.push('`pods` counts every non-terminal pod, Pending ones too; Succeeded/Failed pods do not count.');
       r.why = 'Quota counts requests, not usage: idle pods hold it too.';
       break;
     }
     case 'quota-must-specify': {
-      for (const [k, c] of Object.entries(f.facts.resources)) r.lines.push(`missing ${k}${c.length ? ` on ${c.join(', ')}` : ''}`);
-      r.lines.push('Set them in each container, or ask the platform team for a LimitRange with defaults (then every pod gets them).');
+      for (const [k, c] of Object.entries(f.facts.resources))
+        r.lines.push(`missing ${k}${c.length ? ` on ${c.join(', ')}` : ''}`);
+      r.lines.push(
+        'Set them in each container, or ask the platform team for a LimitRange with defaults (then every pod gets them).',
+      );
       break;
     }
     case 'limitrange': {
       const vs = f.facts.violations;
-      r.table = { columns: ['scope', 'resource', 'bound', 'allowed', 'actual'], rows: vs.map((v) => [v.scope, v.resource, v.bound, v.limit, v.actual ?? 'not set']) };
+      r.table = {
+        columns: ['scope', 'resource', 'bound', 'allowed', 'actual'],
+        rows: vs.map((v) => [v.scope, v.resource, v.bound, v.limit, v.actual ?? 'not set']),
+      };
       for (const v of vs) r.lines.push(limitRangeAdvice(v));
       break;
     }
     case 'api-validation':
-      r.lines.push(`${str(f.facts.resource)} request ${str(f.facts.value)} is above its limit${f.facts.limit ? ` ${str(f.facts.limit)}` : ''}: set the request ≤ the limit, or raise the limit.`);
+      r.lines.push(
+        `${str(f.facts.resource)} request ${str(f.facts.value)} is above its limit${f.facts.limit ? ` ${str(f.facts.limit)}` : ''}: set the request ≤ the limit, or raise the limit.`,
+      );
       break;
     case 'unschedulable': {
       const reasons = f.facts.reasons;
@@ -128,7 +154,11 @@ export function textReply(f: Finding, ns: string | undefined): Reply {
       const pre = f.facts.preemption;
       if (pre?.reasons?.length) {
         const helpful = pre.reasons.filter((x) => !/not helpful|No preemption victims/.test(x.reason));
-        r.lines.push(helpful.length ? 'Preemption could free room by evicting lower-priority pods.' : 'Preemption cannot help: no lower-priority pods would make room.');
+        r.lines.push(
+          helpful.length
+            ? 'Preemption could free room by evicting lower-priority pods.'
+            : 'Preemption cannot help: no lower-priority pods would make room.',
+        );
       }
       r.lines.push('Quota is not the problem here: raising it will not help.');
       break;
@@ -139,24 +169,41 @@ export function textReply(f: Finding, ns: string | undefined): Reply {
   return r;
 }
 
-function limitRangeAdvice(v: { scope: string; resource: string; bound: string; limit: string; actual: string | null }): string {
-  const who = v.scope === 'Pod' ? 'the pod (sum of containers)' : v.scope === 'PersistentVolumeClaim' ? 'the claim' : 'each container';
-  if (v.bound === 'max') return `${v.resource}: ${who} may use at most ${v.limit}${v.actual ? `, has ${v.actual}` : ' and must set a limit'} → set it ≤ ${v.limit}.`;
-  if (v.bound === 'min') return `${v.resource}: ${who} must request at least ${v.limit}${v.actual ? `, has ${v.actual}` : ' and must set a request'} → set it ≥ ${v.limit}.`;
+function limitRangeAdvice(v: {
+  scope: string;
+  resource: string;
+  bound: string;
+  limit: string;
+  actual: string | null;
+}): string {
+  const who =
+    v.scope === 'Pod'
+      ? 'the pod (sum of containers)'
+      : v.scope === 'PersistentVolumeClaim'
+        ? 'the claim'
+        : 'each container';
+  if (v.bound === 'max')
+    return `${v.resource}: ${who} may use at most ${v.limit}${v.actual ? `, has ${v.actual}` : ' and must set a limit'} → set it ≤ ${v.limit}.`;
+  if (v.bound === 'min')
+    return `${v.resource}: ${who} must request at least ${v.limit}${v.actual ? `, has ${v.actual}` : ' and must set a request'} → set it ≥ ${v.limit}.`;
   return `${v.resource}: limit/request of ${who} may be at most ${v.limit}${v.actual ? `, is ${v.actual}` : ''} → raise the request or lower the limit.`;
 }
 
 function schedulerHint(reason: string): string | null {
-  if (/^Insufficient /i.test(reason)) return `${reason}: those nodes have too little free ${reason.slice(13)} for the pod's requests (requests of pods already there count, not their usage).`;
+  if (/^Insufficient /i.test(reason))
+    return `${reason}: those nodes have too little free ${reason.slice(13)} for the pod's requests (requests of pods already there count, not their usage).`;
   if (/untolerated taint|taint.*didn't tolerate|had taint/i.test(reason)) {
-    if (/unreachable|not-ready/.test(reason)) return `${reason}: those nodes are down or not ready — a node problem, not capacity.`;
+    if (/unreachable|not-ready/.test(reason))
+      return `${reason}: those nodes are down or not ready — a node problem, not capacity.`;
     return `${reason}: those nodes are reserved (tainted); the pod needs a toleration to use them.`;
   }
-  if (/node affinity|node selector|nodeSelector/i.test(reason)) return `${reason}: the pod's nodeSelector/affinity excludes those nodes.`;
+  if (/node affinity|node selector|nodeSelector/i.test(reason))
+    return `${reason}: the pod's nodeSelector/affinity excludes those nodes.`;
   if (/unschedulable/i.test(reason)) return `${reason}: those nodes are cordoned.`;
   if (/Too many pods/i.test(reason)) return `${reason}: those nodes hold their maximum number of pods.`;
   if (/anti-affinity/i.test(reason)) return `${reason}: pod anti-affinity keeps it off those nodes.`;
   if (/free ports/i.test(reason)) return `${reason}: a hostPort the pod wants is taken there.`;
-  if (/PersistentVolume|volume/i.test(reason)) return `${reason}: its volume can only be used from other nodes or zones.`;
+  if (/PersistentVolume|volume/i.test(reason))
+    return `${reason}: its volume can only be used from other nodes or zones.`;
   return null;
 }

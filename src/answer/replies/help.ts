@@ -22,7 +22,9 @@ export function helpAnswer(ex: HelpExamples): Answer {
     `what if ${w} scales to 8 in ${ns}?`,
     `what if ${w} requests 250m cpu in ${ns}?`,
     `raise ${ex.quotaResource} of ${ex.quota} to ${ex.quotaTo} in ${ns}`,
-    lr?.maxCpuDoubled ? `what if the limitrange ${lr.name} max cpu is ${lr.maxCpuDoubled} in ${ns}?` : `what if the limitrange${lr ? ` ${lr.name}` : ''} defaultRequest cpu were 250m in ${ns}?`,
+    lr?.maxCpuDoubled
+      ? `what if the limitrange ${lr.name} max cpu is ${lr.maxCpuDoubled} in ${ns}?`
+      : `what if the limitrange${lr ? ` ${lr.name}` : ''} defaultRequest cpu were 250m in ${ns}?`,
     `what if ${node} goes down?`,
     `roll out ${w} in ${ns}`,
     `what if ${w2} rolls out with 500m cpu in ${ns}?`,

@@ -1,17 +1,29 @@
 /** "what if node-3 goes down / is drained": where its pods land, which stay Pending, as the asker may see it. */
-import type { Snapshot, } from '../../k8s/snapshot.ts';
+import type { Snapshot } from '../../k8s/snapshot.ts';
 import type { DrainAnswer } from '../../engine/whatif.ts';
 import type { Visibility } from '../policy.ts';
 import { emptyReply, type Answer } from '../types.ts';
 
 /** A drain / "goes down" what-if as the asker may see it: their pods by name, everyone else's as counts. */
 export function drainAnswer(state: Snapshot, d: DrainAnswer, how: 'drain' | 'down', vis: Visibility): Answer {
-  const r = emptyReply('whatif', '🔮', `${d.node} ${how === 'drain' ? 'drained (cordoned, pods evicted)' : 'goes down (unreachable, pods evicted)'}: ${d.pods} pod${d.pods === 1 ? '' : 's'} to place elsewhere`);
+  const r = emptyReply(
+    'whatif',
+    '🔮',
+    `${d.node} ${how === 'drain' ? 'drained (cordoned, pods evicted)' : 'goes down (unreachable, pods evicted)'}: ${d.pods} pod${d.pods === 1 ? '' : 's'} to place elsewhere`,
+  );
   const nsOf = (key: string) => key.slice(0, key.indexOf('/'));
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   if (vis.seesEverything) {
     const landed = Object.values(d.rescheduled).reduce((a, b) => a + b, 0);
-    r.lines.push(`${landed} land elsewhere${landed ? ` (${Object.entries(d.rescheduled).map(([n, c]) => `${n} ×${c}`).join(', ')})` : ''}, ${d.stranded.length} stay Pending`);
+    r.lines.push(
+      `${landed} land elsewhere${
+        landed
+          ? ` (${Object.entries(d.rescheduled)
+              .map(([n, c]) => `${n} ×${c}`)
+              .join(', ')})`
+          : ''
+      }, ${d.stranded.length} stay Pending`,
+    );
     for (const s of d.stranded.slice(0, 5)) r.lines.push(`   ${s.pod}: ${s.message}`);
     if (d.stranded.length > 5) r.lines.push(`   … and ${d.stranded.length - 5} more`);
     return { replies: [r], namespaces: [...new Set(d.stranded.map((s) => nsOf(s.pod)))] };
@@ -30,10 +42,20 @@ export function drainAnswer(state: Snapshot, d: DrainAnswer, how: 'drain' | 'dow
   const others = Math.max(0, d.pods - mine.length);
   const stuck = new Set(strandedMine.map((s) => s.pod));
   const movedMine = mine.filter((p) => !stuck.has(p)).sort();
-  r.lines.push(mine.length === 0 ? 'None of the pods there are in this channel\'s namespaces.' : `Yours: ${plural(mine.length, 'pod', 'pods')} — ${movedMine.length} land${movedMine.length === 1 ? 's' : ''} elsewhere, ${strandedMine.length} stay${strandedMine.length === 1 ? 's' : ''} Pending`);
-  if (movedMine.length) r.lines.push(`   land elsewhere: ${movedMine.slice(0, 8).join(', ')}${movedMine.length > 8 ? ` and ${movedMine.length - 8} more` : ''}`);
+  r.lines.push(
+    mine.length === 0
+      ? "None of the pods there are in this channel's namespaces."
+      : `Yours: ${plural(mine.length, 'pod', 'pods')} — ${movedMine.length} land${movedMine.length === 1 ? 's' : ''} elsewhere, ${strandedMine.length} stay${strandedMine.length === 1 ? 's' : ''} Pending`,
+  );
+  if (movedMine.length)
+    r.lines.push(
+      `   land elsewhere: ${movedMine.slice(0, 8).join(', ')}${movedMine.length > 8 ? ` and ${movedMine.length - 8} more` : ''}`,
+    );
   for (const s of strandedMine.slice(0, 5)) r.lines.push(`   ${s.pod}: ${s.message}`);
   if (strandedMine.length > 5) r.lines.push(`   … and ${strandedMine.length - 5} more`);
-  if (others > 0) r.lines.push(`Other namespaces: ${plural(others, 'pod', 'pods')} — ${others - strandedOthers} land${others - strandedOthers === 1 ? 's' : ''} elsewhere, ${strandedOthers} stay${strandedOthers === 1 ? 's' : ''} Pending.`);
+  if (others > 0)
+    r.lines.push(
+      `Other namespaces: ${plural(others, 'pod', 'pods')} — ${others - strandedOthers} land${others - strandedOthers === 1 ? 's' : ''} elsewhere, ${strandedOthers} stay${strandedOthers === 1 ? 's' : ''} Pending.`,
+    );
   return { replies: [r], namespaces: [...new Set(mine.map(nsOf))] };
 }

@@ -4,7 +4,11 @@ import { emptyReply, type Reply } from '../types.ts';
 import { tallyLines } from './pod-words.ts';
 
 export function requestsReply(w: WorkloadRef, a: RequestsChangeAnswer): Reply {
-  const r = emptyReply('whatif', '🔮', `${w.name} with ${a.change} (all ${a.tally.attempted} pods replaced) in ${w.namespace}`);
+  const r = emptyReply(
+    'whatif',
+    '🔮',
+    `${w.name} with ${a.change} (all ${a.tally.attempted} pods replaced) in ${w.namespace}`,
+  );
   r.lines.push(...tallyLines(a.tally));
   return r;
 }

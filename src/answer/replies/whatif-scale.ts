@@ -6,14 +6,27 @@ import { perPodText, tallyLines } from './pod-words.ts';
 
 /** `asked` replicas were asked for; `a` simulated up to `a.to` (less when the cap of ../bounds.ts cut it). */
 export function scaleReply(w: WorkloadRef, a: ScaleAnswer, asked: number): Reply {
-  const r = emptyReply('whatif', '🔮', `${w.name} ${a.from} → ${a.to} replicas in ${w.namespace} (${perPodText(a.perPod)} each, after LimitRange defaults)`);
+  const r = emptyReply(
+    'whatif',
+    '🔮',
+    `${w.name} ${a.from} → ${a.to} replicas in ${w.namespace} (${perPodText(a.perPod)} each, after LimitRange defaults)`,
+  );
   if (a.to > a.from) r.lines.push(...tallyLines(a.tally));
   else r.lines.push(`Scaling down frees ${a.from - a.to} pod${a.from - a.to === 1 ? '' : 's'}.`);
   if (a.toGetAll?.length) {
     const v = a.withRaisedQuota;
-    const verified = v ? (v.rejected === 0 ? (v.pending === 0 ? `  ✓ verified: all ${v.admitted} admitted and scheduled` : `  ✓ verified for quota: all ${v.admitted} admitted; ${v.pending} would still wait for a node`) : `  (still ${v.rejected} refused: ${v.rejections[0]?.message ?? ''})`) : '';
+    const verified = v
+      ? v.rejected === 0
+        ? v.pending === 0
+          ? `  ✓ verified: all ${v.admitted} admitted and scheduled`
+          : `  ✓ verified for quota: all ${v.admitted} admitted; ${v.pending} would still wait for a node`
+        : `  (still ${v.rejected} refused: ${v.rejections[0]?.message ?? ''})`
+      : '';
     r.lines.push(`To get all ${a.to}: ${a.toGetAll.join('; ')}${verified}`);
   }
-  if (a.to < asked) r.gaps.push(`You asked for ${asked} replicas; I simulated the first ${MAX_SCALE_PODS} new pods only (at most ${MAX_SCALE_PODS} per scale question).`);
+  if (a.to < asked)
+    r.gaps.push(
+      `You asked for ${asked} replicas; I simulated the first ${MAX_SCALE_PODS} new pods only (at most ${MAX_SCALE_PODS} per scale question).`,
+    );
   return r;
 }

@@ -56,13 +56,15 @@ export function applyLimitRangeDefaults(pod: Pod, limitRanges: LimitRange[]): Po
     const phrases: string[] = [];
     let copied = false;
     const visit = (init: boolean) => {
-      const list = init ? out.spec.initContainers ?? [] : out.spec.containers;
+      const list = init ? (out.spec.initContainers ?? []) : out.spec.containers;
       for (let i = 0; i < list.length; i++) {
         const c = list[i]!;
         const setReq: string[] = [];
         const setLim: string[] = [];
-        for (const k of Object.keys(defaultRequests)) if (!(c.resources?.requests && k in c.resources.requests)) setReq.push(k);
-        for (const k of Object.keys(defaultLimits)) if (!(c.resources?.limits && k in c.resources.limits)) setLim.push(k);
+        for (const k of Object.keys(defaultRequests))
+          if (!(c.resources?.requests && k in c.resources.requests)) setReq.push(k);
+        for (const k of Object.keys(defaultLimits))
+          if (!(c.resources?.limits && k in c.resources.limits)) setLim.push(k);
         if (setReq.length === 0 && setLim.length === 0) continue;
         if (!copied) {
           out = clone(out);
@@ -87,7 +89,10 @@ export function applyLimitRangeDefaults(pod: Pod, limitRanges: LimitRange[]): Po
     visit(true);
     if (phrases.length > 0) {
       const meta = out.metadata;
-      meta.annotations = { ...(meta.annotations ?? {}), [LIMIT_RANGER_ANNOTATION]: `LimitRanger plugin set: ${phrases.join('; ')}` };
+      meta.annotations = {
+        ...(meta.annotations ?? {}),
+        [LIMIT_RANGER_ANNOTATION]: `LimitRanger plugin set: ${phrases.join('; ')}`,
+      };
     }
   }
   return out;
@@ -106,31 +111,77 @@ function project(req: Quantity | undefined, lim: Quantity | undefined, enforced:
 
 type Partial = Omit<LimitViolation, 'limitRange' | 'scope' | 'container' | 'init' | 'resource' | 'bound' | 'limit'>;
 
-function minCheck(res: string, scope: string, min: Quantity, requests: ResourceList, limits: ResourceList): Partial | null {
+function minCheck(
+  res: string,
+  scope: string,
+  min: Quantity,
+  requests: ResourceList,
+  limits: ResourceList,
+): Partial | null {
   const req = requests.get(res);
   const lim = limits.get(res);
   const [r, l, e] = project(req, lim, min);
-  if (!req) return { failed: 'missing-request', message: `minimum ${res} usage per ${scope} is ${min}.  No request is specified` };
-  if (r < e) return { failed: 'request', request: req, message: `minimum ${res} usage per ${scope} is ${min}, but request is ${req}` };
-  if (lim && l < e) return { failed: 'limit', limitValue: lim, message: `minimum ${res} usage per ${scope} is ${min}, but limit is ${lim}` };
+  if (!req)
+    return {
+      failed: 'missing-request',
+      message: `minimum ${res} usage per ${scope} is ${min}.  No request is specified`,
+    };
+  if (r < e)
+    return {
+      failed: 'request',
+      request: req,
+      message: `minimum ${res} usage per ${scope} is ${min}, but request is ${req}`,
+    };
+  if (lim && l < e)
+    return {
+      failed: 'limit',
+      limitValue: lim,
+      message: `minimum ${res} usage per ${scope} is ${min}, but limit is ${lim}`,
+    };
   return null;
 }
 
-function maxCheck(res: string, scope: string, max: Quantity, requests: ResourceList, limits: ResourceList): Partial | null {
+function maxCheck(
+  res: string,
+  scope: string,
+  max: Quantity,
+  requests: ResourceList,
+  limits: ResourceList,
+): Partial | null {
   const req = requests.get(res);
   const lim = limits.get(res);
   const [r, l, e] = project(req, lim, max);
-  if (!lim) return { failed: 'missing-limit', message: `maximum ${res} usage per ${scope} is ${max}.  No limit is specified` };
-  if (l > e) return { failed: 'limit', limitValue: lim, message: `maximum ${res} usage per ${scope} is ${max}, but limit is ${lim}` };
-  if (req && r > e) return { failed: 'request', request: req, message: `maximum ${res} usage per ${scope} is ${max}, but request is ${req}` };
+  if (!lim)
+    return { failed: 'missing-limit', message: `maximum ${res} usage per ${scope} is ${max}.  No limit is specified` };
+  if (l > e)
+    return {
+      failed: 'limit',
+      limitValue: lim,
+      message: `maximum ${res} usage per ${scope} is ${max}, but limit is ${lim}`,
+    };
+  if (req && r > e)
+    return {
+      failed: 'request',
+      request: req,
+      message: `maximum ${res} usage per ${scope} is ${max}, but request is ${req}`,
+    };
   return null;
 }
 
 function maxRequestCheck(res: string, scope: string, max: Quantity, requests: ResourceList): Partial | null {
   const req = requests.get(res);
   const [r, , e] = project(req, undefined, max);
-  if (!req) return { failed: 'missing-request', message: `maximum ${res} usage per ${scope} is ${max}.  No request is specified` };
-  if (r > e) return { failed: 'request', request: req, message: `maximum ${res} usage per ${scope} is ${max}, but request is ${req}` };
+  if (!req)
+    return {
+      failed: 'missing-request',
+      message: `maximum ${res} usage per ${scope} is ${max}.  No request is specified`,
+    };
+  if (r > e)
+    return {
+      failed: 'request',
+      request: req,
+      message: `maximum ${res} usage per ${scope} is ${max}, but request is ${req}`,
+    };
   return null;
 }
 
@@ -140,12 +191,26 @@ function formatF(x: number): string {
   return x.toFixed(6);
 }
 
-function ratioCheck(res: string, scope: string, ratio: Quantity, requests: ResourceList, limits: ResourceList): Partial | null {
+function ratioCheck(
+  res: string,
+  scope: string,
+  ratio: Quantity,
+  requests: ResourceList,
+  limits: ResourceList,
+): Partial | null {
   const req = requests.get(res);
   const lim = limits.get(res);
   const [r, l] = project(req, lim, ratio);
-  if (!req || r === 0n) return { failed: 'missing-request', message: `${res} max limit to request ratio per ${scope} is ${ratio}, but no request is specified or request is 0` };
-  if (!lim || l === 0n) return { failed: 'missing-limit', message: `${res} max limit to request ratio per ${scope} is ${ratio}, but no limit is specified or limit is 0` };
+  if (!req || r === 0n)
+    return {
+      failed: 'missing-request',
+      message: `${res} max limit to request ratio per ${scope} is ${ratio}, but no request is specified or request is 0`,
+    };
+  if (!lim || l === 0n)
+    return {
+      failed: 'missing-limit',
+      message: `${res} max limit to request ratio per ${scope} is ${ratio}, but no limit is specified or limit is 0`,
+    };
   // float64 arithmetic, as upstream: observed = lim/req; compared in milli units when they fit.
   const display = Number(l) / Number(r);
   let observed = display;
@@ -155,7 +220,13 @@ function ratioCheck(res: string, scope: string, ratio: Quantity, requests: Resou
     max = Number(ratio.milliValue());
   }
   if (observed > max) {
-    return { failed: 'ratio', request: req, limitValue: lim, ratio: display, message: `${res} max limit to request ratio per ${scope} is ${ratio}, but provided ratio is ${formatF(display)}` };
+    return {
+      failed: 'ratio',
+      request: req,
+      limitValue: lim,
+      ratio: display,
+      message: `${res} max limit to request ratio per ${scope} is ${ratio}, but provided ratio is ${formatF(display)}`,
+    };
   }
   return null;
 }
@@ -174,7 +245,8 @@ function checkItem(
   };
   for (const [k, v] of sortedEntries(item.min)) push(k, 'min', v, minCheck(k, scope, v, requests, limits));
   for (const [k, v] of sortedEntries(item.max)) push(k, 'max', v, maxCheck(k, scope, v, requests, limits));
-  for (const [k, v] of sortedEntries(item.maxLimitRequestRatio)) push(k, 'ratio', v, ratioCheck(k, scope, v, requests, limits));
+  for (const [k, v] of sortedEntries(item.maxLimitRequestRatio))
+    push(k, 'ratio', v, ratioCheck(k, scope, v, requests, limits));
 }
 
 /** utilerrors.NewAggregate(errs).Error(): one message bare, several deduplicated inside `[…]`. */
@@ -192,17 +264,43 @@ export interface LimitRangeResult {
 }
 
 /** ValidatingAdmission for a pod: the first LimitRange (in order) with any violation decides. */
-export function validatePodLimits(pod: Pod, limitRanges: LimitRange[], opts: { podLevelResources?: boolean } = {}): LimitRangeResult {
+export function validatePodLimits(
+  pod: Pod,
+  limitRanges: LimitRange[],
+  opts: { podLevelResources?: boolean } = {},
+): LimitRangeResult {
   for (const lr of limitRanges) {
     const violations: LimitViolation[] = [];
     const name = lr.metadata.name ?? '';
     for (const item of lr.spec.limits) {
       if (item.type === 'Container') {
-        for (const c of pod.spec.containers) checkItem(name, 'Container', item, containerRequests(c), containerLimits(c), { container: c.name }, violations);
-        for (const c of pod.spec.initContainers ?? []) checkItem(name, 'Container', item, containerRequests(c), containerLimits(c), { container: c.name, init: true }, violations);
+        for (const c of pod.spec.containers)
+          checkItem(
+            name,
+            'Container',
+            item,
+            containerRequests(c),
+            containerLimits(c),
+            { container: c.name },
+            violations,
+          );
+        for (const c of pod.spec.initContainers ?? [])
+          checkItem(
+            name,
+            'Container',
+            item,
+            containerRequests(c),
+            containerLimits(c),
+            { container: c.name, init: true },
+            violations,
+          );
       } else if (item.type === 'Pod') {
         // LimitRanger's own podRequests/podLimits: no overhead, spec only, pod-level override for cpu/memory only.
-        const aggOpts = { excludeOverhead: true, podLevelResources: opts.podLevelResources ?? true, podLevelCpuMemoryOnly: true };
+        const aggOpts = {
+          excludeOverhead: true,
+          podLevelResources: opts.podLevelResources ?? true,
+          podLevelCpuMemoryOnly: true,
+        };
         checkItem(name, 'Pod', item, podRequests(pod, aggOpts), podLimits(pod, aggOpts), {}, violations);
       }
     }
@@ -221,11 +319,27 @@ export function validatePVCLimits(pvc: PersistentVolumeClaim, limitRanges: Limit
       const requests = resourceList(pvc.spec.resources?.requests);
       for (const [k, v] of sortedEntries(item.min)) {
         const p = minCheck(k, 'PersistentVolumeClaim', v, requests, new Map());
-        if (p) violations.push({ limitRange: name, scope: 'PersistentVolumeClaim', resource: k, bound: 'min', limit: v, ...p });
+        if (p)
+          violations.push({
+            limitRange: name,
+            scope: 'PersistentVolumeClaim',
+            resource: k,
+            bound: 'min',
+            limit: v,
+            ...p,
+          });
       }
       for (const [k, v] of sortedEntries(item.max)) {
         const p = maxRequestCheck(k, 'PersistentVolumeClaim', v, requests);
-        if (p) violations.push({ limitRange: name, scope: 'PersistentVolumeClaim', resource: k, bound: 'max', limit: v, ...p });
+        if (p)
+          violations.push({
+            limitRange: name,
+            scope: 'PersistentVolumeClaim',
+            resource: k,
+            bound: 'max',
+            limit: v,
+            ...p,
+          });
       }
     }
     if (violations.length > 0) return { violations, message: aggregateMessages(violations.map((v) => v.message)) };

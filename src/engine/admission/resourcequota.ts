@@ -45,7 +45,14 @@ export type QuotaFailure =
   | { type: 'negative'; resources: string[] }
   | { type: 'insufficient-consume'; resources: string[] }
   | { type: 'insufficient-scopes'; scopes: ScopeRequirement[] }
-  | { type: 'exceeded'; quota: string; requested: ResourceList; used: ResourceList; hard: ResourceList; exceeded: string[] };
+  | {
+      type: 'exceeded';
+      quota: string;
+      requested: ResourceList;
+      used: ResourceList;
+      hard: ResourceList;
+      exceeded: string[];
+    };
 
 export interface QuotaDecision {
   allowed: boolean;
@@ -122,17 +129,32 @@ function nonNegativeDiff(a: ResourceList, b: ResourceList): ResourceList {
   return out;
 }
 
-function reject(usage: ResourceList, failure: QuotaFailure, message: string, forbidden = true, httpStatus = 403): QuotaDecision {
+function reject(
+  usage: ResourceList,
+  failure: QuotaFailure,
+  message: string,
+  forbidden = true,
+  httpStatus = 403,
+): QuotaDecision {
   return { allowed: false, message, forbidden, httpStatus, failure, usage, deltas: new Map(), usedAfter: new Map() };
 }
 
 export function checkQuota(req: QuotaRequest, opts: QuotaOptions = {}): QuotaDecision {
-  const empty: QuotaDecision = { allowed: true, message: null, forbidden: false, usage: new Map(), deltas: new Map(), usedAfter: new Map() };
+  const empty: QuotaDecision = {
+    allowed: true,
+    message: null,
+    forbidden: false,
+    usage: new Map(),
+    deltas: new Map(),
+    usedAfter: new Map(),
+  };
   const ev = evaluatorFor(req.object, opts);
   if (!ev || !req.object.metadata.namespace) return empty;
   const subresource = req.subresource ?? '';
   if (!ev.handles(req.operation, subresource, req.object, req.oldObject)) return empty;
-  const limited = (opts.limitedResources ?? []).filter((l) => l.resource === ev.resource && (l.apiGroup ?? '') === ev.group);
+  const limited = (opts.limitedResources ?? []).filter(
+    (l) => l.resource === ev.resource && (l.apiGroup ?? '') === ev.group,
+  );
   if (req.quotas.length === 0 && (opts.limitedResources ?? []).length === 0) return empty;
 
   const ctx = { now: opts.now, podLevelResources: opts.podLevelResources };
@@ -142,7 +164,8 @@ export function checkQuota(req: QuotaRequest, opts: QuotaOptions = {}): QuotaDec
   // Names the configuration says must be covered by a matching quota (positive usage only).
   const limitedNames = new Set<string>();
   for (const l of limited) {
-    for (const [k, v] of usage) if (v.sign() > 0 && (l.matchContains ?? []).some((m) => k.includes(m))) limitedNames.add(k);
+    for (const [k, v] of usage)
+      if (v.sign() > 0 && (l.matchContains ?? []).some((m) => k.includes(m))) limitedNames.add(k);
   }
 
   const interesting: ResourceQuota[] = [];
@@ -157,14 +180,26 @@ export function checkQuota(req: QuotaRequest, opts: QuotaOptions = {}): QuotaDec
     const used = q.status?.used ?? {};
     const unknown = restricted.filter((r) => !Object.hasOwn(used, r)).sort(byteCompare);
     if (unknown.length > 0) {
-      return reject(usage, { type: 'status-unknown', quota: name, resources: unknown }, `status unknown for quota: ${name}, resources: ${restricted.slice().sort(byteCompare).join(',')}`);
+      return reject(
+        usage,
+        { type: 'status-unknown', quota: name, resources: unknown },
+        `status unknown for quota: ${name}, resources: ${restricted.slice().sort(byteCompare).join(',')}`,
+      );
     }
     for (const r of restricted) restrictedUnion.add(r);
     interesting.push(q);
   }
 
-  const negative = [...usage].filter(([, v]) => v.sign() < 0).map(([k]) => k).sort(byteCompare);
-  if (negative.length > 0) return reject(usage, { type: 'negative', resources: negative }, `quota usage is negative for resource(s): ${negative.join(',')}`);
+  const negative = [...usage]
+    .filter(([, v]) => v.sign() < 0)
+    .map(([k]) => k)
+    .sort(byteCompare);
+  if (negative.length > 0)
+    return reject(
+      usage,
+      { type: 'negative', resources: negative },
+      `quota usage is negative for resource(s): ${negative.join(',')}`,
+    );
 
   // Per-quota deltas (controller.go CheckRequest since 1.33): on a true UPDATE a quota that matched the
   // old object is charged the non-negative difference; one the object just moved into pays in full.
@@ -173,7 +208,11 @@ export function checkQuota(req: QuotaRequest, opts: QuotaOptions = {}): QuotaDec
   let noInterestingDelta: ResourceList = req.operation === 'CREATE' && interesting.length === 0 ? usage : new Map();
   if (req.operation === 'UPDATE') {
     if (!req.oldObject) {
-      return reject(usage, { type: 'negative', resources: [] }, 'unable to get previous usage since prior version of object was not found');
+      return reject(
+        usage,
+        { type: 'negative', resources: [] },
+        'unable to get previous usage since prior version of object was not found',
+      );
     }
     if (req.oldObject.metadata.resourceVersion) {
       const d = nonNegativeDiff(usage, ev.usage(req.oldObject, ctx));
@@ -191,15 +230,30 @@ export function checkQuota(req: QuotaRequest, opts: QuotaOptions = {}): QuotaDec
   if (interesting.length > 0 ? deltas.size === 0 : dropZeros(noInterestingDelta).size === 0) return empty;
 
   const uncovered = [...limitedNames].filter((n) => !restrictedUnion.has(n)).sort(byteCompare);
-  if (uncovered.length > 0) return reject(usage, { type: 'insufficient-consume', resources: uncovered }, `insufficient quota to consume: ${uncovered.join(',')}`);
+  if (uncovered.length > 0)
+    return reject(
+      usage,
+      { type: 'insufficient-consume', resources: uncovered },
+      `insufficient quota to consume: ${uncovered.join(',')}`,
+    );
 
   // UncoveredQuotaScopes: a limited scope the object matches needs some quota scope of the same name
   // that the object matches (any quota in the namespace).
-  const matchedQuotaScopes = req.quotas.flatMap((q) => scopeRequirements(q).filter((r) => ev.matchesScope(r, req.object)));
-  const limitedScopes = (opts.limitedResources ?? []).flatMap((l) => (l.matchScopes ?? []).filter((sc) => ev.matchesScope(sc, req.object)));
+  const matchedQuotaScopes = req.quotas.flatMap((q) =>
+    scopeRequirements(q).filter((r) => ev.matchesScope(r, req.object)),
+  );
+  const limitedScopes = (opts.limitedResources ?? []).flatMap((l) =>
+    (l.matchScopes ?? []).filter((sc) => ev.matchesScope(sc, req.object)),
+  );
   const uncoveredScopes = limitedScopes.filter((sc) => !matchedQuotaScopes.some((m) => m.scopeName === sc.scopeName));
   if (uncoveredScopes.length > 0) {
-    return reject(usage, { type: 'insufficient-scopes', scopes: uncoveredScopes }, `insufficient quota to match these scopes: ${formatScopeRequirements(uncoveredScopes)}`, false, 500);
+    return reject(
+      usage,
+      { type: 'insufficient-scopes', scopes: uncoveredScopes },
+      `insufficient quota to match these scopes: ${formatScopeRequirements(uncoveredScopes)}`,
+      false,
+      500,
+    );
   }
   if (interesting.length === 0) return empty;
 

@@ -13,7 +13,12 @@ export function scopeRequirements(quota: ResourceQuota): ScopeRequirement[] {
 }
 
 /** Label-selector semantics of one requirement against a (possibly empty) label set. */
-export function matchesRequirement(labels: Record<string, string>, key: string, operator: string, values: readonly string[]): boolean {
+export function matchesRequirement(
+  labels: Record<string, string>,
+  key: string,
+  operator: string,
+  values: readonly string[],
+): boolean {
   const has = Object.hasOwn(labels, key);
   switch (operator) {
     case 'In':
@@ -37,11 +42,17 @@ export function isTerminatingPod(pod: Pod): boolean {
 function usesCrossNamespaceAffinity(pod: Pod): boolean {
   const terms = [
     ...(pod.spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
-    ...(pod.spec.affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((w) => w.podAffinityTerm),
+    ...(pod.spec.affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map(
+      (w) => w.podAffinityTerm,
+    ),
     ...(pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
-    ...(pod.spec.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((w) => w.podAffinityTerm),
+    ...(pod.spec.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map(
+      (w) => w.podAffinityTerm,
+    ),
   ];
-  return terms.some((t) => (t.namespaces?.length ?? 0) > 0 || (t.namespaceSelector !== undefined && t.namespaceSelector !== null));
+  return terms.some(
+    (t) => (t.namespaces?.length ?? 0) > 0 || (t.namespaceSelector !== undefined && t.namespaceSelector !== null),
+  );
 }
 
 /** Whether a pod matches one scope requirement. Unknown scopes match nothing. */

@@ -29,13 +29,22 @@ function validateContainer(c: Container, path: string, out: FieldError[]): void 
   const limits = resourceList(c.resources?.limits);
   const reqPath = `${path}.resources.requests`;
   const limPath = `${path}.resources.limits`;
-  for (const [name, list, p] of [['limits', limits, limPath], ['requests', requests, reqPath]] as const) {
+  for (const [name, list, p] of [
+    ['limits', limits, limPath],
+    ['requests', requests, reqPath],
+  ] as const) {
     void name;
     for (const k of [...list.keys()].sort(byteCompare)) {
       const q = list.get(k)!;
       if (q.sign() < 0) {
         const detail = 'must be greater than or equal to 0';
-        out.push({ field: `${p}[${k}]`, resource: k, value: q.toString(), detail, text: `${p}[${k}]: Invalid value: "${q}": ${detail}` });
+        out.push({
+          field: `${p}[${k}]`,
+          resource: k,
+          value: q.toString(),
+          detail,
+          text: `${p}[${k}]: Invalid value: "${q}": ${detail}`,
+        });
       }
     }
   }
@@ -48,10 +57,24 @@ function validateContainer(c: Container, path: string, out: FieldError[]): void 
     if (lim) {
       if (!overcommit && !req.eq(lim)) {
         const detail = `must be equal to ${k} limit of ${lim}`;
-        out.push({ field: reqPath, resource: k, value: req.toString(), limit: lim.toString(), detail, text: `${reqPath}: Invalid value: "${req}": ${detail}` });
+        out.push({
+          field: reqPath,
+          resource: k,
+          value: req.toString(),
+          limit: lim.toString(),
+          detail,
+          text: `${reqPath}: Invalid value: "${req}": ${detail}`,
+        });
       } else if (req.cmp(lim) > 0) {
         const detail = `must be less than or equal to ${k} limit of ${lim}`;
-        out.push({ field: reqPath, resource: k, value: req.toString(), limit: lim.toString(), detail, text: `${reqPath}: Invalid value: "${req}": ${detail}` });
+        out.push({
+          field: reqPath,
+          resource: k,
+          value: req.toString(),
+          limit: lim.toString(),
+          detail,
+          text: `${reqPath}: Invalid value: "${req}": ${detail}`,
+        });
       }
     } else if (!overcommit) {
       const detail = 'Limit must be set for non overcommitable resources';
@@ -63,7 +86,13 @@ function validateContainer(c: Container, path: string, out: FieldError[]): void 
   const hasCpuMem = [...requests.keys(), ...limits.keys()].some((k) => k === 'cpu' || k === 'memory');
   if (hasHuge && !hasCpuMem) {
     const detail = 'HugePages require cpu or memory';
-    out.push({ field: `${path}.resources`, resource: 'hugepages', value: '', detail, text: `${path}.resources: Forbidden: ${detail}` });
+    out.push({
+      field: `${path}.resources`,
+      resource: 'hugepages',
+      value: '',
+      detail,
+      text: `${path}.resources: Forbidden: ${detail}`,
+    });
   }
 }
 

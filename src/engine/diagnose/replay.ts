@@ -28,7 +28,13 @@ function isPod(o: KObject): o is KObject & Pod {
  * Replays `pod` in `ns`: `existing` says the state holds it (it is released first, so it does not count
  * against itself). Undefined when simulate returns no result for a Pod.
  */
-export function replayPod(state: Snapshot, pod: Pod, existing: boolean, ns: string, opts: SimOptions): Replay | undefined {
+export function replayPod(
+  state: Snapshot,
+  pod: Pod,
+  existing: boolean,
+  ns: string,
+  opts: SimOptions,
+): Replay | undefined {
   nodeInfoIndex(state);
   const base = existing ? releasePod(state.fork(), pod) : state;
   const fresh = {

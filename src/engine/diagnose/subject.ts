@@ -54,10 +54,11 @@ export function locatePod(state: Snapshot, f: Subject, ns: string): LocatedPod |
   if (name) {
     // `web-7c5d8f9b4-x2k9q` → ReplicaSet `web-7c5d8f9b4`; `db-3` → StatefulSet `db`; `job-abcde` → Job.
     const rs = /^(.*)-[a-z0-9]{5}$/.exec(name)?.[1];
-    if (rs) for (const k of ['ReplicaSet', 'Job', 'DaemonSet']) {
-      const hit = tryWorkload(k, rs);
-      if (hit) return hit;
-    }
+    if (rs)
+      for (const k of ['ReplicaSet', 'Job', 'DaemonSet']) {
+        const hit = tryWorkload(k, rs);
+        if (hit) return hit;
+      }
     const sts = /^(.*)-\d+$/.exec(name)?.[1];
     if (sts) {
       const hit = tryWorkload('StatefulSet', sts);
@@ -71,7 +72,11 @@ export function locatePod(state: Snapshot, f: Subject, ns: string): LocatedPod |
  * A stand-in pod for a quota-exceeded message: one container `app` with the amounts it names (requests,
  * limits, extended resources as both), when the state does not have the object.
  */
-export function podRequesting(name: string | undefined, ns: string, res: Record<string, { requested: string | null }>): Pod {
+export function podRequesting(
+  name: string | undefined,
+  ns: string,
+  res: Record<string, { requested: string | null }>,
+): Pod {
   const requests: Record<string, string> = {};
   const limits: Record<string, string> = {};
   for (const [k, v] of Object.entries(res)) {
@@ -87,13 +92,28 @@ export function podRequesting(name: string | undefined, ns: string, res: Record<
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name: name ?? 'pasted-pod', namespace: ns },
-    spec: { containers: [{ name: 'app', resources: { ...(Object.keys(requests).length ? { requests } : {}), ...(Object.keys(limits).length ? { limits } : {}) } }] },
+    spec: {
+      containers: [
+        {
+          name: 'app',
+          resources: {
+            ...(Object.keys(requests).length ? { requests } : {}),
+            ...(Object.keys(limits).length ? { limits } : {}),
+          },
+        },
+      ],
+    },
   } satisfies Pod;
 }
 
 /** A stand-in pod for a must-specify message: the containers it names (or `app`), with nothing set. */
 export function podWithContainers(name: string | undefined, ns: string, containers: string[]): Pod {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: name ?? 'pasted-pod', namespace: ns }, spec: { containers: (containers.length ? containers : ['app']).map((n) => ({ name: n })) } } satisfies Pod;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: name ?? 'pasted-pod', namespace: ns },
+    spec: { containers: (containers.length ? containers : ['app']).map((n) => ({ name: n })) },
+  } satisfies Pod;
 }
 
 /** Free = limited − used, computed (never left to the reader); '' when the text's values do not parse. */
@@ -104,4 +124,3 @@ export function freeOf(used: string, hard: string): string {
   const f = h.sub(u);
   return f.sign() < 0 ? `0 (over by ${f.neg()})` : f.toString();
 }
-

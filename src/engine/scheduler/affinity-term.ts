@@ -15,14 +15,23 @@ export interface AffinityTerm {
 }
 
 /** framework.newAffinityTerm, with matchLabelKeys / mismatchLabelKeys merged for the incoming pod. */
-export function compileAffinityTerm(term: PodAffinityTerm, owner: { namespace: string; labels: Labels }, mergeKeys: boolean): AffinityTerm {
+export function compileAffinityTerm(
+  term: PodAffinityTerm,
+  owner: { namespace: string; labels: Labels },
+  mergeKeys: boolean,
+): AffinityTerm {
   let selector = term.labelSelector;
   if (mergeKeys && selector) {
     const extra = [
-      ...(term.matchLabelKeys ?? []).filter((k) => Object.hasOwn(owner.labels, k)).map((k) => ({ key: k, operator: 'In', values: [owner.labels[k]!] })),
-      ...(term.mismatchLabelKeys ?? []).filter((k) => Object.hasOwn(owner.labels, k)).map((k) => ({ key: k, operator: 'NotIn', values: [owner.labels[k]!] })),
+      ...(term.matchLabelKeys ?? [])
+        .filter((k) => Object.hasOwn(owner.labels, k))
+        .map((k) => ({ key: k, operator: 'In', values: [owner.labels[k]!] })),
+      ...(term.mismatchLabelKeys ?? [])
+        .filter((k) => Object.hasOwn(owner.labels, k))
+        .map((k) => ({ key: k, operator: 'NotIn', values: [owner.labels[k]!] })),
     ];
-    if (extra.length > 0) selector = { ...selector, matchExpressions: [...(selector.matchExpressions ?? []), ...extra] };
+    if (extra.length > 0)
+      selector = { ...selector, matchExpressions: [...(selector.matchExpressions ?? []), ...extra] };
   }
   const explicit = term.namespaces ?? [];
   const namespaces = new Set(explicit.length === 0 && !term.namespaceSelector ? [owner.namespace] : explicit);

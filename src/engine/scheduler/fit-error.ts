@@ -52,9 +52,7 @@ export function formatFitError(input: FitErrorInput, opts: ProfileOptions | Sche
   } else {
     // With a PreFilter rejection every node carries the same status; the histogram is built only when
     // the PreFilter passed (or, ≤1.24, from that per-node status).
-    const hist = preFilterMsg !== ''
-      ? [`${input.numAllNodes} ${preFilterMsg}`]
-      : sortReasonsHistogram(input);
+    const hist = preFilterMsg !== '' ? [`${input.numAllNodes} ${preFilterMsg}`] : sortReasonsHistogram(input);
     if (hist.length > 0) msg += ` ${hist.join(', ')}.`;
   }
   const post = input.postFilterMsg ?? '';

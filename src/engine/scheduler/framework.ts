@@ -102,7 +102,9 @@ export class Framework {
    */
   runFiltersWithNominatedPods(state: CycleState, node: NodeInfo): PluginStatus {
     if (node.nominated.size > 0) {
-      const added = [...node.nominated.values()].filter((p) => p.priority >= state.priority && p.key !== state.entry.key);
+      const added = [...node.nominated.values()].filter(
+        (p) => p.priority >= state.priority && p.key !== state.entry.key,
+      );
       if (added.length > 0) {
         const s = state.clone();
         const n = cloneNodeInfo(node);

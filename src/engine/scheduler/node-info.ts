@@ -128,7 +128,12 @@ export function readPodPriority(pod: Pod): number {
  */
 export function listHostPorts(pod: Pod): HostPort[] {
   const out: HostPort[] = [];
-  const visit = (ports: ReadonlyArray<{ hostPort?: number | null; hostIP?: string | null; protocol?: string | null }> | null | undefined) => {
+  const visit = (
+    ports:
+      | ReadonlyArray<{ hostPort?: number | null; hostIP?: string | null; protocol?: string | null }>
+      | null
+      | undefined,
+  ) => {
     for (const p of ports ?? []) {
       if (!p.hostPort || p.hostPort <= 0) continue;
       out.push({ ip: p.hostIP || '0.0.0.0', protocol: p.protocol || 'TCP', port: p.hostPort });
@@ -143,7 +148,11 @@ export function listHostPorts(pod: Pod): HostPort[] {
  * Requests with the scoring defaults (PodRequests with NonMissingContainerRequests): a container that
  * states no cpu (memory) request counts 100m (200Mi). An explicit 0 stays 0.
  */
-export function computeNonZeroRequests(pod: Pod, opts: AggregateOptions, requests: ResourceList): { cpu: number; memory: number } {
+export function computeNonZeroRequests(
+  pod: Pod,
+  opts: AggregateOptions,
+  requests: ResourceList,
+): { cpu: number; memory: number } {
   const missing = (c: Pod['spec']['containers'][number]) => {
     const r = c.resources?.requests;
     return !r || r.cpu === undefined || r.memory === undefined;
@@ -162,13 +171,19 @@ export function computeNonZeroRequests(pod: Pod, opts: AggregateOptions, request
   };
   const filled: Pod = {
     ...pod,
-    spec: { ...pod.spec, containers: pod.spec.containers.map(fill), initContainers: pod.spec.initContainers?.map(fill) ?? pod.spec.initContainers },
+    spec: {
+      ...pod.spec,
+      containers: pod.spec.containers.map(fill),
+      initContainers: pod.spec.initContainers?.map(fill) ?? pod.spec.initContainers,
+    },
   };
   const v = projectResources(podRequests(filled, opts));
   return { cpu: v.cpu, memory: v.memory };
 }
 
-function hasTerms(x: { requiredDuringSchedulingIgnoredDuringExecution?: unknown[] | null } | null | undefined): boolean {
+function hasTerms(
+  x: { requiredDuringSchedulingIgnoredDuringExecution?: unknown[] | null } | null | undefined,
+): boolean {
   return (x?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
 }
 
@@ -246,7 +261,9 @@ export function hasRequiredAntiAffinity(e: PodEntry): boolean {
 
 function compileExistingAntiTerms(pod: Pod): AffinityTerm[] {
   const owner = { namespace: pod.metadata.namespace ?? '', labels: pod.metadata.labels ?? NO_LABELS };
-  return (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => compileAffinityTerm(t, owner, false));
+  return (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) =>
+    compileAffinityTerm(t, owner, false),
+  );
 }
 
 function newNodeInfo(name: string): NodeInfo {
@@ -359,7 +376,13 @@ export class NodeInfoIndex implements Derived {
   /** The request vectors this index's entries share, with every fork of it. */
   private readonly requests: RequestPool;
 
-  private constructor(nodes: Map<string, NodeInfo>, owned: Set<string>, names: readonly string[] | null, antiAffinityPods: number, requests: RequestPool) {
+  private constructor(
+    nodes: Map<string, NodeInfo>,
+    owned: Set<string>,
+    names: readonly string[] | null,
+    antiAffinityPods: number,
+    requests: RequestPool,
+  ) {
     this.nodes = nodes;
     this.requests = requests;
     this.owned = owned;
@@ -435,7 +458,8 @@ export class NodeInfoIndex implements Derived {
       if (hasRequiredAntiAffinity(e)) this.antiAffinityPods++;
     }
     const nextNominated = nominatedNodeOf(next);
-    if (nextNominated && next) this.writable(nextNominated).nominated.set(formatPodKey(next), makePodEntry(next, false, this.requests));
+    if (nextNominated && next)
+      this.writable(nextNominated).nominated.set(formatPodKey(next), makePodEntry(next, false, this.requests));
   }
 
   /** Names of the nodes that have a Node object, sorted (the scheduler snapshot's node list). */
@@ -471,4 +495,3 @@ export function freeResources(info: NodeInfo): { cpu: number; memory: number; po
     pods: info.allowedPods - info.pods.size,
   };
 }
-

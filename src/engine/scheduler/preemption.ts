@@ -64,7 +64,10 @@ export function compareImportance(a: PodEntry, b: PodEntry): number {
 }
 
 function terminatingByPreemption(p: PodEntry): boolean {
-  return p.terminating && !!p.pod.status?.conditions?.some((c) => c.type === 'DisruptionTarget' && c.reason === 'PreemptionByScheduler');
+  return (
+    p.terminating &&
+    !!p.pod.status?.conditions?.some((c) => c.type === 'DisruptionTarget' && c.reason === 'PreemptionByScheduler')
+  );
 }
 
 /** PodEligibleToPreemptOthers; returns the refusal text or null. */
@@ -83,7 +86,11 @@ function checkEligibility(state: CycleState, d: Diagnosis): string | null {
 }
 
 /** SelectVictimsOnNode: the minimal victim set, or the status explaining why the node cannot help. */
-export function selectVictimsOnNode(fw: Framework, state: CycleState, info: NodeInfo): { victims: PodEntry[] } | { status: PluginStatus } {
+export function selectVictimsOnNode(
+  fw: Framework,
+  state: CycleState,
+  info: NodeInfo,
+): { victims: PodEntry[] } | { status: PluginStatus } {
   const potential = [...info.pods.values()].filter((p) => p.priority < state.priority);
   if (potential.length === 0) return { status: unresolvable(NAME, ERR_NO_VICTIMS) };
   const s = state.clone();
@@ -151,7 +158,10 @@ export function preemptPod(fw: Framework, state: CycleState, d: Diagnosis): Pree
     else candidates.push({ node: name, victims: r.victims });
   }
   if (candidates.length === 0) {
-    const nested = formatFitError({ numAllNodes: d.numAllNodes, nodeReasons: reasons, absentReasons: [ERR_NOT_HELPFUL] }, state.profile);
+    const nested = formatFitError(
+      { numAllNodes: d.numAllNodes, nodeReasons: reasons, absentReasons: [ERR_NOT_HELPFUL] },
+      state.profile,
+    );
     return { message: `preemption: ${nested}` };
   }
   const chosen = pickOneNode(candidates);

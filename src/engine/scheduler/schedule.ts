@@ -52,7 +52,12 @@ export const DRA_NO_CLAIMS = 'no new claims to deallocate';
  */
 export const DRA_STATE_NOT_FOUND = 'not found';
 
-export function createCycleState(snapshot: Snapshot, index: NodeInfoIndex, pod: Pod, profile: SchedulerProfile): CycleState {
+export function createCycleState(
+  snapshot: Snapshot,
+  index: NodeInfoIndex,
+  pod: Pod,
+  profile: SchedulerProfile,
+): CycleState {
   const { priority, preemptionPolicy } = podPriority(snapshot, pod.spec);
   const entry = { ...makePodEntry(pod, false), priority };
   return new CycleState({ pod, entry, priority, preemptionPolicy, profile, snapshot, index });
@@ -116,7 +121,10 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
     const allowed = pre.nodeNames;
     candidates = names.filter((n) => allowed.has(n));
     // schedule_one.go: nodes outside the PreFilterResult get this status (Go %v of the sorted plugin list).
-    absent = unresolvable(pre.narrowedBy.join(','), `node(s) didn't satisfy plugin(s) [${[...pre.narrowedBy].sort().join(' ')}]`);
+    absent = unresolvable(
+      pre.narrowedBy.join(','),
+      `node(s) didn't satisfy plugin(s) [${[...pre.narrowedBy].sort().join(' ')}]`,
+    );
     for (const n of names) if (!allowed.has(n)) nodeStatuses.set(n, toNodeStatus(absent));
   }
 
@@ -166,7 +174,12 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
     };
   }
   const postFilterMsg = joinPostFilter([profile.draEnabled ? DRA_NO_CLAIMS : null, p.message]);
-  return { scheduled: false, node: null, message: formatFitError({ ...fitError, postFilterMsg }, profile), nodeStatuses };
+  return {
+    scheduled: false,
+    node: null,
+    message: formatFitError({ ...fitError, postFilterMsg }, profile),
+    nodeStatuses,
+  };
 }
 
 /** Binds the pod (spec.nodeName) and stores it; the node-info index follows incrementally. */

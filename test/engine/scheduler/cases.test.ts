@@ -59,20 +59,20 @@ function optionsOf(c: SchedulerCase, extra: ScheduleOptions = {}): ScheduleOptio
 
 function runCase(c: SchedulerCase): void {
   if (c.input.fitError) {
-      expect(formatFitError(c.input.fitError, optionsOf(c))).toBe(c.expected.message);
-      return;
-    }
-    const pod = c.input.object!;
-    const result = schedulePod(buildSnapshot(c), pod, optionsOf(c));
-    expect(result.scheduled).toBe(c.expected.allowed);
-    if (c.expected.scheduledNode !== undefined) expect(result.node).toBe(c.expected.scheduledNode);
-    if (c.expected.message !== undefined) expect(result.message).toBe(c.expected.message);
-    if (c.expected.nominatedNodeName !== undefined) expect(result.nominatedNode).toBe(c.expected.nominatedNodeName);
-    if (c.expected.victims !== undefined) expect(result.victims).toEqual(c.expected.victims);
-    if (c.expected.messageDRADisabled !== undefined) {
-      const off = schedulePod(buildSnapshot(c), pod, optionsOf(c, { draEnabled: false }));
-      expect(off.message).toBe(c.expected.messageDRADisabled);
-    }
+    expect(formatFitError(c.input.fitError, optionsOf(c))).toBe(c.expected.message);
+    return;
+  }
+  const pod = c.input.object!;
+  const result = schedulePod(buildSnapshot(c), pod, optionsOf(c));
+  expect(result.scheduled).toBe(c.expected.allowed);
+  if (c.expected.scheduledNode !== undefined) expect(result.node).toBe(c.expected.scheduledNode);
+  if (c.expected.message !== undefined) expect(result.message).toBe(c.expected.message);
+  if (c.expected.nominatedNodeName !== undefined) expect(result.nominatedNode).toBe(c.expected.nominatedNodeName);
+  if (c.expected.victims !== undefined) expect(result.victims).toEqual(c.expected.victims);
+  if (c.expected.messageDRADisabled !== undefined) {
+    const off = schedulePod(buildSnapshot(c), pod, optionsOf(c, { draEnabled: false }));
+    expect(off.message).toBe(c.expected.messageDRADisabled);
+  }
 }
 
 const cases = loadCases<SchedulerCase>().filter(isScheduler);

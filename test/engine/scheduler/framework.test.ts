@@ -85,7 +85,11 @@ const team = (name: string, o: Parameters<typeof pod>[1] = {}): Pod => pod(name,
 
 describe('a plugin registered in the list runs without framework edits', () => {
   it('PreFilter state steers the placement (without it the pod goes to the emptier node)', () => {
-    const objects: KObject[] = [node('a', { cpu: '8' }), node('b', { cpu: '2' }), team('ta', { node: 'a', cpu: '100m' })];
+    const objects: KObject[] = [
+      node('a', { cpu: '8' }),
+      node('b', { cpu: '2' }),
+      team('ta', { node: 'a', cpu: '100m' }),
+    ];
     const incoming = team('web', { cpu: '1' });
     expect(schedulePod(snapshotOf(...objects), incoming).node).toBe('a');
     const calls = newCalls();
@@ -105,7 +109,9 @@ describe('a plugin registered in the list runs without framework edits', () => {
       team('tc', { node: 'c', cpu: '100m' }),
     ];
     const calls = newCalls();
-    const r = schedulePod(snapshotOf(...objects), team('web', { cpu: '1' }), { plugins: [...DEFAULT_PLUGINS, onePerTeam(calls)] });
+    const r = schedulePod(snapshotOf(...objects), team('web', { cpu: '1' }), {
+      plugins: [...DEFAULT_PLUGINS, onePerTeam(calls)],
+    });
     expect(r.message).toBe(
       `0/3 nodes are available: 1 node(s) were unschedulable, 2 ${REASON}. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.`,
     );
@@ -119,19 +125,30 @@ describe('a plugin registered in the list runs without framework edits', () => {
   });
 
   it('preemption removes victims and reprieves them through removePod / addPod', () => {
-    const objects: KObject[] = [node('a', { cpu: '2' }), team('ta', { node: 'a', cpu: '500m', priority: 1 }), pod('oa', { node: 'a', cpu: '500m', priority: 1 })];
+    const objects: KObject[] = [
+      node('a', { cpu: '2' }),
+      team('ta', { node: 'a', cpu: '500m', priority: 1 }),
+      pod('oa', { node: 'a', cpu: '500m', priority: 1 }),
+    ];
     const incoming = team('web', { cpu: '500m', priority: 10 });
     const calls = newCalls();
     const r = schedulePod(snapshotOf(...objects), incoming, { plugins: [...DEFAULT_PLUGINS, onePerTeam(calls)] });
-    expect({ nominatedNode: r.nominatedNode, victims: r.victims }).toEqual({ nominatedNode: 'a', victims: ['default/ta'] });
+    expect({ nominatedNode: r.nominatedNode, victims: r.victims }).toEqual({
+      nominatedNode: 'a',
+      victims: ['default/ta'],
+    });
     // Both lower-priority pods removed; reprieved most important first (oa kept, ta put back then removed again).
     expect(calls.removePod).toEqual(['default/ta', 'default/oa', 'default/ta']);
     expect(calls.addPod).toEqual(['default/oa', 'default/ta']);
 
     // The same plugin without the extensions: its state never sees the removal, no victim set helps.
-    const blind = schedulePod(snapshotOf(...objects), incoming, { plugins: [...DEFAULT_PLUGINS, onePerTeam(newCalls(), false)] });
+    const blind = schedulePod(snapshotOf(...objects), incoming, {
+      plugins: [...DEFAULT_PLUGINS, onePerTeam(newCalls(), false)],
+    });
     expect(blind.victims).toBeUndefined();
-    expect(blind.message).toBe(`0/1 nodes are available: 1 ${REASON}. no new claims to deallocate, preemption: 0/1 nodes are available: 1 ${REASON}.`);
+    expect(blind.message).toBe(
+      `0/1 nodes are available: 1 ${REASON}. no new claims to deallocate, preemption: 0/1 nodes are available: 1 ${REASON}.`,
+    );
   });
 
   it('nominated pods are added to the node through addPod', () => {
@@ -139,7 +156,9 @@ describe('a plugin registered in the list runs without framework edits', () => {
     const withNomination: Pod = { ...nominated, status: { ...nominated.status, nominatedNodeName: 'a' } };
     const objects: KObject[] = [node('a', { cpu: '8' }), node('b', { cpu: '2' }), withNomination];
     const calls = newCalls();
-    const r = schedulePod(snapshotOf(...objects), team('web', { cpu: '1', priority: 5 }), { plugins: [...DEFAULT_PLUGINS, onePerTeam(calls)] });
+    const r = schedulePod(snapshotOf(...objects), team('web', { cpu: '1', priority: 5 }), {
+      plugins: [...DEFAULT_PLUGINS, onePerTeam(calls)],
+    });
     expect(r.node).toBe('b');
     expect(calls.addPod).toEqual(['default/nom']);
   });
@@ -147,7 +166,9 @@ describe('a plugin registered in the list runs without framework edits', () => {
 
 describe('Framework and CycleState', () => {
   it('refuses a plugin registered twice', () => {
-    expect(() => new Framework([...DEFAULT_PLUGINS, DEFAULT_PLUGINS[0]!])).toThrow('scheduler plugin NodeUnschedulable registered twice');
+    expect(() => new Framework([...DEFAULT_PLUGINS, DEFAULT_PLUGINS[0]!])).toThrow(
+      'scheduler plugin NodeUnschedulable registered twice',
+    );
   });
 
   it('the default list, in the default profile order', () => {
@@ -167,7 +188,15 @@ describe('Framework and CycleState', () => {
 
   it('clone() copies each entry through its own clone: the copy updates alone', () => {
     const snap = snapshotOf(node('a'));
-    const s = new CycleState({ pod: pod('p'), entry: { key: 'default/p' } as PodEntry, priority: 0, preemptionPolicy: 'PreemptLowerPriority', profile: {} as CycleState['profile'], snapshot: snap, index: {} as CycleState['index'] });
+    const s = new CycleState({
+      pod: pod('p'),
+      entry: { key: 'default/p' } as PodEntry,
+      priority: 0,
+      preemptionPolicy: 'PreemptLowerPriority',
+      profile: {} as CycleState['profile'],
+      snapshot: snap,
+      index: {} as CycleState['index'],
+    });
     expect(s.read(KEY)).toBeUndefined();
     s.write(KEY, new TeamCounts('x', new Map([['a', 1]])));
     const c = s.clone();

@@ -5,7 +5,13 @@ import { node, pod, snapshotOf } from '../../support/builders.ts';
 
 describe('node-info index', () => {
   it('sums requests of non-terminal bound pods (cpu milli, memory bytes) and counts pods', () => {
-    const s = snapshotOf(node('n1'), pod('a', { node: 'n1', cpu: '250m', memory: '1Gi' }), pod('b', { node: 'n1', cpu: '0.5' }), pod('done', { node: 'n1', cpu: '2', phase: 'Succeeded' }), pod('pending', { cpu: '1' }));
+    const s = snapshotOf(
+      node('n1'),
+      pod('a', { node: 'n1', cpu: '250m', memory: '1Gi' }),
+      pod('b', { node: 'n1', cpu: '0.5' }),
+      pod('done', { node: 'n1', cpu: '2', phase: 'Succeeded' }),
+      pod('pending', { cpu: '1' }),
+    );
     const info = nodeInfoIndex(s).get('n1')!;
     expect(info.requested.cpu).toBe(750);
     expect(info.requested.memory).toBe(1024 ** 3);
@@ -50,7 +56,12 @@ describe('node-info index', () => {
   });
 
   it('ranks free headroom of schedulable nodes', () => {
-    const s = snapshotOf(node('a', { cpu: '4' }), node('b', { cpu: '8' }), node('c', { cpu: '16', unschedulable: true }), pod('p', { node: 'b', cpu: '6', memory: '1Gi' }));
+    const s = snapshotOf(
+      node('a', { cpu: '4' }),
+      node('b', { cpu: '8' }),
+      node('c', { cpu: '16', unschedulable: true }),
+      pod('p', { node: 'b', cpu: '6', memory: '1Gi' }),
+    );
     expect(findLargestFreeNodes(s, 2)).toEqual([
       { node: 'a', cpuMilli: 4000, memoryBytes: 8 * 1024 ** 3, pods: 110 },
       { node: 'b', cpuMilli: 2000, memoryBytes: 7 * 1024 ** 3, pods: 109 },
@@ -58,20 +69,40 @@ describe('node-info index', () => {
   });
 
   describe('RequestPool (owned by an index, not by the module)', () => {
-    const v = (cpu: number, memory: number, ephemeralStorage = 0, scalars: ReadonlyMap<string, number> = new Map()): PodRequest => ({ cpu, memory, ephemeralStorage, scalars });
+    const v = (
+      cpu: number,
+      memory: number,
+      ephemeralStorage = 0,
+      scalars: ReadonlyMap<string, number> = new Map(),
+    ): PodRequest => ({ cpu, memory, ephemeralStorage, scalars });
     it.each([
       { name: 'same shape → one shared vector', a: v(100, 1024), b: v(100, 1024), same: true },
       { name: 'cpu differs', a: v(100, 1024), b: v(200, 1024), same: false },
       { name: 'memory differs', a: v(100, 1024), b: v(100, 2048), same: false },
       { name: 'ephemeral storage differs', a: v(100, 1024, 1), b: v(100, 1024, 2), same: false },
-      { name: 'with scalars: never interned', a: v(100, 1024, 0, new Map([['nvidia.com/gpu', 1]])), b: v(100, 1024, 0, new Map([['nvidia.com/gpu', 1]])), same: false },
+      {
+        name: 'with scalars: never interned',
+        a: v(100, 1024, 0, new Map([['nvidia.com/gpu', 1]])),
+        b: v(100, 1024, 0, new Map([['nvidia.com/gpu', 1]])),
+        same: false,
+      },
     ])('$name', ({ a, b, same }) => {
       const pool = new RequestPool();
       const ia = pool.intern(a);
       const ib = pool.intern(b);
       expect(ia === ib).toBe(same);
-      expect([ia.cpu, ia.memory, ia.ephemeralStorage, [...ia.scalars]]).toEqual([a.cpu, a.memory, a.ephemeralStorage, [...a.scalars]]);
-      expect([ib.cpu, ib.memory, ib.ephemeralStorage, [...ib.scalars]]).toEqual([b.cpu, b.memory, b.ephemeralStorage, [...b.scalars]]);
+      expect([ia.cpu, ia.memory, ia.ephemeralStorage, [...ia.scalars]]).toEqual([
+        a.cpu,
+        a.memory,
+        a.ephemeralStorage,
+        [...a.scalars],
+      ]);
+      expect([ib.cpu, ib.memory, ib.ephemeralStorage, [...ib.scalars]]).toEqual([
+        b.cpu,
+        b.memory,
+        b.ephemeralStorage,
+        [...b.scalars],
+      ]);
     });
 
     it('starts over past MAX_SHAPES distinct shapes', () => {
@@ -86,7 +117,12 @@ describe('node-info index', () => {
     });
 
     it('one pool per index and its forks; separate indexes share nothing', () => {
-      const s1 = snapshotOf(node('n1'), node('n2'), pod('a', { node: 'n1', cpu: '1', memory: '1Gi' }), pod('b', { node: 'n2', cpu: '1', memory: '1Gi' }));
+      const s1 = snapshotOf(
+        node('n1'),
+        node('n2'),
+        pod('a', { node: 'n1', cpu: '1', memory: '1Gi' }),
+        pod('b', { node: 'n2', cpu: '1', memory: '1Gi' }),
+      );
       const s2 = snapshotOf(node('n1'), pod('a', { node: 'n1', cpu: '1', memory: '1Gi' }));
       const reqOf = (s: typeof s1, n: string, key: string) => nodeInfoIndex(s).get(n)!.pods.get(key)!.request;
       expect(reqOf(s1, 'n2', 'default/b')).toBe(reqOf(s1, 'n1', 'default/a'));
@@ -102,7 +138,11 @@ describe('node-info index', () => {
 
   describe("an entry's required anti-affinity terms (PodInfo.RequiredAntiAffinityTerms)", () => {
     const anti = (extra: Record<string, unknown> = {}) => ({
-      podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'zone', labelSelector: { matchLabels: { app: 'web' } }, ...extra }] },
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { topologyKey: 'zone', labelSelector: { matchLabels: { app: 'web' } }, ...extra },
+        ],
+      },
     });
     interface Row {
       name: string;
@@ -111,15 +151,32 @@ describe('node-info index', () => {
       matches: boolean;
     }
     it.each<Row>([
-      { name: 'own namespace by default', extra: {}, target: { namespace: 'team', labels: { app: 'web' } }, matches: true },
+      {
+        name: 'own namespace by default',
+        extra: {},
+        target: { namespace: 'team', labels: { app: 'web' } },
+        matches: true,
+      },
       { name: 'another namespace', extra: {}, target: { namespace: 'other', labels: { app: 'web' } }, matches: false },
-      { name: 'explicit namespaces', extra: { namespaces: ['other'] }, target: { namespace: 'other', labels: { app: 'web' } }, matches: true },
+      {
+        name: 'explicit namespaces',
+        extra: { namespaces: ['other'] },
+        target: { namespace: 'other', labels: { app: 'web' } },
+        matches: true,
+      },
       { name: 'selector mismatch', extra: {}, target: { namespace: 'team', labels: { app: 'db' } }, matches: false },
       // An existing pod's terms are compiled without the matchLabelKeys merge (the incoming pod's are merged).
-      { name: 'matchLabelKeys not merged', extra: { matchLabelKeys: ['ver'] }, target: { namespace: 'team', labels: { app: 'web', ver: '2' } }, matches: true },
+      {
+        name: 'matchLabelKeys not merged',
+        extra: { matchLabelKeys: ['ver'] },
+        target: { namespace: 'team', labels: { app: 'web', ver: '2' } },
+        matches: true,
+      },
     ])('$name', ({ extra, target, matches }) => {
       const p = pod('x', { namespace: 'team', node: 'n1', labels: { app: 'web', ver: '1' }, affinity: anti(extra) });
-      const e = nodeInfoIndex(snapshotOf(node('n1'), p)).get('n1')!.pods.get('team/x')!;
+      const e = nodeInfoIndex(snapshotOf(node('n1'), p))
+        .get('n1')!
+        .pods.get('team/x')!;
       expect(e.requiredAntiAffinityTerms).toHaveLength(1);
       const t = e.requiredAntiAffinityTerms[0]!;
       expect(t.topologyKey).toBe('zone');
@@ -127,8 +184,19 @@ describe('node-info index', () => {
     });
 
     it('none without required anti-affinity (required affinity alone does not count)', () => {
-      const p = pod('y', { node: 'n1', affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'zone', labelSelector: { matchLabels: { app: 'web' } } }] } } });
-      const e = nodeInfoIndex(snapshotOf(node('n1'), p)).get('n1')!.pods.get('default/y')!;
+      const p = pod('y', {
+        node: 'n1',
+        affinity: {
+          podAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { topologyKey: 'zone', labelSelector: { matchLabels: { app: 'web' } } },
+            ],
+          },
+        },
+      });
+      const e = nodeInfoIndex(snapshotOf(node('n1'), p))
+        .get('n1')!
+        .pods.get('default/y')!;
       expect(e.requiredAntiAffinityTerms).toEqual([]);
       expect(e.hasRequiredAffinity).toBe(true);
     });

@@ -20,17 +20,41 @@ describe('schedulePod', () => {
   });
 
   it.each([
-    ['least allocated wins', [node('a', { cpu: '4' }), node('b', { cpu: '4' }), pod('x', { node: 'a', cpu: '2', memory: '4Gi' })], pod('web', { cpu: '1', memory: '1Gi' }), 'b'],
-    ['bigger node wins', [node('a', { cpu: '2', memory: '4Gi' }), node('b', { cpu: '8', memory: '16Gi' })], pod('web', { cpu: '1', memory: '1Gi' }), 'b'],
+    [
+      'least allocated wins',
+      [node('a', { cpu: '4' }), node('b', { cpu: '4' }), pod('x', { node: 'a', cpu: '2', memory: '4Gi' })],
+      pod('web', { cpu: '1', memory: '1Gi' }),
+      'b',
+    ],
+    [
+      'bigger node wins',
+      [node('a', { cpu: '2', memory: '4Gi' }), node('b', { cpu: '8', memory: '16Gi' })],
+      pod('web', { cpu: '1', memory: '1Gi' }),
+      'b',
+    ],
     ['tie → smallest name', [node('b'), node('a'), node('c')], pod('web', { cpu: '1' }), 'a'],
     // a: cpu 75% used, memory 200Mi (default) + 1Gi; b: cpu 50%, memory 2Gi → b scores higher.
-    ['pods without a memory request count 200Mi when scoring', [node('a', { cpu: '4', memory: '4Gi' }), node('b', { cpu: '4', memory: '4Gi' }), pod('x', { node: 'a', cpu: '2' }), pod('y', { node: 'b', cpu: '1', memory: '1Gi' })], pod('web', { cpu: '1', memory: '1Gi' }), 'b'],
+    [
+      'pods without a memory request count 200Mi when scoring',
+      [
+        node('a', { cpu: '4', memory: '4Gi' }),
+        node('b', { cpu: '4', memory: '4Gi' }),
+        pod('x', { node: 'a', cpu: '2' }),
+        pod('y', { node: 'b', cpu: '1', memory: '1Gi' }),
+      ],
+      pod('web', { cpu: '1', memory: '1Gi' }),
+      'b',
+    ],
   ])('%s', (_n, objects, incoming, want) => {
     expect(schedulePod(snapshotOf(...objects), incoming).node).toBe(want);
   });
 
   it('nominated pods of higher priority hold their place', () => {
-    const s = snapshotOf(node('a', { cpu: '2' }), node('b', { cpu: '2' }), pod('nominee', { cpu: '2', priority: 100, nominatedNodeName: 'a' }));
+    const s = snapshotOf(
+      node('a', { cpu: '2' }),
+      node('b', { cpu: '2' }),
+      pod('nominee', { cpu: '2', priority: 100, nominatedNodeName: 'a' }),
+    );
     expect(schedulePod(s, pod('web', { cpu: '1', priority: 0 })).node).toBe('b');
     // A lower-priority nominee does not.
     const s2 = snapshotOf(node('a', { cpu: '2' }), pod('nominee', { cpu: '2', priority: 0, nominatedNodeName: 'a' }));
@@ -44,7 +68,9 @@ describe('schedulePod', () => {
       const p = pod(`web-${i}`, { cpu: '1' });
       const r = schedulePod(s, p, { draEnabled: false });
       if (!r.scheduled) {
-        expect(r.message).toBe('0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.');
+        expect(r.message).toBe(
+          '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
+        );
         break;
       }
       bindPod(s, p, r.node!);

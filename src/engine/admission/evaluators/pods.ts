@@ -8,9 +8,17 @@ import { isTerminatingPod, podMatchesScope } from '../scopes.ts';
 import type { Evaluator, UsageContext } from './types.ts';
 
 const POD_RESOURCES = new Set([
-  'count/pods', 'cpu', 'memory', 'ephemeral-storage', 'pods',
-  'requests.cpu', 'requests.memory', 'requests.ephemeral-storage',
-  'limits.cpu', 'limits.memory', 'limits.ephemeral-storage',
+  'count/pods',
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'pods',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
 ]);
 /** Resource names whose absence from a container fails "must specify" (validationSet). */
 const VALIDATION_SET = new Set(['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory']);
@@ -84,7 +92,11 @@ function missingFor(c: Container, required: Set<string>, missing: Map<string, Se
 }
 
 /** The "must specify" text; the pre-1.24 form (no container names) when `legacy` is set. */
-export function podConstraints(required: string[], pod: Pod, opts: { podLevelResources?: boolean; legacy?: boolean } = {}): string | null {
+export function podConstraints(
+  required: string[],
+  pod: Pod,
+  opts: { podLevelResources?: boolean; legacy?: boolean } = {},
+): string | null {
   if ((opts.podLevelResources ?? true) && (podLevelRequestsSet(pod) || podLevelLimitsSet(pod))) return null;
   const req = new Set(required.filter((r) => VALIDATION_SET.has(r)));
   if (req.size === 0) return null;
@@ -113,7 +125,12 @@ export function podEvaluator(opts: { podLevelResources?: boolean; legacyMustSpec
     },
     matchingResources: (names) => names.filter(isPodQuotaResource),
     matchesScope: (req, obj) => podMatchesScope(obj as Pod, req),
-    constraints: (required, obj) => podConstraints(required, obj as Pod, { podLevelResources: opts.podLevelResources, legacy: opts.legacyMustSpecify }),
-    usage: (obj, ctx) => podUsage(obj as Pod, { ...ctx, podLevelResources: opts.podLevelResources ?? ctx.podLevelResources }),
+    constraints: (required, obj) =>
+      podConstraints(required, obj as Pod, {
+        podLevelResources: opts.podLevelResources,
+        legacy: opts.legacyMustSpecify,
+      }),
+    usage: (obj, ctx) =>
+      podUsage(obj as Pod, { ...ctx, podLevelResources: opts.podLevelResources ?? ctx.podLevelResources }),
   };
 }

@@ -50,14 +50,20 @@ function isPvcResource(name: string): boolean {
 export const pvcEvaluator: Evaluator = {
   resource: 'persistentvolumeclaims',
   group: '',
-  handles: (operation, subresource) => (operation === 'CREATE' || operation === 'UPDATE') && (subresource === '' || subresource === 'status'),
+  handles: (operation, subresource) =>
+    (operation === 'CREATE' || operation === 'UPDATE') && (subresource === '' || subresource === 'status'),
   matchingResources: (names) => names.filter(isPvcResource),
   matchesScope(req, obj) {
     if (req.scopeName !== 'VolumeAttributesClass') return false;
     const pvc = obj as PersistentVolumeClaim;
     const name = pvc.spec.volumeAttributesClassName ?? '';
     if (req.operator === 'Exists') return name !== '';
-    return matchesRequirement(name ? { VolumeAttributesClass: name } : {}, 'VolumeAttributesClass', req.operator, req.values ?? []);
+    return matchesRequirement(
+      name ? { VolumeAttributesClass: name } : {},
+      'VolumeAttributesClass',
+      req.operator,
+      req.values ?? [],
+    );
   },
   constraints: () => null,
   usage: (obj) => pvcUsage(obj as PersistentVolumeClaim),

@@ -14,7 +14,10 @@ export function serviceUsage(svc: Service): ResourceList {
   if (type === 'NodePort') nodePorts = ports.length;
   else if (type === 'LoadBalancer') {
     // With allocateLoadBalancerNodePorts: false only explicitly set node ports count.
-    nodePorts = svc.spec?.allocateLoadBalancerNodePorts === false ? ports.filter((p) => (p.nodePort ?? 0) !== 0).length : ports.length;
+    nodePorts =
+      svc.spec?.allocateLoadBalancerNodePorts === false
+        ? ports.filter((p) => (p.nodePort ?? 0) !== 0).length
+        : ports.length;
   }
   return new Map([
     ['count/services', Quantity.fromInt(1)],

@@ -59,7 +59,7 @@ const PRE_FILTER_STATE_KEY = stateKey<InterPodAffinityState>(`PreFilter${NAME}`)
 
 /** AffinityTerm.Matches. */
 function termMatches(t: AffinityTerm, p: { namespace: string; labels: Labels }, nsLabels: NamespaceLabels): boolean {
-  if (!t.namespaces.has(p.namespace) && !(t.namespaceSelector?.(nsLabels(p.namespace)))) return false;
+  if (!t.namespaces.has(p.namespace) && !t.namespaceSelector?.(nsLabels(p.namespace))) return false;
   return t.selector(p.labels);
 }
 
@@ -95,11 +95,13 @@ function requiredTerms(pod: Pod, which: 'podAffinity' | 'podAntiAffinity'): PodA
 function countPod(s: InterPodAffinityState, incoming: PodEntry, p: PodEntry, node: NodeInfo, delta: 1 | -1): void {
   for (const t of p.requiredAntiAffinityTerms) {
     if (!Object.hasOwn(node.labels, t.topologyKey)) continue;
-    if (termMatches(t, incoming, s.namespaceLabels)) bump(s.existingAntiAffinityCounts, pairKey(t.topologyKey, node.labels[t.topologyKey]!), delta);
+    if (termMatches(t, incoming, s.namespaceLabels))
+      bump(s.existingAntiAffinityCounts, pairKey(t.topologyKey, node.labels[t.topologyKey]!), delta);
   }
   if (s.affinityTerms.length > 0 && s.affinityTerms.every((t) => termMatches(t, p, s.namespaceLabels))) {
     for (const t of s.affinityTerms) {
-      if (Object.hasOwn(node.labels, t.topologyKey)) bump(s.affinityCounts, pairKey(t.topologyKey, node.labels[t.topologyKey]!), delta);
+      if (Object.hasOwn(node.labels, t.topologyKey))
+        bump(s.affinityCounts, pairKey(t.topologyKey, node.labels[t.topologyKey]!), delta);
     }
   }
   for (const t of s.antiAffinityTerms) {
@@ -157,7 +159,8 @@ function satisfiesPodAntiAffinity(s: InterPodAffinityState, node: NodeInfo): boo
 
 function satisfiesExistingPodsAntiAffinity(s: InterPodAffinityState, node: NodeInfo): boolean {
   if (s.existingAntiAffinityCounts.size === 0) return true;
-  for (const [k, v] of Object.entries(node.labels)) if ((s.existingAntiAffinityCounts.get(pairKey(k, v)) ?? 0) > 0) return false;
+  for (const [k, v] of Object.entries(node.labels))
+    if ((s.existingAntiAffinityCounts.get(pairKey(k, v)) ?? 0) > 0) return false;
   return true;
 }
 
@@ -167,7 +170,8 @@ function filter(state: CycleState, node: NodeInfo): PluginStatus {
   const generic = state.profile.interPodGenericReason ? [ERR_REASON_AFFINITY_NOT_MATCH] : [];
   if (!satisfiesPodAffinity(s, state.entry, node)) return unresolvable(NAME, ...generic, ERR_REASON_AFFINITY_RULES);
   if (!satisfiesPodAntiAffinity(s, node)) return unschedulable(NAME, ...generic, ERR_REASON_ANTI_AFFINITY_RULES);
-  if (!satisfiesExistingPodsAntiAffinity(s, node)) return unschedulable(NAME, ...generic, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES);
+  if (!satisfiesExistingPodsAntiAffinity(s, node))
+    return unschedulable(NAME, ...generic, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES);
   return OK;
 }
 

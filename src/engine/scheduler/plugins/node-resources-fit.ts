@@ -31,9 +31,22 @@ function requestsNothing(r: PodRequest): boolean {
   return r.cpu === 0 && r.memory === 0 && r.ephemeralStorage === 0 && r.scalars.size === 0;
 }
 
-function pushIfInsufficient(out: InsufficientResource[], resource: string, want: number, capacity: number, inUse: number): void {
+function pushIfInsufficient(
+  out: InsufficientResource[],
+  resource: string,
+  want: number,
+  capacity: number,
+  inUse: number,
+): void {
   if (want > 0 && want > capacity - inUse) {
-    out.push({ resource, reason: `Insufficient ${resource}`, requested: want, used: inUse, capacity, unresolvable: want > capacity });
+    out.push({
+      resource,
+      reason: `Insufficient ${resource}`,
+      requested: want,
+      used: inUse,
+      capacity,
+      unresolvable: want > capacity,
+    });
   }
 }
 
@@ -41,7 +54,14 @@ function pushIfInsufficient(out: InsufficientResource[], resource: string, want:
 export function findInsufficientResources(request: PodRequest, node: NodeInfo): InsufficientResource[] {
   const out: InsufficientResource[] = [];
   if (node.pods.size + 1 > node.allowedPods) {
-    out.push({ resource: 'pods', reason: 'Too many pods', requested: 1, used: node.pods.size, capacity: node.allowedPods, unresolvable: false });
+    out.push({
+      resource: 'pods',
+      reason: 'Too many pods',
+      requested: 1,
+      used: node.pods.size,
+      capacity: node.allowedPods,
+      unresolvable: false,
+    });
   }
   if (requestsNothing(request)) return out;
   const alloc = node.allocatable;
@@ -52,7 +72,13 @@ export function findInsufficientResources(request: PodRequest, node: NodeInfo): 
   if (request.scalars.size > 0) {
     for (const name of [...request.scalars.keys()].sort()) {
       // Absent allocatable counts as 0 (nvidia.com/gpu on a node without GPUs).
-      pushIfInsufficient(out, name, request.scalars.get(name)!, alloc.scalars.get(name) ?? 0, used.scalars.get(name) ?? 0);
+      pushIfInsufficient(
+        out,
+        name,
+        request.scalars.get(name)!,
+        alloc.scalars.get(name) ?? 0,
+        used.scalars.get(name) ?? 0,
+      );
     }
   }
   return out;
@@ -67,7 +93,8 @@ function fitsAll(r: PodRequest, node: NodeInfo): boolean {
   if (r.memory > 0 && r.memory > a.memory - u.memory) return false;
   if (r.ephemeralStorage > 0 && r.ephemeralStorage > a.ephemeralStorage - u.ephemeralStorage) return false;
   if (r.scalars.size > 0) {
-    for (const [name, want] of r.scalars) if (want > 0 && want > (a.scalars.get(name) ?? 0) - (u.scalars.get(name) ?? 0)) return false;
+    for (const [name, want] of r.scalars)
+      if (want > 0 && want > (a.scalars.get(name) ?? 0) - (u.scalars.get(name) ?? 0)) return false;
   }
   return true;
 }

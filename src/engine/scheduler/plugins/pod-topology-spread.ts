@@ -44,7 +44,12 @@ export class TopologySpreadState implements StateData {
   ) {}
 
   clone(): TopologySpreadState {
-    return new TopologySpreadState(this.constraints, this.counts.map((m) => new Map(m)), this.requiredAffinity, this.namespace);
+    return new TopologySpreadState(
+      this.constraints,
+      this.counts.map((m) => new Map(m)),
+      this.requiredAffinity,
+      this.namespace,
+    );
   }
 }
 
@@ -54,8 +59,13 @@ const PRE_FILTER_STATE_KEY = stateKey<TopologySpreadState>(`PreFilter${NAME}`);
 function constraintSelector(c: TopologySpreadConstraint, podLabels: Labels): LabelMatcher {
   const keys = c.matchLabelKeys ?? [];
   if (!c.labelSelector || keys.length === 0) return compileLabelSelector(c.labelSelector);
-  const extra = keys.filter((k) => Object.hasOwn(podLabels, k)).map((k) => ({ key: k, operator: 'In', values: [podLabels[k]!] }));
-  return compileLabelSelector({ ...c.labelSelector, matchExpressions: [...(c.labelSelector.matchExpressions ?? []), ...extra] });
+  const extra = keys
+    .filter((k) => Object.hasOwn(podLabels, k))
+    .map((k) => ({ key: k, operator: 'In', values: [podLabels[k]!] }));
+  return compileLabelSelector({
+    ...c.labelSelector,
+    matchExpressions: [...(c.labelSelector.matchExpressions ?? []), ...extra],
+  });
 }
 
 export function compileConstraints(pod: Pod): SpreadConstraint[] {

@@ -15,7 +15,7 @@ import { OK, unresolvable, type PluginStatus } from '../plugin-status.ts';
 import type { SchedulerProfile } from '../version.ts';
 
 export const NAME = 'TaintToleration';
-export const ERR_REASON_UNTOLERATED = "node(s) had untolerated taint(s)";
+export const ERR_REASON_UNTOLERATED = 'node(s) had untolerated taint(s)';
 
 /** v1.Toleration.ToleratesTaint: effect and key must match when set; Exists ignores the value. */
 export function toleratesTaint(t: Toleration, taint: { key: string; value?: string | null; effect: string }): boolean {

@@ -55,7 +55,8 @@ function claimNames(pod: Pod): Array<{ claim: string; ephemeral: boolean }> {
   for (const v of pod.spec.volumes ?? []) {
     if (v.persistentVolumeClaim) out.push({ claim: v.persistentVolumeClaim.claimName, ephemeral: false });
     // Generic ephemeral volume: the claim is named <pod>-<volume> (ephemeral.VolumeClaimName).
-    else if (v.ephemeral !== undefined && v.ephemeral !== null) out.push({ claim: `${pod.metadata.name ?? ''}-${v.name}`, ephemeral: true });
+    else if (v.ephemeral !== undefined && v.ephemeral !== null)
+      out.push({ claim: `${pod.metadata.name ?? ''}-${v.name}`, ephemeral: true });
   }
   return out;
 }
@@ -69,7 +70,8 @@ function isCandidatePV(pv: PersistentVolume, claim: PersistentVolumeClaim): bool
   if ((pv.spec.storageClassName ?? '') !== (claim.spec.storageClassName ?? '')) return false;
   if (pv.metadata.deletionTimestamp) return false;
   const ref = pv.spec.claimRef;
-  if (ref && (ref.name !== claim.metadata.name || (ref.namespace ?? '') !== (claim.metadata.namespace ?? ''))) return false;
+  if (ref && (ref.name !== claim.metadata.name || (ref.namespace ?? '') !== (claim.metadata.namespace ?? '')))
+    return false;
   const phase = pv.status?.phase;
   if (phase && phase !== 'Available' && !(ref && phase === 'Bound')) return false;
   const capacity = Quantity.tryParse(pv.spec.capacity?.storage) ?? Quantity.zero();
@@ -95,10 +97,17 @@ function preFilter(state: CycleState): PreFilterOutcome {
   for (const { claim: name, ephemeral } of names) {
     const claim = state.snapshot.get('PersistentVolumeClaim', ns, name);
     if (!claim) {
-      if (ephemeral) return { status: unresolvable(NAME, `waiting for ephemeral volume controller to create the persistentvolumeclaim "${name}"`) };
+      if (ephemeral)
+        return {
+          status: unresolvable(
+            NAME,
+            `waiting for ephemeral volume controller to create the persistentvolumeclaim "${name}"`,
+          ),
+        };
       return { status: unresolvable(NAME, `persistentvolumeclaim "${name}" not found`) };
     }
-    if (claim.metadata.deletionTimestamp) return { status: unresolvable(NAME, `persistentvolumeclaim "${name}" is being deleted`) };
+    if (claim.metadata.deletionTimestamp)
+      return { status: unresolvable(NAME, `persistentvolumeclaim "${name}" is being deleted`) };
     if (claim.spec.volumeName) {
       result.bound.push({ claim, pv: state.snapshot.get('PersistentVolume', undefined, claim.spec.volumeName) });
       continue;
@@ -143,12 +152,17 @@ function filter(state: CycleState, node: NodeInfo): PluginStatus {
     // Smallest fitting PV first (FindMatchingVolume), each PV used once per pod.
     const fit = d.candidates
       .filter((pv) => !taken.has(pv.metadata.name ?? '') && pvNodeAffinityMatches(pv, node))
-      .sort((a, b) => (Quantity.tryParse(a.spec.capacity?.storage) ?? Quantity.zero()).cmp(Quantity.tryParse(b.spec.capacity?.storage) ?? Quantity.zero()))[0];
+      .sort((a, b) =>
+        (Quantity.tryParse(a.spec.capacity?.storage) ?? Quantity.zero()).cmp(
+          Quantity.tryParse(b.spec.capacity?.storage) ?? Quantity.zero(),
+        ),
+      )[0];
     if (fit) taken.add(fit.metadata.name ?? '');
     else if (!d.provisionable) unboundSatisfied = false;
   }
   const reasons: string[] = [];
-  if (!boundSatisfied) reasons.push(state.profile.pvAffinityMessage === 'new' ? ERR_REASON_NODE_CONFLICT : ERR_REASON_NODE_CONFLICT_OLD);
+  if (!boundSatisfied)
+    reasons.push(state.profile.pvAffinityMessage === 'new' ? ERR_REASON_NODE_CONFLICT : ERR_REASON_NODE_CONFLICT_OLD);
   if (!unboundSatisfied) reasons.push(ERR_REASON_BIND_CONFLICT);
   if (!pvsFound) reasons.push(ERR_REASON_PV_NOT_EXIST);
   if (reasons.length === 0) return OK;
