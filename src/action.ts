@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
 import { UsageError } from './answer/errors.ts';
-import { decodeManifest } from './cli/commands/simulate.ts';
+import { decodeManifest } from './cli/commands/simulate.core.ts';
 import type { Io } from './cli/io.ts';
 import { main } from './cli/program.ts';
 

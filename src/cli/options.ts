@@ -5,7 +5,6 @@
  * unreadable `--state`.
  */
 import { Option, type Command } from 'commander';
-import { stringify as yamlStringify } from 'yaml';
 import type { SourceFlags } from '../answer/sources.ts';
 import { UsageError } from '../answer/errors.ts';
 import type { Io } from './io.ts';
@@ -78,10 +77,15 @@ export function outputFormat(flags: Flags): OutputFormat | undefined {
 }
 
 /** Prints the contract's JSON value as JSON or as YAML with the same content (YAML.parse gives the JSON back). */
-export function printData(io: Io, format: OutputFormat, value: unknown): void {
+export async function printData(io: Io, format: OutputFormat, value: unknown): Promise<void> {
   const json = JSON.stringify(value, null, 2);
-  if (format === 'json') io.stdout(json + '\n');
+  if (format === 'json') {
+    io.stdout(json + '\n');
+    return;
+  }
+  // The YAML library is loaded only here, not by every start (`--help` included).
+  const { stringify } = await import('yaml');
   // Through JSON first, so YAML holds exactly what JSON would (no undefined, no Dates, no class instances);
   // lineWidth 0: long messages stay on one line, as in the JSON.
-  else io.stdout(yamlStringify(JSON.parse(json), { lineWidth: 0 }));
+  io.stdout(stringify(JSON.parse(json), { lineWidth: 0 }));
 }

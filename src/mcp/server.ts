@@ -34,10 +34,10 @@ import {
   whatifInputSchema,
   whatifOutputSchema,
 } from '../contract/schemas.ts';
-import { diagnoseText, diagnoseWith } from '../cli/commands/diagnose.ts';
-import { decodeManifest, simulateWith } from '../cli/commands/simulate.ts';
-import { quotaWith } from '../cli/commands/quota.ts';
-import { whatifWith } from '../cli/commands/whatif.ts';
+import { diagnoseText, diagnoseWith } from '../cli/commands/diagnose.core.ts';
+import { decodeManifest, simulateWith } from '../cli/commands/simulate.core.ts';
+import { quotaWith } from '../cli/commands/quota.core.ts';
+import { whatifWith } from '../cli/commands/whatif.core.ts';
 
 export interface McpOptions {
   /** The cluster, opened once for the server's life; undefined when none was named and none can be reached. */

@@ -1,46 +1,13 @@
 /**
  * `quota-doctor diagnose [file]`: explain pasted text (errors, events, describe output, manifests). It
  * answers from the text alone when no cluster is named and none can be reached.
+ *
+ * Registration only (name, flags, help): the run is in diagnose.core.ts, imported when the command runs, so
+ * `--help` and the other commands never load the engine.
  */
 import type { Command } from 'commander';
-import { openSource, type ClusterSource } from '../../answer/sources.ts';
-import { diagnose, TRUNCATED_GAP, type DiagnoseOutput } from '../../answer/diagnose.ts';
-import { errorGap } from '../../answer/gaps.ts';
-import { Visibility } from '../../answer/policy.ts';
-import { renderAnswer } from '../../render/text.ts';
-import { readInput, type Io, type SetCode } from '../io.ts';
-import { addOutputOptions, addSourceOptions, failOnUnreadableState, outputFormat, printData, type Flags } from '../options.ts';
-
-/** Opens a source, or none when the command can answer from the text alone. */
-async function maybeSource(flags: Flags, optional: boolean): Promise<ClusterSource | undefined> {
-  try {
-    return await openSource(flags);
-  } catch (e) {
-    if (optional) return undefined;
-    throw e;
-  }
-}
-
-/**
- * The command's core, shared with the MCP `diagnose` tool: the paste read against the source (when there is
- * one). `allowedNamespaces` and `audience` are the access policy's (the CLI passes neither: it sees everything).
- */
-export async function diagnoseWith(
-  source: ClusterSource | undefined,
-  input: { text: string; namespace?: string; k8sVersion?: string; allowedNamespaces?: readonly string[]; audience?: 'channel' | 'operator' },
-): Promise<DiagnoseOutput> {
-  const loaded = source ? await source.load() : undefined;
-  if (loaded) failOnUnreadableState(loaded.errors);
-  const gaps = loaded?.errors.map((e) => errorGap(e, Visibility.everything(), 'operator')) ?? [];
-  return diagnose({ text: input.text, state: loaded?.snapshot, namespace: input.namespace, now: Date.now(), k8sVersion: input.k8sVersion, gaps, allowedNamespaces: input.allowedNamespaces, audience: input.audience });
-}
-
-/** What `diagnose` prints without `--json` (and the MCP tool's text), without the final newline. */
-export function diagnoseText(out: DiagnoseOutput): string {
-  const nothing = 'Nothing recognised: no quota, LimitRange, scheduling or runtime error and no manifest in the text.';
-  // A cap that cut the text is said even when nothing was found in the part that was read.
-  return out.recognised ? renderAnswer(out.answer) : out.truncated ? `${nothing}\n⚠ ${TRUNCATED_GAP}` : nothing;
-}
+import type { Io, SetCode } from '../io.ts';
+import { addOutputOptions, addSourceOptions, type Flags } from '../options.ts';
 
 export function register(program: Command, io: Io, setCode: SetCode): void {
   const cmd = addSourceOptions(
@@ -51,17 +18,7 @@ export function register(program: Command, io: Io, setCode: SetCode): void {
       .option('-n, --namespace <ns>', 'namespace when the text names none'),
   );
   addOutputOptions(cmd).action(async (file: string | undefined, flags: Flags) => {
-    const format = outputFormat(flags);
-    const text = await readInput(file ?? '-', io);
-    const explicit = !!(flags.state || process.env.QUOTA_DOCTOR_STATE || flags.kubeconfig || flags.context);
-    const source = await maybeSource(flags, !explicit);
-    try {
-      const out = await diagnoseWith(source, { text, namespace: flags.namespace, k8sVersion: flags.k8sVersion });
-      if (format) printData(io, format, out.json);
-      else io.stdout(diagnoseText(out) + '\n');
-      setCode(0);
-    } finally {
-      await source?.close();
-    }
+    const { runDiagnose } = await import('./diagnose.core.ts');
+    setCode(await runDiagnose(file, flags, io));
   });
 }

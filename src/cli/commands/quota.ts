@@ -1,32 +1,12 @@
 /**
  * `quota-doctor quota <namespace>` (or `quota -n <namespace>`, as kubectl names a namespace): headroom of a
  * namespace — quotas, LimitRange defaults, how many more pods fit.
+ *
+ * Registration only (name, flags, help): the run is in quota.core.ts, imported when the command runs.
  */
 import type { Command } from 'commander';
-import { openSource, type ClusterSource } from '../../answer/sources.ts';
-import type { Answer } from '../../answer/types.ts';
-import { UsageError } from '../../answer/errors.ts';
-import { quotaAnswer } from '../../answer/index.ts';
-import { headroomJson, type Headroom } from '../../answer/simulation.ts';
-import { renderAnswer } from '../../render/text.ts';
 import type { Io, SetCode } from '../io.ts';
-import { addOutputOptions, addSourceOptions, failOnUnreadableState, outputFormat, printData, type Flags } from '../options.ts';
-
-/** The namespace from the argument or `-n`; both is fine when they agree. */
-function namespaceOf(arg: string | undefined, flag: string | undefined): string {
-  if (arg !== undefined && flag !== undefined && arg !== flag) throw new UsageError(`two namespaces: ${arg} and -n ${flag}`);
-  const ns = arg ?? flag;
-  if (ns === undefined) throw new UsageError('quota needs a namespace: quota-doctor quota NAMESPACE (or -n NAMESPACE)');
-  return ns;
-}
-
-/** The command's core, shared with the MCP `quota` tool: the namespace's headroom (its `json` is a Headroom). */
-export async function quotaWith(source: ClusterSource, ns: string): Promise<Answer> {
-  const loaded = await source.load({ namespaces: [ns] });
-  failOnUnreadableState(loaded.errors);
-  if (!loaded.snapshot.hasNamespace(ns)) throw new UsageError(`namespace ${ns} not found`);
-  return quotaAnswer(loaded.snapshot, ns, Date.now());
-}
+import { addOutputOptions, addSourceOptions, type Flags } from '../options.ts';
 
 export function register(program: Command, io: Io, setCode: SetCode): void {
   const cmd = addSourceOptions(
@@ -37,16 +17,7 @@ export function register(program: Command, io: Io, setCode: SetCode): void {
       .option('-n, --namespace <ns>', 'the namespace (same as the argument)'),
   );
   addOutputOptions(cmd).action(async (arg: string | undefined, flags: Flags) => {
-    const format = outputFormat(flags);
-    const ns = namespaceOf(arg, flags.namespace);
-    const source = await openSource(flags);
-    try {
-      const a = await quotaWith(source, ns);
-      if (format) printData(io, format, headroomJson(a.json as Headroom));
-      else io.stdout(renderAnswer(a) + '\n');
-      setCode(0);
-    } finally {
-      await source.close();
-    }
+    const { runQuota } = await import('./quota.core.ts');
+    setCode(await runQuota(arg, flags, io));
   });
 }

@@ -6,7 +6,6 @@ import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import type { Io, SetCode } from '../io.ts';
-import { runConsole } from '../console.ts';
 
 /** The bundled demo cluster (manifests/demo), for the console without a cluster. */
 export function demoStatePath(): string {
@@ -25,6 +24,7 @@ export function register(program: Command, io: Io, setCode: SetCode): void {
         setCode(await serve(io));
       } else {
         const state = process.env.QUOTA_DOCTOR_STATE ?? (existsSync(demoStatePath()) ? demoStatePath() : undefined);
+        const { runConsole } = await import('../console.ts');
         setCode(await runConsole(io, { state, namespace: flags.namespace }));
       }
     });

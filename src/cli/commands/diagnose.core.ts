@@ -1,0 +1,58 @@
+/**
+ * `diagnose`'s implementation (the command's registration, cheap, is in diagnose.ts): loaded by its action
+ * with a dynamic import, and by the MCP `diagnose` tool.
+ */
+import { openSource, type ClusterSource } from '../../answer/sources.ts';
+import { diagnose, TRUNCATED_GAP, type DiagnoseOutput } from '../../answer/diagnose.ts';
+import { errorGap } from '../../answer/gaps.ts';
+import { Visibility } from '../../answer/policy.ts';
+import { renderAnswer } from '../../render/text.ts';
+import { readInput, type Io } from '../io.ts';
+import { failOnUnreadableState, outputFormat, printData, type Flags } from '../options.ts';
+
+/** Opens a source, or none when the command can answer from the text alone. */
+async function maybeSource(flags: Flags, optional: boolean): Promise<ClusterSource | undefined> {
+  try {
+    return await openSource(flags);
+  } catch (e) {
+    if (optional) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * The command's core, shared with the MCP `diagnose` tool: the paste read against the source (when there is
+ * one). `allowedNamespaces` and `audience` are the access policy's (the CLI passes neither: it sees everything).
+ */
+export async function diagnoseWith(
+  source: ClusterSource | undefined,
+  input: { text: string; namespace?: string; k8sVersion?: string; allowedNamespaces?: readonly string[]; audience?: 'channel' | 'operator' },
+): Promise<DiagnoseOutput> {
+  const loaded = source ? await source.load() : undefined;
+  if (loaded) failOnUnreadableState(loaded.errors);
+  const gaps = loaded?.errors.map((e) => errorGap(e, Visibility.everything(), 'operator')) ?? [];
+  return diagnose({ text: input.text, state: loaded?.snapshot, namespace: input.namespace, now: Date.now(), k8sVersion: input.k8sVersion, gaps, allowedNamespaces: input.allowedNamespaces, audience: input.audience });
+}
+
+/** What `diagnose` prints without `--json` (and the MCP tool's text), without the final newline. */
+export function diagnoseText(out: DiagnoseOutput): string {
+  const nothing = 'Nothing recognised: no quota, LimitRange, scheduling or runtime error and no manifest in the text.';
+  // A cap that cut the text is said even when nothing was found in the part that was read.
+  return out.recognised ? renderAnswer(out.answer) : out.truncated ? `${nothing}\n⚠ ${TRUNCATED_GAP}` : nothing;
+}
+
+/** The `diagnose` command's run: its exit code. */
+export async function runDiagnose(file: string | undefined, flags: Flags, io: Io): Promise<number> {
+  const format = outputFormat(flags);
+  const text = await readInput(file ?? '-', io);
+  const explicit = !!(flags.state || process.env.QUOTA_DOCTOR_STATE || flags.kubeconfig || flags.context);
+  const source = await maybeSource(flags, !explicit);
+  try {
+    const out = await diagnoseWith(source, { text, namespace: flags.namespace, k8sVersion: flags.k8sVersion });
+    if (format) await printData(io, format, out.json);
+    else io.stdout(diagnoseText(out) + '\n');
+    return 0;
+  } finally {
+    await source?.close();
+  }
+}
