@@ -190,7 +190,7 @@ const RULES: Rule[] = [
     mayImportLayers: [...VOCABULARY, 'src/cli', 'src/answer'],
   },
   {
-    // The MCP server's tools are the CLI commands' cores (`src/cli/commands/*.ts` `…With`): never Slack or the bot.
+    // The MCP server's tools are the CLI commands' cores (`src/cli/commands/*.core.ts` `…With`): never Slack or the bot.
     layer: 'src/mcp',
     says: 'may import answer, render, contract, and the CLI commands it serves as tools; never slack, serve.ts, engine internals',
     mayImportLayers: [...VOCABULARY, 'src/answer', 'src/render', 'src/contract', 'src/cli'],

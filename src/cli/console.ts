@@ -36,10 +36,12 @@ export async function runConsole(io: Io, flags: SourceFlags & { namespace?: stri
         io.stdout('Nothing to answer: paste an error, an event, a manifest, or ask a question.\n');
         return 0;
       }
-      io.stdout(renderAnswer(await answerLine(text, { ...ctx, now: Date.now() })) + '\n');
+      io.stdout(`${renderAnswer(await answerLine(text, { ...ctx, now: Date.now() }))}\n`);
       return 0;
     }
-    io.stdout(`quota-doctor console — ${source.describe()}\nPaste an error or a manifest, or ask. Try:\n${GREETING_EXAMPLES.map((e) => `  ${e}`).join('\n')}\nA paste of many lines is one message (a manifest ends with a blank line); Ctrl-D quits.\n\n`);
+    io.stdout(
+      `quota-doctor console — ${source.describe()}\nPaste an error or a manifest, or ask. Try:\n${GREETING_EXAMPLES.map((e) => `  ${e}`).join('\n')}\nA paste of many lines is one message (a manifest ends with a blank line); Ctrl-D quits.\n\n`,
+    );
     const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: 'quota-doctor> ' });
     // A terminal paste arrives as many lines within milliseconds: lines that come in one burst are one
     // message. A YAML manifest or a line ending in ':' waits for a blank line (pastes may pause).
@@ -48,7 +50,9 @@ export async function runConsole(io: Io, flags: SourceFlags & { namespace?: stri
     let timer: NodeJS.Timeout | undefined;
     let busy = Promise.resolve();
     let closed = false;
-    const incomplete = () => buffer.length > 0 && (/^\s*(apiVersion|kind|---)/.test(buffer[0]!) || /[:{]\s*$/.test(buffer[buffer.length - 1]!));
+    const incomplete = () =>
+      buffer.length > 0 &&
+      (/^\s*(apiVersion|kind|---)/.test(buffer[0]!) || /[:{]\s*$/.test(buffer[buffer.length - 1]!));
     const send = () => {
       timer = undefined;
       const text = buffer.join('\n').trim();
@@ -60,7 +64,7 @@ export async function runConsole(io: Io, flags: SourceFlags & { namespace?: stri
       }
       busy = busy.then(async () => {
         try {
-          io.stdout(renderAnswer(await answerLine(text, { ...ctx, now: Date.now() })) + '\n\n');
+          io.stdout(`${renderAnswer(await answerLine(text, { ...ctx, now: Date.now() }))}\n\n`);
         } catch (e) {
           io.stdout(`⚠️ ${e instanceof Error ? e.message : String(e)}\n\n`);
         }

@@ -34,7 +34,9 @@ export async function readInput(path: string, io: Io): Promise<string> {
     return readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
+    throw new UsageError(
+      `${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`,
+    );
   }
 }
 
@@ -55,7 +57,9 @@ const MANIFEST_EXT = /\.(ya?ml|json)$/;
 export function listManifestFiles(dir: string, recursive: boolean): string[] {
   const out: string[] = [];
   const walk = (d: string): void => {
-    const entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+    const entries = readdirSync(d, { withFileTypes: true }).sort((a, b) =>
+      Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)),
+    );
     for (const e of entries) {
       const p = join(d, e.name);
       if (e.isDirectory()) {
@@ -106,7 +110,10 @@ export async function readManifests(paths: readonly string[], recursive: boolean
     } catch (e) {
       throw new UsageError(`${path}: ${(e as Error).message}`);
     }
-    if (files.length === 0) throw new UsageError(`${path}: no *.yaml, *.yml or *.json files${recursive ? '' : ' (subfolders are read with -R)'}`);
+    if (files.length === 0)
+      throw new UsageError(
+        `${path}: no *.yaml, *.yml or *.json files${recursive ? '' : ' (subfolders are read with -R)'}`,
+      );
     for (const f of files) out.push({ source: f, text: await readInput(f, io) });
   }
   return out;

@@ -48,7 +48,8 @@ export function addGlobalSourceOptions(program: Command): void {
         throw new UsageError(`${flag} does not apply to ${action.name()}`);
       }
       const own = action.getOptionValueSource(key);
-      if (own === undefined || own === 'default') action.setOptionValueWithSource(key, root.getOptionValue(key), source);
+      if (own === undefined || own === 'default')
+        action.setOptionValueWithSource(key, root.getOptionValue(key), source);
     }
   });
 }
@@ -65,13 +66,16 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 /** `-o json|yaml` (kubectl's spelling) and `--json`, kept as `-o json`. */
 export function addOutputOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('-o, --output <format>', 'print the answer as data (docs/contract.md)').choices(OUTPUT_FORMATS))
+    .addOption(
+      new Option('-o, --output <format>', 'print the answer as data (docs/contract.md)').choices(OUTPUT_FORMATS),
+    )
     .option('--json', 'same as -o json');
 }
 
 /** The data format asked for, or undefined for text. `--json -o yaml` is a contradiction, not a choice. */
 export function outputFormat(flags: Flags): OutputFormat | undefined {
-  if (flags.json && flags.output !== undefined && flags.output !== 'json') throw new UsageError(`--json and -o ${flags.output} contradict each other`);
+  if (flags.json && flags.output !== undefined && flags.output !== 'json')
+    throw new UsageError(`--json and -o ${flags.output} contradict each other`);
   if (flags.json) return 'json';
   return flags.output === 'json' || flags.output === 'yaml' ? flags.output : undefined;
 }
@@ -80,7 +84,7 @@ export function outputFormat(flags: Flags): OutputFormat | undefined {
 export async function printData(io: Io, format: OutputFormat, value: unknown): Promise<void> {
   const json = JSON.stringify(value, null, 2);
   if (format === 'json') {
-    io.stdout(json + '\n');
+    io.stdout(`${json}\n`);
     return;
   }
   // The YAML library is loaded only here, not by every start (`--help` included).

@@ -29,7 +29,18 @@ interface CommandModule {
 }
 
 /** In help order. */
-const COMMANDS: readonly CommandModule[] = [simulate, check, diagnose, quota, whatif, consoleCommand, start, serve, mcp, completion];
+const COMMANDS: readonly CommandModule[] = [
+  simulate,
+  check,
+  diagnose,
+  quota,
+  whatif,
+  consoleCommand,
+  start,
+  serve,
+  mcp,
+  completion,
+];
 
 /** The version in package.json (two folders up from src/cli/ and from a compiled dist/cli/ alike). */
 export function packageVersion(): string {
@@ -58,7 +69,8 @@ export function buildProgram(io: Io, setCode: SetCode): Command {
     .addHelpText('after', DOCS_HELP);
   addGlobalSourceOptions(program);
   for (const command of COMMANDS) command.register(program, io, setCode);
-  for (const command of program.commands) command.addHelpText('after', `\nDocs: docs/contract.md ("quota-doctor ${command.name()}"), README.md`);
+  for (const command of program.commands)
+    command.addHelpText('after', `\nDocs: docs/contract.md ("quota-doctor ${command.name()}"), README.md`);
   return program;
 }
 
@@ -76,7 +88,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return e.exitCode === 0 ? 0 : 2;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+        return e.exitCode === 0 ? 0 : 2;
       return 2;
     }
     if (e instanceof UsageError) {

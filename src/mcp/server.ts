@@ -2,7 +2,7 @@
  * `quota-doctor mcp`: the CLI's commands as Model Context Protocol tools over stdio (docs/contract.md, "MCP").
  *
  * Five tools — `diagnose`, `simulate`, `check`, `quota`, `whatif` — each the core of the CLI command of the
- * same name (src/cli/commands/*.ts `…With`), so a tool's `structuredContent` is what `<command> --json`
+ * same name (src/cli/commands/*.core.ts `…With`), so a tool's `structuredContent` is what `<command> --json`
  * prints and its text is what the command prints without `--json`. Input and output schemas are the zod
  * schemas of the JSON contract (src/contract/schemas.ts).
  *

@@ -26,12 +26,27 @@ async function maybeSource(flags: Flags, optional: boolean): Promise<ClusterSour
  */
 export async function diagnoseWith(
   source: ClusterSource | undefined,
-  input: { text: string; namespace?: string; k8sVersion?: string; allowedNamespaces?: readonly string[]; audience?: 'channel' | 'operator' },
+  input: {
+    text: string;
+    namespace?: string;
+    k8sVersion?: string;
+    allowedNamespaces?: readonly string[];
+    audience?: 'channel' | 'operator';
+  },
 ): Promise<DiagnoseOutput> {
   const loaded = source ? await source.load() : undefined;
   if (loaded) failOnUnreadableState(loaded.errors);
   const gaps = loaded?.errors.map((e) => errorGap(e, Visibility.everything(), 'operator')) ?? [];
-  return diagnose({ text: input.text, state: loaded?.snapshot, namespace: input.namespace, now: Date.now(), k8sVersion: input.k8sVersion, gaps, allowedNamespaces: input.allowedNamespaces, audience: input.audience });
+  return diagnose({
+    text: input.text,
+    state: loaded?.snapshot,
+    namespace: input.namespace,
+    now: Date.now(),
+    k8sVersion: input.k8sVersion,
+    gaps,
+    allowedNamespaces: input.allowedNamespaces,
+    audience: input.audience,
+  });
 }
 
 /** What `diagnose` prints without `--json` (and the MCP tool's text), without the final newline. */
@@ -50,7 +65,7 @@ export async function runDiagnose(file: string | undefined, flags: Flags, io: Io
   try {
     const out = await diagnoseWith(source, { text, namespace: flags.namespace, k8sVersion: flags.k8sVersion });
     if (format) await printData(io, format, out.json);
-    else io.stdout(diagnoseText(out) + '\n');
+    else io.stdout(`${diagnoseText(out)}\n`);
     return 0;
   } finally {
     await source?.close();

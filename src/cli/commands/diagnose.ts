@@ -13,7 +13,9 @@ export function register(program: Command, io: Io, setCode: SetCode): void {
   const cmd = addSourceOptions(
     program
       .command('diagnose')
-      .description('explain pasted text (errors, events, describe output, manifests): which layer, the numbers, verified fixes')
+      .description(
+        'explain pasted text (errors, events, describe output, manifests): which layer, the numbers, verified fixes',
+      )
       .argument('[file]', 'file to read (- or nothing: stdin)')
       .option('-n, --namespace <ns>', 'namespace when the text names none'),
   );

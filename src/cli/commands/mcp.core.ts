@@ -29,7 +29,9 @@ export async function runMcp(flags: Flags, allowedNamespaces: string[] | undefin
       throw e;
     }
   }
-  io.stderr(`quota-doctor mcp: serving on stdio (${source ? source.describe() : 'no cluster: diagnose answers from the text alone'}${allowedNamespaces ? `; namespaces ${allowedNamespaces.join(', ')}` : ''})\n`);
+  io.stderr(
+    `quota-doctor mcp: serving on stdio (${source ? source.describe() : 'no cluster: diagnose answers from the text alone'}${allowedNamespaces ? `; namespaces ${allowedNamespaces.join(', ')}` : ''})\n`,
+  );
   await serveStdio({ source, noSource, allowedNamespaces, k8sVersion: flags.k8sVersion });
   return 0;
 }

@@ -16,10 +16,19 @@ const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 /** `--namespaces a,b`: the allow-list (undefined = every namespace; `*` also means every namespace). */
 export function parseNamespaces(list: string | undefined): string[] | undefined {
   if (list === undefined) return undefined;
-  const names = [...new Set(list.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
-  if (names.length === 0) throw new UsageError('--namespaces: no namespace given (leave it out to allow every namespace)');
+  const names = [
+    ...new Set(
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
+  if (names.length === 0)
+    throw new UsageError('--namespaces: no namespace given (leave it out to allow every namespace)');
   const bad = names.find((n) => n !== '*' && !NAMESPACE.test(n));
-  if (bad !== undefined) throw new UsageError(`--namespaces: ${bad} is not a namespace name (lowercase letters, digits and -)`);
+  if (bad !== undefined)
+    throw new UsageError(`--namespaces: ${bad} is not a namespace name (lowercase letters, digits and -)`);
   return names.includes('*') ? undefined : names.sort();
 }
 

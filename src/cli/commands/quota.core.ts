@@ -13,7 +13,8 @@ import { failOnUnreadableState, outputFormat, printData, type Flags } from '../o
 
 /** The namespace from the argument or `-n`; both is fine when they agree. */
 function namespaceOf(arg: string | undefined, flag: string | undefined): string {
-  if (arg !== undefined && flag !== undefined && arg !== flag) throw new UsageError(`two namespaces: ${arg} and -n ${flag}`);
+  if (arg !== undefined && flag !== undefined && arg !== flag)
+    throw new UsageError(`two namespaces: ${arg} and -n ${flag}`);
   const ns = arg ?? flag;
   if (ns === undefined) throw new UsageError('quota needs a namespace: quota-doctor quota NAMESPACE (or -n NAMESPACE)');
   return ns;
@@ -35,7 +36,7 @@ export async function runQuota(arg: string | undefined, flags: Flags, io: Io): P
   try {
     const a = await quotaWith(source, ns);
     if (format) await printData(io, format, headroomJson(a.json as Headroom));
-    else io.stdout(renderAnswer(a) + '\n');
+    else io.stdout(`${renderAnswer(a)}\n`);
     return 0;
   } finally {
     await source.close();

@@ -21,15 +21,25 @@ export function registerSimulation(program: Command, io: Io, setCode: SetCode, c
   const cmd = addSourceOptions(
     program
       .command(check ? 'check' : 'simulate')
-      .description(check ? 'CI check: exit 1 when any object would be rejected or stay unschedulable' : 'admit (and schedule) the objects of a manifest, as the API server and scheduler would')
-      .requiredOption('-f, --file <path>', 'manifest file or folder (multi-document YAML or JSON; - for stdin); repeat for more', collect)
+      .description(
+        check
+          ? 'CI check: exit 1 when any object would be rejected or stay unschedulable'
+          : 'admit (and schedule) the objects of a manifest, as the API server and scheduler would',
+      )
+      .requiredOption(
+        '-f, --file <path>',
+        'manifest file or folder (multi-document YAML or JSON; - for stdin); repeat for more',
+        collect,
+      )
       .option('-R, --recursive', 'read the subfolders of a -f folder too')
       .option('-n, --namespace <ns>', 'namespace for objects that name none'),
   );
   addOutputOptions(cmd);
   // kubectl's long name, `--filename`, as a hidden spelling of `--file`: its values join the same list, in order.
   cmd.addOption(new Option('--filename <path>').hideHelp());
-  cmd.on('option:filename', (value: string) => cmd.setOptionValueWithSource('file', collect(value, cmd.getOptionValue('file') as string[] | undefined), 'cli'));
+  cmd.on('option:filename', (value: string) =>
+    cmd.setOptionValueWithSource('file', collect(value, cmd.getOptionValue('file') as string[] | undefined), 'cli'),
+  );
   cmd.action(async (opts: SimulateFlags) => {
     const { runSimulate } = await import('./simulate.core.ts');
     setCode(await runSimulate(opts, io, check));

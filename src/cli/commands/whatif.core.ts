@@ -13,8 +13,22 @@ import { outputFormat, printData, type Flags } from '../options.ts';
  * The command's core, shared with the MCP `whatif` tool: the question answered by the Answerer, which applies
  * the access policy itself (`allowedNamespaces`; the CLI passes none: it sees everything).
  */
-export function whatifWith(source: ClusterSource, input: { question: string; namespace?: string; allowedNamespaces?: readonly string[]; audience?: 'channel' | 'operator' }): Promise<Answer> {
-  return createAnswerer().question(input.question, { source, defaultNamespace: input.namespace, now: Date.now(), allowedNamespaces: input.allowedNamespaces, audience: input.audience });
+export function whatifWith(
+  source: ClusterSource,
+  input: {
+    question: string;
+    namespace?: string;
+    allowedNamespaces?: readonly string[];
+    audience?: 'channel' | 'operator';
+  },
+): Promise<Answer> {
+  return createAnswerer().question(input.question, {
+    source,
+    defaultNamespace: input.namespace,
+    now: Date.now(),
+    allowedNamespaces: input.allowedNamespaces,
+    audience: input.audience,
+  });
 }
 
 /** The `whatif` command's run: its exit code. */
@@ -24,7 +38,7 @@ export async function runWhatif(words: string[], flags: Flags, io: Io): Promise<
   try {
     const answer = await whatifWith(source, { question: words.join(' '), namespace: flags.namespace });
     if (format) await printData(io, format, { replies: answer.replies });
-    else io.stdout(renderAnswer(answer) + '\n');
+    else io.stdout(`${renderAnswer(answer)}\n`);
     return 0;
   } finally {
     await source.close();
