@@ -17,9 +17,9 @@ import {
   quotaExceededFixes,
   quotaHolders,
   unschedulableFixes,
-  largestNode,
   type VerifiedFix,
 } from '../engine/fixes.ts';
+import { largestNode } from '../engine/capacity.ts';
 import { replayPod } from '../engine/diagnose/replay.ts';
 import { podUsage } from '../engine/admission/evaluators/pods.ts';
 import type { Answer, Fix, Reply } from './types.ts';
@@ -69,10 +69,6 @@ export interface DiagnoseOutput {
 }
 
 export const TRUNCATED_GAP = 'The paste was longer than 1 MiB: only the first 1 MiB was read.';
-
-function toFix(f: VerifiedFix): Fix {
-  return { who: f.who, summary: f.summary, change: f.change, verified: true, outcome: f.outcome };
-}
 
 /** A stand-in pod with the amounts the message names (when the state does not have the object). */
 function synthesizePod(f: Finding, ns: string): Pod | null {
@@ -186,7 +182,8 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
       r.lines.unshift(`Now the scheduler would say: ${now.scheduling.message}`);
     fixes.push(...unschedulableFixes(base, admitted, statuses, origin, opts));
   }
-  return fixes.map(toFix);
+  // A verified fix is a reply's Fix as it is (the same fields, in the same order): no converter.
+  return fixes;
 }
 
 /** Whether the re-simulated refusal is a different error than the pasted one (the state moved on). */

@@ -3,8 +3,10 @@
  * docs/replies.md — layer, numbers, fixes (who, change, verified), then why. `render/text.ts`
  * and `render/blocks.ts` turn it into a terminal answer or Block Kit; they never compute.
  */
+import type { FixWho } from '../engine/fixes.ts';
 
-export type Who = 'app-team' | 'platform';
+/** Who can make a fix (the engine's word for it: one definition). */
+export type Who = FixWho;
 
 export interface Fix {
   who: Who;

@@ -3,7 +3,7 @@
  * fork of the state (or the object), the object goes through admission and the scheduler again, and
  * only candidates that then pass are returned (`verified: true`, with what they lead to).
  */
-import type { Node, Pod } from '../k8s/objects.ts';
+import type { Pod } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare, type ResourceList } from '../quantity.ts';
 import type { LimitViolation } from './admission/limitranger.ts';
@@ -17,7 +17,9 @@ import { releasePod } from './release.ts';
 import { withQuotaHard } from './quota-ledger.ts';
 import { admitObject } from './admit.ts';
 import { LAYERS } from '../k8s/layers.ts';
+import { largestNode } from './capacity.ts';
 
+/** Who can make a fix: the team that owns the workload, or the platform team (quotas, nodes). */
 export type FixWho = 'app-team' | 'platform';
 
 export interface VerifiedFix {
@@ -692,37 +694,7 @@ export function unschedulableFixes(
   return verifyCandidates(state, candidates, opts);
 }
 
-/** The schedulable, untainted node with the most free cpu (then memory). */
-export function largestNode(
-  state: Snapshot,
-): { node: Node & KObject; name: string; cpu: number; memory: number; pool?: string } | null {
-  const index = nodeInfoIndex(state);
-  let best: { node: Node & KObject; name: string; cpu: number; memory: number; pool?: string } | null = null;
-  for (const name of index.nodeNames()) {
-    const info = index.get(name);
-    if (!info?.node || info.unschedulable) continue;
-    if (info.taints.some((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute')) continue;
-    const f = freeResources(info);
-    if (!best || f.cpu > best.cpu || (f.cpu === best.cpu && f.memory > best.memory)) {
-      const labels = info.labels;
-      best = {
-        node: info.node as Node & KObject,
-        name,
-        cpu: f.cpu,
-        memory: f.memory,
-        pool:
-          labels.pool ??
-          labels['node-pool'] ??
-          labels['cloud.google.com/gke-nodepool'] ??
-          labels['eks.amazonaws.com/nodegroup'] ??
-          labels.agentpool,
-      };
-    }
-  }
-  return best;
-}
-
-export function toResourceRecord(list: ResourceList): Record<string, string> {
+function _toResourceRecord(list: ResourceList): Record<string, string> {
   return Object.fromEntries([...list].sort(([a], [b]) => byteCompare(a, b)).map(([k, v]) => [k, v.toString()]));
 }
 
