@@ -119,22 +119,18 @@ export function expandWorkload(w: Workload, opts: ExpandOptions = {}): Expansion
       const hash = existing?.hash ?? podTemplateHash(d.spec.template);
       const rsName = existing?.name ?? `${name}-${hash}`;
       const n = opts.replicas ?? replicas(d.spec.replicas);
-      if (existing) {
-        return {
-          owned: [],
-          claims: [],
-          pods: randomPods(
-            d.spec.template,
-            ns,
-            rsName,
-            n,
-            { kind: 'ReplicaSet', name: rsName, apiVersion: 'apps/v1' },
-            { 'pod-template-hash': hash },
-            seed,
-          ),
-          creator: { kind: 'ReplicaSet', name: rsName },
-        };
-      }
+      // The ReplicaSet's pods, whether it exists already or the Deployment controller creates it now.
+      const pods = randomPods(
+        d.spec.template,
+        ns,
+        rsName,
+        n,
+        { kind: 'ReplicaSet', name: rsName, apiVersion: 'apps/v1' },
+        { 'pod-template-hash': hash },
+        seed,
+      );
+      const creator = { kind: 'ReplicaSet', name: rsName };
+      if (existing) return { owned: [], claims: [], pods, creator };
       const rs: KObject = {
         apiVersion: 'apps/v1',
         kind: 'ReplicaSet',
@@ -146,20 +142,7 @@ export function expandWorkload(w: Workload, opts: ExpandOptions = {}): Expansion
         },
         spec: { replicas: n, selector: d.spec.selector, template: d.spec.template },
       };
-      return {
-        owned: [rs],
-        claims: [],
-        pods: randomPods(
-          d.spec.template,
-          ns,
-          rsName,
-          n,
-          { kind: 'ReplicaSet', name: rsName, apiVersion: 'apps/v1' },
-          { 'pod-template-hash': hash },
-          seed,
-        ),
-        creator: { kind: 'ReplicaSet', name: rsName },
-      };
+      return { owned: [rs], claims: [], pods, creator };
     }
     case 'ReplicaSet': {
       const r = w as ReplicaSet;
