@@ -647,6 +647,18 @@ function stallOf(sim: RolloutSim, last: SimResult[]): NonNullable<RolloutRun['st
   };
 }
 
+/** A rollout's working state: a fork of the cluster, and the workload's pods as they are now (the old ones). */
+function newRolloutSim(state: Snapshot, w: WorkloadRef, opts: SimOptions): RolloutSim {
+  return {
+    fork: state.fork(),
+    ns: w.namespace,
+    old: new Set(workloadPods(state, w).map((p) => p.metadata.name ?? '')),
+    created: [],
+    pending: new Map(),
+    opts,
+  };
+}
+
 /**
  * A Deployment's rollout as its controller drives it (pkg/controller/deployment/rolling.go,
  * recreate.go), one round per sync: NewRSNewReplicas scales the new ReplicaSet up to at most
@@ -664,14 +676,7 @@ function simulateDeploymentRollout(
   opts: SimOptions,
 ): RolloutRun {
   const ns = w.namespace;
-  const sim: RolloutSim = {
-    fork: state.fork(),
-    ns,
-    old: new Set(workloadPods(state, w).map((p) => p.metadata.name ?? '')),
-    created: [],
-    pending: new Map(),
-    opts,
-  };
+  const sim = newRolloutSim(state, w, opts);
   const R = Math.max(0, next.spec.replicas ?? 1);
   const run = newRun(setting, sim);
   // The new ReplicaSet, as the deployment controller makes it: the template plus pod-template-hash.
@@ -779,14 +784,7 @@ function simulateStatefulSetRollout(
   opts: SimOptions,
 ): RolloutRun {
   const ns = w.namespace;
-  const sim: RolloutSim = {
-    fork: state.fork(),
-    ns,
-    old: new Set(workloadPods(state, w).map((p) => p.metadata.name ?? '')),
-    created: [],
-    pending: new Map(),
-    opts,
-  };
+  const sim = newRolloutSim(state, w, opts);
   const run = newRun({ strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1 }, sim);
   const ordinal = (n: string) => Number(/-(\d+)$/.exec(n)?.[1] ?? -1);
   const order = [...sim.old].sort((a, b) => ordinal(b) - ordinal(a));

@@ -53,17 +53,7 @@ const CONTROLLER_KINDS = new Set([
   'CronJob',
   'DeploymentConfig',
 ]);
-const EVENT_KINDS = new Set([
-  'Pod',
-  'ReplicaSet',
-  'StatefulSet',
-  'Job',
-  'DaemonSet',
-  'ReplicationController',
-  'Deployment',
-  'CronJob',
-  'DeploymentConfig',
-]);
+const EVENT_KINDS = new Set(['Pod', ...CONTROLLER_KINDS]);
 
 export interface Ref {
   kind: string;

@@ -55,18 +55,13 @@ function validateContainer(c: Container, path: string, out: FieldError[]): void 
     // request must equal the limit, and a request needs a limit.
     const overcommit = !isExtended(k) && !isHugePages(k);
     if (lim) {
-      if (!overcommit && !req.eq(lim)) {
-        const detail = `must be equal to ${k} limit of ${lim}`;
-        out.push({
-          field: reqPath,
-          resource: k,
-          value: req.toString(),
-          limit: lim.toString(),
-          detail,
-          text: `${reqPath}: Invalid value: "${req}": ${detail}`,
-        });
-      } else if (req.cmp(lim) > 0) {
-        const detail = `must be less than or equal to ${k} limit of ${lim}`;
+      const detail =
+        !overcommit && !req.eq(lim)
+          ? `must be equal to ${k} limit of ${lim}`
+          : req.cmp(lim) > 0
+            ? `must be less than or equal to ${k} limit of ${lim}`
+            : undefined;
+      if (detail !== undefined) {
         out.push({
           field: reqPath,
           resource: k,
