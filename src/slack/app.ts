@@ -328,6 +328,13 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   // ---- global middleware: count, and drop redelivered events ----
   // Tracked as a whole: the Lease claim runs after the ack, and idle() must wait for it and what follows.
   app.use((args) => track(dedupeStep(args)));
+  function droppedEvent(name: string, eventId: string, context: { retryNum?: number; retryReason?: string }): void {
+    metrics.duplicates.inc({ type: name });
+    logger.info(
+      { eventId, retryNum: context.retryNum, retryReason: context.retryReason },
+      'dropped a redelivered event',
+    );
+  }
   async function dedupeStep(args: Parameters<Parameters<typeof app.use>[0]>[0]): Promise<void> {
     const { body, context, next } = args;
     const b: Record<string, unknown> =
@@ -337,13 +344,16 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       const name = typeof ev.type === 'string' ? ev.type : 'unknown';
       metrics.events.inc({ type: 'event', name });
       const eventId = typeof b.event_id === 'string' ? b.event_id : undefined;
+      // A channel message is mostly chatter that gets no reply: it is claimed across replicas (a Lease
+      // write) only once it has a reply to post (the message listener), here only in this process.
+      const deferred = name === 'message' && Boolean(shared);
+      if (deferred && eventId !== undefined) context.claimBeforeReply = eventId;
       // Events are acked before middleware runs: the claim may take its time.
-      if (eventId !== undefined && (await duplicate(eventId, EVENT_CLAIM_BUDGET_MS))) {
-        metrics.duplicates.inc({ type: name });
-        logger.info(
-          { eventId, retryNum: context.retryNum, retryReason: context.retryReason },
-          'dropped a redelivered event',
-        );
+      if (
+        eventId !== undefined &&
+        (deferred ? recent.seen(eventId) : await duplicate(eventId, EVENT_CLAIM_BUDGET_MS))
+      ) {
+        droppedEvent(name, eventId, context);
         return;
       }
       if (context.retryNum !== undefined && context.retryNum > 0) {
@@ -404,6 +414,11 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       (async () => {
         const outcome = await asker.ask('message', turn.channel, (ctx) => answerer.message(turn.request, ctx));
         if (outcome.kind === 'silent') return;
+        const claim = context.claimBeforeReply;
+        if (typeof claim === 'string' && shared && (await shared.claim(claim, EVENT_CLAIM_BUDGET_MS)) === 'duplicate') {
+          droppedEvent('message', claim, context);
+          return;
+        }
         if (!(await admit(turn))) return;
         const { channel, threadTs } = turn;
         await post('message', 'chat.postMessage', () =>

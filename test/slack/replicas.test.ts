@@ -97,6 +97,24 @@ describe('two replicas behind one Slack', () => {
     }
   });
 
+  it('chatter costs no Lease: a channel message that gets no reply reads and writes no Lease; a paste does', async () => {
+    const [a, b] = await replicas(true);
+    running.push(a, b);
+    const before = { ...leases.counts };
+    const chatter = messageEvent('lunch at noon, anyone?', { channel: CHANNEL_A, ts: '1701000000.000101' });
+    expect((await a.event(chatter, { eventId: 'EvChatter' })).status).toBe(200);
+    expect((await b.event(chatter, { eventId: 'EvChatter', retryNum: 1 })).status).toBe(200);
+    await a.handle.idle();
+    await b.handle.idle();
+    expect(repliesTo('1701000000.000101')).toBe(0);
+    expect([leases.counts.get - before.get, leases.counts.put - before.put]).toEqual([0, 0]);
+    const paste = messageEvent(PASTED_ERROR, { channel: CHANNEL_A, ts: '1701000000.000102' });
+    expect((await a.event(paste, { eventId: 'EvPasteOnce' })).status).toBe(200);
+    await a.handle.idle();
+    expect(repliesTo('1701000000.000102')).toBe(1);
+    expect(leases.counts.put - before.put).toBe(1);
+  });
+
   it('40 events × 3 deliveries (original + 2 retries) spread over both replicas, all at once: exactly 40 replies', async () => {
     const [a, b] = await replicas(true);
     running.push(a, b);
