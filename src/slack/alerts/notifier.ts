@@ -118,11 +118,12 @@ export function alertButtons(i: Incident): KnownBlock {
 export function alertPayload(
   i: Incident,
   answer: Answer | null,
-  opts: { buttons?: boolean; note?: string } = {},
+  opts: { buttons?: boolean; note?: string; changed?: boolean } = {},
 ): SlackPayload {
   const rendered = answer ? renderBlocks(answer) : undefined;
   const when = sinceWords(i);
-  const head = `:rotating_light: *${i.title}*${when ? ` — ${when}` : ''}${opts.note ? `\n${opts.note}` : ''}`;
+  const mark = opts.changed ? ':arrows_counterclockwise: *Changed:* ' : ':rotating_light: ';
+  const head = `${mark}*${i.title}*${when ? ` — ${when}` : ''}${opts.note ? `\n${opts.note}` : ''}`;
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: head.slice(0, 2900) } }];
   if (rendered) blocks.push(...(rendered.blocks as KnownBlock[]).slice(0, 46));
   else blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: i.message.slice(0, 1500) }] });
@@ -317,6 +318,11 @@ export class Notifier {
         );
         const current = new Set(mine.map((i) => i.key));
         for (const i of mine) {
+          // Numbers from a namespace not read completely are not numbers: no post, no thread reply.
+          if (view.unread.has(i.namespace)) {
+            suppress('unread');
+            continue;
+          }
           const k = entryKey(c.id, i.key);
           const prev = posted.get(k);
           if (state.mutes.some((m) => m.channel === c.id && m.key === i.key && m.until > now)) {
@@ -340,7 +346,7 @@ export class Notifier {
             // The same incident with other numbers: the thread says what changed.
             const ts = await this.deps.poster.post(
               c.id,
-              alertPayload(i, answer, { buttons: false, note: 'Changed:' }),
+              alertPayload(i, answer, { buttons: false, changed: true }),
               prev.ts,
             );
             if (ts) {
