@@ -58,6 +58,12 @@ export class FakeLeases {
     return l ? structuredClone(l) : undefined;
   }
 
+  /** Creates one Lease by name (the leader Lease of proactive mode). */
+  seedLease(namespace: string, name: string): this {
+    this.put(namespace, name, { spec: {} });
+    return this;
+  }
+
   /** Creates a ConfigMap (what the manifests ship for proactive mode). */
   seedConfigMap(namespace: string, name: string, data: Record<string, string> = {}): this {
     this.put(namespace, name, { data }, 'ConfigMap');
