@@ -200,7 +200,7 @@ describe('proactive mode end to end', () => {
     await new Promise((r) => setTimeout(r, 800));
     expect(posts(w.slack)).toHaveLength(6);
     const stored = JSON.parse(
-      String((w.leases.configMap(NS, 'quota-doctor-incidents')?.data as Record<string, string>)['incidents.json']),
+      String((w.leases.configMap(NS, 'quota-doctor-incidents')!.data as Record<string, string>)['incidents.json']),
     );
     expect((stored.posted as { key: string }[]).map((p) => p.key).sort()).toEqual([
       'team-a/Deployment/api/scheduler/FailedScheduling',
@@ -228,7 +228,7 @@ describe('proactive mode end to end', () => {
     await replica(w, 'pod-c');
     await new Promise((r) => setTimeout(r, 1500));
     expect(posts(w.slack)).toHaveLength(4);
-    const holder = (w.leases.get(NS, 'quota-doctor-leader')?.spec as { holderIdentity?: string }).holderIdentity;
+    const holder = (w.leases.get(NS, 'quota-doctor-leader')!.spec as { holderIdentity?: string }).holderIdentity;
     expect(['pod-b', 'pod-c']).toContain(holder);
   }, 60_000);
 });
