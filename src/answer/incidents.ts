@@ -283,7 +283,7 @@ function pendingIncidents(state: Snapshot, opts: DetectOptions): Incident[] {
   const groups = groupEvents(state, new Set(['FailedScheduling']), opts);
   const byOwner = new Map<
     string,
-    { ns: string; obj: OwnerRef; pods: Pod[]; group: EventGroup; first?: number; created: number }
+    { ns: string; obj: OwnerRef; pods: Pod[]; group: EventGroup; first?: number; created: number; stalled: boolean }
   >();
   for (const g of groups.values()) {
     const ns = g.latest.metadata.namespace ?? '';
@@ -298,9 +298,13 @@ function pendingIncidents(state: Snapshot, opts: DetectOptions): Incident[] {
     const obj = ref ? teamObject(state, ns, ref) : { kind: 'Pod', name: r.name };
     const key = `${ns}/${obj.kind}/${obj.name}`;
     const entry = byOwner.get(key);
+    // A new ReplicaSet's pod Pending while an older one still runs: the rollout is stalled by capacity.
+    const stalled =
+      ref?.kind === 'ReplicaSet' && obj.kind === 'Deployment' && rolloutStalled(state, ns, ref.name, obj.name);
     if (!entry) {
-      byOwner.set(key, { ns, obj, pods: [pod], group: { ...g }, first: g.first, created });
+      byOwner.set(key, { ns, obj, pods: [pod], group: { ...g }, first: g.first, created, stalled });
     } else {
+      entry.stalled ||= stalled;
       entry.pods.push(pod);
       entry.created = Math.min(entry.created, created);
       entry.group.count += g.count;
@@ -312,7 +316,7 @@ function pendingIncidents(state: Snapshot, opts: DetectOptions): Incident[] {
     }
   }
   const out: Incident[] = [];
-  for (const { ns, obj, pods, group, first, created } of byOwner.values()) {
+  for (const { ns, obj, pods, group, first, created, stalled } of byOwner.values()) {
     const message = messageOf(group.latest);
     const names = pods.map((p) => p.metadata.name ?? '').sort();
     const podWord = names.length === 1 ? `pod ${names[0]}` : `${names.length} pods`;
@@ -323,7 +327,9 @@ function pendingIncidents(state: Snapshot, opts: DetectOptions): Incident[] {
       namespace: ns,
       object: obj,
       layer: 'scheduler',
-      title: `${ns}: ${obj.kind === 'Pod' ? podWord : `${obj.name}: ${podWord}`} Pending`,
+      title: stalled
+        ? `${ns}: the rollout of ${obj.name} is stalled: ${podWord} Pending`
+        : `${ns}: ${obj.kind === 'Pod' ? podWord : `${obj.name}: ${podWord}`} Pending`,
       message,
       paste: `Warning  FailedScheduling  pod/${latestPod}  ${message}`,
       fingerprint: `${message.replace(/\s+/g, ' ')}|${names.length}`,

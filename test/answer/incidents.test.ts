@@ -138,3 +138,40 @@ describe('resolution', () => {
     ]);
   });
 });
+
+describe('stalled rollouts', () => {
+  it('a new ReplicaSet refused while the old one runs: the rollout of worker is stalled', () => {
+    const s = demo();
+    // worker's pods move to an older ReplicaSet of the same Deployment; the refused one is the new one.
+    const old = structuredClone(s.get('ReplicaSet', 'team-a', 'worker-5d8c7b9f4')!);
+    old.metadata = { ...old.metadata, name: 'worker-7f6d5c4b3' };
+    s.put(old);
+    for (const p of s.list('Pod', 'team-a').filter((x) => x.metadata.name?.startsWith('worker-5d8c7b9f4-'))) {
+      const moved = structuredClone(p);
+      moved.metadata.ownerReferences = [{ kind: 'ReplicaSet', name: 'worker-7f6d5c4b3', controller: true }];
+      s.put(moved);
+    }
+    const worker = detectIncidents(s, { now: NOW, namespaces: new Set(['team-a']) }).find((i) =>
+      i.key.includes('/worker/'),
+    );
+    expect(worker?.title).toBe('team-a: the rollout of worker is stalled (ResourceQuota): 0/3 pods');
+  });
+
+  it('a new ReplicaSet whose pod is Pending while the old one runs: stalled by capacity', () => {
+    const s = demo();
+    const api = s.list('Pod', 'team-a').find((p) => p.metadata.name === 'api-6b9f4c7d8-gnt9f')!;
+    const rsName = api.metadata.ownerReferences![0]!.name;
+    const old = structuredClone(s.get('ReplicaSet', 'team-a', rsName)!);
+    old.metadata = { ...old.metadata, name: 'api-55d6c8b7f9' };
+    s.put(old);
+    for (const p of s
+      .list('Pod', 'team-a')
+      .filter((x) => x.metadata.name?.startsWith(`${rsName}-`) && x.spec?.nodeName)) {
+      const moved = structuredClone(p);
+      moved.metadata.ownerReferences = [{ kind: 'ReplicaSet', name: 'api-55d6c8b7f9', controller: true }];
+      s.put(moved);
+    }
+    const i = detectIncidents(s, { now: NOW, namespaces: new Set(['team-a']) }).find((x) => x.key.includes('/api/'));
+    expect(i?.title).toBe('team-a: the rollout of api is stalled: pod api-6b9f4c7d8-gnt9f Pending');
+  });
+});
