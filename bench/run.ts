@@ -19,6 +19,7 @@
  *   requestsPerAnswer  API requests per warm answer (target 0)
  *   listEverythingMs   the same headroom, computed the obvious way: list all pods and nodes per question
  *   topNodesMs         client-node's topNodes (one pod list per node)
+ * Then parsePaste, the question grammar, CLI startup and proactive mode (bench/alerts.ts).
  * `--json` prints one JSON object; `BENCH_TIMES=1` prints every run of each median. Each size runs in a child process of its own (`--size N,P`), so the
  * heap of one size (and its fake server) never counts in, or out of, another's.
  */
@@ -27,6 +28,7 @@ import { spawn } from 'node:child_process';
 import { runParseBench } from './parse.ts';
 import { questionBenchTable, runQuestionBench } from './question.ts';
 import { runStartupBench, startupBenchTable } from './startup.ts';
+import { alertsBenchTable, runAlertsBench } from './alerts.ts';
 import { createAnswerer } from '../src/answer/index.ts';
 import { MAX_SCALE_PODS } from '../src/answer/bounds.ts';
 import { fileURLToPath } from 'node:url';
@@ -331,9 +333,11 @@ const parse = runParseBench(7, 3);
 const question = runQuestionBench();
 // The CLI as a new process: compiled dist/ vs the tsx fallback (issue 20: `--help` compiled ≤ 300 ms).
 const startup = runStartupBench(10, 2);
+// Proactive mode: 1,000 incidents in an hour across 200 namespaces (issue 19: posts rate-limited, heap bounded).
+const alerts = await runAlertsBench();
 if (json)
   process.stdout.write(
-    `${JSON.stringify({ cores: cpus().length, sizes: results, parse1MB: parse, question40k: question, startup })}\n`,
+    `${JSON.stringify({ cores: cpus().length, sizes: results, parse1MB: parse, question40k: question, startup, alerts })}\n`,
   );
 else {
   const cols = [
@@ -364,5 +368,6 @@ else {
     );
   process.stdout.write(`\n${questionBenchTable(question)}`);
   process.stdout.write(`\n${startupBenchTable(startup)}`);
+  process.stdout.write(`\n${alertsBenchTable(alerts)}`);
 }
 process.exit(0);

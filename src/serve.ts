@@ -7,7 +7,7 @@ import { loadConfig, secretValues, describeConfig, ConfigError } from './config.
 import { loadPolicy } from './answer/policy.ts';
 import { createAnswerer } from './answer/index.ts';
 import { openSource } from './answer/sources.ts';
-import { leaseApi } from './cluster/lease-api.ts';
+import { alertApis, leaseApi } from './cluster/lease-api.ts';
 import { createSlackApp, createLogger } from './slack/index.ts';
 
 /** Where serve writes the one line that says why it could not start (the CLI's `Io` is one). */
@@ -38,6 +38,7 @@ export async function serve(io: ServeIo, env: NodeJS.ProcessEnv = process.env): 
     logger,
     sourceFor: (context?: string) => openSource({ state: config.statePath, context }, env),
     leaseApi: () => leaseApi(env),
+    alerts: { apis: () => alertApis(env), ...(env.HOSTNAME ? { identity: env.HOSTNAME } : {}) },
   });
   const { port } = await handle.start();
   logger.info({ port, mode: config.mode }, `quota-doctor listening (${describeConfig(config)})`);

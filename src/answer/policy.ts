@@ -9,6 +9,11 @@
  *     namespaces: [team-a, team-a-batch]
  *     defaultNamespace: team-a
  *     context: prod-eu       # optional kube context: several clusters, one app
+ *     alerts:                # optional: post incidents of these namespaces here before anyone asks
+ *       pendingAfter: 5m       #   a pod Pending this long is an incident (default 5m)
+ *       quotaThreshold: 90     #   report a quota resource at 90% of hard, in workload units (default: off)
+ *       quietHours: "22:00-07:00"  # UTC; incidents wait until the hours end (default: none)
+ *       postsPerHour: 20       #   at most this many posts an hour in the channel (default 20)
  *   - id: C0PLATFORM
  *     namespaces: ["*"]      # every namespace
  * default:                   # optional: channels not listed (absent: they see nothing)
@@ -40,10 +45,72 @@ const accessSchema = z.strictObject({
   context: z.string().min(1).optional(),
 });
 
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+const alertsSchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    pendingAfter: z
+      .string()
+      .regex(/^\d{1,5}(s|m|h)$/, { error: 'must look like 90s, 5m or 1h' })
+      .optional(),
+    quotaThreshold: z.number().int().min(1).max(99).optional(),
+    quietHours: z
+      .string()
+      .refine((s) => s.split('-').length === 2 && s.split('-').every((p) => HHMM.test(p)), {
+        error: 'must look like 22:00-07:00 (UTC)',
+      })
+      .optional(),
+    postsPerHour: z.number().int().min(1).max(1000).optional(),
+  }),
+]);
+
 const channelSchema = accessSchema.extend({
   id: z.string().regex(/^[CGD][A-Z0-9]{2,}$/, { error: 'is not a Slack channel id (C…, G… or D…)' }),
   name: z.string().min(1).optional(),
+  alerts: alertsSchema.optional(),
 });
+
+/** How a channel wants incidents posted (`alerts:` on its entry). */
+export interface AlertSettings {
+  pendingAfterMs: number;
+  /** Percent of hard; undefined: no threshold alerts. */
+  quotaThreshold?: number;
+  /** Minutes after 00:00 UTC: [start, end); start > end wraps midnight. */
+  quietHours?: [number, number];
+  postsPerHour: number;
+}
+
+export const DEFAULT_ALERTS: AlertSettings = { pendingAfterMs: 5 * 60_000, postsPerHour: 20 };
+
+function toAlerts(a: z.infer<typeof alertsSchema>): AlertSettings | undefined {
+  if (a === false) return undefined;
+  if (a === true) return { ...DEFAULT_ALERTS };
+  const unit = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+  const out: AlertSettings = { ...DEFAULT_ALERTS };
+  if (a.pendingAfter !== undefined) {
+    const m = /^(\d+)(s|m|h)$/.exec(a.pendingAfter)!;
+    out.pendingAfterMs = Number(m[1]) * unit[m[2] as keyof typeof unit];
+  }
+  if (a.quotaThreshold !== undefined) out.quotaThreshold = a.quotaThreshold;
+  if (a.quietHours !== undefined) {
+    const [from, to] = a.quietHours.split('-').map((p) => {
+      const [h, min] = p.split(':').map(Number) as [number, number];
+      return h * 60 + min;
+    }) as [number, number];
+    out.quietHours = [from, to];
+  }
+  if (a.postsPerHour !== undefined) out.postsPerHour = a.postsPerHour;
+  return out;
+}
+
+/** One channel that takes alerts, with what it may see. */
+export interface AlertChannel {
+  id: string;
+  visibility: Visibility;
+  context?: string;
+  settings: AlertSettings;
+}
 
 const policySchema = z.strictObject({
   channels: z.array(channelSchema).default([]),
@@ -73,16 +140,19 @@ export class AccessPolicy {
   private readonly channels: ReadonlyMap<string, ChannelAccess>;
   private readonly names: ReadonlyMap<string, string>;
   private readonly fallback: ChannelAccess;
+  private readonly alerts: ReadonlyMap<string, AlertSettings>;
 
   constructor(opts: {
     channels?: Map<string, ChannelAccess>;
     names?: Map<string, string>;
     fallback?: ChannelAccess;
+    alerts?: Map<string, AlertSettings>;
     configured: boolean;
   }) {
     this.configured = opts.configured;
     this.channels = opts.channels ?? new Map();
     this.names = opts.names ?? new Map();
+    this.alerts = opts.alerts ?? new Map();
     this.fallback = opts.fallback ?? (opts.configured ? { allowedNamespaces: [] } : {});
   }
 
@@ -108,6 +178,22 @@ export class AccessPolicy {
   /** The label given to a channel in the policy file (for logs), when there is one. */
   channelName(channelId: string): string | undefined {
     return this.names.get(channelId);
+  }
+
+  /**
+   * The channels that take alerts, in the file's order. Only listed channels can: `default` never alerts,
+   * and without a policy file nothing is posted unasked (nobody said which channel owns what).
+   */
+  alertChannels(): AlertChannel[] {
+    const out: AlertChannel[] = [];
+    for (const [id, settings] of this.alerts) {
+      const a = this.channels.get(id);
+      if (!a) continue;
+      const visibility = Visibility.forChannel(a);
+      if (visibility.seesNothing) continue;
+      out.push({ id, visibility, ...(a.context !== undefined ? { context: a.context } : {}), settings });
+    }
+    return out;
   }
 
   /** Every kube context the policy mentions (undefined = the default one). */
@@ -187,6 +273,7 @@ export function parsePolicy(text: string, source = 'QUOTA_DOCTOR_CONFIG'): Acces
   }
   const channels = new Map<string, ChannelAccess>();
   const names = new Map<string, string>();
+  const alerts = new Map<string, AlertSettings>();
   const check = (where: string, a: AccessInput) => {
     if (a.defaultNamespace !== undefined && !a.namespaces.includes('*') && !a.namespaces.includes(a.defaultNamespace)) {
       throw new UsageError(`${source}: ${where}: defaultNamespace ${a.defaultNamespace} is not one of its namespaces`);
@@ -198,11 +285,14 @@ export function parsePolicy(text: string, source = 'QUOTA_DOCTOR_CONFIG'): Acces
     check(where, c);
     channels.set(c.id, toAccess(c));
     if (c.name !== undefined) names.set(c.id, c.name);
+    const settings = c.alerts === undefined ? undefined : toAlerts(c.alerts);
+    if (settings) alerts.set(c.id, settings);
   });
   if (parsed.data.default) check('default', parsed.data.default);
   return new AccessPolicy({
     channels,
     names,
+    alerts,
     configured: true,
     ...(parsed.data.default ? { fallback: toAccess(parsed.data.default) } : {}),
   });

@@ -52,6 +52,7 @@ import { RecentIds, sharedDedupeFor, type SharedDedupe } from './dedupe.ts';
 import { EVENT_CLAIM_BUDGET_MS, type LeaseApi } from './lease-dedupe.ts';
 import { boltLevelOf, toBoltLogger, type Logger } from './logger.ts';
 import { createMetrics, hasCacheHealth, type SlackMetrics } from './metrics.ts';
+import { setupAlerts, type AlertsOptions } from './alerts/index.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { createSteps, setTurn, slackError, Turn, turnOf } from './steps.ts';
 import { guardRequests } from './request-guard.ts';
@@ -88,6 +89,8 @@ export interface SlackAppOptions {
   now?: () => number;
   /** HTTP mode: a request (headers and body) not fully received within this is cut (default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
+  /** Proactive mode (./alerts/): store, leader, interval. `false`: off even when the policy has `alerts:`. */
+  alerts?: AlertsOptions | false;
 }
 
 export interface SlackAppHandle {
@@ -575,6 +578,31 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
     },
   );
 
+  const alerts =
+    opts.alerts === false
+      ? undefined
+      : setupAlerts(
+          {
+            app,
+            policy,
+            source: (context) => sources.get(context),
+            answerer,
+            logger,
+            registry: metrics.registry,
+            deadlineMs: config.deadlineMs,
+            now,
+            headroom: async (channel, namespace) => {
+              const outcome = await asker.ask('command', channel, (ctx) => answerer.quota(namespace, ctx));
+              return outcome.kind === 'silent' ? noFindingAnswer() : outcome.answer;
+            },
+            track,
+          },
+          {
+            ...(config.dedupe ? { namespace: config.dedupe.namespace } : {}),
+            ...(opts.alerts ?? {}),
+          },
+        );
+
   return {
     app,
     metrics,
@@ -587,6 +615,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       if (config.mode === 'socket') {
         await app.start();
         started = true;
+        alerts?.start();
         logger.info({ mode: 'socket', port: config.port }, 'quota-doctor is connected to Slack (Socket Mode)');
         return { port: config.port };
       }
@@ -594,12 +623,14 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
       const server = await app.start(listen, serverTimeouts(opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS));
       const addr = server.address() as AddressInfo | null;
       started = true;
+      alerts?.start();
       const bound = addr?.port ?? port ?? config.port;
       logger.info({ mode: 'http', port: bound }, 'quota-doctor is listening for Slack on /slack/events');
       return { port: bound };
     },
     async stop() {
       started = false;
+      await alerts?.stop();
       try {
         await app.stop();
       } catch (e) {

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { RESOURCES } from '../../src/cluster/api-resources.ts';
 import { parsePolicy } from '../../src/answer/policy.ts';
 import { LEASE_BUCKETS, LEASE_PREFIX } from '../../src/slack/lease-dedupe.ts';
+import { INCIDENTS_CONFIGMAP, LEADER_LEASE } from '../../src/slack/alerts/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NAMESPACE = 'quota-doctor';
@@ -27,6 +28,16 @@ const DEDUPE_RULE = {
   resourceNames: DEDUPE_LEASES,
   verbs: ['get', 'update'],
 };
+/** Proactive mode's two writes: its leader Lease and its incidents ConfigMap, by name (src/slack/alerts/). */
+const ALERT_RULES = [
+  {
+    apiGroups: ['coordination.k8s.io'],
+    resources: ['leases'],
+    resourceNames: [LEADER_LEASE],
+    verbs: ['get', 'update'],
+  },
+  { apiGroups: [''], resources: ['configmaps'], resourceNames: [INCIDENTS_CONFIGMAP], verbs: ['get', 'update'] },
+];
 
 const KUBECTL = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 if (!KUBECTL) console.warn('test/manifests: kubectl is not on PATH; the kustomize render checks are skipped');
@@ -132,7 +143,7 @@ const service = object.extend({
     ports: z.array(z.looseObject({ port: z.number(), targetPort: z.union([z.string(), z.number()]) })),
   }),
 });
-const configMap = object.extend({ data: z.record(z.string(), z.string()) });
+const configMap = object.extend({ data: z.record(z.string(), z.string()).optional() });
 
 // ---- rendering ----------------------------------------------------------------------------------------
 
@@ -204,16 +215,22 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
     expect(only(objects, 'Namespace', object).map((n) => n.metadata.name)).toEqual([NAMESPACE]);
   });
 
-  it('ships exactly the dedupe Leases, and the one namespaced Role writes exactly those (get + update by name)', () => {
+  it('ships exactly the dedupe and leader Leases and the incidents ConfigMap; the namespaced Roles write exactly those (get + update by name)', () => {
     const leases = objects.filter((o) => o.kind === 'Lease');
     expect(leases.map((l) => `${l.apiVersion} ${l.metadata.namespace}/${l.metadata.name}`).sort()).toEqual(
-      DEDUPE_LEASES.map((n) => `coordination.k8s.io/v1 ${NAMESPACE}/${n}`).sort(),
+      [...DEDUPE_LEASES, LEADER_LEASE].map((n) => `coordination.k8s.io/v1 ${NAMESPACE}/${n}`).sort(),
     );
+    const incidents = objects.filter((o) => o.kind === 'ConfigMap' && o.metadata.name === INCIDENTS_CONFIGMAP);
+    expect(incidents).toHaveLength(1);
+    // No data: `kubectl apply` must never reset what the bot wrote there.
+    expect('data' in incidents[0]!).toBe(false);
     const roles = only(objects, 'Role', role);
-    expect(roles.map((r) => `${r.metadata.namespace}/${r.metadata.name}`)).toEqual([
+    expect(roles.map((r) => `${r.metadata.namespace}/${r.metadata.name}`).sort()).toEqual([
+      `${NAMESPACE}/quota-doctor-alerts`,
       `${NAMESPACE}/quota-doctor-dedupe`,
     ]);
-    expect(roles[0]!.rules).toEqual([DEDUPE_RULE]);
+    expect(roles.find((r) => r.metadata.name === 'quota-doctor-dedupe')!.rules).toEqual([DEDUPE_RULE]);
+    expect(roles.find((r) => r.metadata.name === 'quota-doctor-alerts')!.rules).toEqual(ALERT_RULES);
   });
 
   it('grants read-only rights (but the dedupe Leases): verbs within get/list/watch, no wildcards, never secrets or configmaps', () => {
@@ -224,6 +241,7 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
       for (const ru of r.rules) {
         const where = `${r.metadata.name}: ${JSON.stringify(ru)}`;
         if (r.kind === 'Role' && isDeepStrictEqual(ru, DEDUPE_RULE)) continue;
+        if (r.kind === 'Role' && ALERT_RULES.some((a) => isDeepStrictEqual(ru, a))) continue;
         expect(ru.nonResourceURLs, where).toBeUndefined();
         for (const field of [ru.apiGroups ?? [], ru.resources ?? [], ru.verbs, ru.resourceNames ?? []]) {
           for (const v of field) expect(v, where).not.toContain('*');
@@ -251,6 +269,7 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
     // The ClusterRole (read) cluster-wide; the dedupe Role only through a RoleBinding in the bot's namespace.
     expect(bindings.map((b) => `${b.kind} → ${b.roleRef.kind}/${b.roleRef.name}`).sort()).toEqual([
       'ClusterRoleBinding → ClusterRole/quota-doctor-read',
+      'RoleBinding → Role/quota-doctor-alerts',
       'RoleBinding → Role/quota-doctor-dedupe',
     ]);
     for (const b of bindings) {
@@ -344,7 +363,7 @@ describe.skipIf(!KUBECTL).each(RENDERS)('kubectl kustomize $dir ($mode)', ({ dir
     const cmName = spec.volumes.find((v) => v.name === mount!.name)?.configMap?.name;
     expect(cmName).toMatch(/^quota-doctor-policy(-[a-z0-9]+)?$/);
     const cm = only(objects, 'ConfigMap', configMap).find((m) => m.metadata.name === cmName);
-    const text = cm?.data[path!.slice(mount!.mountPath.length + 1)];
+    const text = cm?.data?.[path!.slice(mount!.mountPath.length + 1)];
     expect(text).toBeDefined();
     const policy = parsePolicy(text!, 'manifests/base/policy.yaml');
     expect(policy.configured).toBe(true);

@@ -12,6 +12,7 @@ import { Secret, type HttpConfig, type RateSpec } from '../../src/config.ts';
 import { createSlackApp, type SlackAppHandle } from '../../src/slack/app.ts';
 import type { SharedDedupe } from '../../src/slack/dedupe.ts';
 import type { LeaseApi } from '../../src/slack/lease-dedupe.ts';
+import type { AlertsOptions } from '../../src/slack/alerts/index.ts';
 import { createLogger } from '../../src/slack/logger.ts';
 import { startFakeSlack, type FakeSlack } from '../support/fake-slack.ts';
 import { formBody, postSigned, type PostResult } from '../support/sign.ts';
@@ -181,6 +182,8 @@ export interface HarnessOptions {
   /** config.dedupe (QUOTA_DOCTOR_DEDUPE_NAMESPACE): with no `sharedDedupe`, the app finds the Leases itself. */
   dedupeNamespace?: string;
   leaseApi?: () => LeaseApi;
+  /** Proactive mode options (createSlackApp `alerts`). */
+  alerts?: AlertsOptions | false;
 }
 
 export interface Harness {
@@ -249,6 +252,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
     ...(opts.sharedDedupe !== undefined ? { sharedDedupe: opts.sharedDedupe } : {}),
     ...(opts.leaseApi ? { leaseApi: opts.leaseApi } : {}),
+    ...(opts.alerts !== undefined ? { alerts: opts.alerts } : {}),
   });
   const { port } = await handle.start(0, '127.0.0.1');
   const base = `http://127.0.0.1:${port}`;

@@ -13,6 +13,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 type Json = Record<string, unknown>;
 
 const PATH = /^\/apis\/coordination\.k8s\.io\/v1\/namespaces\/([^/]+)\/leases\/([^/]+)$/;
+/** ConfigMaps get the same strict GET/PUT semantics (proactive mode keeps its incidents in one). */
+const CM_PATH = /^\/api\/v1\/namespaces\/([^/]+)\/configmaps\/([^/]+)$/;
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -56,15 +58,32 @@ export class FakeLeases {
     return l ? structuredClone(l) : undefined;
   }
 
-  private put(namespace: string, name: string, body: Json): Json {
+  /** Creates one Lease by name (the leader Lease of proactive mode). */
+  seedLease(namespace: string, name: string): this {
+    this.put(namespace, name, { spec: {} });
+    return this;
+  }
+
+  /** Creates a ConfigMap (what the manifests ship for proactive mode). */
+  seedConfigMap(namespace: string, name: string, data: Record<string, string> = {}): this {
+    this.put(namespace, name, { data }, 'ConfigMap');
+    return this;
+  }
+
+  configMap(namespace: string, name: string): Json | undefined {
+    const c = this.leases.get(`cm:${namespace}/${name}`);
+    return c ? structuredClone(c) : undefined;
+  }
+
+  private put(namespace: string, name: string, body: Json, kind: 'Lease' | 'ConfigMap' = 'Lease'): Json {
     const meta = typeof body.metadata === 'object' && body.metadata !== null ? (body.metadata as Json) : {};
     const stored: Json = {
       ...body,
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
+      apiVersion: kind === 'Lease' ? 'coordination.k8s.io/v1' : 'v1',
+      kind,
       metadata: { ...meta, name, namespace, resourceVersion: String(++this.rv), uid: `uid-${name}` },
     };
-    this.leases.set(`${namespace}/${name}`, stored);
+    this.leases.set(`${kind === 'Lease' ? '' : 'cm:'}${namespace}/${name}`, stored);
     return stored;
   }
 
@@ -101,7 +120,11 @@ export class FakeLeases {
     };
     const raw = await readBody(req);
     if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
-    const m = PATH.exec(new URL(req.url ?? '/', 'http://x').pathname);
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    const cm = CM_PATH.exec(pathname);
+    const m = cm ?? PATH.exec(pathname);
+    const kind = cm ? 'ConfigMap' : 'Lease';
+    const what = cm ? 'configmaps' : 'leases.coordination.k8s.io';
     if (this.failWith !== undefined) {
       this.counts.failed++;
       return send(
@@ -112,13 +135,13 @@ export class FakeLeases {
     if (!m) return send(404, status(404, 'NotFound', 'the server could not find the requested resource'));
     const namespace = m[1] ?? '';
     const name = m[2] ?? '';
-    const key = `${namespace}/${name}`;
+    const key = `${cm ? 'cm:' : ''}${namespace}/${name}`;
     const current = this.leases.get(key);
     if (req.method === 'GET') {
       this.counts.get++;
       if (!current) {
         this.counts.notFound++;
-        return send(404, status(404, 'NotFound', `leases.coordination.k8s.io "${name}" not found`, name));
+        return send(404, status(404, 'NotFound', `${what} "${name}" not found`, name));
       }
       return send(200, current);
     }
@@ -132,7 +155,7 @@ export class FakeLeases {
       }
       if (!current) {
         this.counts.notFound++;
-        return send(404, status(404, 'NotFound', `leases.coordination.k8s.io "${name}" not found`, name));
+        return send(404, status(404, 'NotFound', `${what} "${name}" not found`, name));
       }
       const meta = (typeof body.metadata === 'object' && body.metadata !== null ? body.metadata : {}) as Json;
       const sent = meta.resourceVersion;
@@ -144,12 +167,12 @@ export class FakeLeases {
           status(
             409,
             'Conflict',
-            `Operation cannot be fulfilled on leases.coordination.k8s.io "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+            `Operation cannot be fulfilled on ${what} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
             name,
           ),
         );
       }
-      return send(200, this.put(namespace, name, body));
+      return send(200, this.put(namespace, name, body, kind));
     }
     send(405, status(405, 'MethodNotAllowed', `${req.method} is not supported`));
   }

@@ -31,7 +31,7 @@ export interface FakeSlackOptions {
   delayMs?: number;
 }
 
-const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.postEphemeral']);
+const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.postEphemeral', 'chat.update']);
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -149,6 +149,8 @@ export class FakeSlack {
               });
             case 'chat.postEphemeral':
               return json(200, { ok: true, message_ts: `1700000000.${String(++this.seq).padStart(6, '0')}` });
+            case 'chat.update':
+              return json(200, { ok: true, channel: params.channel, ts: params.ts, text: params.text });
             default:
               return json(200, { ok: false, error: 'unknown_method' });
           }

@@ -90,6 +90,22 @@ export function assertWithinSlackLimits(payload: unknown, opts: SlackLimitOption
       }
       case 'divider':
         break;
+      case 'actions': {
+        // Block Kit reference (actions block, button element): ≤ 25 elements; a button's text ≤ 75
+        // characters of plain_text, action_id ≤ 255, value ≤ 2000.
+        if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 25)
+          fail(`${where}.elements`, '1 to 25 elements');
+        b.elements.forEach((e: unknown, k: number) => {
+          const at = `${where}.elements[${k}]`;
+          if (!isRecord(e) || e.type !== 'button') fail(at, 'only buttons are used');
+          checkTextObject(`${at}.text`, e.text, 75, ['plain_text']);
+          if (typeof e.action_id !== 'string' || e.action_id.length > 255)
+            fail(`${at}.action_id`, 'at most 255 characters');
+          if (e.value !== undefined && (typeof e.value !== 'string' || e.value.length > 2000))
+            fail(`${at}.value`, 'at most 2000 characters');
+        });
+        break;
+      }
       default:
         fail(where, `unexpected block type ${String(b.type)}`);
     }
