@@ -145,6 +145,9 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
   }
   const ns = input.metadata.namespace ?? 'default';
   let obj: KObject = clone({ ...input, metadata: { ...input.metadata, namespace: ns } });
+  // The strategies' PrepareForUpdate keep the stored status on an update of the object (not of its status).
+  if (operation === 'UPDATE' && opts.oldObject && opts.subresource !== 'status' && 'status' in opts.oldObject)
+    obj = { ...obj, status: clone(opts.oldObject.status) };
   const { resource, group } = resourceOf(obj.kind ?? '', obj.apiVersion);
   const limitRanges = sortedByName(snapshot.list('LimitRange', ns));
   const quotas = sortedByName(snapshot.list('ResourceQuota', ns));
