@@ -7,6 +7,7 @@ import {
   AppsV1Api,
   BatchV1Api,
   CoreV1Api,
+  NodeV1Api,
   SchedulingV1Api,
   StorageV1Api,
   type ConfigurationOptions,
@@ -29,7 +30,8 @@ export type ResourceName =
   | 'jobs'
   | 'cronjobs'
   | 'priorityclasses'
-  | 'storageclasses';
+  | 'storageclasses'
+  | 'runtimeclasses';
 
 /** Query parameters every list call takes (client-node names `continue` `_continue`). */
 export interface ListParams {
@@ -46,6 +48,7 @@ export interface Apis {
   batch: BatchV1Api;
   scheduling: SchedulingV1Api;
   storage: StorageV1Api;
+  node: NodeV1Api;
 }
 
 export function makeApis(kc: KubeConfig): Apis {
@@ -55,6 +58,7 @@ export function makeApis(kc: KubeConfig): Apis {
     batch: kc.makeApiClient(BatchV1Api),
     scheduling: kc.makeApiClient(SchedulingV1Api),
     storage: kc.makeApiClient(StorageV1Api),
+    node: kc.makeApiClient(NodeV1Api),
   };
 }
 
@@ -89,6 +93,10 @@ export const RESOURCES: Record<ResourceName, ResourceDef> = {
   ),
   storageclasses: def('storageclasses', 'StorageClass', 'storage.k8s.io', 'v1', false, (a, p, _ns, o) =>
     a.storage.listStorageClass(p, o),
+  ),
+  // RuntimeClass admission copies a class's overhead and scheduling onto the pod (engine/admission/runtimeclass.ts).
+  runtimeclasses: def('runtimeclasses', 'RuntimeClass', 'node.k8s.io', 'v1', false, (a, p, _ns, o) =>
+    a.node.listRuntimeClass(p, o),
   ),
   pods: def('pods', 'Pod', '', 'v1', true, (a, p, ns, o) =>
     ns ? a.core.listNamespacedPod({ ...p, namespace: ns }, o) : a.core.listPodForAllNamespaces(p, o),

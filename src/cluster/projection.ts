@@ -413,6 +413,7 @@ export const API_VERSION_OF: Record<string, string> = {
   CronJob: 'batch/v1',
   PriorityClass: 'scheduling.k8s.io/v1',
   StorageClass: 'storage.k8s.io/v1',
+  RuntimeClass: 'node.k8s.io/v1',
 };
 
 /**

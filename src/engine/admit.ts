@@ -1,7 +1,13 @@
 /**
  * One object through the API server's resource path, in the real order (docs/kubernetes-semantics.md §2.1):
- * API defaulting → mutating admission (LimitRanger defaults, Priority, DefaultStorageClass) → name
- * generation → validation (422) → LimitRanger validation → ResourceQuota (last). The first failure wins.
+ * API defaulting → the mutating half of the v1.35 default admission chain → name generation → validation
+ * (422) → the validating half → ResourceQuota (last). The first failure wins.
+ *
+ * The chain keeps the order of pkg/kubeapiserver/options/plugins.go AllOrderedPlugins for the default-on
+ * plugins that touch a pod's resources and placement (each one file of engine/admission/):
+ *   mutating:   NamespaceLifecycle → LimitRanger (defaults) → Priority → DefaultTolerationSeconds →
+ *               DefaultStorageClass → RuntimeClass (overhead, scheduling)
+ *   validating: LimitRanger → PersistentVolumeClaimResize → RuntimeClass (overhead) → ResourceQuota
  */
 import type { PersistentVolumeClaim, Pod, Workload } from '../k8s/objects.ts';
 import { CLUSTER_SCOPED_KINDS, isKind, resourceOf } from '../k8s/objects.ts';
@@ -16,13 +22,20 @@ import {
 import { checkQuota, type LimitedResource, type QuotaDecision } from './admission/resourcequota.ts';
 import { invalidMessage, validatePodResources, type FieldError } from './admission/validation.ts';
 import type { Operation } from './admission/evaluators/types.ts';
+import { admitNamespaceLifecycle } from './admission/namespacelifecycle.ts';
+import { admitPodPriority } from './admission/priority.ts';
+import { applyDefaultTolerationSeconds } from './admission/defaulttolerationseconds.ts';
+import { admitDefaultStorageClass } from './admission/defaultstorageclass.ts';
+import { validatePVCResize } from './admission/persistentvolumeclaimresize.ts';
+import { admitRuntimeClass, validateRuntimeClass } from './admission/runtimeclass.ts';
+import { validatePVCUpdate } from './admission/validation.ts';
 import { clone, defaultLimitRange, defaultPod } from './defaults.ts';
 import { forbidden, type DecisionLayer } from './status.ts';
 import { versionAtLeast } from './version.ts';
-import { resolvePriorityClass } from './priority.ts';
 import { chargeQuotas, reconciledQuota } from './quota-ledger.ts';
 
 export interface AdmitOptions {
+  /** CREATE (the default) or UPDATE; an UPDATE needs `oldObject`, the object as stored before. */
   operation?: Operation;
   subresource?: string;
   oldObject?: KObject;
@@ -107,41 +120,6 @@ function refuse(
   };
 }
 
-/** Priority admission: resolves priorityClassName (or the global default) to spec.priority. */
-function admitPriority(pod: Pod, snapshot: Snapshot): { pod: Pod; error?: string; warning?: string } {
-  const r = resolvePriorityClass(snapshot, pod.spec.priorityClassName);
-  if (r.kind === 'none')
-    return {
-      pod: pod.spec.priority === undefined || pod.spec.priority === null ? withPriority(pod, r.value, undefined) : pod,
-    };
-  if (r.kind === 'missing') {
-    // A state without any PriorityClass objects cannot tell; the API server would know. Warn, do not reject.
-    if (snapshot.list('PriorityClass').length === 0)
-      return { pod, warning: `PriorityClass ${r.className} is not in the state: priority taken as 0` };
-    return { pod, error: `no PriorityClass with name ${r.className} was found` };
-  }
-  return { pod: withPriority(pod, r.value, r.className, r.preemptionPolicy) };
-}
-
-function withPriority(pod: Pod, value: number, className: string | undefined, policy?: string): Pod {
-  const out = { ...pod, spec: { ...pod.spec, priority: value } };
-  if (className && !pod.spec.priorityClassName) out.spec.priorityClassName = className;
-  if (policy && !pod.spec.preemptionPolicy) out.spec.preemptionPolicy = policy;
-  return out;
-}
-
-/** DefaultStorageClass admission: a claim without a class gets the default one, if any. */
-function defaultStorageClass(pvc: PersistentVolumeClaim, snapshot: Snapshot): PersistentVolumeClaim {
-  if (pvc.spec.storageClassName !== undefined && pvc.spec.storageClassName !== null) return pvc;
-  if (pvc.metadata.annotations?.['volume.beta.kubernetes.io/storage-class']) return pvc;
-  const def = snapshot
-    .list('StorageClass')
-    .filter((s) => s.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true')
-    .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1))[0];
-  if (!def) return pvc;
-  return { ...pvc, spec: { ...pvc.spec, storageClassName: def.metadata.name } };
-}
-
 /** Admits one namespaced object against the snapshot. Does not modify the snapshot (see `commitAdmission`). */
 export function admitObject(input: Pod, snapshot: Snapshot, opts?: AdmitOptions): AdmissionResult<Pod>;
 export function admitObject(input: Workload, snapshot: Snapshot, opts?: AdmitOptions): AdmissionResult<Workload>;
@@ -167,23 +145,42 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
   }
   const ns = input.metadata.namespace ?? 'default';
   let obj: KObject = clone({ ...input, metadata: { ...input.metadata, namespace: ns } });
+  // The strategies' PrepareForUpdate keep the stored status on an update of the object (not of its status).
+  if (operation === 'UPDATE' && opts.oldObject && opts.subresource !== 'status' && 'status' in opts.oldObject)
+    obj = { ...obj, status: clone(opts.oldObject.status) };
   const { resource, group } = resourceOf(obj.kind ?? '', obj.apiVersion);
   const limitRanges = sortedByName(snapshot.list('LimitRange', ns));
   const quotas = sortedByName(snapshot.list('ResourceQuota', ns));
   let limitViolations: LimitViolation[] | undefined;
+  const subresource = opts.subresource ?? '';
+  const old = opts.oldObject;
+  const deny = (o: KObject, message: string, extra: Partial<AdmissionResult> = {}) =>
+    refuse(o, 'api-validation', forbidden(resource, group, objectName(o), message), 403, { warnings, ...extra });
+
+  // NamespaceLifecycle (mutating, first): a missing namespace is the live lookup's NotFound, as is.
+  const lifecycle = admitNamespaceLifecycle(snapshot, ns, operation);
+  if (lifecycle?.reason === 'not-found') return refuse(obj, 'api-validation', lifecycle.message, 404, { warnings });
+  if (lifecycle) return deny(obj, lifecycle.message);
 
   if (isKind(obj, 'Pod')) {
     let pod = defaultPod(obj, { podLevelResources });
-    const limitRangerApplies = operation === 'CREATE' || opts.subresource === 'resize';
-    if (limitRangerApplies && operation === 'CREATE') pod = applyLimitRangeDefaults(pod, limitRanges);
-    if (operation === 'CREATE') {
-      const prio = admitPriority(pod, snapshot);
-      if (prio.warning) warnings.push(prio.warning);
-      if (prio.error)
-        return refuse(pod, 'api-validation', forbidden(resource, group, objectName(pod), prio.error), 403, {
-          warnings,
-        });
+    const oldPod = old && isKind(old, 'Pod') ? old : undefined;
+    const limitRangerApplies = operation === 'CREATE' || subresource === 'resize';
+    // LimitRanger (mutating): defaults on CREATE only.
+    if (operation === 'CREATE') pod = applyLimitRangeDefaults(pod, limitRanges);
+    if (subresource === '') {
+      // Priority (mutating): resolves the class; refuses a priority or policy the pod sets itself.
+      const prio = admitPodPriority(pod, snapshot, operation, oldPod);
+      if (prio.error !== undefined) return deny(pod, prio.error);
       pod = prio.pod;
+      // DefaultTolerationSeconds (mutating): not-ready / unreachable NoExecute for 300 s.
+      if (operation === 'CREATE' || operation === 'UPDATE') pod = applyDefaultTolerationSeconds(pod);
+      // RuntimeClass (mutating, CREATE): a missing class refuses; overhead and scheduling copied.
+      if (operation === 'CREATE') {
+        const rc = admitRuntimeClass(pod, snapshot);
+        if (rc.error !== undefined) return deny(pod, rc.error);
+        pod = rc.pod;
+      }
     }
     // Name generation happens in the store's create, after mutating admission.
     if (!pod.metadata.name && pod.metadata.generateName) {
@@ -197,13 +194,14 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
       };
     }
     obj = pod;
-    const fieldErrors = validatePodResources(pod);
+    const fieldErrors = validatePodResources(pod, { podLevelResources });
     if (fieldErrors.length > 0) {
       return refuse(obj, 'api-validation', invalidMessage('Pod', objectName(obj), fieldErrors), 422, {
         fieldErrors,
         warnings,
       });
     }
+    // LimitRanger (validating).
     if (limitRangerApplies) {
       const lr = validatePodLimits(pod, limitRanges, { podLevelResources });
       limitViolations = lr.violations;
@@ -213,10 +211,32 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
           warnings,
         });
     }
+    // RuntimeClass (validating, CREATE): the pod's overhead is its class's.
+    if (operation === 'CREATE' && subresource === '') {
+      const rcError = validateRuntimeClass(pod, snapshot);
+      if (rcError !== null) return deny(obj, rcError, { limitViolations });
+    }
   } else if (isKind(obj, 'PersistentVolumeClaim')) {
     let pvc: PersistentVolumeClaim = obj;
-    if (operation === 'CREATE') pvc = defaultStorageClass(pvc, snapshot);
+    const oldPvc = old && isKind(old, 'PersistentVolumeClaim') ? old : undefined;
+    // DefaultStorageClass (mutating, CREATE).
+    if (operation === 'CREATE') pvc = admitDefaultStorageClass(pvc, snapshot);
     obj = pvc;
+    if (operation === 'UPDATE' && oldPvc && subresource === '') {
+      const fieldErrors = validatePVCUpdate(pvc, oldPvc);
+      if (fieldErrors.length > 0)
+        return refuse(
+          obj,
+          'api-validation',
+          invalidMessage('PersistentVolumeClaim', objectName(obj), fieldErrors),
+          422,
+          {
+            fieldErrors,
+            warnings,
+          },
+        );
+    }
+    // LimitRanger (validating).
     const lr = validatePVCLimits(pvc, limitRanges);
     limitViolations = lr.violations;
     if (lr.message)
@@ -224,6 +244,11 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
         limitViolations,
         warnings,
       });
+    // PersistentVolumeClaimResize (validating, UPDATE): growing needs a bound claim and an expandable class.
+    if (operation === 'UPDATE' && oldPvc && subresource === '') {
+      const resizeError = validatePVCResize(pvc, oldPvc, snapshot);
+      if (resizeError !== null) return deny(obj, resizeError, { limitViolations });
+    }
   } else if (isKind(obj, 'LimitRange') && Array.isArray(obj.spec?.limits)) {
     // SetDefaults_LimitRangeItem: the stored form is what LimitRanger later reads.
     obj = defaultLimitRange(obj);

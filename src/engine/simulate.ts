@@ -62,6 +62,19 @@ function quotaUsageRecord(a: AdmissionResult): Record<string, Record<string, str
   return out;
 }
 
+/**
+ * A Pod or PVC already in the state is an UPDATE of it (docs/contract.md `simulate`), unless the caller chose
+ * the operation: the stored object, which has a resourceVersion since it is stored, is the old object.
+ */
+function updateOf(state: Snapshot, obj: KObject, opts: SimOptions): Pick<AdmitOptions, 'operation' | 'oldObject'> {
+  if (opts.oldObject || opts.operation === 'CREATE' || !obj.metadata.name) return {};
+  if (!opts.operation && obj.kind !== 'Pod' && obj.kind !== 'PersistentVolumeClaim') return {};
+  const old = state.get(obj.kind ?? '', obj.metadata.namespace, obj.metadata.name);
+  if (!old) return {};
+  const resourceVersion = typeof old.metadata.resourceVersion === 'string' ? old.metadata.resourceVersion : '1';
+  return { operation: 'UPDATE', oldObject: { ...old, metadata: { ...old.metadata, resourceVersion } } };
+}
+
 /** Admits (and schedules) one object in `state`, appending its results. */
 function simulateOne(
   state: Snapshot,
@@ -72,7 +85,10 @@ function simulateOne(
   seed: { n: number },
   owner?: { kind: string; name: string },
 ): AdmissionResult {
-  const admission = admitObject(obj, state, { ...opts, nameSeed: seed.n++ });
+  // Only the manifest's own objects: a workload's pods are its controller's business (rollouts).
+  const update = owner ? {} : updateOf(state, obj, opts);
+  const admission = admitObject(obj, state, { ...opts, ...update, nameSeed: seed.n++ });
+  const oldNode = (update.oldObject?.spec as { nodeName?: string } | undefined)?.nodeName;
   warnings.push(...admission.warnings);
   const stored = admission.object;
   const result: SimResult = {
@@ -90,8 +106,9 @@ function simulateOne(
   commitAdmission(state, admission);
   if (isKind(stored, 'Pod') && !opts.skipScheduling) {
     const pod = stored;
-    if (pod.spec.nodeName) {
-      result.scheduling = { scheduled: true, node: pod.spec.nodeName, message: null };
+    if (pod.spec.nodeName || oldNode) {
+      // An update keeps the pod where it runs (spec.nodeName cannot change).
+      result.scheduling = { scheduled: true, node: pod.spec.nodeName || oldNode!, message: null };
     } else {
       const s = schedulePod(state, pod, { k8sVersion: opts.k8sVersion, draEnabled: opts.draEnabled });
       result.detail.schedule = s;

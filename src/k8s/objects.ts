@@ -151,6 +151,7 @@ export const podSpecSchema = z.looseObject({
   priority: z.number().nullish(),
   priorityClassName: z.string().nullish(),
   preemptionPolicy: z.string().nullish(),
+  runtimeClassName: z.string().nullish(),
   overhead: resourceListSchema.nullish(),
   resources: resourceRequirementsSchema.nullish(),
   activeDeadlineSeconds: z.number().nullish(),
@@ -320,8 +321,22 @@ export const namespaceSchema = z.looseObject({
   apiVersion: z.string().optional(),
   kind: z.literal('Namespace').optional(),
   metadata: objectMetaSchema,
+  status: z.looseObject({ phase: z.string().nullish() }).nullish(),
 });
 export type Namespace = z.infer<typeof namespaceSchema>;
+
+/** node.k8s.io/v1 RuntimeClass: what the RuntimeClass admission plugin copies onto a pod (overhead, scheduling). */
+export const runtimeClassSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('RuntimeClass').optional(),
+  metadata: objectMetaSchema,
+  handler: z.string().optional(),
+  overhead: z.looseObject({ podFixed: resourceListSchema.nullish() }).nullish(),
+  scheduling: z
+    .looseObject({ nodeSelector: stringMap.nullish(), tolerations: z.array(tolerationSchema).nullish() })
+    .nullish(),
+});
+export type RuntimeClass = z.infer<typeof runtimeClassSchema>;
 
 export const taintSchema = z.looseObject({ key: z.string(), value: z.string().nullish(), effect: z.string() });
 export type Taint = z.infer<typeof taintSchema>;
@@ -451,6 +466,7 @@ export const schemaByKind = {
   PersistentVolume: pvSchema,
   StorageClass: storageClassSchema,
   PriorityClass: priorityClassSchema,
+  RuntimeClass: runtimeClassSchema,
   Service: serviceSchema,
   Deployment: deploymentSchema,
   ReplicaSet: replicaSetSchema,
@@ -510,6 +526,7 @@ export const RESOURCE_OF_KIND: Record<string, { resource: string; group: string 
   CronJob: { resource: 'cronjobs', group: 'batch' },
   PriorityClass: { resource: 'priorityclasses', group: 'scheduling.k8s.io' },
   StorageClass: { resource: 'storageclasses', group: 'storage.k8s.io' },
+  RuntimeClass: { resource: 'runtimeclasses', group: 'node.k8s.io' },
   Ingress: { resource: 'ingresses', group: 'networking.k8s.io' },
 };
 
@@ -528,6 +545,7 @@ export const CLUSTER_SCOPED_KINDS = new Set([
   'Node',
   'PriorityClass',
   'StorageClass',
+  'RuntimeClass',
   'PersistentVolume',
   'ClusterRole',
   'ClusterRoleBinding',

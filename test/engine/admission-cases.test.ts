@@ -1,22 +1,37 @@
 /**
  * Every admission case of test/fixtures/cases/ (layers api-defaulting, limitrange, quota) through `simulate`,
- * the function the CLI's `simulate` command calls: the public sample (k8s-cases.jsonl, or QUOTA_DOCTOR_CASES)
- * and the rows ported from upstream's own unit-test tables (upstream-admission.jsonl).
+ * the function the CLI's `simulate` command calls: the public sample (k8s-cases.jsonl, or QUOTA_DOCTOR_CASES),
+ * the rows ported from upstream's own unit-test tables (upstream-admission.jsonl) and the cases derived from
+ * the v1.35 admission chain (upstream-admission-chain.jsonl, whose `scheduler` cases are admitted, then
+ * scheduled). Every scheduler case's pod must also pass admission: a pod the API server refuses never
+ * reaches the scheduler (the S-013 mistake: a priority set without its class).
  */
 import { describe, expect, it } from 'vitest';
-import { Snapshot, type KObject } from '../../src/k8s/snapshot.ts';
+import type { KObject } from '../../src/k8s/snapshot.ts';
 import { simulate } from '../../src/engine/simulate.ts';
 import { evaluatorFor } from '../../src/engine/admission/resourcequota.ts';
 import { Quantity } from '../../src/quantity.ts';
-import { loadCases, normalizeBracketed, readCases, UPSTREAM_ADMISSION_CASES, type Case } from '../support/cases.ts';
+import {
+  caseSnapshot,
+  loadCases,
+  normalizeBracketed,
+  readCases,
+  UPSTREAM_ADMISSION_CASES,
+  UPSTREAM_ADMISSION_CHAIN_CASES,
+  UPSTREAM_SCHEDULER_CASES,
+  type Case,
+} from '../support/cases.ts';
 import type { LimitedResource } from '../../src/engine/admission/resourcequota.ts';
 
 const ADMISSION = new Set(['api-defaulting', 'limitrange', 'quota']);
-const cases = [...loadCases(), ...readCases(UPSTREAM_ADMISSION_CASES)].filter((c) => ADMISSION.has(c.layer));
-
-function withKind(list: unknown, kind: string): KObject[] {
-  return ((list as KObject[] | undefined) ?? []).map((o) => ({ ...o, kind: o.kind ?? kind }));
-}
+const chainCases = readCases(UPSTREAM_ADMISSION_CHAIN_CASES);
+const cases = [...loadCases(), ...readCases(UPSTREAM_ADMISSION_CASES), ...chainCases].filter((c) =>
+  ADMISSION.has(c.layer),
+);
+const chainSchedulerCases = chainCases.filter((c) => c.layer === 'scheduler');
+const schedulerObjects = [...loadCases(), ...readCases(UPSTREAM_SCHEDULER_CASES)].filter(
+  (c) => c.layer === 'scheduler' && c.input.object,
+);
 
 /** Quantities compare by value: canonicalise both sides of a resource map. */
 function canon(m: Record<string, unknown> | undefined | null): Record<string, string> {
@@ -25,22 +40,14 @@ function canon(m: Record<string, unknown> | undefined | null): Record<string, st
   return out;
 }
 
-function runCase(c: Case) {
+function runCase(c: Case, schedule = false) {
   const input = c.input;
-  const snapshot = new Snapshot();
-  for (const [key, kind] of [
-    ['limitRanges', 'LimitRange'],
-    ['resourceQuotas', 'ResourceQuota'],
-    ['priorityClasses', 'PriorityClass'],
-    ['storageClasses', 'StorageClass'],
-  ] as const) {
-    for (const o of withKind(input[key], kind)) snapshot.put(o);
-  }
-  const object = input.object as KObject;
+  const snapshot = caseSnapshot(input);
+  const object = { kind: 'Pod', ...(input.object as KObject) };
   const now = typeof input.now === 'string' ? Date.parse(input.now) : undefined;
   return simulate(snapshot, [object], {
     namespace: input.namespace as string | undefined,
-    operation: (input.operation as 'CREATE' | 'UPDATE' | undefined) ?? 'CREATE',
+    operation: input.operation as 'CREATE' | 'UPDATE' | undefined,
     subresource: input.subresource as string | undefined,
     oldObject: input.oldObject as KObject | undefined,
     dryRun: input.dryRun as boolean | undefined,
@@ -48,7 +55,7 @@ function runCase(c: Case) {
     featureGates: input.featureGates as Record<string, boolean> | undefined,
     limitedResources: (input.admissionConfig as { limitedResources?: LimitedResource[] } | undefined)?.limitedResources,
     k8sVersion: c.k8sVersion,
-    skipScheduling: true,
+    skipScheduling: !schedule,
   });
 }
 
@@ -98,6 +105,7 @@ describe('conformance: admission cases', () => {
       }
     }
     if (exp.annotations) expect(r.object.metadata.annotations).toMatchObject(exp.annotations as object);
+    if (exp.mutatedSpec) expect(r.object.spec).toMatchObject(exp.mutatedSpec as object);
     if ('usageDelta' in exp) {
       const want = Object.fromEntries(
         Object.entries((exp.usageDelta as Record<string, Record<string, unknown>>) ?? {})
@@ -126,5 +134,24 @@ describe('conformance: admission cases', () => {
         }
       });
     }
+  });
+});
+
+describe('conformance: admission chain, then the scheduler', () => {
+  it.each(chainSchedulerCases.map((c) => [c.id, c] as const))('%s', (_id, c) => {
+    const exp = c.expected;
+    const r = runCase(c, true).results[0]!;
+    expect([r.admission.allowed, r.admission.message]).toEqual([true, null]);
+    expect(r.scheduling?.scheduled).toBe(exp.allowed);
+    if (typeof exp.message === 'string') expect(r.scheduling?.message).toBe(exp.message);
+    if (typeof exp.scheduledNode === 'string') expect(r.scheduling?.node).toBe(exp.scheduledNode);
+    if (exp.mutatedSpec) expect(r.object.spec).toMatchObject(exp.mutatedSpec as object);
+  });
+});
+
+describe('conformance: every scheduler case is a pod the API server admits', () => {
+  it.each(schedulerObjects.map((c) => [c.id, c] as const))('%s', (_id, c) => {
+    const r = runCase(c).results[0]!;
+    expect([r.admission.allowed, r.admission.message]).toEqual([true, null]);
   });
 });

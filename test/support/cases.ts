@@ -6,6 +6,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Snapshot, type KObject } from '../../src/k8s/snapshot.ts';
 
 export interface Case {
   id: string;
@@ -25,6 +26,35 @@ export const PUBLIC_CASES = join(CASES_DIR, 'k8s-cases.jsonl');
 /** Rows ported from upstream's own unit-test tables (same schema). */
 export const UPSTREAM_ADMISSION_CASES = join(CASES_DIR, 'upstream-admission.jsonl');
 export const UPSTREAM_SCHEDULER_CASES = join(CASES_DIR, 'upstream-scheduler.jsonl');
+/** Cases derived from the v1.35 admission chain (lifecycle, priority, runtime class, validation, quota on UPDATE). */
+export const UPSTREAM_ADMISSION_CHAIN_CASES = join(CASES_DIR, 'upstream-admission-chain.jsonl');
+
+/**
+ * The state a case's `input` describes: each key a list of objects of one kind (the kind is filled in when
+ * an object names none). `namespaces` lists Namespace objects (`status.phase: Terminating` for one being
+ * deleted); a case without it says nothing about namespaces. `runtimeClasses` are node.k8s.io/v1 RuntimeClasses.
+ */
+export const CASE_STATE_KEYS: readonly (readonly [key: string, kind: string])[] = [
+  ['namespaces', 'Namespace'],
+  ['nodes', 'Node'],
+  ['pods', 'Pod'],
+  ['limitRanges', 'LimitRange'],
+  ['resourceQuotas', 'ResourceQuota'],
+  ['priorityClasses', 'PriorityClass'],
+  ['storageClasses', 'StorageClass'],
+  ['runtimeClasses', 'RuntimeClass'],
+  ['persistentVolumeClaims', 'PersistentVolumeClaim'],
+  ['persistentVolumes', 'PersistentVolume'],
+];
+
+/** A snapshot holding every object of the case's state keys (CASE_STATE_KEYS). */
+export function caseSnapshot(input: Record<string, unknown>): Snapshot {
+  const snapshot = new Snapshot();
+  for (const [key, kind] of CASE_STATE_KEYS) {
+    for (const o of (input[key] as KObject[] | undefined) ?? []) snapshot.put({ ...o, kind: o.kind ?? kind });
+  }
+  return snapshot;
+}
 
 /**
  * The files of the public sample: PUBLIC_CASES, or what QUOTA_DOCTOR_CASES names (a `.jsonl` file, or a

@@ -93,6 +93,7 @@ export const FAKE_KINDS: readonly KindDef[] = [
   k('CronJob', 'cronjobs', 'batch', 'v1', true),
   k('PriorityClass', 'priorityclasses', 'scheduling.k8s.io', 'v1', false),
   k('StorageClass', 'storageclasses', 'storage.k8s.io', 'v1', false),
+  k('RuntimeClass', 'runtimeclasses', 'node.k8s.io', 'v1', false),
 ];
 
 function apiVersionOf(d: KindDef): string {

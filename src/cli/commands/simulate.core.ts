@@ -30,7 +30,7 @@ export function decodeManifest(text: string, source: string): KObject[] {
 export async function simulateWith(
   source: ClusterSource,
   objects: KObject[],
-  opts: { namespace?: string; k8sVersion?: string },
+  opts: { namespace?: string; k8sVersion?: string; operation?: 'CREATE' | 'UPDATE' },
 ): Promise<{ results: SimResult[]; warnings: string[]; failed: boolean }> {
   const loaded = await source.load({
     namespaces: [...new Set(objects.map((o) => o.metadata.namespace ?? opts.namespace ?? 'default'))],
@@ -44,6 +44,7 @@ export async function simulateWith(
     namespace: opts.namespace,
     k8sVersion: opts.k8sVersion,
     now: Date.now(),
+    operation: opts.operation,
   });
   const warnings = [
     ...loaded.warnings.map(warningText),
@@ -56,7 +57,7 @@ export async function simulateWith(
 }
 
 /** `simulate` and `check` flags as commander parses them (`file` collected from every `-f`). */
-export type SimulateFlags = Flags & { file: string[]; recursive?: boolean };
+export type SimulateFlags = Flags & { file: string[]; recursive?: boolean; operation?: 'create' | 'update' };
 
 /** The `simulate` (or `check`) command's run: its exit code; `check` turns a failure into exit 1. */
 export async function runSimulate(opts: SimulateFlags, io: Io, check: boolean): Promise<number> {
@@ -68,6 +69,7 @@ export async function runSimulate(opts: SimulateFlags, io: Io, check: boolean): 
     const { results, warnings, failed } = await simulateWith(source, objects, {
       namespace: opts.namespace,
       k8sVersion: opts.k8sVersion,
+      operation: opts.operation === 'update' ? 'UPDATE' : opts.operation === 'create' ? 'CREATE' : undefined,
     });
     if (format) await printData(io, format, simResultsToJson({ results, warnings }));
     else io.stdout(`${renderSimulation(results, warnings, { check })}\n`);

@@ -32,7 +32,13 @@ export function registerSimulation(program: Command, io: Io, setCode: SetCode, c
         collect,
       )
       .option('-R, --recursive', 'read the subfolders of a -f folder too')
-      .option('-n, --namespace <ns>', 'namespace for objects that name none'),
+      .option('-n, --namespace <ns>', 'namespace for objects that name none')
+      .addOption(
+        new Option(
+          '--operation <op>',
+          'admit as a CREATE, or an UPDATE of the object in the state (default: UPDATE when it exists)',
+        ).choices(['create', 'update']),
+      ),
   );
   addOutputOptions(cmd);
   // kubectl's long name, `--filename`, as a hidden spelling of `--file`: its values join the same list, in order.

@@ -1,10 +1,18 @@
 /**
- * The slice of API object validation that concerns resources (pkg/apis/core/validation,
- * ValidateResourceRequirements): request ≤ limit, extended resources request = limit, no negatives.
- * A failure is HTTP 422 `Pod "<name>" is invalid: …` and stops the request before validating admission.
+ * The slice of API object validation (pkg/apis/core/validation/validation.go, v1.35) that touches a pod's
+ * resources and placement, in ValidatePodSpec's order: containers, init containers
+ * (ValidateContainerResourceRequirements), pod-level resources (validatePodResources,
+ * validatePodResourceConsistency), activeDeadlineSeconds, tolerations (ValidateTolerations); and for a PVC
+ * update, ValidatePersistentVolumeClaimUpdate's immutability and shrink rules.
+ * A failure is HTTP 422 `<Kind> "<name>" is invalid: …` and stops the request before validating admission.
+ *
+ * Go ranges over resource maps, so several errors of one list come in random order upstream; here names
+ * are in byte order.
  */
-import type { Container, Pod } from '../../k8s/objects.ts';
-import { byteCompare, resourceList } from '../../quantity.ts';
+import type { Container, PersistentVolumeClaim, Pod, Toleration } from '../../k8s/objects.ts';
+import { Quantity, byteCompare, resourceList, type ResourceList } from '../../quantity.ts';
+import { podLimits, podRequests } from '../pod-resources.ts';
+import { isExtendedResourceName } from './evaluators/pods.ts';
 
 export interface FieldError {
   field: string;
@@ -15,84 +23,302 @@ export interface FieldError {
   text: string;
 }
 
-/** Resource names the API treats as native (overcommittable); everything with a domain is extended. */
-function isExtended(name: string): boolean {
-  return name.includes('/') && !name.startsWith('kubernetes.io/') && !name.startsWith('requests.');
-}
+/** isNotIntegerErrorMsg, isNegativeErrorMsg (validation.go). */
+const NOT_INTEGER = 'must be an integer';
+const NEGATIVE = 'must be greater than or equal to 0';
 
+/** helper.IsHugePageResourceName. */
 function isHugePages(name: string): boolean {
   return name.startsWith('hugepages-');
 }
 
-function validateContainer(c: Container, path: string, out: FieldError[]): void {
-  const requests = resourceList(c.resources?.requests);
-  const limits = resourceList(c.resources?.limits);
-  const reqPath = `${path}.resources.requests`;
-  const limPath = `${path}.resources.limits`;
-  for (const [name, list, p] of [
-    ['limits', limits, limPath],
-    ['requests', requests, reqPath],
-  ] as const) {
-    void name;
-    for (const k of [...list.keys()].sort(byteCompare)) {
-      const q = list.get(k)!;
-      if (q.sign() < 0) {
-        const detail = 'must be greater than or equal to 0';
-        out.push({
-          field: `${p}[${k}]`,
-          resource: k,
-          value: q.toString(),
-          detail,
-          text: `${p}[${k}]: Invalid value: "${q}": ${detail}`,
-        });
-      }
-    }
+/** helper.IsNativeResource: no domain, or a kubernetes.io one. */
+function isNative(name: string): boolean {
+  return !name.includes('/') || name.includes('kubernetes.io/');
+}
+
+/** helper.IsOvercommitAllowed: native and not hugepages. */
+function overcommitAllowed(name: string): boolean {
+  return isNative(name) && !isHugePages(name);
+}
+
+/** helper.IsIntegerResourceName: the standard integer resources and every extended resource. */
+const INTEGER_RESOURCES: readonly string[] = [
+  'pods',
+  'resourcequotas',
+  'services',
+  'replicationcontrollers',
+  'secrets',
+  'configmaps',
+  'persistentvolumeclaims',
+  'services.nodeports',
+  'services.loadbalancers',
+];
+function isIntegerResource(name: string): boolean {
+  return INTEGER_RESOURCES.includes(name) || isExtendedResourceName(name);
+}
+
+/** helper.IsStandardResourceName's set (standardResources) for unprefixed names. */
+const STANDARD_RESOURCES: readonly string[] = [
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+  'pods',
+  'resourcequotas',
+  'services',
+  'replicationcontrollers',
+  'secrets',
+  'configmaps',
+  'persistentvolumeclaims',
+  'storage',
+  'requests.storage',
+  'services.nodeports',
+  'services.loadbalancers',
+];
+const STANDARD_CONTAINER_RESOURCES: readonly string[] = ['cpu', 'memory', 'ephemeral-storage'];
+
+function invalid(field: string, value: string, detail: string, resource = ''): FieldError {
+  return { field, resource, value, detail, text: `${field}: Invalid value: ${JSON.stringify(value)}: ${detail}` };
+}
+
+function invalidNumber(field: string, value: number, detail: string): FieldError {
+  return { field, resource: '', value: String(value), detail, text: `${field}: Invalid value: ${value}: ${detail}` };
+}
+
+function required(field: string, detail: string, resource = ''): FieldError {
+  return { field, resource, value: '', detail, text: `${field}: Required value: ${detail}` };
+}
+
+function forbiddenField(field: string, detail: string, resource = ''): FieldError {
+  return { field, resource, value: '', detail, text: `${field}: Forbidden: ${detail}` };
+}
+
+function notSupported(field: string, value: string, supported: string[], resource = ''): FieldError {
+  const detail = `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`;
+  return { field, resource, value, detail, text: `${field}: Unsupported value: ${JSON.stringify(value)}: ${detail}` };
+}
+
+/** validateContainerResourceName (unprefixed names only: a domain-qualified name is taken as well formed). */
+function containerResourceName(name: string, path: string, out: FieldError[]): void {
+  if (name.includes('/')) return;
+  if (!STANDARD_RESOURCES.includes(name) && !isHugePages(name) && !name.startsWith('requests.hugepages-'))
+    out.push(invalid(path, name, 'must be a standard resource type or fully qualified', name));
+  if (!STANDARD_CONTAINER_RESOURCES.includes(name) && !isHugePages(name))
+    out.push(invalid(path, name, 'must be a standard resource for containers', name));
+}
+
+/** validatePodResourceName: cpu, memory and hugepages-* only. */
+function podResourceName(name: string, path: string, out: FieldError[]): void {
+  if (
+    !name.includes('/') &&
+    !STANDARD_RESOURCES.includes(name) &&
+    !isHugePages(name) &&
+    !name.startsWith('requests.hugepages-')
+  ) {
+    out.push(invalid(path, name, 'must be a standard resource type or fully qualified', name));
+    return;
   }
-  for (const k of [...requests.keys()].sort(byteCompare)) {
+  if (name === 'cpu' || name === 'memory' || isHugePages(name)) return;
+  out.push(notSupported(path, name, ['cpu', 'hugepages-', 'memory'], name));
+}
+
+/** ValidateResourceQuantityValue: non-negative, and whole for integer resources. */
+function quantityValue(name: string, q: Quantity, path: string, out: FieldError[]): void {
+  if (q.sign() < 0) out.push(invalid(path, q.toString(), NEGATIVE, name));
+  if (isIntegerResource(name) && q.milliValue() % 1000n !== 0n)
+    out.push(invalid(path, q.toString(), NOT_INTEGER, name));
+}
+
+function sortedKeys(list: ResourceList): string[] {
+  return [...list.keys()].sort(byteCompare);
+}
+
+/**
+ * ValidateContainerResourceRequirements (and, with `podLevel`, validatePodResourceRequirements): the limits,
+ * then the requests, each name checked and each request against its limit.
+ */
+function resourceRequirements(
+  requests: ResourceList,
+  limits: ResourceList,
+  path: string,
+  out: FieldError[],
+  podLevel: boolean,
+): void {
+  const reqPath = `${path}.requests`;
+  const limPath = `${path}.limits`;
+  let cpuMem = false;
+  let huge = false;
+  for (const k of sortedKeys(limits)) {
+    const p = `${limPath}[${k}]`;
+    if (podLevel) podResourceName(k, p, out);
+    else containerResourceName(k, p, out);
+    quantityValue(k, limits.get(k)!, p, out);
+    if (isHugePages(k)) huge = true;
+    if (k === 'cpu' || k === 'memory') cpuMem = true;
+  }
+  for (const k of sortedKeys(requests)) {
+    const p = `${reqPath}[${k}]`;
+    if (podLevel) podResourceName(k, p, out);
+    else containerResourceName(k, p, out);
     const req = requests.get(k)!;
+    quantityValue(k, req, p, out);
     const lim = limits.get(k);
-    // Hugepages and extended resources cannot be overcommitted (helper.IsOvercommitAllowed): their
-    // request must equal the limit, and a request needs a limit.
-    const overcommit = !isExtended(k) && !isHugePages(k);
     if (lim) {
       const detail =
-        !overcommit && !req.eq(lim)
+        req.cmp(lim) !== 0 && !overcommitAllowed(k)
           ? `must be equal to ${k} limit of ${lim}`
           : req.cmp(lim) > 0
             ? `must be less than or equal to ${k} limit of ${lim}`
             : undefined;
-      if (detail !== undefined) {
-        out.push({
-          field: reqPath,
-          resource: k,
-          value: req.toString(),
-          limit: lim.toString(),
-          detail,
-          text: `${reqPath}: Invalid value: "${req}": ${detail}`,
-        });
-      }
-    } else if (!overcommit) {
-      const detail = 'Limit must be set for non overcommitable resources';
-      out.push({ field: limPath, resource: k, value: '', detail, text: `${limPath}: Required value: ${detail}` });
+      if (detail !== undefined) out.push({ ...invalid(reqPath, req.toString(), detail, k), limit: lim.toString() });
+    } else if (!overcommitAllowed(k)) {
+      out.push(required(limPath, 'Limit must be set for non overcommitable resources', k));
     }
+    if (isHugePages(k)) huge = true;
+    if (k === 'cpu' || k === 'memory') cpuMem = true;
   }
-  // Hugepages only come with cpu or memory (ValidateResourceRequirements).
-  const hasHuge = [...requests.keys(), ...limits.keys()].some(isHugePages);
-  const hasCpuMem = [...requests.keys(), ...limits.keys()].some((k) => k === 'cpu' || k === 'memory');
-  if (hasHuge && !hasCpuMem) {
-    const detail = 'HugePages require cpu or memory';
-    out.push({
-      field: `${path}.resources`,
-      resource: 'hugepages',
-      value: '',
-      detail,
-      text: `${path}.resources: Forbidden: ${detail}`,
-    });
-  }
+  if (huge && !cpuMem) out.push(forbiddenField(path, 'HugePages require cpu or memory', 'hugepages'));
 }
 
-/** Field errors of a pod's resources; empty when valid. */
-export function validatePodResources(pod: Pod): FieldError[] {
+function validateContainer(c: Container, path: string, out: FieldError[]): void {
+  resourceRequirements(
+    resourceList(c.resources?.requests),
+    resourceList(c.resources?.limits),
+    `${path}.resources`,
+    out,
+    false,
+  );
+}
+
+/** validatePodResources + validatePodResourceConsistency (PodLevelResources, on by default since 1.34). */
+function validatePodLevel(pod: Pod, out: FieldError[]): void {
+  const res = pod.spec.resources;
+  if (!res) return;
+  const path = 'spec.resources';
+  const claims = (res as { claims?: unknown[] }).claims;
+  if (Array.isArray(claims) && claims.length > 0)
+    out.push(forbiddenField(`${path}.claims`, 'claims may not be set for Resources at pod-level'));
+  const requests = resourceList(res.requests);
+  const limits = resourceList(res.limits);
+  resourceRequirements(requests, limits, path, out, true);
+  // Pod-level requests cover the containers' aggregate (component-helpers AggregateContainerRequests).
+  const aggReq = podRequests(pod, { podLevelResources: false, excludeOverhead: true });
+  for (const k of sortedKeys(aggReq)) {
+    const podReq = requests.get(k);
+    const agg = aggReq.get(k)!;
+    if (podReq && agg.cmp(podReq) > 0)
+      out.push(
+        invalid(
+          `${path}.requests[${k}]`,
+          podReq.toString(),
+          `must be greater than or equal to aggregate container requests of ${agg}`,
+          k,
+        ),
+      );
+  }
+  const aggLim = podLimits(pod, { podLevelResources: false, excludeOverhead: true });
+  for (const k of sortedKeys(aggLim)) {
+    if (!isHugePages(k)) continue;
+    const podLim = limits.get(k);
+    const agg = aggLim.get(k)!;
+    if (podLim && agg.cmp(podLim) > 0)
+      out.push(
+        invalid(
+          `${path}.limits[${k}]`,
+          podLim.toString(),
+          `must be greater than or equal to aggregate container limits of ${agg}`,
+          k,
+        ),
+      );
+  }
+  // No container limit above the pod's (the path is built from the pod-level resources path upstream).
+  pod.spec.containers.forEach((c, i) => {
+    const cl = resourceList(c.resources?.limits);
+    for (const k of sortedKeys(cl)) {
+      const podLim = limits.get(k);
+      const lim = cl.get(k)!;
+      if (podLim && lim.cmp(podLim) > 0)
+        out.push(
+          invalid(
+            `${path}.containers[${i}][${k}].limits`,
+            lim.toString(),
+            `must be less than or equal to pod limits of ${podLim}`,
+            k,
+          ),
+        );
+    }
+  });
+}
+
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const LABEL_VALUE_MSG =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+/** validation.IsValidLabelValue's messages. */
+function labelValueErrors(v: string): string[] {
+  const errs: string[] = [];
+  if (v.length > 63) errs.push('must be no more than 63 characters');
+  if (!LABEL_VALUE.test(v)) errs.push(LABEL_VALUE_MSG);
+  return errs;
+}
+
+/** %#v of a core.Toleration (what field.Invalid prints for the struct). */
+function goToleration(t: Toleration): string {
+  const secs =
+    t.tolerationSeconds === undefined || t.tolerationSeconds === null
+      ? '(*int64)(nil)'
+      : `(*int64)(${t.tolerationSeconds})`;
+  return `core.Toleration{Key:${JSON.stringify(t.key ?? '')}, Operator:${JSON.stringify(t.operator ?? '')}, Value:${JSON.stringify(t.value ?? '')}, Effect:${JSON.stringify(t.effect ?? '')}, TolerationSeconds:${secs}}`;
+}
+
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** ValidateTolerations. */
+export function validateTolerations(list: readonly Toleration[], path: string, out: FieldError[]): void {
+  list.forEach((t, i) => {
+    const p = `${path}[${i}]`;
+    const key = t.key ?? '';
+    const op = t.operator ?? '';
+    const effect = t.effect ?? '';
+    if (key === '' && op !== 'Exists')
+      out.push(
+        invalid(
+          `${p}.operator`,
+          op,
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+        ),
+      );
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && effect !== 'NoExecute')
+      out.push(invalid(`${p}.effect`, effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    if (op === 'Equal' || op === '') {
+      const errs = labelValueErrors(t.value ?? '');
+      if (errs.length > 0) out.push(invalid(`${p}.operator`, t.value ?? '', errs.join(';')));
+    } else if (op === 'Exists') {
+      if ((t.value ?? '') !== '') {
+        const detail = "value must be empty when `operator` is 'Exists'";
+        out.push({
+          field: `${p}.operator`,
+          resource: '',
+          value: goToleration(t),
+          detail,
+          text: `${p}.operator: Invalid value: ${goToleration(t)}: ${detail}`,
+        });
+      }
+    } else {
+      out.push(notSupported(`${p}.operator`, op, ['Equal', 'Exists']));
+    }
+    if (effect !== '' && !TAINT_EFFECTS.includes(effect)) out.push(notSupported(`${p}.effect`, effect, TAINT_EFFECTS));
+  });
+}
+
+/** Field errors of a pod's resources and scheduling fields; empty when valid. */
+export function validatePodResources(pod: Pod, opts: { podLevelResources?: boolean } = {}): FieldError[] {
   const out: FieldError[] = [];
   pod.spec.containers.forEach((c, i) => {
     validateContainer(c, `spec.containers[${i}]`, out);
@@ -100,11 +326,67 @@ export function validatePodResources(pod: Pod): FieldError[] {
   (pod.spec.initContainers ?? []).forEach((c, i) => {
     validateContainer(c, `spec.initContainers[${i}]`, out);
   });
+  if (opts.podLevelResources ?? true) validatePodLevel(pod, out);
+  const ads = pod.spec.activeDeadlineSeconds;
+  if (typeof ads === 'number' && (ads < 1 || ads > 2147483647))
+    out.push(invalidNumber('spec.activeDeadlineSeconds', ads, 'must be between 1 and 2147483647, inclusive'));
+  if (pod.spec.tolerations && pod.spec.tolerations.length > 0)
+    validateTolerations(pod.spec.tolerations, 'spec.tolerations', out);
+  return out;
+}
+
+/** The PVC fields an update must not change (everything but requests, volumeName once, and the VAC name). */
+function immutableSpec(pvc: PersistentVolumeClaim, old: PersistentVolumeClaim, bound: boolean): string {
+  const spec: Record<string, unknown> = { ...pvc.spec };
+  if (!old.spec.volumeName) delete spec.volumeName;
+  delete spec.volumeAttributesClassName;
+  const requests = { ...(pvc.spec.resources?.requests ?? {}) };
+  if (bound) delete requests.storage;
+  spec.resources = { ...(pvc.spec.resources ?? {}), requests };
+  spec.volumeMode ??= 'Filesystem';
+  return canonical(spec);
+}
+
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>)
+      .filter(([, x]) => x !== undefined && x !== null)
+      .sort(([a], [b]) => byteCompare(a, b));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
+  }
+  if (typeof v === 'string') {
+    const q = Quantity.tryParse(v);
+    return q && /^[0-9.+-]/.test(v) ? `q${q.nanos}` : JSON.stringify(v);
+  }
+  return JSON.stringify(v);
+}
+
+/** ValidatePersistentVolumeClaimUpdate's spec rules (RecoverVolumeExpansionFailure, GA in 1.34, on). */
+export function validatePVCUpdate(pvc: PersistentVolumeClaim, old: PersistentVolumeClaim): FieldError[] {
+  const out: FieldError[] = [];
+  // PrepareForUpdate keeps the stored status: the phase that counts is the old claim's.
+  const bound = old.status?.phase === 'Bound';
+  if (immutableSpec(pvc, old, bound) !== immutableSpec(old, old, bound))
+    out.push(
+      forbiddenField(
+        'spec',
+        'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+      ),
+    );
+  const newSize = Quantity.tryParse(pvc.spec.resources?.requests?.storage) ?? Quantity.zero();
+  const oldSize = Quantity.tryParse(old.spec.resources?.requests?.storage) ?? Quantity.zero();
+  const capacity = Quantity.tryParse(old.status?.capacity?.storage) ?? Quantity.zero();
+  if (newSize.cmp(oldSize) < 0 && newSize.cmp(capacity) <= 0)
+    out.push(
+      forbiddenField('spec.resources.requests.storage', 'field can not be less than status.capacity', 'storage'),
+    );
   return out;
 }
 
 /** `Pod "<name>" is invalid: <e>` or `… is invalid: [e1, e2]` (StatusError for field.ErrorList). */
 export function invalidMessage(kind: string, name: string, errors: FieldError[]): string {
-  const texts = errors.map((e) => e.text);
+  const texts: string[] = [];
+  for (const e of errors) if (!texts.includes(e.text)) texts.push(e.text);
   return `${kind} "${name}" is invalid: ${texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`}`;
 }
