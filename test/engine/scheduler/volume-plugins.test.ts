@@ -18,6 +18,7 @@ import {
   VolumeRestrictions,
 } from '../../../src/engine/scheduler/plugins/volume-restrictions.ts';
 import { labelZonesToSet, VolumeZone } from '../../../src/engine/scheduler/plugins/volume-zone.ts';
+import { projectObject } from '../../../src/cluster/projection.ts';
 import { node, pod, snapshotOf } from '../../support/builders.ts';
 
 const NOT_HELPFUL = (n: number) =>
@@ -520,5 +521,30 @@ describe('VolumeBinding (volumebinding/volume_binding_test.go TestVolumeBinding,
     expect(r.message).toBe(
       `0/1 nodes are available: PVC default/pod-a-scratch was not created for pod default/pod-a (pod is not owner). ${NOT_HELPFUL(1)}`,
     );
+  });
+});
+
+describe('the live cache keeps what the volume plugins read (cluster/projection.ts)', () => {
+  it('inline disks and generic ephemeral volumes survive the pod projection; other sources do not', () => {
+    const raw = withVolumes(
+      'old',
+      [
+        { gcePersistentDisk: { pdName: 'foo' } },
+        { ephemeral: { volumeClaimTemplate: { spec: { resources: { requests: { storage: '1Gi' } } } } } },
+        { configMap: { name: 'cfg' } },
+        claimVol('data'),
+      ],
+      { node: 'n1' },
+    );
+    const projected = projectObject('Pod', raw) as Pod;
+    expect(projected.spec.volumes).toEqual([
+      { name: 'v0', gcePersistentDisk: { pdName: 'foo' } },
+      { name: 'v1', ephemeral: {} },
+      { name: 'v3', persistentVolumeClaim: { claimName: 'data' } },
+    ]);
+    const r = run([node('n1'), projected], withVolumes('new', [{ gcePersistentDisk: { pdName: 'foo' } }]), [
+      VolumeRestrictions,
+    ]);
+    expect(r.message).toBe(`0/1 nodes are available: 1 ${ERR_REASON_DISK_CONFLICT}. ${NO_VICTIMS(1)}`);
   });
 });
