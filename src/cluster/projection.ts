@@ -205,6 +205,14 @@ const POD_SPEC_KEYS = [
   'schedulingGates',
 ] as const;
 
+/** Volume sources other scheduler plugins read: VolumeRestrictions' inline disks, NodeVolumeLimits' migratable in-tree sources, generic ephemeral volumes. */
+const SCHEDULER_VOLUME_SOURCES = ['gcePersistentDisk', 'awsElasticBlockStore', 'rbd', 'iscsi', 'azureDisk', 'cinder'];
+function schedulerVolume(v: Json): Json | undefined {
+  if (v.ephemeral !== undefined && v.ephemeral !== null) return { name: v.name, ephemeral: {} };
+  const src = SCHEDULER_VOLUME_SOURCES.find((k) => isRecord(v[k]));
+  return src ? { name: v.name, [src]: v[src] } : undefined;
+}
+
 /** A pod spec (of a pod or a workload template), or undefined when `containers` is not a list. */
 export function projectPodSpec(s: unknown, intern: Intern = NO_INTERN): Json | undefined {
   if (!isRecord(s) || !Array.isArray(s.containers)) return undefined;
@@ -217,7 +225,8 @@ export function projectPodSpec(s: unknown, intern: Intern = NO_INTERN): Json | u
     if (v !== undefined && v !== null) out[k] = typeof v === 'string' ? intern.string(v) : intern.value(v);
   }
   setIf(out, 'resources', intern.value(resources(s.resources)));
-  // Only PVC-backed volumes matter (volume binding, PVC quota); the other sources are never read.
+  // PVC-backed volumes (volume binding, PVC quota), and the few other sources the scheduler's volume
+  // plugins read (schedulerVolume); the rest are never read.
   setIf(
     out,
     'volumes',
@@ -227,7 +236,9 @@ export function projectPodSpec(s: unknown, intern: Intern = NO_INTERN): Json | u
         isRecord(v.persistentVolumeClaim) &&
         typeof v.persistentVolumeClaim.claimName === 'string'
           ? { name: v.name, persistentVolumeClaim: pick(v.persistentVolumeClaim, ['claimName', 'readOnly']) }
-          : undefined,
+          : typeof v.name === 'string'
+            ? schedulerVolume(v)
+            : undefined,
       ),
     ),
   );

@@ -455,6 +455,146 @@ export const eventSchema = z.looseObject({
 });
 export type KEvent = z.infer<typeof eventSchema>;
 
+// --- Volume-plugin and Dynamic Resource Allocation kinds (scheduler: NodeVolumeLimits, DynamicResources) ---
+
+/** storage.k8s.io/v1 CSINode: per-node CSI drivers and their attach limits (`allocatable.count`). */
+export const csiNodeSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('CSINode').optional(),
+  metadata: objectMetaSchema,
+  spec: z
+    .looseObject({
+      drivers: z
+        .array(
+          z.looseObject({
+            name: z.string(),
+            nodeID: z.string().nullish(),
+            topologyKeys: z.array(z.string()).nullish(),
+            allocatable: z.looseObject({ count: z.number().nullish() }).nullish(),
+          }),
+        )
+        .nullish(),
+    })
+    .nullish(),
+});
+export type CSINode = z.infer<typeof csiNodeSchema>;
+
+/** storage.k8s.io/v1 CSIDriver. */
+export const csiDriverSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('CSIDriver').optional(),
+  metadata: objectMetaSchema,
+  spec: z
+    .looseObject({
+      attachRequired: z.boolean().nullish(),
+      storageCapacity: z.boolean().nullish(),
+      volumeLifecycleModes: z.array(z.string()).nullish(),
+    })
+    .nullish(),
+});
+export type CSIDriver = z.infer<typeof csiDriverSchema>;
+
+const deviceSelectorSchema = z.looseObject({ cel: z.looseObject({ expression: z.string() }).nullish() });
+const exactDeviceRequestSchema = z.looseObject({
+  deviceClassName: z.string().nullish(),
+  selectors: z.array(deviceSelectorSchema).nullish(),
+  allocationMode: z.string().nullish(),
+  count: z.number().nullish(),
+  adminAccess: z.boolean().nullish(),
+});
+
+/** resource.k8s.io/v1 ResourceClaim (the requests and, once allocated, the devices). */
+export const resourceClaimSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('ResourceClaim').optional(),
+  metadata: objectMetaSchema,
+  spec: z
+    .looseObject({
+      devices: z
+        .looseObject({
+          requests: z
+            .array(
+              z.looseObject({
+                name: z.string(),
+                exactly: exactDeviceRequestSchema.nullish(),
+                firstAvailable: z.array(exactDeviceRequestSchema.extend({ name: z.string() })).nullish(),
+              }),
+            )
+            .nullish(),
+          constraints: z.array(z.unknown()).nullish(),
+        })
+        .nullish(),
+    })
+    .nullish(),
+  status: z
+    .looseObject({
+      allocation: z
+        .looseObject({
+          devices: z
+            .looseObject({
+              results: z
+                .array(
+                  z.looseObject({
+                    request: z.string().nullish(),
+                    driver: z.string(),
+                    pool: z.string(),
+                    device: z.string(),
+                    adminAccess: z.boolean().nullish(),
+                  }),
+                )
+                .nullish(),
+            })
+            .nullish(),
+          nodeSelector: nodeSelectorSchema.nullish(),
+        })
+        .nullish(),
+      reservedFor: z
+        .array(z.looseObject({ resource: z.string().nullish(), name: z.string().nullish(), uid: z.string().nullish() }))
+        .nullish(),
+    })
+    .nullish(),
+});
+export type ResourceClaim = z.infer<typeof resourceClaimSchema>;
+
+/** resource.k8s.io/v1 DeviceClass. */
+export const deviceClassSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('DeviceClass').optional(),
+  metadata: objectMetaSchema,
+  spec: z.looseObject({ selectors: z.array(deviceSelectorSchema).nullish() }).nullish(),
+});
+export type DeviceClass = z.infer<typeof deviceClassSchema>;
+
+/** resource.k8s.io/v1 ResourceSlice: one driver's devices of one pool, on a node or a set of nodes. */
+export const resourceSliceSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('ResourceSlice').optional(),
+  metadata: objectMetaSchema,
+  spec: z.looseObject({
+    driver: z.string(),
+    pool: z.looseObject({
+      name: z.string(),
+      generation: z.number().nullish(),
+      resourceSliceCount: z.number().nullish(),
+    }),
+    nodeName: z.string().nullish(),
+    nodeSelector: nodeSelectorSchema.nullish(),
+    allNodes: z.boolean().nullish(),
+    perDeviceNodeSelection: z.boolean().nullish(),
+    devices: z
+      .array(
+        z.looseObject({
+          name: z.string(),
+          attributes: z.record(z.string(), z.unknown()).nullish(),
+          capacity: z.record(z.string(), z.unknown()).nullish(),
+        }),
+      )
+      .nullish(),
+  }),
+});
+export type ResourceSlice = z.infer<typeof resourceSliceSchema>;
+// --- end of volume-plugin and DRA kinds ---
+
 /** Schemas by kind, for every kind the state reader accepts (docs/contract.md). */
 export const schemaByKind = {
   Namespace: namespaceSchema,
@@ -475,6 +615,11 @@ export const schemaByKind = {
   Job: jobSchema,
   CronJob: cronJobSchema,
   Event: eventSchema,
+  CSINode: csiNodeSchema,
+  CSIDriver: csiDriverSchema,
+  ResourceClaim: resourceClaimSchema,
+  DeviceClass: deviceClassSchema,
+  ResourceSlice: resourceSliceSchema,
 } as const;
 export type KnownKind = keyof typeof schemaByKind;
 /**
@@ -528,6 +673,11 @@ export const RESOURCE_OF_KIND: Record<string, { resource: string; group: string 
   StorageClass: { resource: 'storageclasses', group: 'storage.k8s.io' },
   RuntimeClass: { resource: 'runtimeclasses', group: 'node.k8s.io' },
   Ingress: { resource: 'ingresses', group: 'networking.k8s.io' },
+  CSINode: { resource: 'csinodes', group: 'storage.k8s.io' },
+  CSIDriver: { resource: 'csidrivers', group: 'storage.k8s.io' },
+  ResourceClaim: { resource: 'resourceclaims', group: 'resource.k8s.io' },
+  DeviceClass: { resource: 'deviceclasses', group: 'resource.k8s.io' },
+  ResourceSlice: { resource: 'resourceslices', group: 'resource.k8s.io' },
 };
 
 /** The resource of an arbitrary object: known kinds from the table, others by the usual lower-case plural. */
@@ -550,4 +700,8 @@ export const CLUSTER_SCOPED_KINDS = new Set([
   'ClusterRole',
   'ClusterRoleBinding',
   'CustomResourceDefinition',
+  'CSINode',
+  'CSIDriver',
+  'DeviceClass',
+  'ResourceSlice',
 ]);

@@ -56,6 +56,19 @@ export function caseSnapshot(input: Record<string, unknown>): Snapshot {
   return snapshot;
 }
 
+// --- volume plugins and DRA (scheduler cases) ---
+/** Scheduler rows derived from the v1.35 volume plugins and DynamicResources. */
+export const UPSTREAM_VOLUMES_DRA_CASES = join(CASES_DIR, 'upstream-volumes-dra.jsonl');
+/** `input` fields of the volume-plugin and DRA state, with the kind of their objects. */
+export const VOLUME_DRA_STATE_FIELDS = [
+  ['csiNodes', 'CSINode'],
+  ['csiDrivers', 'CSIDriver'],
+  ['resourceClaims', 'ResourceClaim'],
+  ['deviceClasses', 'DeviceClass'],
+  ['resourceSlices', 'ResourceSlice'],
+] as const;
+// --- end of volume plugins and DRA ---
+
 /**
  * The files of the public sample: PUBLIC_CASES, or what QUOTA_DOCTOR_CASES names (a `.jsonl` file, or a
  * folder whose `*.jsonl` files are read in name order) to run another set of the same schema.

@@ -5,7 +5,7 @@
  *
  * - RunPreFilterPlugins: in order; the first UnschedulableAndUnresolvable rejection ends the attempt,
  *   an Unschedulable one is kept while the others still run (issue #119770); node-name narrowings are
- *   intersected.
+ *   intersected; an empty intersection rejects the pod (`node(s) didn't satisfy plugin X`).
  * - RunFilterPlugins: per node, in order, stopping at the first failing plugin.
  * - RunFilterPluginsWithNominatedPods: nominated pods of equal or higher priority are added to a copy
  *   of the node (and of the state, through the plugins' addPod) first.
@@ -16,7 +16,7 @@
 import type { CycleState } from './cycle-state.ts';
 import { addPodToNode, cloneNodeInfo, removePodFromNode, type NodeInfo, type PodEntry } from './node-info.ts';
 import type { SchedulerPlugin } from './plugin.ts';
-import { OK, type PluginStatus } from './plugin-status.ts';
+import { OK, unresolvable, type PluginStatus } from './plugin-status.ts';
 
 export interface PreFilterResult {
   /** The rejection (first UnschedulableAndUnresolvable, else the last Unschedulable). */
@@ -70,6 +70,15 @@ export class Framework {
       if (narrowed) {
         result.nodeNames = result.nodeNames ? new Set([...result.nodeNames].filter((n) => narrowed.has(n))) : narrowed;
         result.narrowedBy.push(pl.name);
+        if (result.nodeNames.size === 0) {
+          // The merged PreFilterResult leaves no node: every node is UnschedulableAndUnresolvable.
+          const withNodes = [...new Set(result.narrowedBy)].sort();
+          const msg =
+            withNodes.length === 1
+              ? `node(s) didn't satisfy plugin ${withNodes[0]}`
+              : `node(s) didn't satisfy plugin(s) [${withNodes.join(' ')}] simultaneously`;
+          return { ...result, status: unresolvable(withNodes.join(','), msg) };
+        }
       }
     }
     return result;

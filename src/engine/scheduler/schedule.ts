@@ -14,6 +14,7 @@ import { freeResources, makePodEntry, nodeInfoIndex, type NodeInfo, type NodeInf
 import { unresolvable, type PluginStatus } from './plugin-status.ts';
 import { preemptPod } from './preemption.ts';
 import type { SchedulerPlugin } from './plugin.ts';
+import { draPostFilter, draPreEnqueue, draUnknown, NAME as DRA } from './plugins/dynamic-resources.ts';
 import { DEFAULT_PLUGINS } from './plugins/registry.ts';
 import { resolveProfile, type ProfileOptions, type SchedulerProfile } from './version.ts';
 
@@ -41,6 +42,10 @@ export interface ScheduleResult {
   nodeStatuses: Map<string, NodeStatus>;
   /** The pod has scheduling gates: not attempted, no event (PodScheduled=False, SchedulingGated). */
   gated?: boolean;
+  /** A PreEnqueue plugin (DynamicResources: a claim missing or not the pod's) keeps the pod out of the queue: not attempted, no event. */
+  preEnqueue?: { plugin: string; reason: string };
+  /** The engine cannot judge this attempt (DRA beyond what it models); `scheduled`/`message` say nothing then. */
+  unknown?: string;
 }
 
 /** DynamicResources' PostFilter for a pod without claims (DRA on by default since 1.34). */
@@ -87,6 +92,17 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
     return { scheduled: false, node: null, message: null, nodeStatuses: new Map(), gated: true };
   }
   const profile = resolveProfile(opts);
+  if (profile.draEnabled) {
+    const reason = draPreEnqueue(snapshot, pod);
+    if (reason !== null)
+      return {
+        scheduled: false,
+        node: null,
+        message: null,
+        nodeStatuses: new Map(),
+        preEnqueue: { plugin: DRA, reason },
+      };
+  }
   const index = nodeInfoIndex(snapshot);
   const names = index.nodeNames();
   if (names.length === 0) return { scheduled: false, node: null, message: NO_NODES_AVAILABLE, nodeStatuses: new Map() };
@@ -100,12 +116,13 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
     // Every node carries the PreFilter status; the message shows it once (docs/kubernetes-semantics.md §6.4 step 2).
     for (const n of names) nodeStatuses.set(n, toNodeStatus(pre.status));
     const preFilterMsg = pre.status.reasons.join(', ');
+    const dra = profile.draEnabled ? draPostFilter(state) : null;
     let postFilterMsg: string;
-    if (profile.draEnabled && pre.status.code === 'unresolvable') {
-      postFilterMsg = DRA_STATE_NOT_FOUND;
+    if (dra?.error) {
+      postFilterMsg = dra.message;
     } else {
       const p = preemptPod(fw, state, { numAllNodes, statuses: new Map(), absent: pre.status });
-      postFilterMsg = joinPostFilter([profile.draEnabled ? DRA_NO_CLAIMS : null, p.message]);
+      postFilterMsg = joinPostFilter([dra?.message ?? null, p.message]);
     }
     return {
       scheduled: false,
@@ -114,6 +131,10 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
       nodeStatuses,
     };
   }
+
+  const unknownBefore = draUnknown(state);
+  if (unknownBefore !== null)
+    return { scheduled: false, node: null, message: null, nodeStatuses, unknown: unknownBefore };
 
   let candidates: readonly string[] = names;
   let absent: PluginStatus | null = null;
@@ -156,11 +177,22 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
     if (++feasible >= toFind) break;
   }
   if (candidates.length > 0) index.nextStartNodeIndex = (start + processed) % candidates.length;
+  const unknownAfter = draUnknown(state);
+  if (unknownAfter !== null)
+    return { scheduled: false, node: null, message: null, nodeStatuses, unknown: unknownAfter };
   if (best) return { scheduled: true, node: best.name, message: null, nodeStatuses };
 
   const nodeReasons = new Map<string, string[]>();
   for (const [n, s] of statuses) nodeReasons.set(n, s.reasons);
   const fitError = { numAllNodes, nodeReasons, absentReasons: absent?.reasons ?? [] };
+  const dra = profile.draEnabled ? draPostFilter(state) : null;
+  if (dra?.error)
+    return {
+      scheduled: false,
+      node: null,
+      message: formatFitError({ ...fitError, postFilterMsg: dra.message }, profile),
+      nodeStatuses,
+    };
   const p = preemptPod(fw, state, { numAllNodes, statuses, absent });
   if (p.nominatedNode) {
     // A successful PostFilter adds no text in 1.35: the event is the first sentence only.
@@ -173,7 +205,7 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
       nodeStatuses,
     };
   }
-  const postFilterMsg = joinPostFilter([profile.draEnabled ? DRA_NO_CLAIMS : null, p.message]);
+  const postFilterMsg = joinPostFilter([dra?.message ?? null, p.message]);
   return {
     scheduled: false,
     node: null,

@@ -3,14 +3,22 @@
  * full scheduling cases build a snapshot from input.nodes / pods / persistentVolumeClaims /
  * persistentVolumes and schedule input.object; `fitError` cases exercise the message assembly alone.
  * Also runs test/fixtures/cases/upstream-scheduler.jsonl: rows ported from kube-scheduler's own unit-test
- * tables (each case cites its upstream file and test name).
+ * tables (each case cites its upstream file and test name), and upstream-volumes-dra.jsonl: rows derived
+ * from the v1.35 volume plugins and DynamicResources (state fields csiNodes, csiDrivers, resourceClaims,
+ * deviceClasses, resourceSlices).
  */
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../src/k8s/objects.ts';
 import { Snapshot, type KObject } from '../../../src/k8s/snapshot.ts';
 import { formatFitError, type FitErrorInput } from '../../../src/engine/scheduler/fit-error.ts';
 import { schedulePod, type ScheduleOptions } from '../../../src/engine/scheduler/schedule.ts';
-import { loadCases, readCases, UPSTREAM_SCHEDULER_CASES } from '../../support/cases.ts';
+import {
+  loadCases,
+  readCases,
+  UPSTREAM_SCHEDULER_CASES,
+  UPSTREAM_VOLUMES_DRA_CASES,
+  VOLUME_DRA_STATE_FIELDS,
+} from '../../support/cases.ts';
 
 interface SchedulerCase {
   id: string;
@@ -24,6 +32,11 @@ interface SchedulerCase {
     persistentVolumes?: KObject[];
     storageClasses?: KObject[];
     priorityClasses?: KObject[];
+    csiNodes?: KObject[];
+    csiDrivers?: KObject[];
+    resourceClaims?: KObject[];
+    deviceClasses?: KObject[];
+    resourceSlices?: KObject[];
     object?: Pod;
     fitError?: FitErrorInput & { nodeReasons: Record<string, string[]> };
   };
@@ -50,6 +63,7 @@ function buildSnapshot(c: SchedulerCase): Snapshot {
   put('PersistentVolume', c.input.persistentVolumes);
   put('StorageClass', c.input.storageClasses);
   put('PriorityClass', c.input.priorityClasses);
+  for (const [field, kind] of VOLUME_DRA_STATE_FIELDS) put(kind, c.input[field]);
   return s;
 }
 
@@ -77,6 +91,7 @@ function runCase(c: SchedulerCase): void {
 
 const cases = loadCases<SchedulerCase>().filter(isScheduler);
 const upstreamCases = readCases<SchedulerCase>(UPSTREAM_SCHEDULER_CASES).filter(isScheduler);
+const volumeDraCases = readCases<SchedulerCase>(UPSTREAM_VOLUMES_DRA_CASES).filter(isScheduler);
 
 describe('scheduler conformance cases', () => {
   it('finds the scheduler cases', () => {
@@ -93,4 +108,13 @@ describe('scheduler cases ported from upstream unit tests', () => {
   });
 
   it.each(upstreamCases.map((c) => [`${c.id} ${c.source}`, c] as const))('%s', (_id, c) => runCase(c));
+});
+
+describe('scheduler cases derived from the v1.35 volume plugins and DynamicResources', () => {
+  it('finds at least 20 cases, ids unique', () => {
+    expect(volumeDraCases.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(volumeDraCases.map((c) => c.id)).size).toBe(volumeDraCases.length);
+  });
+
+  it.each(volumeDraCases.map((c) => [`${c.id} ${c.source}`, c] as const))('%s', (_id, c) => runCase(c));
 });

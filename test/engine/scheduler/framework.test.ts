@@ -171,6 +171,8 @@ describe('Framework and CycleState', () => {
     );
   });
 
+  // pkg/scheduler/apis/config/v1/default_plugins.go getDefaultPlugins + applyFeatureGates (DynamicResources
+  // inserted before DefaultPreemption); the queue-sort, PostFilter-only and bind plugins are not filters.
   it('the default list, in the default profile order', () => {
     expect(DEFAULT_PLUGINS.map((p) => p.name)).toEqual([
       'NodeUnschedulable',
@@ -179,9 +181,13 @@ describe('Framework and CycleState', () => {
       'NodeAffinity',
       'NodePorts',
       'NodeResourcesFit',
+      'VolumeRestrictions',
+      'NodeVolumeLimits',
       'VolumeBinding',
+      'VolumeZone',
       'PodTopologySpread',
       'InterPodAffinity',
+      'DynamicResources',
       'NodeResourcesBalancedAllocation',
     ]);
   });

@@ -237,9 +237,15 @@ describe('NodeResourcesFit', () => {
 });
 
 describe('VolumeBinding', () => {
-  const pvc = (name: string, spec: Record<string, unknown>): KObject => ({
+  // A claim with spec.volumeName is bound only with the PV controller's bind-completed annotation
+  // (binder.go isPVCFullyBound); `half: true` leaves it out.
+  const pvc = (name: string, spec: Record<string, unknown>, half = false): KObject => ({
     kind: 'PersistentVolumeClaim',
-    metadata: { name, namespace: 'default' },
+    metadata: {
+      name,
+      namespace: 'default',
+      ...(spec.volumeName && !half ? { annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } } : {}),
+    },
     spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
   });
   const pv = (name: string, zone: string, claim?: string): KObject => ({
@@ -286,10 +292,33 @@ describe('VolumeBinding', () => {
       `0/2 nodes are available: 2 node(s) had volume node affinity conflict. ${NOT_HELPFUL(2)}`,
     ],
     [
+      // VolumeZone's PreFilter (after VolumeBinding's) looks the PV up first: the lister's NotFound text.
       'bound to a missing PV',
       [pvc('data', { volumeName: 'gone' })],
       '1.35',
-      `0/2 nodes are available: 2 node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s). ${NOT_HELPFUL(2)}`,
+      `0/2 nodes are available: persistentvolume "gone" not found. ${NOT_HELPFUL(2)}`,
+    ],
+    [
+      'volumeName set but binding not completed (no bind-completed annotation)',
+      [pvc('data', { volumeName: 'pv-c', storageClassName: 'local' }, true), pv('pv-c', 'c', 'data')],
+      '1.35',
+      `0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. ${NOT_HELPFUL(2)}`,
+    ],
+    [
+      'WaitForFirstConsumer claim pre-bound but not completed counts as immediate',
+      [
+        pvc('data', { volumeName: 'pv-c', storageClassName: 'local' }, true),
+        sc('local', 'WaitForFirstConsumer'),
+        pv('pv-c', 'c', 'data'),
+      ],
+      '1.35',
+      `0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. ${NOT_HELPFUL(2)}`,
+    ],
+    [
+      'Lost claim',
+      [{ ...pvc('data', { volumeName: 'pv-c' }), status: { phase: 'Lost' } }],
+      '1.35',
+      `0/2 nodes are available: persistentvolumeclaim "data" bound to non-existent persistentvolume "pv-c". ${NOT_HELPFUL(2)}`,
     ],
     [
       'WaitForFirstConsumer without a matching local PV',

@@ -1,10 +1,17 @@
 /**
- * VolumeBinding (pkg/scheduler/framework/plugins/volumebinding), the basics:
+ * VolumeBinding (pkg/scheduler/framework/plugins/volumebinding: volume_binding.go, binder.go).
  *
- * PreFilter (whole pod, UnschedulableAndUnresolvable): a missing claim
- * `persistentvolumeclaim "<name>" not found`, a claim being deleted, a generic ephemeral volume whose
- * claim does not exist yet, and any unbound claim of an Immediate-binding class
- * `pod has unbound immediate PersistentVolumeClaims`.
+ * PreFilter (whole pod, UnschedulableAndUnresolvable), podHasPVCs first: a missing claim
+ * `persistentvolumeclaim "<name>" not found`, a generic ephemeral volume whose claim does not exist yet
+ * (`waiting for ephemeral volume controller to create the persistentvolumeclaim "<name>"`) or is not
+ * owned by the pod (`PVC <ns>/<name> was not created for pod <ns>/<pod> (pod is not owner)`), a Lost
+ * claim (`persistentvolumeclaim "<name>" bound to non-existent persistentvolume "<pv>"`), a claim being
+ * deleted. Then GetPodVolumeClaims: a claim is bound only when fully bound (isPVCFullyBound:
+ * `spec.volumeName` set AND the `pv.kubernetes.io/bind-completed` annotation); any other claim that is
+ * not a WaitForFirstConsumer claim without a volume name (IsDelayBindingMode; a missing class counts as
+ * Immediate, as upstream) is an unbound immediate claim → `pod has unbound immediate
+ * PersistentVolumeClaims`. GetEligibleNodes: when bound PVs pin `kubernetes.io/hostname In [...]`
+ * (GetLocalPersistentVolumeNodeNames), only those nodes are evaluated (PreFilterResult).
  *
  * Filter (per node, UnschedulableAndUnresolvable, reasons in FindPodVolumes' order): a bound claim's PV
  * node affinity must match (`node(s) didn't match PersistentVolume's node affinity` since 1.33, PR
@@ -19,6 +26,7 @@ import { Quantity } from '../../../quantity.ts';
 import { stateKey, type CycleState, type StateData } from '../cycle-state.ts';
 import type { SchedulerPlugin } from '../plugin.ts';
 import { matchesNodeSelectorTerms } from '../label-selectors.ts';
+import { claimClass } from './volume-zone.ts';
 import type { NodeInfo } from '../node-info.ts';
 import { OK, unresolvable, type PluginStatus, type PreFilterOutcome } from '../plugin-status.ts';
 
@@ -28,6 +36,9 @@ export const ERR_REASON_NODE_CONFLICT = "node(s) didn't match PersistentVolume's
 export const ERR_REASON_NODE_CONFLICT_OLD = 'node(s) had volume node affinity conflict';
 export const ERR_REASON_PV_NOT_EXIST = 'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)';
 export const ERR_REASON_UNBOUND_IMMEDIATE = 'pod has unbound immediate PersistentVolumeClaims';
+/** pvutil.AnnBindCompleted: set by the PV controller once the claim's binding is complete. */
+export const ANN_BIND_COMPLETED = 'pv.kubernetes.io/bind-completed';
+const LABEL_HOSTNAME = 'kubernetes.io/hostname';
 
 const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
@@ -88,12 +99,50 @@ function pvNodeAffinityMatches(pv: PersistentVolume, node: NodeInfo): boolean {
   return matchesNodeSelectorTerms(terms, node);
 }
 
+/** binder.isPVCFullyBound. */
+export function isPVCFullyBound(pvc: PersistentVolumeClaim): boolean {
+  return !!pvc.spec.volumeName && pvc.metadata.annotations?.[ANN_BIND_COMPLETED] !== undefined;
+}
+
+/** ephemeral.VolumeIsForPod: same namespace and controlled by the pod (uid when both have one). */
+function ephemeralClaimIsForPod(pod: Pod, pvc: PersistentVolumeClaim): boolean {
+  if ((pvc.metadata.namespace ?? '') !== (pod.metadata.namespace ?? '')) return false;
+  return (pvc.metadata.ownerReferences ?? []).some(
+    (o) =>
+      o.controller === true &&
+      o.kind === 'Pod' &&
+      o.name === pod.metadata.name &&
+      (pod.metadata.uid === undefined || o.uid === undefined || o.uid === pod.metadata.uid),
+  );
+}
+
+function intersect(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
+  return new Set([...a].filter((x) => b.has(x)));
+}
+
+/** util.GetLocalPersistentVolumeNodeNames: hostnames pinned by `kubernetes.io/hostname In` (null: none). */
+export function localPVNodeNames(pv: PersistentVolume): Set<string> | null {
+  const terms = pv.spec.nodeAffinity?.required?.nodeSelectorTerms;
+  if (!terms) return null;
+  let result: Set<string> | null = null;
+  for (const term of terms) {
+    let nodes: Set<string> | null = null;
+    for (const e of term.matchExpressions ?? []) {
+      if (e.key !== LABEL_HOSTNAME || e.operator !== 'In') continue;
+      const values = new Set(e.values ?? []);
+      nodes = nodes === null ? values : intersect(nodes, values);
+    }
+    if (nodes) result = new Set([...(result ?? []), ...nodes]);
+  }
+  return result && result.size > 0 ? result : null;
+}
+
 function preFilter(state: CycleState): PreFilterOutcome {
   const names = claimNames(state.pod);
   if (names.length === 0) return {};
   const ns = state.pod.metadata.namespace ?? '';
-  const result = new VolumeBindingState();
-  let immediateUnbound = false;
+  // podHasPVCs: every claim exists, is not lost, not being deleted, and (ephemeral) is the pod's own.
+  const claims: PersistentVolumeClaim[] = [];
   for (const { claim: name, ephemeral } of names) {
     const claim = state.snapshot.get('PersistentVolumeClaim', ns, name);
     if (!claim) {
@@ -106,19 +155,36 @@ function preFilter(state: CycleState): PreFilterOutcome {
         };
       return { status: unresolvable(NAME, `persistentvolumeclaim "${name}" not found`) };
     }
+    if (claim.status?.phase === 'Lost')
+      return {
+        status: unresolvable(
+          NAME,
+          `persistentvolumeclaim "${name}" bound to non-existent persistentvolume "${claim.spec.volumeName ?? ''}"`,
+        ),
+      };
     if (claim.metadata.deletionTimestamp)
       return { status: unresolvable(NAME, `persistentvolumeclaim "${name}" is being deleted`) };
-    if (claim.spec.volumeName) {
-      result.bound.push({ claim, pv: state.snapshot.get('PersistentVolume', undefined, claim.spec.volumeName) });
+    if (ephemeral && !ephemeralClaimIsForPod(state.pod, claim))
+      return {
+        status: unresolvable(
+          NAME,
+          `PVC ${ns}/${name} was not created for pod ${ns}/${state.pod.metadata.name ?? ''} (pod is not owner)`,
+        ),
+      };
+    claims.push(claim);
+  }
+  // GetPodVolumeClaims.
+  const result = new VolumeBindingState();
+  let immediateUnbound = false;
+  for (const claim of claims) {
+    if (isPVCFullyBound(claim)) {
+      result.bound.push({ claim, pv: state.snapshot.get('PersistentVolume', undefined, claim.spec.volumeName ?? '') });
       continue;
     }
-    const className = claim.spec.storageClassName ?? '';
+    const className = claimClass(claim);
     const sc = className ? state.snapshot.get('StorageClass', undefined, className) : undefined;
-    if (className && !sc) {
-      // Upstream this is an internal error of IsDelayBindingMode; we report it as the lookup text.
-      return { status: unresolvable(NAME, `storageclass.storage.k8s.io "${className}" not found`) };
-    }
-    if (sc?.volumeBindingMode !== 'WaitForFirstConsumer') {
+    // IsDelayBindingMode; a pre-bound claim (volumeName set, not complete) counts as immediate.
+    if (sc?.volumeBindingMode !== 'WaitForFirstConsumer' || claim.spec.volumeName) {
       immediateUnbound = true;
       continue;
     }
@@ -127,7 +193,16 @@ function preFilter(state: CycleState): PreFilterOutcome {
   }
   if (immediateUnbound) return { status: unresolvable(NAME, ERR_REASON_UNBOUND_IMMEDIATE) };
   state.write(PRE_FILTER_STATE_KEY, result);
-  return {};
+  // GetEligibleNodes: a missing PV cancels the narrowing.
+  let eligible: Set<string> | null = null;
+  if (result.bound.every((b) => b.pv !== undefined)) {
+    for (const { pv } of result.bound) {
+      const names = localPVNodeNames(pv!);
+      if (!names) continue;
+      eligible = eligible === null ? names : intersect(eligible, names);
+    }
+  }
+  return eligible ? { nodeNames: eligible } : {};
 }
 
 function filter(state: CycleState, node: NodeInfo): PluginStatus {
