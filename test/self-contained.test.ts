@@ -24,6 +24,7 @@ import {
   PUBLIC_CASES,
   UPSTREAM_ADMISSION_CASES,
   UPSTREAM_SCHEDULER_CASES,
+  UPSTREAM_VOLUMES_DRA_CASES,
   publicCaseFiles,
   readCases,
   type Case,
@@ -138,6 +139,7 @@ const EXPECTED_COUNTS: Record<string, Record<string, number>> = {
   [PUBLIC_CASES]: { 'api-defaulting': 5, limitrange: 25, quota: 36, scheduler: 20 },
   [UPSTREAM_ADMISSION_CASES]: { limitrange: 37, quota: 29 },
   [UPSTREAM_SCHEDULER_CASES]: { scheduler: 125 },
+  [UPSTREAM_VOLUMES_DRA_CASES]: { scheduler: 28 },
 };
 const fromRoot = (f: string): string => relative(ROOT, f).split(sep).join('/');
 
@@ -156,6 +158,7 @@ describe('the case loaders read only the repository', () => {
       'k8s-cases.jsonl',
       'upstream-admission.jsonl',
       'upstream-scheduler.jsonl',
+      'upstream-volumes-dra.jsonl',
     ]);
   });
 
@@ -249,12 +252,17 @@ describe('from anywhere', () => {
 
       // Every case of the clone's own files ran: one test per case, plus one "loads" test per describe.
       const own = (f: string) => readCases<Case>(join(clone, relative(ROOT, f)));
-      const all = [...own(PUBLIC_CASES), ...own(UPSTREAM_ADMISSION_CASES), ...own(UPSTREAM_SCHEDULER_CASES)];
+      const all = [
+        ...own(PUBLIC_CASES),
+        ...own(UPSTREAM_ADMISSION_CASES),
+        ...own(UPSTREAM_SCHEDULER_CASES),
+        ...own(UPSTREAM_VOLUMES_DRA_CASES),
+      ];
       const admission = all.filter((c) => c.layer !== 'scheduler').length;
       const scheduler = all.filter((c) => c.layer === 'scheduler').length;
       expect(statSync(join(clone, '.vitest-summary')).isFile()).toBe(true);
       const summary = readFileSync(join(clone, '.vitest-summary'), 'utf8').trim().split('\n').at(-1);
-      expect(summary).toBe(`${admission + scheduler + 3} passed, 0 failed`);
+      expect(summary).toBe(`${admission + scheduler + 4} passed, 0 failed`);
     },
     120_000,
   );
