@@ -95,6 +95,9 @@ export class DynamicResourcesState implements StateData {
   unavailableClaims = new Set<number>();
   /** Why the engine could not judge (first reason), if it could not. */
   unknown: string | null = null;
+  /** Devices held anywhere and the newest slices, read once per attempt (Filter runs per node). */
+  held: Set<string> | null = null;
+  slices: ResourceSlice[] | null = null;
   clone(): DynamicResourcesState {
     return this; // Filter's records are the attempt's, shared as upstream's mutex-guarded state
   }
@@ -263,17 +266,23 @@ function toDevice(slice: ResourceSlice, d: NonNullable<ResourceSlice['spec']['de
 }
 
 /** Devices the node can use: slices of the newest generation of each pool, placed on this node. */
-function devicesForNode(snapshot: Snapshot, node: NodeInfo): Device[] {
+/** The slices of the newest generation of each pool, by name. */
+function newestSlices(snapshot: Snapshot): ResourceSlice[] {
   const slices = snapshot.list('ResourceSlice');
   const newest = new Map<string, number>();
   for (const sl of slices) {
     const key = `${sl.spec.driver}/${sl.spec.pool.name}`;
     newest.set(key, Math.max(newest.get(key) ?? 0, sl.spec.pool.generation ?? 0));
   }
+  return slices
+    .filter((sl) => (sl.spec.pool.generation ?? 0) === newest.get(`${sl.spec.driver}/${sl.spec.pool.name}`))
+    .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
+}
+
+function devicesForNode(slices: readonly ResourceSlice[], node: NodeInfo): Device[] {
   const selectable = { name: node.name, labels: node.labels };
   const out: Device[] = [];
-  for (const sl of slices.sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1))) {
-    if ((sl.spec.pool.generation ?? 0) !== newest.get(`${sl.spec.driver}/${sl.spec.pool.name}`)) continue;
+  for (const sl of slices) {
     const perDevice = sl.spec.perDeviceNodeSelection === true;
     const sliceOnNode =
       sl.spec.nodeName === node.name ||
@@ -378,7 +387,9 @@ function filter(state: CycleState, node: NodeInfo): PluginStatus {
     if (sel && !matchesNodeSelectorTerms(sel.nodeSelectorTerms, selectable)) unavailable.push(index);
   });
   if (s.toAllocate.length > 0) {
-    const r = allocate(s.toAllocate, devicesForNode(state.snapshot, node), allocatedDevices(state.snapshot));
+    s.slices ??= newestSlices(state.snapshot);
+    s.held ??= allocatedDevices(state.snapshot);
+    const r = allocate(s.toAllocate, devicesForNode(s.slices, node), s.held);
     if (r === null) {
       s.unknown ??= `the device search on node ${node.name} needs what the engine does not judge`;
       return unresolvable(NAME, 'unknown');
