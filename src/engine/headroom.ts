@@ -593,7 +593,7 @@ const NATIVE = ['cpu', 'memory', 'ephemeral-storage'];
  * (nvidia.com/gpu, hugepages-…) when a pod or workload template of the namespace requests them or a
  * quota of it tracks them (`requests.nvidia.com/gpu`).
  */
-function namespaceResources(state: Snapshot, ns: string): string[] {
+export function namespaceResources(state: Snapshot, ns: string): string[] {
   const found = new Set<string>(['cpu', 'memory']);
   const add = (name: string) => {
     const r = name.replace(/^(requests|limits)\./, '');
@@ -620,7 +620,7 @@ function taintText(t: { key: string; value?: string | null; effect: string }): s
 }
 
 /** Allocatable, requested (by every pod bound there, as the scheduler counts) and free per node. */
-function nodeCapacities(state: Snapshot, resources: string[]): NodeCapacity[] {
+export function nodeCapacities(state: Snapshot, resources: string[]): NodeCapacity[] {
   const index = nodeInfoIndex(state);
   const out: NodeCapacity[] = [];
   for (const name of [...index.nodeNames()].sort(byteCompare)) {
@@ -687,7 +687,7 @@ function failedCreateCause(message: string): string {
  * object (the latest message, the counts summed), for objects that still exist. A ReplicaSet's events
  * are named by its Deployment.
  */
-function failedCreates(state: Snapshot, ns: string): FailedCreate[] {
+export function failedCreates(state: Snapshot, ns: string): FailedCreate[] {
   const byObject = new Map<string, FailedCreate & { lastSort: string }>();
   for (const e of state.list('Event', ns)) {
     if (e.reason !== 'FailedCreate') continue;
@@ -840,4 +840,118 @@ function headroomPod(state: Snapshot, w: Workload): Pod | undefined {
   const pod = expandWorkload(light, { replicas: 1, nodes: [], existingReplicaSet }).pods[0];
   if (pod) pod.spec = template.spec;
   return pod;
+}
+
+/** What a new node would take: per Pending pod, the node shapes (one per pool) that would schedule it. */
+export interface NewNodeAnswer {
+  /** One per pool (label `pool`, a cloud node-group label, else the instance type): the node copied. */
+  shapes: { pool: string; like: string; allocatable: Record<string, string>; taints: string[] }[];
+  pods: {
+    namespace: string;
+    name: string;
+    requests: Record<string, string>;
+    /** Pools whose new node would schedule it. */
+    fitsOn: string[];
+    /** Resources it requests beyond every node's allocatable (no node of any shape can ever hold it). */
+    beyondEveryNode: { resource: string; requested: string; largest: string; node: string }[];
+  }[];
+}
+
+const POOL_LABELS = [
+  'pool',
+  'node-pool',
+  'cloud.google.com/gke-nodepool',
+  'eks.amazonaws.com/nodegroup',
+  'karpenter.sh/nodepool',
+  'agentpool',
+  'node.kubernetes.io/instance-type',
+];
+
+/**
+ * Adds one node like an existing one of each pool (emptied, uncordoned, its other taints kept) and
+ * schedules each Pending pod of `namespaces` on the changed state: which pools' new node would take it.
+ * DaemonSet pods a real new node would also run are not counted (said by the reply).
+ */
+export function whatIfNewNode(state: Snapshot, namespaces: readonly string[], maxPods = 10): NewNodeAnswer {
+  const index = nodeInfoIndex(state);
+  const byPool = new Map<string, NodeInfo>();
+  for (const name of [...index.nodeNames()].sort(byteCompare)) {
+    const info = index.get(name);
+    if (!info?.node) continue;
+    if (info.taints.some((t) => t.key === 'node-role.kubernetes.io/control-plane')) continue;
+    const pool = POOL_LABELS.map((l) => info.labels[l]).find((v) => v) ?? name;
+    const prev = byPool.get(pool);
+    if (!prev || info.allocatable.cpu > prev.allocatable.cpu) byPool.set(pool, info);
+  }
+  const shapes: NewNodeAnswer['shapes'] = [...byPool.entries()]
+    .sort(([a], [b]) => byteCompare(a, b))
+    .map(([pool, info]) => ({
+      pool,
+      like: info.name,
+      allocatable: Object.fromEntries(
+        Object.entries(strings(info.node!.status?.allocatable)).map(([k, v]) => [
+          k,
+          k === 'memory' ? formatMemoryFloor(Number(Quantity.parse(v).value())) : v,
+        ]),
+      ),
+      taints: info.taints.filter((t) => t.key !== 'node.kubernetes.io/unschedulable').map(taintText),
+    }));
+  const pending: Pod[] = [];
+  for (const ns of namespaces)
+    for (const p of state.iterate('Pod', ns)) {
+      if (p.spec.nodeName || isTerminal(p) || (p.spec.schedulingGates?.length ?? 0) > 0) continue;
+      pending.push(p);
+    }
+  pending.sort(
+    (a, b) =>
+      byteCompare(a.metadata.namespace ?? '', b.metadata.namespace ?? '') ||
+      byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''),
+  );
+  const forks = shapes.map((s) => {
+    const fork = state.fork();
+    const like = byPool.get(s.pool)!.node!;
+    const name = `new-${s.pool.replace(/[^a-z0-9-]/g, '-')}-node`;
+    fork.put({
+      ...like,
+      metadata: {
+        ...like.metadata,
+        name,
+        uid: undefined,
+        resourceVersion: undefined,
+        labels: { ...like.metadata.labels, 'kubernetes.io/hostname': name },
+      },
+      spec: {
+        ...like.spec,
+        unschedulable: false,
+        taints: (like.spec?.taints ?? []).filter((t) => t.key !== 'node.kubernetes.io/unschedulable'),
+      },
+    } as KObject);
+    return { pool: s.pool, fork, name };
+  });
+  // Largest allocatable of each resource over every node (what "beyond every node" compares with).
+  const largest = new Map<string, { q: Quantity; node: string }>();
+  for (const n of state.list('Node'))
+    for (const [k, v] of resourceList(n.status?.allocatable)) {
+      const prev = largest.get(k);
+      if (!prev || v.cmp(prev.q) > 0) largest.set(k, { q: v, node: n.metadata.name ?? '' });
+    }
+  const pods: NewNodeAnswer['pods'] = pending.slice(0, maxPods).map((p) => {
+    const req = podRequests(p);
+    const beyond: NewNodeAnswer['pods'][number]['beyondEveryNode'] = [];
+    for (const [k, v] of req) {
+      if (v.sign() <= 0) continue;
+      const l = largest.get(k);
+      if (!l || v.cmp(l.q) > 0)
+        beyond.push({ resource: k, requested: v.toString(), largest: l ? l.q.toString() : '0', node: l?.node ?? '' });
+    }
+    const fitsOn = beyond.length ? [] : forks.filter((f) => schedulePod(f.fork, p).node === f.name).map((f) => f.pool);
+    return {
+      namespace: p.metadata.namespace ?? '',
+      name: p.metadata.name ?? '',
+      requests: strings(Object.fromEntries([...req].map(([k, v]) => [k, v.toString()]))),
+      fitsOn,
+      beyondEveryNode: beyond,
+    };
+  });
+  return { shapes, pods };
 }
