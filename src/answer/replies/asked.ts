@@ -70,14 +70,21 @@ export function leftReply(ns: string, resource: string, quotas: QuotaHeadroom[],
     }
   }
   let verdict: string;
-  if (quotaFree && quotaFree.q.sign() <= 0)
+  if (resource === 'pods' && quotaFree && quotaFree.q.sign() <= 0)
+    verdict = `A new pod is refused by ${quotaFree.quota} (${quotaFree.key} has 0 free).`;
+  else if (resource === 'pods' && quotaFree) verdict = `${quotaFree.quota} allows ${quotaFree.q} more pods.`;
+  else if (quotaFree && quotaFree.q.sign() <= 0)
     verdict = `A new pod that requests ${resource} is refused by ${quotaFree.quota} (${quotaFree.key} has 0 free)${roomiest && roomiest.free.sign() > 0 ? `, even though ${roomiest.node} has ${roomiest.free} free` : ''}.`;
   else if (roomiest) {
     const most = quotaFree && quotaFree.q.cmp(roomiest.free) < 0 ? quotaFree.q : roomiest.free;
     verdict = `One new pod can request up to ${most} ${resource}: ${quotaFree ? `${quotaFree.quota} allows ${quotaFree.q}, ` : ''}the roomiest node, ${roomiest.node}, has ${roomiest.free} free.`;
   } else if (quotaFree) verdict = `${quotaFree.quota} allows ${quotaFree.q} more ${resource}.`;
   else verdict = `Nothing limits ${resource} in ${ns} but the nodes.`;
-  const r = emptyReply('headroom', '📊', `${ns}: how much ${resource} is left`);
+  const r = emptyReply(
+    'headroom',
+    '📊',
+    `${ns}: how ${resource === 'pods' ? 'many pods are' : `much ${resource} is`} left`,
+  );
   r.lines.push(verdict, ...lines);
   return r;
 }
@@ -159,13 +166,14 @@ export function priorityOfReply(p: PriorityOf, classes: PriorityClass[]): Reply 
       : 'preemptionPolicy PreemptLowerPriority: when Pending it may evict pods of lower priority.',
   );
   const byValue = [...classes].sort((a, b) => a.value - b.value);
-  const higher = byValue.filter((c) => c.value > p.value).map((c) => `${c.metadata.name} (${c.value})`);
-  const lower = byValue.filter((c) => c.value < p.value).map((c) => `${c.metadata.name} (${c.value})`);
+  // Only a class that may preempt (not preemptionPolicy Never) can evict it.
+  const higher = byValue
+    .filter((c) => c.value > p.value && c.preemptionPolicy !== 'Never')
+    .map((c) => `${c.metadata.name} (${c.value})`);
+  const lower = byValue.filter((c) => c.value < p.value).map((c) => `pods of ${c.metadata.name} (${c.value})`);
+  if (p.value > 0) lower.unshift('pods without a class (0)');
   if (higher.length) r.lines.push(`Pods of ${higher.join(', ')} may preempt it.`);
-  if (lower.length || p.value > 0)
-    r.lines.push(
-      `It may preempt pods of ${[...lower, ...(p.value > 0 ? ['pods without a class (0)'] : [])].join(', ')}.`,
-    );
+  if (lower.length && p.preemptionPolicy !== 'Never') r.lines.push(`It may preempt ${lower.join(', ')}.`);
   for (const x of p.quotas)
     r.lines.push(
       x.counts
