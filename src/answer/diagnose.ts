@@ -128,7 +128,7 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
       if (changes.length) r.lines.unshift(`Now: ${changes.join(', ')}.`);
       const primary = f.facts.exceeding[0];
       if (primary) {
-        const holders = quotaHolders(state, ns, primary, opts.now);
+        const holders = quotaHolders(state, ns, primary, opts.now, q);
         if (holders.length) {
           const shown = holders
             .slice(0, 4)

@@ -10,6 +10,8 @@ import { renderAnswer } from '../render/text.ts';
 import type { Io } from './io.ts';
 import type { AskContext } from '../answer/answerer.ts';
 import type { Answer } from '../answer/types.ts';
+import type { ClusterSource } from '../cluster/source.ts';
+import type { Snapshot } from '../k8s/snapshot.ts';
 
 const GREETING_EXAMPLES = [
   'Error creating: pods "worker-5d8c7b9f4-glpms" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10',
@@ -26,9 +28,41 @@ export async function answerLine(line: string, ctx: AskContext): Promise<Answer>
   return asMessage ?? answerer.question(line, ctx);
 }
 
+const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob'] as const;
+
+/**
+ * The namespace a console question means when it names none: the oldest namespace (creationTimestamp,
+ * then name) with a workload, leaving out the system ones (kube-*): on the demo, team-a — so the README's
+ * `raise requests.cpu of team-quota to 20` works in a fresh console.
+ */
+export function consoleDefaultNamespace(state: Snapshot): string | undefined {
+  const created = (ns: string) => {
+    const t = state.get('Namespace', undefined, ns)?.metadata.creationTimestamp;
+    return t ? (typeof t === 'string' ? t : new Date(t).toISOString()) : '9999';
+  };
+  return state
+    .namespaces()
+    .filter((ns) => !ns.startsWith('kube-') && WORKLOAD_KINDS.some((k) => state.count(k, ns) > 0))
+    .sort((a, b) => (created(a) < created(b) ? -1 : created(a) > created(b) ? 1 : a < b ? -1 : a > b ? 1 : 0))[0];
+}
+
+/** `-n` when given, else consoleDefaultNamespace of the cluster as first read (none when it cannot be read). */
+async function defaultNamespaceOf(source: ClusterSource, flag: string | undefined): Promise<string | undefined> {
+  if (flag) return flag;
+  try {
+    return consoleDefaultNamespace((await source.load()).snapshot);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runConsole(io: Io, flags: SourceFlags & { namespace?: string }): Promise<number> {
   const source = await openSource(flags);
-  const ctx: AskContext = { source, defaultNamespace: flags.namespace, now: Date.now() };
+  const defaultNamespace = await defaultNamespaceOf(source, flags.namespace);
+  const ctx: AskContext = { source, defaultNamespace, now: Date.now() };
+  const nsLine = defaultNamespace
+    ? `Namespace: ${defaultNamespace}${flags.namespace ? '' : ' (the oldest with workloads)'} when a question names none — say "in <namespace>" or start with -n.`
+    : 'No namespace assumed: say "in <namespace>" or start with -n.';
   try {
     if (!io.isTTY) {
       const text = await io.readStdin();
@@ -40,7 +74,7 @@ export async function runConsole(io: Io, flags: SourceFlags & { namespace?: stri
       return 0;
     }
     io.stdout(
-      `quota-doctor console — ${source.describe()}\nPaste an error or a manifest, or ask. Try:\n${GREETING_EXAMPLES.map((e) => `  ${e}`).join('\n')}\nA paste of many lines is one message (a manifest ends with a blank line); Ctrl-D quits.\n\n`,
+      `quota-doctor console — ${source.describe()}\n${nsLine}\nPaste an error or a manifest, or ask. Try:\n${GREETING_EXAMPLES.map((e) => `  ${e}`).join('\n')}\nA paste of many lines is one message (a manifest ends with a blank line); Ctrl-D quits.\n\n`,
     );
     const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: 'quota-doctor> ' });
     // A terminal paste arrives as many lines within milliseconds: lines that come in one burst are one

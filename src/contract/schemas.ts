@@ -96,6 +96,14 @@ export const quotaOutputSchema = z.strictObject({
       name: z.string(),
       scopes: z.array(z.string()),
       resources: z.record(z.string(), z.strictObject({ hard: quantity, used: quantity, free: quantity })),
+      /** The resource closest to its hard limit (used / hard), null when the quota tracks nothing. */
+      tightest: z.string().nullable(),
+      /** Who holds `tightest`: only the pods this quota counts (its scopes), by owner, largest first. */
+      holders: z.array(
+        z.strictObject({ ref: z.string(), pods: z.number().int(), pending: z.number().int(), total: quantity }),
+      ),
+      /** Pending pods this quota counts and what they hold of each resource it tracks. */
+      pending: z.strictObject({ pods: z.array(z.string()), resources: resourceList }),
     }),
   ),
   limitRanges: z.array(
@@ -109,7 +117,7 @@ export const quotaOutputSchema = z.strictObject({
       maxLimitRequestRatio: resourceList,
     }),
   ),
-  defaultPod: z.strictObject({ fits: z.number().int(), limitedBy: fitLimitedBy }),
+  defaultPod: z.strictObject({ fits: z.number().int(), limitedBy: fitLimitedBy, quota: z.string().optional() }),
   largestSchedulablePod: z.strictObject({ cpu: quantity, memory: quantity, node: z.string() }).nullable(),
   workloads: z.array(
     z.strictObject({
@@ -119,9 +127,34 @@ export const quotaOutputSchema = z.strictObject({
       perPod: resourceList,
       moreReplicasFit: z.number().int(),
       limitedBy: fitLimitedBy,
+      quota: z.string().optional(),
     }),
   ),
   pendingPods: z.array(z.string()),
+  /** The resources the namespace uses: cpu, memory, then ephemeral-storage and extended resources it requests or a quota tracks. */
+  nodeResources: z.array(z.string()),
+  /** Every node: allocatable, requested (all pods bound there) and free of each of nodeResources. */
+  nodes: z.array(
+    z.strictObject({
+      name: z.string(),
+      status: z.array(z.enum(['cordoned', 'NotReady'])),
+      taints: z.array(z.string()),
+      pods: z.strictObject({ allocatable: z.number().int(), count: z.number().int() }),
+      resources: z.record(z.string(), z.strictObject({ allocatable: quantity, requested: quantity, free: quantity })),
+    }),
+  ),
+  /** Workloads whose controller fails to create pods (FailedCreate events), latest first. */
+  failedCreate: z.array(
+    z.strictObject({
+      ref: z.string(),
+      object: z.string(),
+      cause: z.string(),
+      message: z.string(),
+      count: z.number().int(),
+      first: z.string().nullable(),
+      last: z.string().nullable(),
+    }),
+  ),
 });
 
 /** A renderer-neutral reply (src/answer/types.ts `Reply`). */

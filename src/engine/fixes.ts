@@ -3,11 +3,11 @@
  * fork of the state (or the object), the object goes through admission and the scheduler again, and
  * only candidates that then pass are returned (`verified: true`, with what they lead to).
  */
-import type { Pod } from '../k8s/objects.ts';
+import type { Pod, ResourceQuota } from '../k8s/objects.ts';
 import type { KObject, Snapshot } from '../k8s/snapshot.ts';
 import { Quantity, byteCompare, type ResourceList } from '../quantity.ts';
 import type { LimitViolation } from './admission/limitranger.ts';
-import type { QuotaFailure } from './admission/resourcequota.ts';
+import { evaluatorFor, quotaMatches, type QuotaFailure } from './admission/resourcequota.ts';
 import { podUsage } from './admission/evaluators/pods.ts';
 import { clone } from './defaults.ts';
 import { simulate, type SimOptions, type SimResult } from './simulate.ts';
@@ -184,11 +184,24 @@ export interface Holder {
   total: Quantity;
 }
 
-/** Who holds a quota resource in a namespace: pods grouped by owner, largest first. */
-export function quotaHolders(state: Snapshot, ns: string, resource: string, now?: number): Holder[] {
+/**
+ * Who holds a quota resource in a namespace: pods grouped by owner, largest first. With `quota`, only the
+ * pods that quota counts (its scopes: a PriorityClass-scoped quota counts only that class's pods).
+ */
+export function quotaHolders(
+  state: Snapshot,
+  ns: string,
+  resource: string,
+  now?: number,
+  quota?: ResourceQuota,
+): Holder[] {
   const groups = new Map<string, Holder>();
   for (const pod of state.iterate('Pod', ns)) {
     if (isTerminal(pod)) continue;
+    if (quota) {
+      const ev = evaluatorFor(pod);
+      if (!ev || !quotaMatches(ev, quota, pod)) continue;
+    }
     const u = podUsage(pod, { now }).get(resource);
     if (!u || u.isZero()) continue;
     const owner = ownerOf(state, pod) ?? { kind: 'Pod', name: pod.metadata.name ?? '' };
@@ -293,7 +306,10 @@ export function quotaExceededFixes(
   const primary = failure.exceeded[0]!;
   const need = failure.used.get(primary)!.add(failure.requested.get(primary)!).sub(failure.hard.get(primary)!);
   const ownRef = origin.ref;
-  const holders = quotaHolders(state, ns, primary, opts.now).filter((h) => h.ref !== ownRef && scalable(h.kind));
+  const counted = state.get('ResourceQuota', ns, failure.quota) ?? undefined;
+  const holders = quotaHolders(state, ns, primary, opts.now, counted).filter(
+    (h) => h.ref !== ownRef && scalable(h.kind),
+  );
   const scaleOptions = holders
     .map((h) => {
       const k = Number((need.nanos + h.perPod.nanos - 1n) / h.perPod.nanos);

@@ -13,16 +13,54 @@ import { Quantity, byteCompare, resourceList, type ResourceList } from '../quant
 import { evaluatorFor, quotaMatches } from './admission/resourcequota.ts';
 import { scopeRequirements } from './admission/scopes.ts';
 import { admitObject, type AdmissionResult } from './admit.ts';
-import { freeResources, nodeInfoIndex, projectResources, type NodeInfo } from './scheduler/node-info.ts';
+import { podUsage } from './admission/evaluators/pods.ts';
+import {
+  freeResources,
+  isScalarResourceName,
+  nodeInfoIndex,
+  projectResources,
+  type NodeInfo,
+} from './scheduler/node-info.ts';
 import { schedulePod } from './scheduler/schedule.ts';
 import { perPodRequests, podRequests, isTerminal } from './pod-resources.ts';
 import { expandWorkload, podTemplateHash, workloadReplicas, workloadTemplate } from './workloads.ts';
-import { formatMemoryFloor, ownerOf, refOf } from './fixes.ts';
+import { formatMemoryFloor, ownerOf, quotaHolders, refOf } from './fixes.ts';
 
 export interface QuotaHeadroom {
   name: string;
   scopes: string[];
   resources: Record<string, { hard: string; used: string; free: string }>;
+  /** The resource closest to its hard limit (used / hard), null when the quota tracks nothing. */
+  tightest: string | null;
+  /** Who holds `tightest`: the pods this quota counts (its scopes applied), by owner, largest first. */
+  holders: { ref: string; pods: number; pending: number; total: string }[];
+  /** Pending pods this quota counts (they hold quota without running) and what they hold of each tracked resource. */
+  pending: { pods: string[]; resources: Record<string, string> };
+}
+
+/** One node as `kubectl describe node` / kube-capacity show it, for the resources a namespace uses. */
+export interface NodeCapacity {
+  name: string;
+  /** `cordoned`, `NotReady` (empty: schedulable and Ready). */
+  status: string[];
+  /** `key=value:Effect` (or `key:Effect`). */
+  taints: string[];
+  pods: { allocatable: number; count: number };
+  resources: Record<string, { allocatable: string; requested: string; free: string }>;
+}
+
+/** A workload whose controller fails to create pods (FailedCreate events in the namespace). */
+export interface FailedCreate {
+  /** The workload people name (`deploy/worker` for its ReplicaSet's events). */
+  ref: string;
+  /** The object the events are about (`rs/worker-5d8c7b9f4`). */
+  object: string;
+  /** What refuses it, in a few words: `quota team-quota (pods)`, `LimitRange`, … */
+  cause: string;
+  message: string;
+  count: number;
+  first: string | null;
+  last: string | null;
 }
 
 export interface FitCount {
@@ -59,6 +97,11 @@ export interface Headroom {
   largestSchedulablePod: { cpu: string; memory: string; node: string } | null;
   workloads: WorkloadHeadroom[];
   pending: { name: string; owner?: string; reason?: string }[];
+  /** The resources the namespace uses (its pods' requests, its quotas): cpu, memory, then extended ones. */
+  nodeResources: string[];
+  /** Every node with a Node object, in name order. */
+  nodes: NodeCapacity[];
+  failedCreate: FailedCreate[];
   /** Cap on counted fits (a fit count at the cap means "at least"). */
   cap: number;
 }
@@ -414,6 +457,8 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
     const hard = resourceList(q.status?.hard ?? q.spec?.hard);
     const used = resourceList(q.status?.used);
     const resources: QuotaHeadroom['resources'] = {};
+    let tightest: string | null = null;
+    let tightestFraction = -1n;
     for (const k of [...hard.keys()].sort(byteCompare)) {
       const h = hard.get(k)!;
       const u = used.get(k) ?? Quantity.zero();
@@ -423,6 +468,12 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
         used: u.toString(),
         free: (free.sign() < 0 ? Quantity.zero() : free).toString(),
       };
+      // used / hard in millionths (a zero hard limit is full).
+      const fraction = h.sign() > 0 ? (u.nanos * 1_000_000n) / h.nanos : 1_000_000n;
+      if (fraction > tightestFraction) {
+        tightestFraction = fraction;
+        tightest = k;
+      }
     }
     return {
       name: q.metadata.name ?? '',
@@ -430,6 +481,16 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
         s.operator === 'Exists' ? s.scopeName : `${s.scopeName} ${s.operator} ${(s.values ?? []).join(',')}`,
       ),
       resources,
+      tightest,
+      holders: tightest
+        ? quotaHolders(state, namespace, tightest, opts.now, q).map((h) => ({
+            ref: h.ref,
+            pods: h.pods,
+            pending: h.pending,
+            total: h.total.toString(),
+          }))
+        : [],
+      pending: pendingHeld(state, q, [...hard.keys()], opts.now),
     };
   });
   const limitRanges = state.list('LimitRange', namespace).flatMap((lr) =>
@@ -488,6 +549,7 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
     });
   }
   pending.sort((a, b) => byteCompare(a.name, b.name));
+  const nodeResources = namespaceResources(state, namespace);
   return {
     namespace,
     quotas,
@@ -496,8 +558,179 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
     largestSchedulablePod: largestSchedulablePod(state),
     workloads,
     pending,
+    nodeResources,
+    nodes: nodeCapacities(state, nodeResources),
+    failedCreate: failedCreates(state, namespace),
     cap: CAP,
   };
+}
+
+/** The Pending pods (not bound to a node, not finished) a quota counts, and their usage of `tracked`. */
+function pendingHeld(state: Snapshot, q: ResourceQuota, tracked: string[], now?: number): QuotaHeadroom['pending'] {
+  const ns = q.metadata.namespace ?? 'default';
+  const pods: string[] = [];
+  const sums = new Map<string, Quantity>();
+  for (const p of state.iterate('Pod', ns)) {
+    if (p.spec.nodeName || isTerminal(p)) continue;
+    const ev = evaluatorFor(p);
+    if (!ev || !quotaMatches(ev, q, p)) continue;
+    pods.push(p.metadata.name ?? '');
+    const usage = podUsage(p, { now });
+    for (const k of tracked) {
+      const u = usage.get(k);
+      if (u && u.sign() > 0) sums.set(k, (sums.get(k) ?? Quantity.zero(u.format)).add(u));
+    }
+  }
+  const resources: Record<string, string> = {};
+  for (const k of [...sums.keys()].sort(byteCompare)) resources[k] = sums.get(k)!.toString();
+  return { pods: pods.sort(byteCompare), resources };
+}
+
+const NATIVE = ['cpu', 'memory', 'ephemeral-storage'];
+
+/**
+ * The resources a namespace uses: cpu and memory always, ephemeral-storage and extended resources
+ * (nvidia.com/gpu, hugepages-…) when a pod or workload template of the namespace requests them or a
+ * quota of it tracks them (`requests.nvidia.com/gpu`).
+ */
+export function namespaceResources(state: Snapshot, ns: string): string[] {
+  const found = new Set<string>(['cpu', 'memory']);
+  const add = (name: string) => {
+    const r = name.replace(/^(requests|limits)\./, '');
+    if (NATIVE.includes(r) || isScalarResourceName(r)) found.add(r);
+  };
+  for (const q of state.list('ResourceQuota', ns))
+    for (const k of Object.keys(q.status?.hard ?? q.spec?.hard ?? {})) add(k);
+  for (const p of state.iterate('Pod', ns)) {
+    if (isTerminal(p)) continue;
+    for (const [k, v] of podRequests(p)) if (v.sign() > 0) add(k);
+  }
+  for (const kind of ['Deployment', 'StatefulSet', 'ReplicaSet', 'Job', 'DaemonSet', 'CronJob'] as const)
+    for (const w of state.list(kind, ns)) {
+      const spec = workloadTemplate(w).spec;
+      for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])])
+        for (const k of Object.keys(c.resources?.requests ?? {})) add(k);
+    }
+  const rank = (r: string) => (NATIVE.includes(r) ? NATIVE.indexOf(r) : NATIVE.length);
+  return [...found].sort((a, b) => rank(a) - rank(b) || byteCompare(a, b));
+}
+
+function taintText(t: { key: string; value?: string | null; effect: string }): string {
+  return `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`;
+}
+
+/** Allocatable, requested (by every pod bound there, as the scheduler counts) and free per node. */
+export function nodeCapacities(state: Snapshot, resources: string[]): NodeCapacity[] {
+  const index = nodeInfoIndex(state);
+  const out: NodeCapacity[] = [];
+  for (const name of [...index.nodeNames()].sort(byteCompare)) {
+    const info = index.get(name);
+    if (!info?.node) continue;
+    const status: string[] = [];
+    if (info.unschedulable) status.push('cordoned');
+    const ready = info.node.status?.conditions?.find((c) => c.type === 'Ready');
+    if (ready && ready.status !== 'True') status.push('NotReady');
+    const res: NodeCapacity['resources'] = {};
+    for (const r of resources) {
+      const pick = (v: typeof info.allocatable): number =>
+        r === 'cpu'
+          ? v.cpu
+          : r === 'memory'
+            ? v.memory
+            : r === 'ephemeral-storage'
+              ? v.ephemeralStorage
+              : (v.scalars.get(r) ?? 0);
+      const a = pick(info.allocatable);
+      const q = pick(info.requested);
+      const f = Math.max(0, a - q);
+      res[r] =
+        r === 'cpu'
+          ? {
+              allocatable: Quantity.fromMilli(a).toString(),
+              requested: Quantity.fromMilli(q).toString(),
+              free: Quantity.fromMilli(f).toString(),
+            }
+          : r === 'memory' || r === 'ephemeral-storage' || r.startsWith('hugepages-')
+            ? { allocatable: formatMemoryFloor(a), requested: formatMemoryFloor(q), free: formatMemoryFloor(f) }
+            : { allocatable: String(a), requested: String(q), free: String(f) };
+    }
+    out.push({
+      name,
+      status,
+      taints: info.taints.map(taintText),
+      pods: { allocatable: info.allowedPods, count: info.pods.size },
+      resources: res,
+    });
+  }
+  return out;
+}
+
+function timestamp(v: string | Date | null | undefined): string | null {
+  if (!v) return null;
+  return typeof v === 'string' ? v : v.toISOString();
+}
+
+/** What a FailedCreate message says refused the pod, in a few words. */
+function failedCreateCause(message: string): string {
+  let m: RegExpExecArray | null;
+  if ((m = /exceeded quota: ([^,\s]+), requested: ([^,\s=]+)/.exec(message))) return `quota ${m[1]} (${m[2]})`;
+  if ((m = /failed quota: ([^:\s]+): must specify/.exec(message)))
+    return `quota ${m[1]} (must specify limits or requests)`;
+  if (/per (?:Container|Pod|PersistentVolumeClaim)|LimitRange/.test(message)) return 'LimitRange';
+  if (/admission webhook/.test(message)) return 'admission webhook';
+  if (/is invalid:/.test(message)) return 'validation';
+  return 'API server';
+}
+
+/**
+ * Workloads of the namespace whose controller cannot create pods: FailedCreate events, one entry per
+ * object (the latest message, the counts summed), for objects that still exist. A ReplicaSet's events
+ * are named by its Deployment.
+ */
+export function failedCreates(state: Snapshot, ns: string): FailedCreate[] {
+  const byObject = new Map<string, FailedCreate & { lastSort: string }>();
+  for (const e of state.list('Event', ns)) {
+    if (e.reason !== 'FailedCreate') continue;
+    const obj = e.involvedObject ?? e.regarding;
+    const kind = obj?.kind ?? '';
+    const name = obj?.name ?? '';
+    if (!kind || !name || !state.get(kind, ns, name)) continue;
+    const key = `${kind}/${name}`;
+    const message = (e.message ?? e.note ?? '').replace(/^\(combined from similar events\): /, '');
+    const first = timestamp(e.firstTimestamp ?? e.eventTime);
+    const last = timestamp(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp);
+    const count = e.count ?? 1;
+    const prev = byObject.get(key);
+    if (!prev) {
+      let ref = refOf(kind, name);
+      if (kind === 'ReplicaSet') {
+        const dep = state.get('ReplicaSet', ns, name)?.metadata.ownerReferences?.find((o) => o.kind === 'Deployment');
+        if (dep) ref = refOf('Deployment', dep.name);
+      }
+      byObject.set(key, {
+        ref,
+        object: refOf(kind, name),
+        cause: failedCreateCause(message),
+        message,
+        count,
+        first,
+        last,
+        lastSort: last ?? '',
+      });
+      continue;
+    }
+    prev.count += count;
+    if (first && (!prev.first || first < prev.first)) prev.first = first;
+    if ((last ?? '') >= prev.lastSort) {
+      prev.last = last;
+      prev.lastSort = last ?? '';
+      prev.message = message;
+      prev.cause = failedCreateCause(message);
+    }
+  }
+  return [...byObject.values()]
+    .sort((a, b) => byteCompare(b.lastSort, a.lastSort) || byteCompare(a.ref, b.ref))
+    .map(({ lastSort: _, ...f }) => f);
 }
 
 /** The node with the most free cpu (then memory) that takes ordinary pods; kept while no Pod or Node changes. */
@@ -538,7 +771,11 @@ export function headroomJson(h: Headroom): Record<string, unknown> {
     namespace: h.namespace,
     quotas: h.quotas,
     limitRanges: h.limitRanges,
-    defaultPod: { fits: h.defaultPod.fits, limitedBy: h.defaultPod.limitedBy },
+    defaultPod: {
+      fits: h.defaultPod.fits,
+      limitedBy: h.defaultPod.limitedBy,
+      ...(h.defaultPod.quota ? { quota: h.defaultPod.quota } : {}),
+    },
     largestSchedulablePod: h.largestSchedulablePod,
     workloads: h.workloads.map((w) => ({
       kind: w.kind,
@@ -547,8 +784,12 @@ export function headroomJson(h: Headroom): Record<string, unknown> {
       perPod: w.perPod,
       moreReplicasFit: w.fits,
       limitedBy: w.limitedBy,
+      ...(w.quota ? { quota: w.quota } : {}),
     })),
     pendingPods: h.pending.map((p) => p.name),
+    nodeResources: h.nodeResources,
+    nodes: h.nodes,
+    failedCreate: h.failedCreate,
   };
 }
 
@@ -599,4 +840,118 @@ function headroomPod(state: Snapshot, w: Workload): Pod | undefined {
   const pod = expandWorkload(light, { replicas: 1, nodes: [], existingReplicaSet }).pods[0];
   if (pod) pod.spec = template.spec;
   return pod;
+}
+
+/** What a new node would take: per Pending pod, the node shapes (one per pool) that would schedule it. */
+export interface NewNodeAnswer {
+  /** One per pool (label `pool`, a cloud node-group label, else the instance type): the node copied. */
+  shapes: { pool: string; like: string; allocatable: Record<string, string>; taints: string[] }[];
+  pods: {
+    namespace: string;
+    name: string;
+    requests: Record<string, string>;
+    /** Pools whose new node would schedule it. */
+    fitsOn: string[];
+    /** Resources it requests beyond every node's allocatable (no node of any shape can ever hold it). */
+    beyondEveryNode: { resource: string; requested: string; largest: string; node: string }[];
+  }[];
+}
+
+const POOL_LABELS = [
+  'pool',
+  'node-pool',
+  'cloud.google.com/gke-nodepool',
+  'eks.amazonaws.com/nodegroup',
+  'karpenter.sh/nodepool',
+  'agentpool',
+  'node.kubernetes.io/instance-type',
+];
+
+/**
+ * Adds one node like an existing one of each pool (emptied, uncordoned, its other taints kept) and
+ * schedules each Pending pod of `namespaces` on the changed state: which pools' new node would take it.
+ * DaemonSet pods a real new node would also run are not counted (said by the reply).
+ */
+export function whatIfNewNode(state: Snapshot, namespaces: readonly string[], maxPods = 10): NewNodeAnswer {
+  const index = nodeInfoIndex(state);
+  const byPool = new Map<string, NodeInfo>();
+  for (const name of [...index.nodeNames()].sort(byteCompare)) {
+    const info = index.get(name);
+    if (!info?.node) continue;
+    if (info.taints.some((t) => t.key === 'node-role.kubernetes.io/control-plane')) continue;
+    const pool = POOL_LABELS.map((l) => info.labels[l]).find((v) => v) ?? name;
+    const prev = byPool.get(pool);
+    if (!prev || info.allocatable.cpu > prev.allocatable.cpu) byPool.set(pool, info);
+  }
+  const shapes: NewNodeAnswer['shapes'] = [...byPool.entries()]
+    .sort(([a], [b]) => byteCompare(a, b))
+    .map(([pool, info]) => ({
+      pool,
+      like: info.name,
+      allocatable: Object.fromEntries(
+        Object.entries(strings(info.node!.status?.allocatable)).map(([k, v]) => [
+          k,
+          k === 'memory' ? formatMemoryFloor(Number(Quantity.parse(v).value())) : v,
+        ]),
+      ),
+      taints: info.taints.filter((t) => t.key !== 'node.kubernetes.io/unschedulable').map(taintText),
+    }));
+  const pending: Pod[] = [];
+  for (const ns of namespaces)
+    for (const p of state.iterate('Pod', ns)) {
+      if (p.spec.nodeName || isTerminal(p) || (p.spec.schedulingGates?.length ?? 0) > 0) continue;
+      pending.push(p);
+    }
+  pending.sort(
+    (a, b) =>
+      byteCompare(a.metadata.namespace ?? '', b.metadata.namespace ?? '') ||
+      byteCompare(a.metadata.name ?? '', b.metadata.name ?? ''),
+  );
+  const forks = shapes.map((s) => {
+    const fork = state.fork();
+    const like = byPool.get(s.pool)!.node!;
+    const name = `new-${s.pool.replace(/[^a-z0-9-]/g, '-')}-node`;
+    fork.put({
+      ...like,
+      metadata: {
+        ...like.metadata,
+        name,
+        uid: undefined,
+        resourceVersion: undefined,
+        labels: { ...like.metadata.labels, 'kubernetes.io/hostname': name },
+      },
+      spec: {
+        ...like.spec,
+        unschedulable: false,
+        taints: (like.spec?.taints ?? []).filter((t) => t.key !== 'node.kubernetes.io/unschedulable'),
+      },
+    } as KObject);
+    return { pool: s.pool, fork, name };
+  });
+  // Largest allocatable of each resource over every node (what "beyond every node" compares with).
+  const largest = new Map<string, { q: Quantity; node: string }>();
+  for (const n of state.list('Node'))
+    for (const [k, v] of resourceList(n.status?.allocatable)) {
+      const prev = largest.get(k);
+      if (!prev || v.cmp(prev.q) > 0) largest.set(k, { q: v, node: n.metadata.name ?? '' });
+    }
+  const pods: NewNodeAnswer['pods'] = pending.slice(0, maxPods).map((p) => {
+    const req = podRequests(p);
+    const beyond: NewNodeAnswer['pods'][number]['beyondEveryNode'] = [];
+    for (const [k, v] of req) {
+      if (v.sign() <= 0) continue;
+      const l = largest.get(k);
+      if (!l || v.cmp(l.q) > 0)
+        beyond.push({ resource: k, requested: v.toString(), largest: l ? l.q.toString() : '0', node: l?.node ?? '' });
+    }
+    const fitsOn = beyond.length ? [] : forks.filter((f) => schedulePod(f.fork, p).node === f.name).map((f) => f.pool);
+    return {
+      namespace: p.metadata.namespace ?? '',
+      name: p.metadata.name ?? '',
+      requests: strings(Object.fromEntries([...req].map(([k, v]) => [k, v.toString()]))),
+      fitsOn,
+      beyondEveryNode: beyond,
+    };
+  });
+  return { shapes, pods };
 }

@@ -58,6 +58,7 @@ export type Question =
     }
   | { type: 'why'; name: string; namespace?: string }
   | { type: 'headroom'; namespace?: string }
+  | AskedQuestion
   /** A question whose number no Kubernetes component can hold: `reason` says which and the limit. */
   | { type: 'invalid'; reason: string }
   | { type: 'help' };
@@ -243,6 +244,9 @@ function grammar(input: string): Question {
   let m: RegExpExecArray | null;
 
   if (/^(help|usage|what can you do|commands)\b/.test(text) || text === '') return { type: 'help' };
+
+  const asked = askedQuestion(text);
+  if (asked) return asked.type === 'node' ? asked : withNs(asked);
 
   // Scale: "web scales to 8", "scale web to 8", "web goes to 12 replicas", "web to 8 replicas", "web +3".
   if ((m = SCALE_RES[0]!.exec(text)) || (m = SCALE_RES[1]!.exec(text)) || (m = SCALE_RES[2]!.exec(text))) {
@@ -432,4 +436,94 @@ function fixCase(q: string): string {
     e: 'E',
   };
   return m[1] + (map[s] ?? s);
+}
+
+// ─── Questions on-call people ask (what is left, can I add N, is a node back, priority, add a node) ───
+// One block, tried before the what-if rules: every rule begins with a keyword ("how", "can", "is",
+// "what", "which", "priority", "add"…), so each stays linear in the text (see the file comment).
+
+/** "how much GPU is left", "is general-c-2 back", "what priority does api have", "add a node". */
+export type AskedQuestion =
+  /** "how much GPU/CPU/memory is left (in NS)": `resource` is cpu, memory, pods, ephemeral-storage, gpu or an extended name. */
+  | { type: 'left'; resource: string; namespace?: string }
+  /** "is general-c-2 back?", "is node X ready": the node's status (cordoned, Ready, taints). */
+  | { type: 'node'; node: string }
+  /** "what priority does api have" (a workload) or "which PriorityClasses can I use" (none). */
+  | { type: 'priority'; workload?: string; kind?: string; namespace?: string }
+  /** "add a node", "would another node help": what a new node of each pool would take. */
+  | { type: 'nodeNeeded'; namespace?: string };
+
+const LEFT_RES_WORDS: Record<string, string> = {
+  gpu: 'gpu',
+  gpus: 'gpu',
+  cpu: 'cpu',
+  cpus: 'cpu',
+  core: 'cpu',
+  cores: 'cpu',
+  memory: 'memory',
+  mem: 'memory',
+  ram: 'memory',
+  pod: 'pods',
+  pods: 'pods',
+  storage: 'ephemeral-storage',
+  'ephemeral-storage': 'ephemeral-storage',
+};
+const LEFT_RES = '(gpus?|cpus?|cores?|memory|mem|ram|pods?|storage|ephemeral-storage|[a-z0-9.-]+/[a-z0-9.-]+)';
+const LEFT_RES_RE = [
+  // "how much GPU is left", "how many cpus do we have left", "how much free memory is there in ml"
+  new RegExp(
+    `\\bhow\\s+(?:much|many)\\s+(?:free\\s+|more\\s+)?${LEFT_RES}\\s+(?:is\\s+|are\\s+|do\\s+(?:i|we|you)\\s+have\\s+|have\\s+(?:i|we)\\s+(?:got\\s+)?|can\\s+(?:i|we)\\s+(?:still\\s+)?(?:use|get|request)\\s*)?(?:still\\s+)?(?:left|free|available|remaining|there|$)`,
+  ),
+  // "what's left of the GPUs", "free gpus in ml", "gpu left in ml", "any gpus left?"
+  new RegExp(`\\b(?:what'?s|what\\s+is)\\s+left\\s+(?:of\\s+)?(?:the\\s+|our\\s+)?${LEFT_RES}`),
+  new RegExp(`(?:^|\\s)(?:any\\s+|free\\s+)${LEFT_RES}\\s+(?:left|free|available)`),
+  new RegExp(`^(?:free|available|remaining)\\s+${LEFT_RES}(?:\\s|$)`),
+];
+/** "can I add 3 (more) (replicas of) worker", "could we run 2 more web pods": a scale by +N. */
+const CAN_ADD_RE = new RegExp(
+  `\\b(?:(?:can|could|may|should)\\s+(?:i|we|you)\\s+)?(?:add|run|start|get|have)\\s+(\\d+(?:\\.\\d*)?(?:e[-+]?\\d+)?)\\s+(?:more\\s+|extra\\s+|additional\\s+|new\\s+)?(?:(?:replicas?|pods?|copies|instances)\\s+(?:of|to|for)\\s+)?(?!(?:more|nodes?|replicas?|pods?)\\b)${W}`,
+);
+const NODE_STATUS_RES = [
+  new RegExp(
+    `\\b(?:is|are|was)\\s+(?:node\\s+)?(?!(?:it|the|a|there|my|our|this|that)\\s)(${NAME})\\s+(?:back|up|ready|schedulable|unschedulable|cordoned|uncordoned|healthy|ok|okay|online|available|still\\s+cordoned|still\\s+down|working|fixed)\\b`,
+  ),
+  new RegExp(`\\b(?:status|state|health)\\s+of\\s+(?:node\\s+)?(${NAME})\\b`),
+  new RegExp(`\\bnode\\s+(${NAME})(?:'s)?\\s+(?:status|state|health)\\b`),
+];
+const PRIORITY_OF_RES = [
+  new RegExp(
+    `\\bwhat\\s+priority(?:\\s*class)?\\s+(?:does|do|is|has|did)\\s+(?:the\\s+)?(?!(?:i|we|my|our|it)\\s)${W}`,
+  ),
+  new RegExp(`\\bpriority(?:\\s*class)?\\s+(?:of|for)\\s+(?:the\\s+)?(?!(?:my|our|me|us)\\s)${W}`),
+  new RegExp(`${AT_W}${W}(?:'s|')\\s+priority\\b`),
+];
+const PRIORITY_LIST_RE =
+  /\b(?:which|what)\s+priority\s*class(?:es)?\b|\bpriority\s*classes\b|\b(?:which|what)\s+priorities\b|\blist\s+(?:the\s+)?priorit/;
+const NODE_NEEDED_RE =
+  /\b(?:add|adding|added|another|new|more|extra|one\s+more|buy|provision)\s+(?:a\s+|one\s+|an\s+|\d+\s+)?(?:more\s+|new\s+|extra\s+|bigger\s+|larger\s+)?nodes?\b(?!\s+like\b)/;
+
+function askedQuestion(text: string): AskedQuestion | Extract<Question, { type: 'scale' }> | null {
+  let m: RegExpExecArray | null;
+  for (const re of LEFT_RES_RE) {
+    if ((m = re.exec(text))) {
+      const word = m[1]!;
+      return { type: 'left', resource: LEFT_RES_WORDS[word] ?? word };
+    }
+  }
+  if ((m = CAN_ADD_RE.exec(text)) && /\b(?:can|could|may|should)\b|\bmore\b|\bextra\b|\badditional\b/.test(m[0])) {
+    const ref = workloadRef(m[2]!);
+    return { type: 'scale', ...ref, delta: replicas(m[1]!) };
+  }
+  for (const re of NODE_STATUS_RES) if ((m = re.exec(text))) return { type: 'node', node: m[1]! };
+  if (
+    (m = PRIORITY_OF_RES[0]!.exec(text)) ||
+    (m = PRIORITY_OF_RES[1]!.exec(text)) ||
+    (m = PRIORITY_OF_RES[2]!.exec(text))
+  )
+    return { type: 'priority', ...workloadRef(m[1]!) };
+  if (PRIORITY_LIST_RE.test(text) || /\bpriority\b.*\b(?:can|may)\s+(?:i|we)\s+use\b/.test(text))
+    return { type: 'priority' };
+  if (NODE_NEEDED_RE.test(text) && !/\b(?:drain|cordon|uncordon|lose|remove|kill)\b/.test(text))
+    return { type: 'nodeNeeded' };
+  return null;
 }

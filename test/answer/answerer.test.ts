@@ -202,8 +202,8 @@ describe('quota', () => {
       hard: '8',
       free: '3900m',
     });
-    expect(reply.lines[0]).toBe(
-      'A pod with no resources gets 100m cpu / 128Mi memory → limits 500m cpu / 512Mi memory (LimitRange defaults): 0 more fit, stopped by pods.',
+    expect(reply.lines).toContain(
+      'A pod with no resources gets 100m cpu / 128Mi memory → limits 500m cpu / 512Mi memory (LimitRange defaults): 0 more fit, stopped by team-quota pods (10 / 10 used).',
     );
     expect(reply.lines).toContain('⚠ 1 Pending pod: api-6b9f4c7d8-gnt9f');
   });
@@ -250,7 +250,7 @@ describe('quota', () => {
       'A pod with no resources gets no requests → limits none: 109 more fit, stopped by node capacity.',
     );
     // n1 2000m − 1000m = 1000m, 4Gi
-    expect(r.replies[0]!.lines).toContain('Largest pod that schedules now: 1 CPU / 4Gi, on n1.');
+    expect(r.replies[0]!.lines).toContain('Free cpu / memory on untainted nodes: n1 1 / 4Gi.');
   });
 
   it('a source that fails says so instead of answering', async () => {

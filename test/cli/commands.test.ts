@@ -118,6 +118,24 @@ describe('quota team-a --state manifests/demo --json', () => {
           'requests.cpu': { hard: '8', used: '4100m', free: '3900m' },
           'requests.memory': { hard: '16Gi', used: '4864Mi', free: '11520Mi' },
         },
+        // pods 10/10 is the fullest; the Pending api pod holds 1 pod, 1 CPU / 1Gi requested, 2 / 2Gi limits.
+        tightest: 'pods',
+        holders: [
+          { ref: 'deploy/web', pods: 4, pending: 0, total: '4' },
+          { ref: 'deploy/api', pods: 3, pending: 1, total: '3' },
+          { ref: 'deploy/worker', pods: 2, pending: 0, total: '2' },
+          { ref: 'statefulset/redis', pods: 1, pending: 0, total: '1' },
+        ],
+        pending: {
+          pods: ['api-6b9f4c7d8-gnt9f'],
+          resources: {
+            'limits.cpu': '2',
+            'limits.memory': '2Gi',
+            pods: '1',
+            'requests.cpu': '1',
+            'requests.memory': '1Gi',
+          },
+        },
       },
     ]);
     expect(out.limitRanges).toEqual([
@@ -132,7 +150,7 @@ describe('quota team-a --state manifests/demo --json', () => {
       },
     ]);
     // pods 10/10: not one more default pod fits.
-    expect(out.defaultPod).toEqual({ fits: 0, limitedBy: 'pods' });
+    expect(out.defaultPod).toEqual({ fits: 0, limitedBy: 'pods', quota: 'team-quota' });
     // Free on schedulable, untainted nodes (allocatable − requests of bound non-terminal pods):
     // general-a-1 770m / 9713Mi (15129656Ki ≈ 14775Mi allocatable − 5062Mi requested), general-b-1 770m / 9201Mi, c-1 670m, b-2 420m,
     // b-3 410m, a-2 320m; general-c-2 is cordoned, gpu-* and control-plane-1 tainted. The largest pod: 770m

@@ -540,6 +540,32 @@ describe('tenancy: every entry point × every probe, 0 leaks', () => {
     expect(t.leaks).toEqual([]);
   });
 
+  // "Did you mean": typos one edit from a name that exists only in team-b or ml are never answered with it;
+  // a typo of a team-a name is.
+  const didYouMean: [string, string | null][] = [
+    ['what if frontnd scales to 3?', null],
+    ['can I add 2 more frontends?', null],
+    ['why is notebook-priy pending?', null],
+    ['why is toolbx pending?', null],
+    ['raise pods of besteffor to 5', null],
+    ['what if the limitrange storage-limit max cpu is 4?', null],
+    ['what priority does inferenc have?', null],
+    ['how much gpu is left in tema-b?', null],
+    ['is team-b ok?', null],
+    ['what if wbe scales to 3?', 'Did you mean web?'],
+    ['raise pods of team-qouta to 12', 'Did you mean team-quota?'],
+    ['why is apii pending?', 'Did you mean api?'],
+  ];
+  it.each(
+    didYouMean.flatMap(([text, want]) => [CHANNEL_A, CHANNEL_NO_DEFAULT].map((channel) => ({ text, want, channel }))),
+  )('(6) did you mean, in $channel: $text → only names the channel may see', async ({ text, want, channel }) => {
+    const t = await send({ group: 'did you mean', entry: 'mention', channel, text });
+    expect(t.texts).toHaveLength(1);
+    expect(t.leaks).toEqual([]);
+    if (want) expect(t.texts[0]).toContain(want);
+    else expect(t.texts[0]).not.toContain('Did you mean');
+  });
+
   it('help in #team-a and in a channel whose namespace has nothing: examples from visible namespaces or placeholders only', async () => {
     const a = await send({ group: 'help', entry: 'mention', channel: CHANNEL_A, text: 'help' });
     expect(a.texts[0]).toContain('what if api scales to 8 in team-a?');

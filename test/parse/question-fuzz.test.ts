@@ -33,6 +33,11 @@ const TYPES = new Set<Question['type']>([
   'limitrange',
   'why',
   'headroom',
+  // the asked questions' block
+  'left',
+  'node',
+  'priority',
+  'nodeNeeded',
   'invalid',
   'help',
 ]);

@@ -259,3 +259,66 @@ describe('parseQuestion: numbers no Kubernetes component can hold are refused, w
     expect(parseQuestion(text)).toEqual(q);
   });
 });
+
+describe('parseQuestion: the questions on-call people ask (what is left, can I add, is a node back, priority, a node)', () => {
+  it.each<[string, Question]>([
+    // how much X is left (in NS)
+    ['how much GPU is left in ml?', { type: 'left', resource: 'gpu', namespace: 'ml' }],
+    ['how many gpus are left', { type: 'left', resource: 'gpu' }],
+    ['how much cpu is left in team-a', { type: 'left', resource: 'cpu', namespace: 'team-a' }],
+    ['how many cores do we have left in team-b?', { type: 'left', resource: 'cpu', namespace: 'team-b' }],
+    ['how much memory is left', { type: 'left', resource: 'memory' }],
+    ['how much free ram is there in batch', { type: 'left', resource: 'memory', namespace: 'batch' }],
+    ['how many pods are left in team-a', { type: 'left', resource: 'pods', namespace: 'team-a' }],
+    ['how much nvidia.com/gpu is available -n ml', { type: 'left', resource: 'nvidia.com/gpu', namespace: 'ml' }],
+    ["what's left of the gpus in ml", { type: 'left', resource: 'gpu', namespace: 'ml' }],
+    ['any gpus left in ml?', { type: 'left', resource: 'gpu', namespace: 'ml' }],
+    ['free memory in team-a', { type: 'left', resource: 'memory', namespace: 'team-a' }],
+    // can I add N (more) (replicas of) W → the scale what-if, by +N
+    ['can I add 3 more workers?', { type: 'scale', workload: 'workers', delta: 3 }],
+    ['can I add 3 more workers in team-a?', { type: 'scale', workload: 'workers', delta: 3, namespace: 'team-a' }],
+    ['can we add 2 more replicas of web', { type: 'scale', workload: 'web', delta: 2 }],
+    ['could I run 2 more web pods in team-a', { type: 'scale', workload: 'web', delta: 2, namespace: 'team-a' }],
+    ['can i add 1 replica to deploy/api', { type: 'scale', workload: 'api', kind: 'Deployment', delta: 1 }],
+    ['add 4 more frontend', { type: 'scale', workload: 'frontend', delta: 4 }],
+    // the existing rule still reads its own form
+    ['add 2 replicas to web', { type: 'scale', workload: 'web', delta: 2 }],
+    [
+      'can I add 3000000000 more web',
+      {
+        type: 'invalid',
+        reason: `3000000000 replicas is more than Kubernetes allows: spec.replicas is an int32, at most 2147483647.`,
+      },
+    ],
+    // is NODE back (node status), before the drain rules read "is X cordoned" as a drain
+    ['is general-c-2 back?', { type: 'node', node: 'general-c-2' }],
+    ['is general-c-2 back yet in team-a', { type: 'node', node: 'general-c-2' }],
+    ['is node general-a-1 ready', { type: 'node', node: 'general-a-1' }],
+    ['is general-c-2 still cordoned?', { type: 'node', node: 'general-c-2' }],
+    ['status of node gpu-a-1', { type: 'node', node: 'gpu-a-1' }],
+    ['node gpu-b-1 status', { type: 'node', node: 'gpu-b-1' }],
+    ['is the node back', { type: 'help' }],
+    // priority
+    ['what priority does api have', { type: 'priority', workload: 'api' }],
+    [
+      'what priority class does deploy/web have in team-a',
+      { type: 'priority', workload: 'web', kind: 'Deployment', namespace: 'team-a' },
+    ],
+    ['priority of nightly-etl', { type: 'priority', workload: 'nightly-etl' }],
+    ["what is api's priority", { type: 'priority', workload: 'api' }],
+    ['which PriorityClasses can I use?', { type: 'priority' }],
+    ['what priority classes are there in batch', { type: 'priority', namespace: 'batch' }],
+    ['list priorities', { type: 'priority' }],
+    // add a node as a question (not "add a node like X", the what-if)
+    ['add a node', { type: 'nodeNeeded' }],
+    ['would another node help in ml?', { type: 'nodeNeeded', namespace: 'ml' }],
+    ['should we add more nodes', { type: 'nodeNeeded' }],
+    ['do we need a bigger node', { type: 'help' }],
+    // unchanged neighbours
+    ['what if general-c-2 is uncordoned', { type: 'uncordon', node: 'general-c-2' }],
+    ['what if general-a-1 goes down', { type: 'drain', node: 'general-a-1', how: 'down' }],
+    ['how much room is left', { type: 'headroom' }],
+  ])('%j', (text, q) => {
+    expect(parseQuestion(text)).toEqual(q);
+  });
+});

@@ -6,6 +6,7 @@
 import type { Question } from '../../parse/question.ts';
 import type { AskContext } from '../answerer.ts';
 import type { Answer } from '../types.ts';
+import { left, node, nodeNeeded, priority } from './asked.ts';
 import { loadState, type Env, type QuestionOf } from './context.ts';
 import { drain } from './drain.ts';
 import { headroom } from './headroom.ts';
@@ -17,6 +18,7 @@ import { requests } from './requests.ts';
 import { rollout } from './rollout.ts';
 import { scale } from './scale.ts';
 import { uncordon } from './uncordon.ts';
+import { resolveNames } from './resolve.ts';
 import { why } from './why.ts';
 
 export type Handlers = { [K in Question['type']]: (q: QuestionOf<K>, env: Env) => Answer };
@@ -33,6 +35,10 @@ export const HANDLERS: Handlers = {
   why,
   uncordon,
   invalid,
+  left,
+  node,
+  priority,
+  nodeNeeded,
 };
 
 function dispatch<K extends Question['type']>(type: K, q: QuestionOf<K>, env: Env): Answer {
@@ -44,5 +50,14 @@ export async function answerQuestion(q: Question, ctx: AskContext): Promise<Answ
   // A number no Kubernetes component can hold: answered before anything is read.
   if (q.type === 'invalid') return HANDLERS.invalid(q, { gaps: [], ctx });
   const loaded = await loadState(ctx);
+  // Names resolved first (./resolve.ts): "did you mean" from the visible names, quotas across namespaces.
+  if (loaded.state) {
+    const r = resolveNames(q, loaded.state, ctx);
+    if ('answer' in r) {
+      for (const reply of r.answer.replies) reply.gaps.push(...loaded.gaps);
+      return r.answer;
+    }
+    return dispatch(r.question.type, r.question, { ...loaded, ctx });
+  }
   return dispatch(q.type, q, { ...loaded, ctx });
 }

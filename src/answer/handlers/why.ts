@@ -1,15 +1,32 @@
 /** "why is web pending?": the workload's Pending pod, or the pod itself, diagnosed from its last event. */
 import { findWorkload } from '../../engine/whatif.ts';
+import type { Snapshot } from '../../k8s/snapshot.ts';
 import { diagnose } from '../diagnose.ts';
 import { noEventsReply } from '../replies/no-events.ts';
 import { notFound } from '../replies/not-found.ts';
+import { notFoundSuggesting } from '../replies/did-you-mean.ts';
+import { clearMatch, closestNames, visibleWorkloadNames } from './suggest.ts';
 import { audienceOf, needsState, visibilityOf, visibleNamespaces, type QuestionOf } from './context.ts';
 
+/** A workload or a pod of that name in the namespaces the asker may see. */
+function known(state: Snapshot, namespaces: string[], name: string): boolean {
+  if (findWorkload(state, name, undefined, namespaces)) return true;
+  return namespaces.some((n) => state.get('Pod', n, name));
+}
+
 export const why = needsState<QuestionOf<'why'>>((q, { state, ctx, gaps, withGaps }) => {
-  const name = q.name;
+  let name = q.name;
   const namespaces = visibleNamespaces(state, ctx, q.namespace);
+  // Neither a workload nor a pod the asker may see: "did you mean" from the visible names only.
+  if (!known(state, namespaces, name)) {
+    const names = visibleWorkloadNames(state, ctx, q.namespace, true);
+    const clear = clearMatch(name, names);
+    if (!clear) return withGaps(notFoundSuggesting(name, closestNames(name, names), q.namespace ? [q.namespace] : []));
+    name = clear;
+  }
   const w = findWorkload(state, name, undefined, namespaces);
-  const ns = w?.namespace ?? namespaces.find((n) => state.get('Pod', n, name)) ?? q.namespace ?? ctx.defaultNamespace;
+  const podNs = w ? undefined : namespaces.find((n) => state.get('Pod', n, name));
+  const ns = w?.namespace ?? podNs ?? q.namespace ?? ctx.defaultNamespace;
   if (!ns) return notFound(name, []);
   const podName = w
     ? state

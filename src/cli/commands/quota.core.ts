@@ -20,21 +20,26 @@ function namespaceOf(arg: string | undefined, flag: string | undefined): string 
   return ns;
 }
 
-/** The command's core, shared with the MCP `quota` tool: the namespace's headroom (its `json` is a Headroom). */
-export async function quotaWith(source: ClusterSource, ns: string): Promise<Answer> {
+export type QuotaFlags = Flags & { nodes?: boolean };
+
+/**
+ * The command's core, shared with the MCP `quota` tool: the namespace's headroom (its `json` is a Headroom);
+ * with `nodes`, a second reply holds the full per-node table.
+ */
+export async function quotaWith(source: ClusterSource, ns: string, opts: { nodes?: boolean } = {}): Promise<Answer> {
   const loaded = await source.load({ namespaces: [ns] });
   failOnUnreadableState(loaded.errors);
   if (!loaded.snapshot.hasNamespace(ns)) throw new UsageError(`namespace ${ns} not found`);
-  return quotaAnswer(loaded.snapshot, ns, Date.now());
+  return quotaAnswer(loaded.snapshot, ns, Date.now(), opts);
 }
 
 /** The `quota` command's run: its exit code. */
-export async function runQuota(arg: string | undefined, flags: Flags, io: Io): Promise<number> {
+export async function runQuota(arg: string | undefined, flags: QuotaFlags, io: Io): Promise<number> {
   const format = outputFormat(flags);
   const ns = namespaceOf(arg, flags.namespace);
   const source = await openSource(flags);
   try {
-    const a = await quotaWith(source, ns);
+    const a = await quotaWith(source, ns, { nodes: flags.nodes === true });
     if (format) await printData(io, format, headroomJson(a.json as Headroom));
     else io.stdout(`${renderAnswer(a)}\n`);
     return 0;
