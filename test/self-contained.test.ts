@@ -24,6 +24,7 @@ import {
   PUBLIC_CASES,
   UPSTREAM_ADMISSION_CASES,
   UPSTREAM_SCHEDULER_CASES,
+  UPSTREAM_ADMISSION_CHAIN_CASES,
   publicCaseFiles,
   readCases,
   type Case,
@@ -138,6 +139,7 @@ const EXPECTED_COUNTS: Record<string, Record<string, number>> = {
   [PUBLIC_CASES]: { 'api-defaulting': 5, limitrange: 25, quota: 36, scheduler: 20 },
   [UPSTREAM_ADMISSION_CASES]: { limitrange: 37, quota: 29 },
   [UPSTREAM_SCHEDULER_CASES]: { scheduler: 125 },
+  [UPSTREAM_ADMISSION_CHAIN_CASES]: { 'api-defaulting': 41, limitrange: 1, quota: 10, scheduler: 2 },
 };
 const fromRoot = (f: string): string => relative(ROOT, f).split(sep).join('/');
 
@@ -154,6 +156,7 @@ describe('the case loaders read only the repository', () => {
     expect(readdirSync(CASES_DIR).sort()).toEqual([
       'README.md',
       'k8s-cases.jsonl',
+      'upstream-admission-chain.jsonl',
       'upstream-admission.jsonl',
       'upstream-scheduler.jsonl',
     ]);
@@ -252,9 +255,13 @@ describe('from anywhere', () => {
       const all = [...own(PUBLIC_CASES), ...own(UPSTREAM_ADMISSION_CASES), ...own(UPSTREAM_SCHEDULER_CASES)];
       const admission = all.filter((c) => c.layer !== 'scheduler').length;
       const scheduler = all.filter((c) => c.layer === 'scheduler').length;
+      // admission-cases.test.ts also runs the admission-chain cases (its scheduler ones admitted, then
+      // scheduled) and admits every scheduler case's pod.
+      const chain = own(UPSTREAM_ADMISSION_CHAIN_CASES).length;
+      const admitted = all.filter((c) => c.layer === 'scheduler' && c.input.object).length;
       expect(statSync(join(clone, '.vitest-summary')).isFile()).toBe(true);
       const summary = readFileSync(join(clone, '.vitest-summary'), 'utf8').trim().split('\n').at(-1);
-      expect(summary).toBe(`${admission + scheduler + 3} passed, 0 failed`);
+      expect(summary).toBe(`${admission + scheduler + chain + admitted + 3} passed, 0 failed`);
     },
     120_000,
   );
