@@ -28,7 +28,7 @@ import { applyDefaultTolerationSeconds } from './admission/defaulttolerationseco
 import { admitDefaultStorageClass } from './admission/defaultstorageclass.ts';
 import { validatePVCResize } from './admission/persistentvolumeclaimresize.ts';
 import { admitRuntimeClass, validateRuntimeClass } from './admission/runtimeclass.ts';
-import { validatePVCUpdate } from './admission/validation.ts';
+import { validatePodCreate, validatePVCUpdate } from './admission/validation.ts';
 import { clone, defaultLimitRange, defaultPod } from './defaults.ts';
 import { forbidden, type DecisionLayer } from './status.ts';
 import { versionAtLeast } from './version.ts';
@@ -194,7 +194,10 @@ export function admitObject(input: KObject, snapshot: Snapshot, opts: AdmitOptio
       };
     }
     obj = pod;
-    const fieldErrors = validatePodResources(pod, { podLevelResources });
+    const fieldErrors =
+      operation === 'CREATE'
+        ? validatePodCreate(pod, { podLevelResources })
+        : validatePodResources(pod, { podLevelResources });
     if (fieldErrors.length > 0) {
       return refuse(obj, 'api-validation', invalidMessage('Pod', objectName(obj), fieldErrors), 422, {
         fieldErrors,

@@ -317,6 +317,105 @@ export function validateTolerations(list: readonly Toleration[], path: string, o
   });
 }
 
+function duplicate(field: string, value: string): FieldError {
+  return { field, resource: '', value, detail: '', text: `${field}: Duplicate value: ${JSON.stringify(value)}` };
+}
+
+type NodeSelectorRequirement = { key?: string | null; operator?: string | null; values?: string[] | null };
+
+/** ValidateNodeSelectorRequirement: the operator's rule for `values`. */
+function nodeSelectorRequirement(rq: NodeSelectorRequirement, path: string, out: FieldError[]): void {
+  const n = rq.values?.length ?? 0;
+  switch (rq.operator ?? '') {
+    case 'In':
+    case 'NotIn':
+      if (n === 0) out.push(required(`${path}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
+      break;
+    case 'Exists':
+    case 'DoesNotExist':
+      if (n > 0)
+        out.push(
+          forbiddenField(`${path}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
+        );
+      break;
+    case 'Gt':
+    case 'Lt':
+      if (n !== 1)
+        out.push(required(`${path}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+      break;
+    default:
+      out.push(invalid(`${path}.operator`, rq.operator ?? '', 'not a valid selector operator'));
+  }
+}
+
+type Term = { matchExpressions?: NodeSelectorRequirement[] | null; matchFields?: NodeSelectorRequirement[] | null };
+
+function nodeSelectorTerm(term: Term, path: string, out: FieldError[]): void {
+  (term.matchExpressions ?? []).forEach((rq, j) => {
+    nodeSelectorRequirement(rq, `${path}.matchExpressions[${j}]`, out);
+  });
+}
+
+/** validateAffinity → validateNodeAffinity (ValidateNodeSelector, ValidatePreferredSchedulingTerms). */
+function validateNodeAffinity(pod: Pod, out: FieldError[]): void {
+  const na = (pod.spec.affinity as { nodeAffinity?: Record<string, unknown> | null } | null | undefined)?.nodeAffinity;
+  if (!na) return;
+  const base = 'spec.affinity.nodeAffinity';
+  const req = na.requiredDuringSchedulingIgnoredDuringExecution as
+    | { nodeSelectorTerms?: Term[] | null }
+    | null
+    | undefined;
+  if (req) {
+    const path = `${base}.requiredDuringSchedulingIgnoredDuringExecution`;
+    const terms = req.nodeSelectorTerms ?? [];
+    if (terms.length === 0)
+      out.push(required(`${path}.nodeSelectorTerms`, 'must have at least one node selector term'));
+    terms.forEach((t, i) => {
+      nodeSelectorTerm(t, `${path}.nodeSelectorTerms[${i}]`, out);
+    });
+  }
+  const pref = na.preferredDuringSchedulingIgnoredDuringExecution as
+    | { weight?: number; preference?: Term | null }[]
+    | null
+    | undefined;
+  (pref ?? []).forEach((p, i) => {
+    const path = `${base}.preferredDuringSchedulingIgnoredDuringExecution[${i}]`;
+    const w = p.weight ?? 0;
+    if (w <= 0 || w > 100) out.push(invalidNumber(`${path}.weight`, w, 'must be in the range 1-100'));
+    nodeSelectorTerm(p.preference ?? {}, `${path}.preference`, out);
+  });
+}
+
+/** validateTopologySpreadConstraints: maxSkew, topologyKey, whenUnsatisfiable, repeats, minDomains, policies. */
+function validateTopologySpread(pod: Pod, out: FieldError[]): void {
+  const list = pod.spec.topologySpreadConstraints ?? [];
+  list.forEach((c, i) => {
+    const p = `spec.topologySpreadConstraints[${i}]`;
+    if (c.maxSkew <= 0) out.push(invalidNumber(`${p}.maxSkew`, c.maxSkew, 'must be greater than zero'));
+    if (!c.topologyKey) out.push(required(`${p}.topologyKey`, 'can not be empty'));
+    if (c.whenUnsatisfiable !== 'DoNotSchedule' && c.whenUnsatisfiable !== 'ScheduleAnyway')
+      out.push(notSupported(`${p}.whenUnsatisfiable`, c.whenUnsatisfiable ?? '', ['DoNotSchedule', 'ScheduleAnyway']));
+    if (list.slice(i + 1).some((o) => o.topologyKey === c.topologyKey && o.whenUnsatisfiable === c.whenUnsatisfiable))
+      out.push(duplicate(`${p}.{topologyKey, whenUnsatisfiable}`, `{${c.topologyKey}, ${c.whenUnsatisfiable}}`));
+    if (typeof c.minDomains === 'number') {
+      if (c.minDomains <= 0) out.push(invalidNumber(`${p}.minDomains`, c.minDomains, 'must be greater than zero'));
+      if (c.whenUnsatisfiable !== 'DoNotSchedule')
+        out.push(
+          invalidNumber(
+            `${p}.minDomains`,
+            c.minDomains,
+            `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${c.whenUnsatisfiable}`,
+          ),
+        );
+    }
+    for (const key of ['nodeAffinityPolicy', 'nodeTaintsPolicy'] as const) {
+      const v = c[key];
+      if (v !== undefined && v !== null && v !== 'Honor' && v !== 'Ignore')
+        out.push(notSupported(`${p}.${key}`, v, ['Honor', 'Ignore']));
+    }
+  });
+}
+
 /** Field errors of a pod's resources and scheduling fields; empty when valid. */
 export function validatePodResources(pod: Pod, opts: { podLevelResources?: boolean } = {}): FieldError[] {
   const out: FieldError[] = [];
@@ -327,11 +426,24 @@ export function validatePodResources(pod: Pod, opts: { podLevelResources?: boole
     validateContainer(c, `spec.initContainers[${i}]`, out);
   });
   if (opts.podLevelResources ?? true) validatePodLevel(pod, out);
+  validateNodeAffinity(pod, out);
+  validateTopologySpread(pod, out);
   const ads = pod.spec.activeDeadlineSeconds;
   if (typeof ads === 'number' && (ads < 1 || ads > 2147483647))
     out.push(invalidNumber('spec.activeDeadlineSeconds', ads, 'must be between 1 and 2147483647, inclusive'));
   if (pod.spec.tolerations && pod.spec.tolerations.length > 0)
     validateTolerations(pod.spec.tolerations, 'spec.tolerations', out);
+  return out;
+}
+
+/**
+ * ValidatePodCreate: ValidatePodSpec (validatePodResources: resources, affinity and topology spread where
+ * ValidatePodSpec checks them), then the create-only rule that a gated pod names no node.
+ */
+export function validatePodCreate(pod: Pod, opts: { podLevelResources?: boolean } = {}): FieldError[] {
+  const out = validatePodResources(pod, opts);
+  if (pod.spec.nodeName && (pod.spec.schedulingGates?.length ?? 0) > 0)
+    out.push(forbiddenField('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
   return out;
 }
 
