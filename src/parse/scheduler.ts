@@ -30,6 +30,11 @@ export type Unschedulable = UnschedulableFacts;
 function sentenceEnd(text: string, i: number, end: number): number {
   for (let p = i; p < end; p++) {
     if (text[p] !== '.') continue;
+    // ` ... ` where the user elided entries (`2 Insufficient cpu, ... 3 Too many pods`) ends nothing.
+    if (text[p + 1] === '.' && text[p + 2] === '.' && text[p - 1] === ' ' && text[p + 3] === ' ') {
+      p += 2;
+      continue;
+    }
     const c = text[p + 1];
     // `., ` too: a vendor scheduler appends `, reject the pod X … even after PostFilter.` (kuscia).
     if (
