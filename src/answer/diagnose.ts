@@ -31,6 +31,7 @@ import { refusalAnswer, Visibility } from './policy.ts';
 import { foreignAffinityTerm } from './manifest-scope.ts';
 import type { Audience } from './gaps.ts';
 import { explain, textReply } from './replies/diagnosis.ts';
+import { annotate, asTied, needsTie, tie } from './tie.ts';
 
 export interface DiagnoseInput {
   text: string;
@@ -197,7 +198,7 @@ function differsFrom(f: Finding, now: SimResult): boolean {
 }
 
 function sameHistogram(a: string, b: string): boolean {
-  const first = (s: string) => s.split(/\.\s/)[0]!.replace(/\s+/g, ' ').trim();
+  const first = (s: string) => s.split(/\.\s/)[0]!.replace(/\s+/g, ' ').trim().replace(/\.$/, '');
   return first(a) === first(b);
 }
 
@@ -225,7 +226,13 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
   const opts: SimOptions = { now: input.now, k8sVersion: input.k8sVersion };
   const visibility = Visibility.of(input.allowedNamespaces);
   const operator = (input.audience ?? 'operator') === 'operator';
-  for (const f of parsed.findings) {
+  for (const pasted of parsed.findings) {
+    // A paste naming no object (or a pod that is gone) is tied to the one whose events say the same (./tie.ts).
+    const tied =
+      input.state && needsTie(pasted, input.state, visibility)
+        ? tie(input.state, pasted, visibility, input.namespace, opts)
+        : undefined;
+    const f = tied?.matches[0] ? asTied(pasted, tied.matches[0]) : pasted;
     const ns = pickNamespace(f, input.namespace, input.state, visibility);
     if (ns) namespaces.add(ns);
     const r = textReply(f, ns);
@@ -245,6 +252,7 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
       r.gaps.push('No cluster state: numbers are from the text only; fixes are not verified.');
     }
     r.fixes = fixes;
+    if (input.state) annotate(r, f, tied, input.state, ns && visibility.allows(ns) ? ns : undefined);
     for (const g of input.gaps ?? []) r.gaps.push(g);
     replies.push(r);
     const {

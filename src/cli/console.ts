@@ -56,6 +56,81 @@ async function defaultNamespaceOf(source: ClusterSource, flag: string | undefine
   }
 }
 
+/** How long input must pause before what came is one message (a terminal paste arrives within milliseconds). */
+export const PASTE_IDLE_MS = 60;
+
+/**
+ * Console lines → messages. A paste is one message whatever blank lines it holds: lines are gathered
+ * until the input idles for `idleMs` (a terminal delivers a paste in one burst; a person types Enter
+ * after a pause), and a blank line inside the burst is kept as part of it. A message that looks
+ * unfinished when the input idles (it starts like a YAML manifest, or its last line ends in `:` or `{`:
+ * pastes may pause) waits for a blank line typed after a pause. An empty Enter with nothing gathered
+ * just re-prompts. The clock and timers are injectable, so the rule is tested without a terminal.
+ */
+export class PasteReader {
+  private buffer: string[] = [];
+  private last = Number.NEGATIVE_INFINITY;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly onMessage: (text: string) => void,
+    private readonly onIdleEmpty: () => void = () => {},
+    private readonly idleMs = PASTE_IDLE_MS,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
+
+  /** One line as readline gives it (without its newline). */
+  line(line: string): void {
+    const t = this.clock();
+    const paused = t - this.last >= this.idleMs;
+    this.last = t;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (line.trim() === '') {
+      if (this.buffer.length === 0) {
+        if (paused) this.onIdleEmpty();
+        return;
+      }
+      // Enter after a pause ends the message; a blank line inside a burst belongs to the paste.
+      if (paused) {
+        this.flush();
+        return;
+      }
+      this.buffer.push(line);
+      this.arm();
+      return;
+    }
+    this.buffer.push(line);
+    this.arm();
+  }
+
+  /** The input ended (Ctrl-D, EOF): what was gathered is one last message. */
+  end(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.flush();
+  }
+
+  private arm(): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (!this.unfinished()) this.flush();
+    }, this.idleMs);
+  }
+
+  private unfinished(): boolean {
+    const lines = this.buffer.filter((l) => l.trim() !== '');
+    if (!lines.length) return false;
+    return /^\s*(apiVersion|kind|---)/.test(lines[0]!) || /[:{]\s*$/.test(lines[lines.length - 1]!);
+  }
+
+  private flush(): void {
+    const text = this.buffer.join('\n').trim();
+    this.buffer = [];
+    if (text) this.onMessage(text);
+  }
+}
+
 export async function runConsole(io: Io, flags: SourceFlags & { namespace?: string }): Promise<number> {
   const source = await openSource(flags);
   const defaultNamespace = await defaultNamespaceOf(source, flags.namespace);
@@ -74,52 +149,33 @@ export async function runConsole(io: Io, flags: SourceFlags & { namespace?: stri
       return 0;
     }
     io.stdout(
-      `quota-doctor console — ${source.describe()}\n${nsLine}\nPaste an error or a manifest, or ask. Try:\n${GREETING_EXAMPLES.map((e) => `  ${e}`).join('\n')}\nA paste of many lines is one message (a manifest ends with a blank line); Ctrl-D quits.\n\n`,
+      `quota-doctor console — ${source.describe()}\n${nsLine}\nPaste an error or a manifest, or ask. Try:\n${GREETING_EXAMPLES.map((e) => `  ${e}`).join('\n')}\nA paste is one message, blank lines and all (a manifest ends with a blank line); Ctrl-D quits.\n\n`,
     );
     const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: 'quota-doctor> ' });
-    // A terminal paste arrives as many lines within milliseconds: lines that come in one burst are one
-    // message. A YAML manifest or a line ending in ':' waits for a blank line (pastes may pause).
-    const BURST_MS = 60;
-    let buffer: string[] = [];
-    let timer: NodeJS.Timeout | undefined;
     let busy = Promise.resolve();
     let closed = false;
-    const incomplete = () =>
-      buffer.length > 0 &&
-      (/^\s*(apiVersion|kind|---)/.test(buffer[0]!) || /[:{]\s*$/.test(buffer[buffer.length - 1]!));
-    const send = () => {
-      timer = undefined;
-      const text = buffer.join('\n').trim();
-      buffer = [];
-      if (!text) return;
-      if (/^(quit|exit)$/i.test(text)) {
-        rl.close();
-        return;
-      }
-      busy = busy.then(async () => {
-        try {
-          io.stdout(`${renderAnswer(await answerLine(text, { ...ctx, now: Date.now() }))}\n\n`);
-        } catch (e) {
-          io.stdout(`⚠️ ${e instanceof Error ? e.message : String(e)}\n\n`);
+    const reader = new PasteReader(
+      (text) => {
+        if (/^(quit|exit)$/i.test(text)) {
+          rl.close();
+          return;
         }
-        if (!closed) rl.prompt();
-      });
-    };
-    rl.on('line', (line) => {
-      if (timer) clearTimeout(timer);
-      if (line.trim() === '') {
-        if (buffer.length > 0) send();
-        else rl.prompt();
-        return;
-      }
-      buffer.push(line);
-      if (!incomplete()) timer = setTimeout(send, BURST_MS);
-    });
+        busy = busy.then(async () => {
+          try {
+            io.stdout(`${renderAnswer(await answerLine(text, { ...ctx, now: Date.now() }))}\n\n`);
+          } catch (e) {
+            io.stdout(`⚠️ ${e instanceof Error ? e.message : String(e)}\n\n`);
+          }
+          if (!closed) rl.prompt();
+        });
+      },
+      () => rl.prompt(),
+    );
+    rl.on('line', (line) => reader.line(line));
     rl.prompt();
     await new Promise<void>((resolve) => rl.once('close', () => resolve()));
     closed = true;
-    if (timer) clearTimeout(timer);
-    if (buffer.length) send();
+    reader.end();
     await busy;
     return 0;
   } finally {

@@ -94,6 +94,19 @@ export interface ExtenderQuotaFacts {
   extender: string;
   reason: string;
 }
+/**
+ * The Priority admission plugin (plugin/pkg/admission/priority/admission.go, admitPod): the pod names a
+ * PriorityClass that does not exist, or its spec carries an integer `priority` other than the one the
+ * plugin computes from the class (`spec.priority` is set by admission, not by the user).
+ */
+export interface PriorityFacts {
+  reason: 'class-not-found' | 'priority-set';
+  /** The class named (`class-not-found`); null where the text does not name it. */
+  priorityClass: string | null;
+  /** `priority-set`: the integer the spec gave, and the one computed from the class. */
+  priority?: number;
+  computed?: number;
+}
 export interface VolcanoFacts {
   scheduler: 'volcano';
   gang: boolean;
@@ -114,7 +127,8 @@ export type FindingBody =
   | { layer: 'other'; kind: 'webhook-unavailable'; facts: WebhookUnavailableFacts }
   | { layer: 'other'; kind: 'autoscaler'; facts: AutoscalerFacts }
   | { layer: 'other'; kind: 'extender-quota'; facts: ExtenderQuotaFacts }
-  | { layer: 'other'; kind: 'volcano'; facts: VolcanoFacts };
+  | { layer: 'other'; kind: 'volcano'; facts: VolcanoFacts }
+  | { layer: 'other'; kind: 'priority'; facts: PriorityFacts };
 
 export type FindingKind = FindingBody['kind'];
 /** The body of one kind: `BodyOf<'runtime'>`. */

@@ -12,7 +12,12 @@
  *   added): …` / `pod didn't trigger scale-up: …`;
  * - scheduler extenders' `ExceedsGPUQuota` (tkestack gpu-admission), a quota kept by the extender;
  * - volcano gangs: `… tasks in gang unschedulable: …` (volcano's node decisions, `0/N nodes are unavailable`,
- *   are scheduler findings: see scheduler.ts).
+ *   are scheduler findings: see scheduler.ts);
+ * - the Priority admission plugin (plugin/pkg/admission/priority/admission.go, admitPod): `no PriorityClass
+ *   with name X was found`, and `the integer value of priority (N) must not be provided in pod spec;
+ *   priority admission controller computed M from the given PriorityClass name` (1.11+; 1.8–1.10 said
+ *   `The integer value of priority must not be provided in pod spec. The system populates …`). Admission,
+ *   but neither quota nor LimitRange: the fix is the pod's priorityClassName or the class itself.
  */
 
 import type { CloudQuotaFacts, FindingBody, Match, WebhookDeniedFacts } from './finding.ts';
@@ -29,6 +34,27 @@ function other(body: OtherBody, text: string, start: number, end: number): Match
 function sentence(text: string, k: number, max = 400): number {
   const le = Math.min(lineEnd(text, k), k + max);
   return le;
+}
+
+/** `pods "x" is forbidden: ` (or `Error creating: …`) right before `k`: where it starts, and the pod it names. */
+function envelope(text: string, k: number): { start: number; pod?: string } {
+  const ls = lineStart(text, k);
+  const m = /(?:Error creating: )?pods? "([^"\n]{0,253})" is forbidden: $/.exec(text.slice(ls, k));
+  if (!m) return { start: k };
+  return m[1] ? { start: ls + m.index, pod: m[1] } : { start: ls + m.index };
+}
+
+/** A Priority admission finding, with the pod its envelope names. */
+function priority(
+  text: string,
+  k: number,
+  end: number,
+  facts: Extract<OtherBody, { kind: 'priority' }>['facts'],
+): Match {
+  const env = envelope(text, k);
+  const m = other({ layer: 'other', kind: 'priority', facts }, text, env.start, end);
+  if (env.pod) m.object = { resource: 'pods', name: env.pod };
+  return m;
 }
 
 /** All look-alike findings in normalized `text`. */
@@ -169,6 +195,25 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       lineEnd(text, k, 1000),
     ),
   );
+  // Priority admission: the class is missing.
+  on('no priorityclass with name ', (k) => {
+    const m = /^no PriorityClass with name ([a-z0-9][a-z0-9.-]{0,252}) was found/i.exec(text.slice(k, k + 300));
+    if (!m) return undefined;
+    return priority(text, k, k + m[0].length, { reason: 'class-not-found', priorityClass: m[1]! });
+  });
+  // Priority admission: an integer priority in the spec that the class does not give.
+  on('the integer value of priority', (k) => {
+    const w = text.slice(k, k + 300);
+    const m =
+      /^the integer value of priority(?: \((-?\d{1,10})\))? must not be provided in pod spec(?:; priority admission controller computed (-?\d{1,10}) from the given PriorityClass name|\. The system populates the value from the given PriorityClass name)?/i.exec(
+        w,
+      );
+    if (!m) return undefined;
+    const facts: Extract<OtherBody, { kind: 'priority' }>['facts'] = { reason: 'priority-set', priorityClass: null };
+    if (m[1] !== undefined) facts.priority = Number(m[1]);
+    if (m[2] !== undefined) facts.computed = Number(m[2]);
+    return priority(text, k, k + m[0].length, facts);
+  });
   scanMany(lower, table, out);
   return out.sort((a, b) => a.start - b.start);
 }

@@ -128,7 +128,14 @@ const NEEDS_CLEANING_RE = /[<&>\u2500-\u257f`~\\'(]/;
 export function cleanLine(raw: string): string {
   if (raw === '') return raw;
   // Most lines carry none of the characters any rule below looks for: one scan instead of a dozen.
-  if (!NEEDS_CLEANING_RE.test(raw) && !raw.includes('Error from server')) return raw;
+  if (
+    !NEEDS_CLEANING_RE.test(raw) &&
+    !raw.includes('Error from server') &&
+    !raw.includes('*') &&
+    !raw.includes('__') &&
+    !/^\s*_/.test(raw)
+  )
+    return raw;
   let s = raw;
   // Issue trackers and chat exports keep some markup: `<code>`, `</pre>`, `<br>`.
   if (s.includes('<')) s = s.replace(/<\/?(?:code|pre|br|p|tt|kbd|samp)\s?\/?>/gi, '');
@@ -144,6 +151,19 @@ export function cleanLine(raw: string): string {
   if ((s.includes('```') || s.includes('~~~')) && /^\s*(?:```|~~~)/.test(s))
     s = s.replace(/^\s*(?:```+|~~~+)(?:[A-Za-z][\w+-]*(?=\s|$))?\s*/, '');
   if (s.includes('`')) s = s.replace(/`+/g, '');
+  // Markdown emphasis around a message: `**0/3 nodes are available: 3 Insufficient memory.**`, `__…__`
+  // (markers that open after a space or the line start and close before a space, punctuation or the line
+  // end: `kube__x` stays), and a whole line in `*…*` or `_…_` (`requests.*`, `kube_pod_info` stay).
+  // A bold unit followed by a colon (`**133 Insufficient memory**: the node …`) ends there: the
+  // closing marker becomes a sentence end, so the prose after it is not read as part of the message.
+  // Exactly two stars: `***` is a redaction (`pods "***"`), left alone.
+  if (s.includes('**')) s = s.replace(/(?<=[^\s*])\*\*(?=:)/g, '. ').replace(/(?<!\*)\*\*(?!\*)/g, '');
+  if (s.includes('__')) s = s.replace(/(^|[\s(])__+(?=\S)|(?<=\S)__+(?=$|[\s).,:;!?])/g, '$1');
+  // A whole line in single emphasis (`*0/3 nodes are available: …*`, `_…_`): one anchored, linear match.
+  if (s.includes('*') || s.includes('_')) {
+    const e = /^(\s*(?:[-+]\s+)?)([*_])(?=[^\s*_])(.*[^\s*_])\2([.,:;!?]?\s*)$/.exec(s);
+    if (e) s = `${e[1]}${e[3]}${e[4]}`;
+  }
   // JSON / Go %q escaping: `\"` (any depth) is a quote; Go's encoder writes < > & as \u003c \u003e \u0026.
   if (s.includes('\\')) {
     s = s

@@ -55,6 +55,15 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     return m;
   });
   on('memory cgroup out of memory', (k) => runtime(text, k, 'OOMKilled'));
+  // OOM kills in prose and in the kernel's own words: OpenShift builds (`OutOfMemoryKilled: The build pod
+  // was killed due to an out of memory condition`), the oom-killer's `X invoked oom-killer: gfp_mask=…`
+  // and `Out of memory: Killed process N (name)` (the cgroup form is matched above).
+  on('outofmemorykilled', (k) => (wordAt(lower, k, 17) ? runtime(text, k, 'OOMKilled') : undefined));
+  on('killed due to an out of memory condition', (k) => runtime(text, k, 'OOMKilled'));
+  on('invoked oom-killer', (k) => runtime(text, k, 'OOMKilled'));
+  on('out of memory: kill', (k) =>
+    lower.slice(Math.max(0, k - 14), k) === 'memory cgroup ' ? undefined : runtime(text, k, 'OOMKilled'),
+  );
   on('the node was low on resource:', (k) => {
     const m = runtime(text, k, 'Evicted', k);
     if (/has larger consumption of/i.test(m.message)) m.version = 'new wording';

@@ -30,6 +30,11 @@ export type Unschedulable = UnschedulableFacts;
 function sentenceEnd(text: string, i: number, end: number): number {
   for (let p = i; p < end; p++) {
     if (text[p] !== '.') continue;
+    // ` ... ` where the user elided entries (`2 Insufficient cpu, ... 3 Too many pods`) ends nothing.
+    if (text[p + 1] === '.' && text[p + 2] === '.' && text[p - 1] === ' ' && text[p + 3] === ' ') {
+      p += 2;
+      continue;
+    }
     const c = text[p + 1];
     // `., ` too: a vendor scheduler appends `, reject the pod X … even after PostFilter.` (kuscia).
     if (
@@ -51,7 +56,10 @@ function sentenceEnd(text: string, i: number, end: number): number {
 /** `n reason, m reason` → entries; a piece that does not start with a count belongs to the previous reason. */
 export function splitHistogram(main: string): ReasonCount[] {
   const out: ReasonCount[] = [];
-  for (const piece of main.split(', ')) {
+  for (const raw of main.split(', ')) {
+    // An elision (`…`, `...`) where the user cut entries: not part of any reason.
+    const piece = raw.trim().replace(/^(?:…|\.{3})\s*/, '');
+    if (piece === '' && raw.trim() !== '') continue;
     const m = /^(\d{1,9}) (.*)$/s.exec(piece.trim());
     if (m) out.push({ count: Number(m[1]), reason: m[2]!.trim() });
     else if (out.length > 0) out[out.length - 1]!.reason += `, ${piece}`;
@@ -415,6 +423,67 @@ function gkeConsole(text: string, lower: string, k: number): SchedulerMatch {
   };
 }
 
+/** Reasons FitError prints (and the preemption part's), known well enough to trust a list without its frame. */
+const KNOWN_REASON_RE =
+  /^(?:Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) .{3,200}|Too many pods|Preemption is not helpful for scheduling|No preemption victims found for incoming pod)$/;
+const FRAMELESS_START_RE = /(?:^|[\s"'(:=])(\d{1,9}) (?:Insufficient [A-Za-z0-9]|node\(s\) |Too many pods)/g;
+const SCHEDULING_WORDS_RE = /pending|failedscheduling|unschedulable|schedul/;
+
+/**
+ * A reason list without its `0/N nodes are available:` frame (the user copied only the reasons, or
+ * wrote them into prose): `3 Insufficient cpu, 2 node(s) had taints that the pod didn't tolerate.`, or a
+ * lone `1 Insufficient memory` next to the word Pending. Every entry must be a reason FitError prints;
+ * a single entry also needs a scheduling word on its line or the line before. No total: N is not printed.
+ */
+function frameless(text: string, lower: string, covered: readonly SchedulerMatch[]): SchedulerMatch[] {
+  const out: SchedulerMatch[] = [];
+  // The lines whole messages already cover, in order: hits come in order too, so one pointer walks them.
+  const spans = covered
+    .map((c) => [lineStart(text, c.start, MAX_MESSAGE), lineEnd(text, c.end)] as const)
+    .sort((a, b) => a[0] - b[0]);
+  let si = 0;
+  let attempts = 0;
+  FRAMELESS_START_RE.lastIndex = 0;
+  for (
+    let m = FRAMELESS_START_RE.exec(text);
+    m && attempts < MAX_FRAMELESS_ATTEMPTS;
+    m = FRAMELESS_START_RE.exec(text)
+  ) {
+    const start = m.index + m[0].indexOf(m[1]!);
+    while (si < spans.length && spans[si]![1] < start) si++;
+    if (si < spans.length && start >= spans[si]![0]) continue;
+    attempts++;
+    const end = lineEnd(text, start, 2048);
+    const stop = sentenceEnd(text, start, end);
+    const body = trimEndOf(text.slice(start, stop < 0 ? end : stop), ' `\'"*_:;).');
+    const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimEndOf(r.reason, ' `\'"*_:;).') }));
+    if (
+      !reasons.length ||
+      !reasons.every((r) => r.count !== null && !Number.isNaN(r.count) && KNOWN_REASON_RE.test(r.reason))
+    )
+      continue;
+    if (reasons.length === 1) {
+      const ls = lineStart(text, start, 2048);
+      const context = lower.slice(lineStart(text, Math.max(0, ls - 1), 2048), end);
+      if (!SCHEDULING_WORDS_RE.test(context)) continue;
+    }
+    const stopAt = start + body.length;
+    out.push({
+      layer: 'scheduler',
+      kind: 'unschedulable',
+      facts: { total: null, reasons },
+      message: text.slice(start, stopAt).trim(),
+      start,
+      end: stopAt,
+    });
+    FRAMELESS_START_RE.lastIndex = stopAt;
+  }
+  return out;
+}
+
+/** Candidate frameless lists looked at, at most: the rest of a huge paste is not read for them. */
+const MAX_FRAMELESS_ATTEMPTS = 64;
+
 const ANCHOR_NEEDLES = [
   'nodes are available:',
   'no nodes are available that match all of the',
@@ -503,5 +572,7 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
       consumed = Math.max(consumed, m.end);
     }
   }
-  return dropCopiedFragments(text, out);
+  const kept = dropCopiedFragments(text, out);
+  const loose = frameless(text, lower, kept);
+  return loose.length ? [...kept, ...loose].sort((a, b) => a.start - b.start) : kept;
 }

@@ -6,11 +6,22 @@
  *   `<path>: Invalid value: "<request>": must be equal to <res> limit of <limit>` (extended resources);
  *   `<path>.limits: Required value: Limit must be set for non overcommitable resources`.
  * The envelope is `The Pod "<name>" is invalid: ` (a Kind, not a resource), several errors as `[e1, e2]`.
+ *
+ * Older servers (before 1.20) reported the same rule on the limit: `<path>.limits: Invalid value: "<limit>":
+ * must be greater than or equal to <res> request` (the value is the limit, the request is not printed).
+ *
+ * Decode-time quantity errors come before validation: the request body does not even decode
+ * (apimachinery resource.ParseQuantity, ErrFormatWrong / ErrSuffix, wrapped by the JSON decoder):
+ *   `<Kind> in version "v1" cannot be handled as a <Kind>: [v1.Pod.Spec: … v1.ResourceRequirements.Limits:
+ *   unmarshalerDecoder: ]quantities must match the regular expression '<re>'[, error found in #N byte of
+ *   ...|<json>|..., bigger context ...|<json>|...]`, or `unable to parse quantity's suffix`; kubectl's own
+ *   decoder says `unable to decode "<file>": quantities must match …`. The bad value is named only inside
+ *   the JSON context, when printed.
  */
 
 import type { Match } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
-import { bare, scanMany, wordBefore } from './scan.ts';
+import { bare, lineEnd, lineStart, scanMany, wordBefore } from './scan.ts';
 import { envelopeBefore, subjectBefore } from './subject.ts';
 
 /** The field path that ends at `end` of `s` (`spec.containers[0].resources.requests`). */
@@ -103,6 +114,92 @@ function limitMustBeSet(text: string, k: number): Match | undefined {
   return m;
 }
 
+const GREATER_RE = /must be greater than or equal to ([A-Za-z0-9][A-Za-z0-9./_-]{0,252}) request/iy;
+
+/** `<path>.limits: Invalid value: "<limit>": must be greater than or equal to <res> request` (before 1.20). */
+function greaterOrEqual(text: string, k: number): Match | undefined {
+  GREATER_RE.lastIndex = k;
+  const d = GREATER_RE.exec(text);
+  if (!d) return undefined;
+  const end = GREATER_RE.lastIndex;
+  const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
+  const fieldStart = before ? k - before.length : k;
+  const { start, object } = envelopeOf(text, fieldStart);
+  const m: Match = {
+    layer: 'api-validation',
+    kind: 'api-validation',
+    // The value printed is the limit; the request it is below is not printed.
+    facts: { resource: d[1]!, value: null, limit: before?.value ?? null, field: before ? before.field : null },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+    version: '<1.20',
+  };
+  if (object) m.object = object;
+  return m;
+}
+
+/** `Pod in version "v1" cannot be handled as a Pod: ` before `at` on its line: the object kind, and where it starts. */
+function handledAsBefore(text: string, at: number): { start: number; kind: string } | undefined {
+  const from = lineStart(text, at, 4096);
+  const line = text.slice(from, at);
+  const i = line.lastIndexOf(' cannot be handled as a');
+  if (i < 0) return undefined;
+  const head = /([A-Z][A-Za-z]*) in version "[^"]*"\s*$/.exec(line.slice(0, i));
+  const kind = /^ cannot be handled as an? ([A-Z][A-Za-z]*)/.exec(line.slice(i))?.[1] ?? head?.[1];
+  if (!kind) return undefined;
+  return { start: from + (head ? head.index : i + 1), kind };
+}
+
+const DECODE_FIELD_RE = /v1\.ResourceRequirements\.(Limits|Requests)\b/;
+
+/** The value and its resource in the decoder's `error found in #N byte of ...|ctx|..., bigger context ...|ctx|...`. */
+function decodedValue(tail: string): { resource: string | null; value: string | null } {
+  const ctx = /error found in #\d+ byte of \.\.\.\|(.*?)\|\.\.\.(?:, bigger context \.\.\.\|(.*?)\|\.\.\.)?/.exec(tail);
+  if (!ctx) return { resource: null, value: null };
+  const unescaped = (s: string) => s.replace(/\\+"/g, '"');
+  const near = unescaped(ctx[1] ?? '');
+  const value = /:"([^"]{1,64})"/.exec(near)?.[1] ?? null;
+  if (!value) return { resource: null, value: null };
+  const big = unescaped(ctx[2] ?? near);
+  const esc = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const resource = new RegExp(`"([A-Za-z0-9][A-Za-z0-9./_-]{0,252})":"${esc}"`).exec(big)?.[1] ?? null;
+  return { resource, value };
+}
+
+const DECODE_RE =
+  /(?:quantities must match\s+the regular expression(?: '[^'\n]{1,80}')?|unable to parse quantity's suffix)/iy;
+
+function decodeError(text: string, k: number): Match | undefined {
+  DECODE_RE.lastIndex = k;
+  const d = DECODE_RE.exec(text);
+  if (!d) return undefined;
+  const end = DECODE_RE.lastIndex;
+  const env = handledAsBefore(text, k);
+  // kubectl's own decoder (before 1.5): `unable to decode "pod.yaml": quantities must match …`.
+  const kubectl = env ? undefined : /unable to decode "[^"\n]{0,1000}": $/.exec(text.slice(Math.max(0, k - 1100), k));
+  const start = env ? env.start : kubectl ? k - kubectl[0].length : k;
+  const tail = text.slice(end, Math.min(lineEnd(text, end), end + 2048));
+  const { resource, value } = decodedValue(tail);
+  const path = DECODE_FIELD_RE.exec(text.slice(start, k))?.[1];
+  const m: Match = {
+    layer: 'api-validation',
+    kind: 'api-validation',
+    facts: { resource, value, limit: null, field: path ? `resources.${path.toLowerCase()}` : null },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+  };
+  if (env) m.object = { resource: kindToResource(env.kind) };
+  return m;
+}
+
+/** `Pod` → `pods`, `Deployment` → `deployments` (the kinds a manifest with resources has). */
+function kindToResource(kind: string): string {
+  const lower = kind.toLowerCase();
+  return lower.endsWith('s') ? `${lower}es` : `${lower}s`;
+}
+
 /** All resource field errors in normalized `text`. */
 export function findValidation(text: string, lowerText?: string): Match[] {
   const lower = lowerText ?? lowerAscii(text);
@@ -113,6 +210,9 @@ export function findValidation(text: string, lowerText?: string): Match[] {
       ['must be less than or', (k) => lessOrEqual(text, k)],
       ['must be equal to ', (k) => lessOrEqual(text, k)],
       ['limit must be set for non overcommitable resources', (k) => limitMustBeSet(text, k)],
+      ['must be greater than or equal to ', (k) => greaterOrEqual(text, k)],
+      ['quantities must match', (k) => decodeError(text, k)],
+      ["unable to parse quantity's suffix", (k) => decodeError(text, k)],
     ],
     out,
   );

@@ -227,7 +227,10 @@ describe('(c) 10000 CPU: admitted, no node fits, preemption not helpful', () => 
       facts: { total: 1, reasons: [{ count: 1, reason: 'Insufficient cpu' }] },
     });
     expect(r.headline).toBe('Admitted, but no node fits — scheduler (0/1 nodes) — pod huge (big)');
-    expect(r.lines).toContain('Preemption cannot help: no lower-priority pods would make room.');
+    // 10000 cores > n1's 4 allocatable: no node can ever hold it (src/answer/tie.ts replaces the generic line).
+    expect(r.lines).toContain(
+      'No node can ever hold it: it requests 10k cpu, more than any node allocates (the largest, n1, has 4). Preemption cannot make room that no node has.',
+    );
     expect(r.lines).toContain('Quota is not the problem here: raising it will not help.');
     // short = 10000 − 3.5 = 9996.5 cores = 9996500m
     expect(r.lines).toContain(
@@ -254,9 +257,12 @@ describe('(c) 10000 CPU: admitted, no node fits, preemption not helpful', () => 
     ]);
   });
 
-  it('without a pod name it still names the layer and the namespace', () => {
+  it('without a pod name it is tied to the Pending pod whose re-simulation gives the message (no event left)', () => {
     const d2 = diagnose({ text: msg, state: state(), namespace: 'big' });
-    expect(d2.answer.replies[0]!.headline).toBe('Admitted, but no node fits — scheduler (0/1 nodes) — in big');
+    expect(d2.answer.replies[0]!.headline).toBe('Admitted, but no node fits — scheduler (0/1 nodes) — pod huge (big)');
+    expect(d2.answer.replies[0]!.lines[0]).toBe(
+      'This is pod/huge (big): no FailedScheduling event left (they expire), but re-simulated now it gets this message.',
+    );
   });
 });
 
