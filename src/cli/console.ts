@@ -27,7 +27,7 @@ export async function answerLine(line: string, ctx: AskContext): Promise<Answer>
 }
 
 export async function runConsole(io: Io, flags: SourceFlags & { namespace?: string }): Promise<number> {
-  const source = await openSource(flags);
+  const source = await openSource({ ...flags, watch: io.isTTY });
   const ctx: AskContext = { source, defaultNamespace: flags.namespace, now: Date.now() };
   try {
     if (!io.isTTY) {

@@ -12,7 +12,14 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { isIPv6 } from 'node:net';
-import { KubeConfig, Observable, VersionApi, type RequestContext, type ResponseContext } from '@kubernetes/client-node';
+import {
+  KubeConfig,
+  Observable,
+  VersionApi,
+  type Cluster,
+  type RequestContext,
+  type ResponseContext,
+} from '@kubernetes/client-node';
 import { Snapshot, type KObject } from '../k8s/snapshot.ts';
 import {
   reconciledWarnings,
@@ -27,6 +34,7 @@ import {
 import { sameProjection } from './projection.ts';
 import { Deadline, Reflector, type BackoffOptions, type ReflectorSink, type WatchdogOptions } from './reflector.ts';
 import { ALL_RESOURCES, RESOURCES, makeApis, type Apis, type ResourceName } from './api-resources.ts';
+import { EdgeKubeConfig, kubeconfigList, mergeKubeconfigFiles, proxyFromEnv } from './kubeconfig.ts';
 
 export interface LiveSourceOptions {
   kubeConfig: KubeConfig;
@@ -329,6 +337,8 @@ export class LiveSource implements ClusterSource {
     this.closed = true;
     clearInterval(this.watchdogTimer);
     for (const r of this.reflectors.values()) r.stop();
+    // The kept-alive connections (kubeconfig.ts) go with the source.
+    if (this.o.kubeConfig instanceof EdgeKubeConfig) this.o.kubeConfig.destroyAgents();
   }
 
   /**
@@ -547,31 +557,26 @@ export function loadKubeConfig(o: {
   context?: string;
   env?: NodeJS.ProcessEnv;
   serviceAccountRoot?: string;
-}): KubeConfig {
+}): EdgeKubeConfig {
   const env = o.env ?? process.env;
-  const kc = new KubeConfig();
+  let kc = new EdgeKubeConfig();
   let from: string;
   if (o.kubeconfig) {
     if (!existsSync(o.kubeconfig)) throw new Error(`kubeconfig ${o.kubeconfig}: no such file`);
-    readInto(kc, o.kubeconfig);
+    kc = mergeKubeconfigFiles([o.kubeconfig]);
     from = o.kubeconfig;
   } else if (env.KUBECONFIG) {
-    // kubectl merges every file of the list and skips the ones that do not exist; the first file
-    // that sets a value wins (client-node mergeConfig with preserveContext keeps the first context).
-    const files = env.KUBECONFIG.split(delimiter).filter((f) => f !== '' && existsSync(f));
+    // kubectl merges every file of the list and skips the ones that do not exist, by client-go's
+    // rules (kubeconfig.ts): the first to set current-context wins, the first definition of a name.
+    const files = kubeconfigList(env.KUBECONFIG, delimiter);
     if (files.length === 0) throw new Error(`KUBECONFIG=${env.KUBECONFIG}: no such file`);
-    readInto(kc, files[0]!);
-    for (const f of files.slice(1)) {
-      const more = new KubeConfig();
-      readInto(more, f);
-      kc.mergeConfig(more, true);
-    }
+    kc = mergeKubeconfigFiles(files);
     from = files.join(delimiter);
   } else {
     const home = env.HOME || env.USERPROFILE || homedir();
     const file = home ? join(home, '.kube', 'config') : '';
     if (file && existsSync(file)) {
-      readInto(kc, file);
+      kc = mergeKubeconfigFiles([file]);
       from = file;
     } else if (
       env.KUBERNETES_SERVICE_HOST &&
@@ -594,9 +599,18 @@ export function loadKubeConfig(o: {
   } else if (!kc.getCurrentContext() || !names.includes(kc.getCurrentContext())) {
     throw new Error(`${from} has no current context; pass --context (contexts: ${names.join(', ') || 'none'})`);
   }
-  const cluster = kc.getCurrentCluster();
+  let cluster = kc.getCurrentCluster();
   if (!cluster?.server)
     throw new Error(`context "${kc.getCurrentContext()}" in ${from} names no cluster with a server`);
+  if (!cluster.proxyUrl) {
+    const proxyUrl = proxyFromEnv(cluster.server, env);
+    if (proxyUrl) {
+      const withProxy: Cluster = { ...cluster, proxyUrl };
+      const old = cluster;
+      kc.clusters = kc.clusters.map((c) => (c === old ? withProxy : c));
+      cluster = withProxy;
+    }
+  }
   if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
     // config.js createAgent: client-node 1.4 refuses plain http unless the cluster skips TLS checks.
     throw new Error(
@@ -606,16 +620,8 @@ export function loadKubeConfig(o: {
   return kc;
 }
 
-function readInto(kc: KubeConfig, file: string): void {
-  try {
-    kc.loadFromFile(file);
-  } catch (e) {
-    throw new Error(`kubeconfig ${file}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
-  }
-}
-
 /** client-node's loadFromCluster(), but reading the given env (it reads process.env) and SA folder. */
-function loadInCluster(kc: KubeConfig, env: NodeJS.ProcessEnv, root: string): void {
+function loadInCluster(kc: EdgeKubeConfig, env: NodeJS.ProcessEnv, root: string): void {
   const host = env.KUBERNETES_SERVICE_HOST ?? '';
   const port = env.KUBERNETES_SERVICE_PORT ?? '';
   // config.js loadFromCluster: these ports mean plain http.

@@ -417,9 +417,13 @@ export class Reflector {
     const budget = this.o.retryBudgetMs ?? 2 * this.o.requestTimeoutMs;
     const first = Date.now();
     let step = this.o.backoff.initialMs;
+    let retried = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await send();
+        const v = await send();
+        // The failure the retries stood on is over (a watch connecting clears it too).
+        if (retried) this.failure = undefined;
+        return v;
       } catch (e) {
         const code = failureCode(e);
         if (code === undefined || (code !== 429 && code < 500) || attempt >= MAX_ATTEMPTS) throw e;
@@ -429,6 +433,9 @@ export class Reflector {
         if (Date.now() + wait - first > budget) throw e;
         if (this.stopped) throw new Stopped();
         if (this.loop !== loop) throw new Restarted();
+        // An answer asked meanwhile names this fault (with the server's words), not a bare timeout.
+        this.fail(e);
+        retried = true;
         await this.sleep(wait);
         if (this.stopped) throw new Stopped();
         if (this.loop !== loop) throw new Restarted();
