@@ -492,15 +492,17 @@ export class Reflector {
       this.request(loop, `list ${this.label}`, async (d) => {
         const capture = captureRawList(d.signal);
         const opts: ConfigurationOptions = { middleware: [capture.middleware], middlewareMergeStrategy: 'append' };
-        await this.o.def.list(
-          this.o.apis,
-          {
-            limit: cont === FULL_LIST ? undefined : this.o.pageSize,
-            _continue: cont === FULL_LIST ? undefined : cont,
-            fieldSelector: this.o.fieldSelector,
-          },
-          this.namespace,
-          opts,
+        await withStatusBody(capture, () =>
+          this.o.def.list(
+            this.o.apis,
+            {
+              limit: cont === FULL_LIST ? undefined : this.o.pageSize,
+              _continue: cont === FULL_LIST ? undefined : cont,
+              fieldSelector: this.o.fieldSelector,
+            },
+            this.namespace,
+            opts,
+          ),
         );
         return capture.text();
       }),
@@ -680,15 +682,32 @@ function retryAfterMs(e: unknown): number | undefined {
  * too gives one projection for both. Non-2xx responses pass through untouched, so client-node still
  * throws its ApiException with the Status body.
  */
-function captureRawList(signal: AbortSignal): { middleware: ObservableMiddleware; text(): string | undefined } {
+interface RawCapture {
+  middleware: ObservableMiddleware;
+  text(): string | undefined;
+  /** The body of a non-2xx answer (client-node drops it for the codes its spec declares, e.g. 401). */
+  errorText(): string | undefined;
+}
+
+function captureRawList(signal: AbortSignal): RawCapture {
   let raw: string | undefined;
+  let errorRaw: string | undefined;
   const middleware: ObservableMiddleware = {
     pre(c: RequestContext) {
       c.setSignal(signal);
       return new Observable(Promise.resolve(c));
     },
     post(r: ResponseContext) {
-      if (r.httpStatusCode < 200 || r.httpStatusCode > 299) return new Observable(Promise.resolve(r));
+      if (r.httpStatusCode < 200 || r.httpStatusCode > 299)
+        return new Observable(
+          r.body.text().then((t) => {
+            errorRaw = t;
+            return new ResponseContext(r.httpStatusCode, r.headers, {
+              text: () => Promise.resolve(t),
+              binary: () => Promise.resolve(Buffer.from(t)),
+            });
+          }),
+        );
       return new Observable(
         r.body.text().then((t) => {
           raw = t;
@@ -700,7 +719,20 @@ function captureRawList(signal: AbortSignal): { middleware: ObservableMiddleware
       );
     },
   };
-  return { middleware, text: () => raw };
+  return { middleware, text: () => raw, errorText: () => errorRaw };
+}
+
+/** Runs a list call; an ApiException without its body gets the Status the server sent. */
+async function withStatusBody<T>(capture: RawCapture, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    if (e instanceof ApiException && (e.body === undefined || e.body === null)) {
+      const t = capture.errorText();
+      if (t !== undefined) e.body = t;
+    }
+    throw e;
+  }
 }
 
 /**
