@@ -63,6 +63,12 @@ export class CredentialError extends Error {
   readonly reason = 'Credentials';
 }
 
+/**
+ * No cap on connections per cluster (Node's default): node-fetch 2.7 reports a false "Premature close"
+ * on a chunked response whose socket a queued request took over before the response's 'close'
+ * (lib/index.js fixResponseChunkedTransferBadEnding), and a cap makes requests queue. Keep-alive still
+ * reuses each connection for the next page and the next request.
+ */
 /** How often a tokenFile is read again (client-go transport.NewCachedFileTokenSource: 1 minute). */
 const TOKEN_FILE_TTL_MS = 60_000;
 
@@ -168,7 +174,7 @@ export class EdgeKubeConfig extends KubeConfig {
     }
     let made: http.Agent = agent;
     if (!cluster?.proxyUrl) {
-      const keep = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: 16, maxFreeSockets: 16 };
+      const keep = { keepAlive: true, keepAliveMsecs: 30_000 };
       made =
         agent instanceof https.Agent
           ? new https.Agent({

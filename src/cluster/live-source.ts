@@ -13,7 +13,7 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { isIPv6 } from 'node:net';
 import {
-  KubeConfig,
+  type KubeConfig,
   Observable,
   VersionApi,
   type Cluster,

@@ -192,6 +192,9 @@ export class KubeApiServer {
   private readonly tokens = new Map<string, { id: Identity; expiresAt?: number }>();
   private readonly bindings: Binding[] = [];
   private readonly throttles: Throttle[] = [];
+  private readonly failNexts: Array<{ resource: string; code: number; remaining: number }> = [];
+  /** Called for each authenticated request before it is answered (a test's hook: expire, count …). */
+  onRequest?: (path: string, query: URLSearchParams) => void;
   private readonly unserved = new Set<string>();
   private readonly sockets = new Set<Socket>();
   private port = 0;
@@ -286,11 +289,22 @@ export class KubeApiServer {
 
   clearThrottles(): void {
     this.throttles.length = 0;
+    this.failNexts.length = 0;
+  }
+
+  /** The next `times` authorized requests of `resource` answer `code` (a 5xx Status). */
+  failNext(resource: string, code: number, times: number): void {
+    this.failNexts.push({ resource, code, remaining: times });
   }
 
   /** The API group is not served: discovery omits it and its paths are 404. */
   unserve(group: string): void {
     this.unserved.add(group);
+  }
+
+  /** Serves the API group again. */
+  serve(group: string): void {
+    this.unserved.delete(group);
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------
@@ -474,6 +488,15 @@ export class KubeApiServer {
         }),
       );
     }
+    const f = this.failNexts.find((x) => x.remaining > 0 && x.resource === route.resource);
+    if (f) {
+      f.remaining--;
+      return reply(
+        f.code,
+        statusBody(f.code, f.code === 503 ? 'ServiceUnavailable' : 'InternalError', `etcdserver: request timed out`),
+      );
+    }
+    this.onRequest?.(path, url.searchParams);
     // Authorized: the data side answers (streaming, for a watch).
     const up = httpRequest(
       `${this.data.url}${path}${url.search}`,
