@@ -28,7 +28,11 @@ export async function answerLine(line: string, ctx: AskContext): Promise<Answer>
 
 export async function runConsole(io: Io, flags: SourceFlags & { namespace?: string }): Promise<number> {
   const source = await openSource({ ...flags, watch: io.isTTY });
-  const ctx: AskContext = { source, defaultNamespace: flags.namespace, now: Date.now() };
+  const ctx: AskContext = {
+    source,
+    defaultNamespace: flags.namespace ?? source.contextNamespace?.(),
+    now: Date.now(),
+  };
   try {
     if (!io.isTTY) {
       const text = await io.readStdin();

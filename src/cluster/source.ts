@@ -131,6 +131,8 @@ export interface ClusterSource {
   describe(): string;
   /** The current state; never throws for cluster faults (they are errors in the result). */
   load(opts?: LoadOptions): Promise<SourceResult>;
+  /** The kubeconfig context's namespace (live sources): the fallback after `-n`, before `default`. */
+  contextNamespace?(): string | undefined;
   /** Whether the source can answer now (readiness). */
   ready(): Promise<boolean>;
   /** Liveness (live sources); a source without it is never wedged. */
