@@ -36,7 +36,7 @@ export async function serve(io: ServeIo, env: NodeJS.ProcessEnv = process.env): 
     answerer: createAnswerer(),
     policy,
     logger,
-    sourceFor: (context?: string) => openSource({ state: config.statePath, context }, env),
+    sourceFor: (context?: string) => openSource({ state: config.statePath, context, watch: true }, env),
     leaseApi: () => leaseApi(env),
     alerts: { apis: () => alertApis(env), ...(env.HOSTNAME ? { identity: env.HOSTNAME } : {}) },
   });

@@ -19,6 +19,8 @@ export interface SourceFlags {
   state?: string;
   kubeconfig?: string;
   context?: string;
+  /** Keep a live cluster's cache current with watches (long-running: serve, console, mcp); a one-shot run lists only. */
+  watch?: boolean;
 }
 
 const reconcile = (s: Snapshot) => reconcileQuotaStatus(s, Date.now());
@@ -29,7 +31,14 @@ export async function openSource(flags: SourceFlags, env: NodeJS.ProcessEnv = pr
   if (state) return new FileSource(state, { reconcile, prime });
   const { createLiveSource } = await import('../cluster/live-source.ts');
   try {
-    return createLiveSource({ kubeconfig: flags.kubeconfig, context: flags.context, env, reconcile, prime });
+    return createLiveSource({
+      kubeconfig: flags.kubeconfig,
+      context: flags.context,
+      env,
+      reconcile,
+      prime,
+      watch: flags.watch ?? false,
+    });
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }

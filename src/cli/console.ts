@@ -132,11 +132,14 @@ export class PasteReader {
 }
 
 export async function runConsole(io: Io, flags: SourceFlags & { namespace?: string }): Promise<number> {
-  const source = await openSource(flags);
-  const defaultNamespace = await defaultNamespaceOf(source, flags.namespace);
+  const source = await openSource({ ...flags, watch: io.isTTY });
+  // -n, else the kubeconfig context's namespace, else the oldest namespace with workloads.
+  const contextNs = flags.namespace ? undefined : source.contextNamespace?.();
+  const defaultNamespace = await defaultNamespaceOf(source, flags.namespace ?? contextNs);
   const ctx: AskContext = { source, defaultNamespace, now: Date.now() };
+  const why = flags.namespace ? '' : contextNs ? " (the kubeconfig context's)" : ' (the oldest with workloads)';
   const nsLine = defaultNamespace
-    ? `Namespace: ${defaultNamespace}${flags.namespace ? '' : ' (the oldest with workloads)'} when a question names none — say "in <namespace>" or start with -n.`
+    ? `Namespace: ${defaultNamespace}${why} when a question names none — say "in <namespace>" or start with -n.`
     : 'No namespace assumed: say "in <namespace>" or start with -n.';
   try {
     if (!io.isTTY) {

@@ -17,7 +17,11 @@ function sourceOptions(): Option[] {
     new Option('--state <path>', 'a file or folder of Kubernetes objects instead of the live cluster'),
     new Option('--kubeconfig <path>', 'kubeconfig file (live cluster)'),
     new Option('--context <name>', 'kubeconfig context (live cluster)'),
-    new Option('--k8s-version <version>', 'Kubernetes version whose wording to use').default('1.35'),
+    // No default here: without the flag, the live cluster's /version decides, else 1.35 (the engine's).
+    new Option(
+      '--k8s-version <version>',
+      "Kubernetes version whose wording to use (default: the cluster's, else 1.35)",
+    ),
   ];
 }
 

@@ -12,11 +12,19 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { isIPv6 } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
+import {
+  type KubeConfig,
+  Observable,
+  VersionApi,
+  type Cluster,
+  type RequestContext,
+  type ResponseContext,
+} from '@kubernetes/client-node';
 import { Snapshot, type KObject } from '../k8s/snapshot.ts';
 import {
   reconciledWarnings,
   type ClusterSource,
+  type LoadOptions,
   type Reconcile,
   type SourceError,
   type SourceHealth,
@@ -24,8 +32,9 @@ import {
   type SourceWarning,
 } from './source.ts';
 import { sameProjection } from './projection.ts';
-import { Reflector, type BackoffOptions, type ReflectorSink, type WatchdogOptions } from './reflector.ts';
+import { Deadline, Reflector, type BackoffOptions, type ReflectorSink, type WatchdogOptions } from './reflector.ts';
 import { ALL_RESOURCES, RESOURCES, makeApis, type Apis, type ResourceName } from './api-resources.ts';
+import { EdgeKubeConfig, kubeconfigList, mergeKubeconfigFiles, proxyFromEnv } from './kubeconfig.ts';
 
 export interface LiveSourceOptions {
   kubeConfig: KubeConfig;
@@ -75,6 +84,11 @@ export interface LiveSourceOptions {
   compactEvery?: number;
   /** What `describe()` says. */
   label?: string;
+  /**
+   * Keep the cache current with watches (default true: the bot). false: a one-shot run (the CLI), each
+   * resource is listed once, only those the question needs, and no watch is opened.
+   */
+  watch?: boolean;
 }
 
 /** Kinds in the order they are copied on a rebuild (any order works; this one reads well). */
@@ -82,6 +96,7 @@ const CACHE_KINDS = ALL_RESOURCES.map((r) => RESOURCES[r].kind);
 
 export class LiveSource implements ClusterSource {
   readonly kind = 'live';
+  private version?: Promise<string | undefined>;
   private readonly o: Required<Omit<LiveSourceOptions, 'prime' | 'label' | 'resources' | 'reconcile' | 'watchdog'>> &
     Pick<LiveSourceOptions, 'prime' | 'label' | 'reconcile'> & { watchdog: WatchdogOptions & { everyMs: number } };
   private watchdogTimer?: NodeJS.Timeout;
@@ -123,6 +138,7 @@ export class LiveSource implements ClusterSource {
       eventFieldSelector: opts.eventFieldSelector ?? 'type=Warning',
       podFieldSelector: opts.podFieldSelector ?? 'status.phase!=Succeeded,status.phase!=Failed',
       compactEvery: opts.compactEvery ?? 256,
+      watch: opts.watch ?? true,
       prime: opts.prime,
       reconcile: opts.reconcile,
       label: opts.label,
@@ -144,6 +160,11 @@ export class LiveSource implements ClusterSource {
     if (this.started || this.closed) return;
     this.started = true;
     for (const r of this.resources) this.reflectorFor(r, undefined);
+    this.startWatchdog();
+  }
+
+  private startWatchdog(): void {
+    if (this.watchdogTimer || this.closed) return;
     this.watchdogTimer = setInterval(() => {
       const now = Date.now();
       for (const r of this.reflectors.values()) r.watchdog(now);
@@ -151,17 +172,32 @@ export class LiveSource implements ClusterSource {
     this.watchdogTimer.unref();
   }
 
-  async load(opts: { namespaces?: string[]; signal?: AbortSignal } = {}): Promise<SourceResult> {
-    this.start();
-    const cluster = [...this.reflectors.values()].filter((r) => r.namespace === undefined);
+  async load(opts: LoadOptions = {}): Promise<SourceResult> {
+    const asked = opts.namespaces ?? [];
+    const placement = opts.placement ?? true;
+    // Only the asked namespaces' objects are needed: nothing cluster-wide.
+    const scoped = !placement && asked.length > 0;
+    const version = this.serverVersion();
+    let cluster: Reflector[];
+    if (this.o.watch) {
+      this.start();
+      cluster = [...this.reflectors.values()].filter((r) => r.namespace === undefined);
+    } else {
+      // One-shot: list what this question needs, once; no watch.
+      this.startWatchdog();
+      cluster = scoped ? [] : this.resources.map((r) => this.reflectorFor(r, undefined));
+    }
     await Promise.all(cluster.map((r) => r.whenAttempted(this.o.syncTimeoutMs, opts.signal)));
 
-    // Without a cluster-wide grant (RBAC per namespace), read the asked namespaces one by one.
+    // The asked namespaces one by one: when the question needs nothing else (one-shot), or without a
+    // cluster-wide grant (RBAC per namespace).
     const perNs: Reflector[] = [];
-    for (const ns of opts.namespaces ?? []) {
-      for (const r of cluster) {
-        if (!r.def.namespaced || r.hasSynced || r.failure?.code !== 403) continue;
-        perNs.push(this.reflectorFor(r.def.resource, ns));
+    for (const ns of asked) {
+      for (const resource of this.resources) {
+        if (!RESOURCES[resource].namespaced) continue;
+        const wide = this.reflectors.get(keyOf(resource, undefined));
+        const needed = wide === undefined ? scoped : !wide.hasSynced && wide.failure?.code === 403;
+        if (needed) perNs.push(this.reflectorFor(resource, ns));
       }
     }
     if (perNs.length) await Promise.all(perNs.map((r) => r.whenAttempted(this.o.syncTimeoutMs, opts.signal)));
@@ -170,24 +206,28 @@ export class LiveSource implements ClusterSource {
     const warnings: SourceWarning[] = [];
     const now = Date.now();
     for (const r of this.reflectors.values()) {
-      if (r.namespace !== undefined && !(opts.namespaces ?? []).includes(r.namespace)) continue;
+      if (r.namespace !== undefined && !asked.includes(r.namespace)) continue;
       if (!r.hasSynced) {
+        if (r.namespace === undefined && !this.neededWide(r, asked, placement)) continue;
         errors.push(
           r.failure
             ? {
                 resource: r.failure.resource,
                 ...(r.failure.namespace ? { namespace: r.failure.namespace } : {}),
                 reason: r.failure.reason,
+                cause: r.failure.cause,
                 message: r.failure.message,
               }
             : {
                 resource: r.def.resource,
                 ...(r.namespace ? { namespace: r.namespace } : {}),
                 reason: 'Timeout',
+                cause: 'Timeout',
                 message: `${r.label}: not listed yet (still waiting after ${this.o.syncTimeoutMs} ms)`,
               },
         );
       } else {
+        if (r.namespace === undefined && scoped && !r.def.namespaced) continue;
         // Data is there but may be behind: say since when, and why.
         const since = r.staleSince(now);
         if (since !== undefined) {
@@ -222,7 +262,69 @@ export class LiveSource implements ClusterSource {
       }
     }
     if (unreconciled && this.o.reconcile) warnings.push(...reconciledWarnings(this.o.reconcile(snapshot)));
-    return { snapshot, errors, warnings };
+    const serverVersion = await version;
+    const contextNamespace = this.contextNamespace();
+    return {
+      snapshot,
+      errors,
+      warnings,
+      ...(serverVersion ? { serverVersion } : {}),
+      ...(contextNamespace ? { contextNamespace } : {}),
+    };
+  }
+
+  /**
+   * Whether a cluster-wide reflector that did not list is a gap in this answer. Cluster-scoped
+   * resources (nodes, namespaces, priority and storage classes) are needed for placement only. A
+   * namespaced one is covered, for the asked namespaces, by their own reads when those listed; what
+   * it then still misses is other namespaces' objects, which only placement needs of pods (they
+   * occupy the nodes).
+   */
+  private neededWide(r: Reflector, asked: readonly string[], placement: boolean): boolean {
+    if (!r.def.namespaced) return placement;
+    if (asked.length === 0) return true;
+    const covered = asked.every((ns) => this.reflectors.get(keyOf(r.def.resource, ns))?.hasSynced === true);
+    if (!covered) return !asked.every((ns) => this.reflectors.has(keyOf(r.def.resource, ns)));
+    return placement && r.def.resource === 'pods';
+  }
+
+  /** The kubeconfig context's namespace, if it sets one. */
+  contextNamespace(): string | undefined {
+    const ctx = this.o.kubeConfig.getContextObject(this.o.kubeConfig.getCurrentContext());
+    return ctx?.namespace || undefined;
+  }
+
+  /**
+   * `major.minor` from GET /version, read once per source (per cluster); undefined when it could not
+   * be read (the answer then keeps the default wording; reading it never makes an error).
+   */
+  serverVersion(): Promise<string | undefined> {
+    this.version ??= (async () => {
+      const d = new Deadline(this.o.requestTimeoutMs, new AbortController().signal, '/version: no answer');
+      try {
+        const api = this.o.kubeConfig.makeApiClient(VersionApi);
+        const info = await d.race(
+          api.getCode({
+            middleware: [
+              {
+                pre: (c: RequestContext) => {
+                  c.setSignal(d.signal);
+                  return new Observable(Promise.resolve(c));
+                },
+                post: (r: ResponseContext) => new Observable(Promise.resolve(r)),
+              },
+            ],
+            middlewareMergeStrategy: 'append',
+          }),
+        );
+        return versionOf(info.major, info.minor, info.gitVersion);
+      } catch {
+        return undefined;
+      } finally {
+        d.clear();
+      }
+    })();
+    return this.version;
   }
 
   async ready(): Promise<boolean> {
@@ -235,6 +337,8 @@ export class LiveSource implements ClusterSource {
     this.closed = true;
     clearInterval(this.watchdogTimer);
     for (const r of this.reflectors.values()) r.stop();
+    // The kept-alive connections (kubeconfig.ts) go with the source.
+    if (this.o.kubeConfig instanceof EdgeKubeConfig) this.o.kubeConfig.destroyAgents();
   }
 
   /**
@@ -291,7 +395,7 @@ export class LiveSource implements ClusterSource {
   }
 
   private reflectorFor(resource: ResourceName, namespace: string | undefined): Reflector {
-    const key = `${resource}\u0000${namespace ?? ''}`;
+    const key = keyOf(resource, namespace);
     let r = this.reflectors.get(key);
     if (r) return r;
     const def = RESOURCES[resource];
@@ -314,6 +418,8 @@ export class LiveSource implements ClusterSource {
       backoff: this.o.backoff,
       watchdog: this.o.watchdog,
       sink: this.sink,
+      listOnly: !this.o.watch,
+      retryBudgetMs: Math.min(this.o.syncTimeoutMs, 2 * this.o.requestTimeoutMs),
     });
     this.reflectors.set(key, r);
     if (!this.closed) r.start();
@@ -397,6 +503,26 @@ export class LiveSource implements ClusterSource {
   };
 }
 
+function keyOf(resource: ResourceName, namespace: string | undefined): string {
+  return `${resource}\u0000${namespace ?? ''}`;
+}
+
+/**
+ * `1.24` from /version: `minor` may carry a suffix (`24+` on EKS and GKE); without major/minor, the
+ * gitVersion (`v1.24.17-eks-…`).
+ */
+export function versionOf(
+  major: string | undefined,
+  minor: string | undefined,
+  gitVersion: string | undefined,
+): string | undefined {
+  const ma = /^(\d+)/.exec(major ?? '')?.[1];
+  const mi = /^(\d+)/.exec(minor ?? '')?.[1];
+  if (ma && mi) return `${Number(ma)}.${Number(mi)}`;
+  const g = /^v?(\d+)\.(\d+)/.exec(gitVersion ?? '');
+  return g ? `${Number(g[1])}.${Number(g[2])}` : undefined;
+}
+
 function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
@@ -431,31 +557,26 @@ export function loadKubeConfig(o: {
   context?: string;
   env?: NodeJS.ProcessEnv;
   serviceAccountRoot?: string;
-}): KubeConfig {
+}): EdgeKubeConfig {
   const env = o.env ?? process.env;
-  const kc = new KubeConfig();
+  let kc = new EdgeKubeConfig();
   let from: string;
   if (o.kubeconfig) {
     if (!existsSync(o.kubeconfig)) throw new Error(`kubeconfig ${o.kubeconfig}: no such file`);
-    readInto(kc, o.kubeconfig);
+    kc = mergeKubeconfigFiles([o.kubeconfig]);
     from = o.kubeconfig;
   } else if (env.KUBECONFIG) {
-    // kubectl merges every file of the list and skips the ones that do not exist; the first file
-    // that sets a value wins (client-node mergeConfig with preserveContext keeps the first context).
-    const files = env.KUBECONFIG.split(delimiter).filter((f) => f !== '' && existsSync(f));
+    // kubectl merges every file of the list and skips the ones that do not exist, by client-go's
+    // rules (kubeconfig.ts): the first to set current-context wins, the first definition of a name.
+    const files = kubeconfigList(env.KUBECONFIG, delimiter);
     if (files.length === 0) throw new Error(`KUBECONFIG=${env.KUBECONFIG}: no such file`);
-    readInto(kc, files[0]!);
-    for (const f of files.slice(1)) {
-      const more = new KubeConfig();
-      readInto(more, f);
-      kc.mergeConfig(more, true);
-    }
+    kc = mergeKubeconfigFiles(files);
     from = files.join(delimiter);
   } else {
     const home = env.HOME || env.USERPROFILE || homedir();
     const file = home ? join(home, '.kube', 'config') : '';
     if (file && existsSync(file)) {
-      readInto(kc, file);
+      kc = mergeKubeconfigFiles([file]);
       from = file;
     } else if (
       env.KUBERNETES_SERVICE_HOST &&
@@ -478,9 +599,18 @@ export function loadKubeConfig(o: {
   } else if (!kc.getCurrentContext() || !names.includes(kc.getCurrentContext())) {
     throw new Error(`${from} has no current context; pass --context (contexts: ${names.join(', ') || 'none'})`);
   }
-  const cluster = kc.getCurrentCluster();
+  let cluster = kc.getCurrentCluster();
   if (!cluster?.server)
     throw new Error(`context "${kc.getCurrentContext()}" in ${from} names no cluster with a server`);
+  if (!cluster.proxyUrl) {
+    const proxyUrl = proxyFromEnv(cluster.server, env);
+    if (proxyUrl) {
+      const withProxy: Cluster = { ...cluster, proxyUrl };
+      const old = cluster;
+      kc.clusters = kc.clusters.map((c) => (c === old ? withProxy : c));
+      cluster = withProxy;
+    }
+  }
   if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
     // config.js createAgent: client-node 1.4 refuses plain http unless the cluster skips TLS checks.
     throw new Error(
@@ -490,16 +620,8 @@ export function loadKubeConfig(o: {
   return kc;
 }
 
-function readInto(kc: KubeConfig, file: string): void {
-  try {
-    kc.loadFromFile(file);
-  } catch (e) {
-    throw new Error(`kubeconfig ${file}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
-  }
-}
-
 /** client-node's loadFromCluster(), but reading the given env (it reads process.env) and SA folder. */
-function loadInCluster(kc: KubeConfig, env: NodeJS.ProcessEnv, root: string): void {
+function loadInCluster(kc: EdgeKubeConfig, env: NodeJS.ProcessEnv, root: string): void {
   const host = env.KUBERNETES_SERVICE_HOST ?? '';
   const port = env.KUBERNETES_SERVICE_PORT ?? '';
   // config.js loadFromCluster: these ports mean plain http.

@@ -30,7 +30,7 @@ import {
   type RequestContext,
 } from '@kubernetes/client-node';
 import type { KObject } from '../k8s/snapshot.ts';
-import { labelOf, type SourceError } from './source.ts';
+import { labelOf, type SourceError, type SourceErrorCause } from './source.ts';
 import { Interner, isRecord, projectObject } from './projection.ts';
 import { collectionPath, type Apis, type ResourceDef } from './api-resources.ts';
 
@@ -75,13 +75,28 @@ export interface ReflectorOptions {
   backoff: BackoffOptions;
   watchdog: WatchdogOptions;
   sink: ReflectorSink;
+  /**
+   * One paged LIST and no watch (a one-shot CLI run: nothing would read the watch). A list that fails
+   * is not tried again: the failure is the answer.
+   */
+  listOnly?: boolean;
+  /**
+   * How long, from a page's first attempt, its 429 and 5xx answers are retried (honouring Retry-After,
+   * else the backoff): client-go's rest client retries those (rest/with_retry.go, checkWait), kubectl
+   * too. A wait that would end past it is not started. Default 2 × requestTimeoutMs.
+   */
+  retryBudgetMs?: number;
 }
 
-export type ReflectorPhase = 'idle' | 'listing' | 'watching' | 'backoff' | 'stopped';
+/** Most attempts of one request on 429/5xx (client-go's rest client: maxRetries 10). */
+const MAX_ATTEMPTS = 10;
+
+export type ReflectorPhase = 'idle' | 'listing' | 'watching' | 'backoff' | 'listed' | 'stopped';
 
 export interface ReflectorFailure extends SourceError {
   /** Always known for a list or watch that failed (`describeFailure`). */
   reason: string;
+  cause: SourceErrorCause;
   /** HTTP status when there was one (403, 410, 500 …). */
   code?: number;
   at: number;
@@ -117,6 +132,8 @@ export class Reflector {
   failure?: ReflectorFailure;
   /** Objects whose shape we could not read (skipped, not cached). */
   skipped = 0;
+  /** The server does not serve this resource (404 on its collection): absent, not an error. */
+  absent = false;
   readonly counts = {
     lists: 0,
     pages: 0,
@@ -125,6 +142,8 @@ export class Reflector {
     events: 0,
     staleRelists: 0,
     watchdogRestarts: 0,
+    /** Requests sent again after a 429 or 5xx. */
+    retries: 0,
   };
   /** When the cache last heard from the server for this resource: a list completed, an event, a BOOKMARK. */
   lastHeardAt?: number;
@@ -275,6 +294,10 @@ export class Reflector {
           this.phase = 'listing';
           await this.relist(loop);
         }
+        if (this.o.listOnly) {
+          this.phase = 'listed';
+          return;
+        }
         const { livedMs } = await this.watchOnce(loop);
         if (!live()) break;
         consecutiveGone = 0;
@@ -285,6 +308,24 @@ export class Reflector {
         else await this.sleep(this.nextBackoff());
       } catch (e) {
         if (!live() || e instanceof Stopped || e instanceof Restarted) break;
+        if (failureCode(e) === 404 && !this.hasSynced) {
+          // The API group or resource is not served (a cluster without it): absent, an empty set.
+          this.o.sink.replace(this.def.kind, this.namespace, []);
+          this.absent = true;
+          this.hasSynced = true;
+          this.failure = undefined;
+          this.lastSyncAt = this.lastHeardAt = Date.now();
+          this.attempted = true;
+          this.markAttempted();
+          if (this.o.listOnly) {
+            this.phase = 'listed';
+            return;
+          }
+          this.phase = 'backoff';
+          // It may be installed later (a CRD): look again, rarely.
+          await this.sleep(this.o.backoff.maxMs);
+          continue;
+        }
         if (e instanceof Gone || failureCode(e) === 410) {
           // reflector.go: "The resourceVersion … is too old" → relist from scratch, no backoff; but a
           // server that keeps answering 410 gets the backoff like any other fault.
@@ -304,6 +345,10 @@ export class Reflector {
         this.fail(e);
         this.attempted = true;
         this.markAttempted();
+        if (this.o.listOnly) {
+          this.phase = 'stopped';
+          return;
+        }
         this.phase = 'backoff';
         // A connection cut after a healthy watch starts the backoff over (still waits its first step).
         if (this.lastWatchLivedMs >= this.o.healthyWatchMs) this.attempt = 0;
@@ -362,7 +407,48 @@ export class Reflector {
     });
   }
 
-  /** LIST in pages; the set replaces what the cache held for this resource. */
+  /**
+   * Sends `send` again after a 429 or a 5xx, waiting what the server's Retry-After says (seconds), else
+   * the backoff, while the wait ends within `retryBudgetMs` of the first attempt and fewer than
+   * MAX_ATTEMPTS were made (client-go rest/with_retry.go `IsNextRetry`, request.go `checkWait`). The
+   * last answer's error is thrown as it came.
+   */
+  private async withRetries<T>(loop: Loop, send: () => Promise<T>): Promise<T> {
+    const budget = this.o.retryBudgetMs ?? 2 * this.o.requestTimeoutMs;
+    const first = Date.now();
+    let step = this.o.backoff.initialMs;
+    let retried = false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const v = await send();
+        // The failure the retries stood on is over (a watch connecting clears it too).
+        if (retried) this.failure = undefined;
+        return v;
+      } catch (e) {
+        const code = failureCode(e);
+        if (code === undefined || (code !== 429 && code < 500) || attempt >= MAX_ATTEMPTS) throw e;
+        const after = retryAfterMs(e);
+        const wait = after ?? Math.min(this.o.backoff.maxMs, step * (1 + Math.random() * 0.5));
+        step = Math.min(this.o.backoff.maxMs, step * 2);
+        if (Date.now() + wait - first > budget) throw e;
+        if (this.stopped) throw new Stopped();
+        if (this.loop !== loop) throw new Restarted();
+        // An answer asked meanwhile names this fault (with the server's words), not a bare timeout.
+        this.fail(e);
+        retried = true;
+        await this.sleep(wait);
+        if (this.stopped) throw new Stopped();
+        if (this.loop !== loop) throw new Restarted();
+        this.counts.retries++;
+      }
+    }
+  }
+
+  /**
+   * LIST in pages; the set replaces what the cache held for this resource. A continue token that
+   * expired meanwhile (410 on a later page) falls back to one full list, as client-go's pager does
+   * (tools/pager/pager.go `List`, FullListIfExpired).
+   */
   private async relist(loop: Loop): Promise<void> {
     this.counts.lists++;
     const items: KObject[] = [];
@@ -370,7 +456,15 @@ export class Reflector {
     let rv = '';
     do {
       if (this.stopped) throw new Stopped();
-      const page = await this.listPage(loop, cont);
+      let page: Awaited<ReturnType<Reflector['listPage']>>;
+      try {
+        page = await this.listPage(loop, cont);
+      } catch (e) {
+        if (cont === undefined || cont === FULL_LIST || failureCode(e) !== 410) throw e;
+        items.length = 0;
+        cont = FULL_LIST;
+        continue;
+      }
       this.counts.pages++;
       for (const raw of page.items) {
         const p = projectObject(this.def.kind, raw, this.intern);
@@ -394,17 +488,25 @@ export class Reflector {
     loop: Loop,
     cont: string | undefined,
   ): Promise<{ items: unknown[]; continue?: string; resourceVersion: string }> {
-    const text = await this.request(loop, `list ${this.label}`, async (d) => {
-      const capture = captureRawList(d.signal);
-      const opts: ConfigurationOptions = { middleware: [capture.middleware], middlewareMergeStrategy: 'append' };
-      await this.o.def.list(
-        this.o.apis,
-        { limit: this.o.pageSize, _continue: cont, fieldSelector: this.o.fieldSelector },
-        this.namespace,
-        opts,
-      );
-      return capture.text();
-    });
+    const text = await this.withRetries(loop, () =>
+      this.request(loop, `list ${this.label}`, async (d) => {
+        const capture = captureRawList(d.signal);
+        const opts: ConfigurationOptions = { middleware: [capture.middleware], middlewareMergeStrategy: 'append' };
+        await withStatusBody(capture, () =>
+          this.o.def.list(
+            this.o.apis,
+            {
+              limit: cont === FULL_LIST ? undefined : this.o.pageSize,
+              _continue: cont === FULL_LIST ? undefined : cont,
+              fieldSelector: this.o.fieldSelector,
+            },
+            this.namespace,
+            opts,
+          ),
+        );
+        return capture.text();
+      }),
+    );
     let body: unknown;
     try {
       body = text === undefined ? undefined : JSON.parse(text);
@@ -559,6 +661,19 @@ export class Reflector {
 
 const EMPTY_LIST = '{"items":[]}';
 
+/** `relist`'s marker for "list again without limit nor continue" (an expired continue token). */
+const FULL_LIST = '\u0000full';
+
+/** A Retry-After of seconds (the API server's form) in ms; undefined when absent or not a number. */
+function retryAfterMs(e: unknown): number | undefined {
+  if (!(e instanceof ApiException)) return undefined;
+  const h = e.headers as Record<string, string | undefined>;
+  const v = h['retry-after'] ?? h['Retry-After'];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n * 1000 : undefined;
+}
+
 /**
  * A per-call middleware: a deadline on the request (client-node sets none), and the raw JSON of a
  * successful list. The generated client would otherwise turn every item into class instances
@@ -567,15 +682,32 @@ const EMPTY_LIST = '{"items":[]}';
  * too gives one projection for both. Non-2xx responses pass through untouched, so client-node still
  * throws its ApiException with the Status body.
  */
-function captureRawList(signal: AbortSignal): { middleware: ObservableMiddleware; text(): string | undefined } {
+interface RawCapture {
+  middleware: ObservableMiddleware;
+  text(): string | undefined;
+  /** The body of a non-2xx answer (client-node drops it for the codes its spec declares, e.g. 401). */
+  errorText(): string | undefined;
+}
+
+function captureRawList(signal: AbortSignal): RawCapture {
   let raw: string | undefined;
+  let errorRaw: string | undefined;
   const middleware: ObservableMiddleware = {
     pre(c: RequestContext) {
       c.setSignal(signal);
       return new Observable(Promise.resolve(c));
     },
     post(r: ResponseContext) {
-      if (r.httpStatusCode < 200 || r.httpStatusCode > 299) return new Observable(Promise.resolve(r));
+      if (r.httpStatusCode < 200 || r.httpStatusCode > 299)
+        return new Observable(
+          r.body.text().then((t) => {
+            errorRaw = t;
+            return new ResponseContext(r.httpStatusCode, r.headers, {
+              text: () => Promise.resolve(t),
+              binary: () => Promise.resolve(Buffer.from(t)),
+            });
+          }),
+        );
       return new Observable(
         r.body.text().then((t) => {
           raw = t;
@@ -587,7 +719,20 @@ function captureRawList(signal: AbortSignal): { middleware: ObservableMiddleware
       );
     },
   };
-  return { middleware, text: () => raw };
+  return { middleware, text: () => raw, errorText: () => errorRaw };
+}
+
+/** Runs a list call; an ApiException without its body gets the Status the server sent. */
+async function withStatusBody<T>(capture: RawCapture, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    if (e instanceof ApiException && (e.body === undefined || e.body === null)) {
+      const t = capture.errorText();
+      if (t !== undefined) e.body = t;
+    }
+    throw e;
+  }
 }
 
 /**
@@ -735,13 +880,61 @@ const REASON_OF_CODE: Record<number, string> = {
   504: 'Timeout',
 };
 
-/** Any failure of a list or watch → the error value a reply shows (`{resource, reason, message}`). */
+/** Node's and OpenSSL's codes for a certificate that did not verify or a handshake that failed. */
+const TLS_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
+  'EPROTO',
+]);
+
+/** The cause an answer decides on, from an HTTP status, a Status reason, or a system error code. */
+export function causeOf(code: number | undefined, reason: string, errCode?: string): SourceErrorCause {
+  if (code === 401) return 'Unauthorized';
+  if (code === 403) return 'Forbidden';
+  if (code === 429) return 'TooManyRequests';
+  if (reason === 'Credentials') return 'Credentials';
+  if (reason === 'Timeout' || code === 504) return 'Timeout';
+  if (code !== undefined && code >= 500) return 'ServerError';
+  if (errCode && (TLS_CODES.has(errCode) || errCode.startsWith('ERR_TLS_') || errCode.startsWith('ERR_SSL_')))
+    return 'TLS';
+  if (reason === 'Unreachable' || errCode !== undefined) return 'Unreachable';
+  return 'ServerError';
+}
+
+/** The system error code of a failure: node-fetch's FetchError copies it; a bare socket error has it. */
+function systemCode(e: unknown): string | undefined {
+  if (!isRecord(e)) return undefined;
+  if (typeof e.code === 'string') return e.code;
+  if (isRecord(e.cause) && typeof e.cause.code === 'string') return e.cause.code;
+  return undefined;
+}
+
+/** Any failure of a list or watch → the error value a reply shows (`{resource, reason, cause, message}`). */
 export function describeFailure(
   resource: string,
   namespace: string | undefined,
   e: unknown,
   timeoutMs: number,
 ): ReflectorFailure {
+  const f = describeRaw(resource, namespace, e, timeoutMs);
+  return { ...f, cause: causeOf(f.code, f.reason, systemCode(e)) };
+}
+
+function describeRaw(
+  resource: string,
+  namespace: string | undefined,
+  e: unknown,
+  timeoutMs: number,
+): Omit<ReflectorFailure, 'cause'> {
   const at = Date.now();
   const base = { resource, ...(namespace ? { namespace } : {}), at };
   if (e instanceof ApiException) {
@@ -777,7 +970,9 @@ export function describeFailure(
       message,
     };
   }
-  if (name === 'FetchError' || typeof err.code === 'string') {
+  const sys = systemCode(e);
+  if (sys !== undefined && causeOf(undefined, '', sys) === 'TLS') return { ...base, reason: 'TLS', message };
+  if (name === 'FetchError' || sys !== undefined) {
     return { ...base, reason: 'Unreachable', message };
   }
   return { ...base, reason: 'Error', message };

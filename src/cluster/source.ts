@@ -4,12 +4,39 @@
  */
 import type { Snapshot } from '../k8s/snapshot.ts';
 
+/**
+ * Why a resource could not be read, as a value an answer decides on (never on the wording):
+ * - `Forbidden` 403, `Unauthorized` 401 (a bad or expired token);
+ * - `TLS` the server's certificate did not verify (wrong CA, name mismatch) or the handshake failed;
+ * - `Unreachable` refused, reset, no route, DNS;
+ * - `TooManyRequests` 429 still after the retries (API Priority and Fairness);
+ * - `ServerError` 5xx still after the retries, or an answer that is not a Kubernetes list;
+ * - `Timeout` no answer within the deadline;
+ * - `Credentials` the exec credential plugin or the token file failed (no request was sent).
+ */
+export type SourceErrorCause =
+  | 'Forbidden'
+  | 'Unauthorized'
+  | 'TLS'
+  | 'Unreachable'
+  | 'TooManyRequests'
+  | 'ServerError'
+  | 'Timeout'
+  | 'Credentials';
+
+/**
+ * One resource a load needed and could not read (one value per resource and namespace). A resource the
+ * server does not serve (404 on its API group) is not an error: it is absent.
+ */
 export interface SourceError {
   /** The resource that could not be read (`nodes`, `pods`, `state` …). */
   resource: string;
   namespace?: string;
-  /** e.g. 403 Forbidden, 'timeout', 'unreachable'. */
+  /** Text for humans: the StatusReason (`Forbidden`, `Expired` …) or our word (`Unreachable`, `TLS`). */
   reason?: string;
+  /** Set by the live source for every cluster read that failed; absent for a state file's error. */
+  cause?: SourceErrorCause;
+  /** The API server's own words when it answered (`nodes is forbidden: User "alice" cannot list …`). */
   message: string;
 }
 
@@ -74,6 +101,22 @@ export interface SourceResult {
   snapshot: Snapshot;
   errors: SourceError[];
   warnings: SourceWarning[];
+  /** `major.minor` of the API server (GET /version, once per cluster), e.g. `1.24`; absent for files or when unread. */
+  serverVersion?: string;
+  /** The kubeconfig context's namespace (`kubens`, `oc project`): a manifest without one goes there, unless `-n`. */
+  contextNamespace?: string;
+}
+
+export interface LoadOptions {
+  /** The namespaces the question is about (their objects are read even without a cluster-wide grant). */
+  namespaces?: string[];
+  signal?: AbortSignal;
+  /**
+   * Whether the answer places pods on nodes (default true): then nodes and every namespace's pods are
+   * needed. false (quota and LimitRange verdicts, headroom without placement): only the namespaced
+   * lists of `namespaces` are read, and nothing cluster-wide is an error.
+   */
+  placement?: boolean;
 }
 
 /** Liveness of a source (/healthz): wedged means only a restart of the process will help. */
@@ -87,7 +130,9 @@ export interface ClusterSource {
   readonly kind: 'file' | 'live';
   describe(): string;
   /** The current state; never throws for cluster faults (they are errors in the result). */
-  load(opts?: { namespaces?: string[]; signal?: AbortSignal }): Promise<SourceResult>;
+  load(opts?: LoadOptions): Promise<SourceResult>;
+  /** The kubeconfig context's namespace (live sources): the fallback after `-n`, before `default`. */
+  contextNamespace?(): string | undefined;
   /** Whether the source can answer now (readiness). */
   ready(): Promise<boolean>;
   /** Liveness (live sources); a source without it is never wedged. */

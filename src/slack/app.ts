@@ -221,17 +221,10 @@ export function createSlackApp(opts: SlackAppOptions): SlackAppHandle {
   };
 
   // ---- HTTP extras on the same port: /healthz, /readyz, /metrics ----
-  const readiness = async (): Promise<boolean> => {
-    if (!started) return false;
-    const contexts = policy.contexts();
-    const checks = contexts.map(async (c) => (await sources.get(c)).ready());
-    const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
-    try {
-      return await Promise.race([Promise.all(checks).then((r) => r.every(Boolean)), timeout]);
-    } catch {
-      return false;
-    }
-  };
+  // Readiness is the receiver's: a cluster that is down or slow must not take the pod out of its
+  // Service, which would silence every channel, those of healthy clusters too. Each cluster's health
+  // is in /metrics (quota_doctor_cache_*{context,resource}) and in the replies' gaps.
+  const readiness = async (): Promise<boolean> => started;
   const send = (res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8') => {
     res.writeHead(status, { 'content-type': type });
     res.end(body);

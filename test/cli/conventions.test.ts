@@ -115,11 +115,11 @@ describe('source flags anywhere on the line', () => {
   }
 
   it.each([
-    [['c'], { k8sVersion: '1.35' }],
-    [['--kubeconfig', '/k', '--context', 'prod', 'c'], { kubeconfig: '/k', context: 'prod', k8sVersion: '1.35' }],
+    [['c'], {}],
+    [['--kubeconfig', '/k', '--context', 'prod', 'c'], { kubeconfig: '/k', context: 'prod' }],
     [['--k8s-version', '1.33', 'c', '-n', 'x'], { namespace: 'x', k8sVersion: '1.33' }],
     [['c', '--k8s-version', '1.32', '--context', 'dev'], { context: 'dev', k8sVersion: '1.32' }],
-    [['--state', '/s', 'c', '--kubeconfig', '/k'], { state: '/s', kubeconfig: '/k', k8sVersion: '1.35' }],
+    [['--state', '/s', 'c', '--kubeconfig', '/k'], { state: '/s', kubeconfig: '/k' }],
   ])('%j → the command gets %j', async (argv, expected) => {
     expect(await flagsFor(argv)).toEqual(expected);
   });

@@ -148,7 +148,9 @@ describe('deadlines survive a GC', () => {
     const r = await src.load();
     const ms = Date.now() - t0;
     clearInterval(gcs);
-    expect(r.errors).toEqual([{ resource: 'pods', reason: 'Timeout', message: 'pods: no answer within 300 ms' }]);
+    expect(r.errors).toEqual([
+      { resource: 'pods', reason: 'Timeout', cause: 'Timeout', message: 'pods: no answer within 300 ms' },
+    ]);
     expect(ms).toBeLessThan(1500);
     expect(src.status()[0]!.counts.watchdogRestarts).toBe(0);
     // The aborted requests let go of their connections.

@@ -369,6 +369,7 @@ describe('LiveSource: faults are values next to the data', () => {
       {
         resource: 'nodes',
         reason: 'Forbidden',
+        cause: 'Forbidden',
         message:
           'nodes is forbidden: User "system:serviceaccount:quota-doctor:quota-doctor" cannot list resource "nodes" in API group "" at the cluster scope',
       },
@@ -388,7 +389,9 @@ describe('LiveSource: faults are values next to the data', () => {
     const t0 = Date.now();
     const r = await src.load();
     expect(Date.now() - t0).toBeLessThan(2000);
-    expect(r.errors).toEqual([{ resource: 'events', reason: 'Timeout', message: 'events: no answer within 600 ms' }]);
+    expect(r.errors).toEqual([
+      { resource: 'events', reason: 'Timeout', cause: 'Timeout', message: 'events: no answer within 600 ms' },
+    ]);
     expect(r.snapshot.count('Pod')).toBe(3);
     fake.delay('events', 0);
     const healed = await eventually(src, (x) => x.errors.length === 0);
@@ -400,7 +403,12 @@ describe('LiveSource: faults are values next to the data', () => {
     fake.fail('limitranges', 500);
     const r = await src.load();
     expect(r.errors).toEqual([
-      { resource: 'limitranges', reason: 'InternalError', message: 'fake failure of limitranges' },
+      {
+        resource: 'limitranges',
+        reason: 'InternalError',
+        cause: 'ServerError',
+        message: 'fake failure of limitranges',
+      },
     ]);
     fake.fail('limitranges', 0);
     await eventually(src, (x) => x.errors.length === 0 && x.snapshot.count('LimitRange') === 1);
@@ -535,7 +543,7 @@ describe('createLiveSource: kubeconfig', () => {
     mkdirSync(join(home, '.kube'));
     copyFileSync(file, join(home, '.kube', 'config'));
     for (const opts of [{ kubeconfig: file }, { env: { KUBECONFIG: `/missing:${file}` } }, { env: { HOME: home } }]) {
-      const src = createLiveSource({ env: { HOME: empty() }, requestTimeoutMs: 500, ...opts });
+      const src = createLiveSource({ env: { HOME: empty() }, requestTimeoutMs: 3000, ...opts });
       cleanups.push(() => src.close());
       expect(src.describe()).toBe(`live cluster ${fake.url} (context fake)`);
       const r = await src.load();

@@ -29,7 +29,7 @@ afterEach(async () => {
 async function setup(): Promise<{ fake: FakeApiServer; source: ClusterSource }> {
   const fake = await FakeApiServer.start({ state: DEMO });
   const kubeconfig = fake.writeKubeconfig(join(mkdtempSync(join(tmpdir(), 'qd-faults-')), 'config'));
-  const source = await openSource({ kubeconfig }, {});
+  const source = await openSource({ kubeconfig, watch: true }, {});
   cleanups.push(async () => {
     await source.close();
     await fake.close();

@@ -40,9 +40,9 @@ export async function diagnoseWith(
   return diagnose({
     text: input.text,
     state: loaded?.snapshot,
-    namespace: input.namespace,
+    namespace: input.namespace ?? source?.contextNamespace?.(),
     now: Date.now(),
-    k8sVersion: input.k8sVersion,
+    k8sVersion: input.k8sVersion ?? loaded?.serverVersion,
     gaps,
     allowedNamespaces: input.allowedNamespaces,
     audience: input.audience,

@@ -15,7 +15,7 @@ export async function runMcp(flags: Flags, allowedNamespaces: string[] | undefin
   let source: ClusterSource | undefined;
   let noSource: string | undefined;
   try {
-    source = await openSource(flags);
+    source = await openSource({ ...flags, watch: true });
   } catch (e) {
     if (explicit || !(e instanceof UsageError)) throw e;
     noSource = `no cluster: ${e.message}`;

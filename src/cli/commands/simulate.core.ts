@@ -32,8 +32,10 @@ export async function simulateWith(
   objects: KObject[],
   opts: { namespace?: string; k8sVersion?: string; operation?: 'CREATE' | 'UPDATE' },
 ): Promise<{ results: SimResult[]; warnings: string[]; failed: boolean }> {
+  // The object's namespace, else -n, else the kubeconfig context's, else default (docs/contract.md).
+  const fallback = opts.namespace ?? source.contextNamespace?.();
   const loaded = await source.load({
-    namespaces: [...new Set(objects.map((o) => o.metadata.namespace ?? opts.namespace ?? 'default'))],
+    namespaces: [...new Set(objects.map((o) => o.metadata.namespace ?? fallback ?? 'default'))],
   });
   failOnUnreadableState(loaded.errors);
   // `replicas: 1000000000` expanded to a billion pods and ran out of heap: simulate at most MAX_CLI_PODS, and say so.
@@ -41,8 +43,8 @@ export async function simulateWith(
   // and printed its `data`/`stringData` values (SECURITY.md: never echoed, not even the user's own).
   const bounded = boundWorkloads(objects.map(redactSecrets), MAX_CLI_PODS);
   const out = simulate(loaded.snapshot, bounded.objects, {
-    namespace: opts.namespace,
-    k8sVersion: opts.k8sVersion,
+    namespace: fallback,
+    k8sVersion: opts.k8sVersion ?? loaded.serverVersion,
     now: Date.now(),
     operation: opts.operation,
   });

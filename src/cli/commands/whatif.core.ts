@@ -36,7 +36,10 @@ export async function runWhatif(words: string[], flags: Flags, io: Io): Promise<
   const format = outputFormat(flags);
   const source = await openSource(flags);
   try {
-    const answer = await whatifWith(source, { question: words.join(' '), namespace: flags.namespace });
+    const answer = await whatifWith(source, {
+      question: words.join(' '),
+      namespace: flags.namespace ?? source.contextNamespace?.(),
+    });
     if (format) await printData(io, format, { replies: answer.replies });
     else io.stdout(`${renderAnswer(answer)}\n`);
     return 0;
