@@ -152,6 +152,7 @@ describe('each failure mode → one error value per resource, with its cause and
           'priorityclasses',
           'replicasets',
           'resourcequotas',
+          'runtimeclasses',
           'services',
           'statefulsets',
           'storageclasses',
@@ -311,6 +312,7 @@ describe('a tenant with a RoleBinding in team-a only', () => {
       'nodes:Forbidden',
       'pods:Forbidden',
       'priorityclasses:Forbidden',
+      'runtimeclasses:Forbidden',
       'storageclasses:Forbidden',
     ]);
     expect(r.errors.find((e) => e.resource === 'nodes')!.message).toBe(
@@ -401,7 +403,7 @@ describe('kubeconfig as kubectl reads it (client-go tools/clientcmd/loader.go)',
 });
 
 describe('an exec credential plugin runs once per run; connections are reused', () => {
-  it('a relative exec command, no expirationTimestamp: 1 run for the whole load; 17 requests (16 lists + /version), no watch', async () => {
+  it('a relative exec command, no expirationTimestamp: 1 run for the whole load; 18 requests (17 lists + /version), no watch', async () => {
     const d = dirOf();
     const log = join(d, 'runs.log');
     mkdirSync(join(d, 'bin'));
@@ -422,9 +424,9 @@ describe('an exec credential plugin runs once per run; connections are reused', 
     expect(r.errors).toEqual([]);
     expect(readFileSync(log, 'utf8')).toBe('run\n');
     expect(EdgeKubeConfig.execRuns - runs0).toBe(1);
-    expect(kube.requestCount()).toBe(17);
+    expect(kube.requestCount()).toBe(18);
     expect(kube.requests.filter((x) => x.query.includes('watch=')).length).toBe(0);
-    expect([...kube.byUser.entries()]).toEqual([['reader', 17]]);
+    expect([...kube.byUser.entries()]).toEqual([['reader', 18]]);
   });
 
   it('keep-alive: paged lists reuse the connections of the first requests (before: one TLS connection per request)', async () => {
@@ -434,7 +436,7 @@ describe('an exec credential plugin runs once per run; connections are reused', 
     await src.close();
     expect(r.errors).toEqual([]);
     expect(kube.requestCount()).toBeGreaterThan(40);
-    expect(kube.connections).toBeLessThanOrEqual(17);
+    expect(kube.connections).toBeLessThanOrEqual(18);
   });
 
   it('an expired credential is fetched again; a valid one is kept', async () => {
