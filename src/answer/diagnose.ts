@@ -21,6 +21,7 @@ import {
 } from '../engine/fixes.ts';
 import { largestNode } from '../engine/capacity.ts';
 import { replayPod } from '../engine/diagnose/replay.ts';
+import { nowOfReplay, replayable, type NowInputs, type NowVerdict } from '../engine/diagnose/now.ts';
 import { podUsage } from '../engine/admission/evaluators/pods.ts';
 import type { Answer, Fix, Reply } from './types.ts';
 import { emptyReply } from './types.ts';
@@ -30,7 +31,7 @@ import { boundWorkloads, MAX_ANSWER_PODS } from './bounds.ts';
 import { refusalAnswer, Visibility } from './policy.ts';
 import { foreignAffinityTerm } from './manifest-scope.ts';
 import type { Audience } from './gaps.ts';
-import { explain, textReply } from './replies/diagnosis.ts';
+import { explain, notWorkingLines, textReply } from './replies/diagnosis.ts';
 
 export interface DiagnoseInput {
   text: string;
@@ -50,12 +51,16 @@ export interface DiagnoseInput {
   allowedNamespaces?: readonly string[];
   /** `channel`: internal error text is not shown (./gaps.ts). Default `operator`. */
   audience?: Audience;
+  /** Layers whose inputs the source could not read: a finding's `now` that depends on one is `unknown`. */
+  unread?: NowInputs['unread'];
 }
 
 /** A finding of `diagnose --json` (docs/contract.md): keyed by `kind` like the parser's, with its facts typed. */
 export type JsonFinding = FindingBody & {
   object?: { resource?: string; name?: string };
   namespace?: string;
+  /** The subject replayed against the state as it is (engine/diagnose/now.ts). */
+  now: NowVerdict;
   explanation: string;
   fixes: Fix[];
 };
@@ -89,17 +94,32 @@ function pastedObject(o: Record<string, unknown> & { apiVersion: string; kind: s
   return o.kind === 'Secret' ? { apiVersion: o.apiVersion, kind: o.kind } : o;
 }
 
+/** What the state says of a finding: its verdict now and the verified fixes. */
+interface Checked {
+  now: NowVerdict;
+  fixes: Fix[];
+}
+
 /** Adds state-backed numbers and verified fixes to a reply. */
-function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts: SimOptions): Fix[] {
-  if (f.layer === 'other' || f.layer === 'runtime') return [];
+function enrichWithState(
+  r: Reply,
+  f: Finding,
+  state: Snapshot,
+  ns: string,
+  opts: SimOptions,
+  inputs: NowInputs,
+): Checked {
+  const none: Checked = { now: 'unknown', fixes: [] };
+  if (!replayable(f.layer)) return none;
   const located = locatePod(state, f, ns);
   const pod = located?.pod ?? synthesizePod(f, ns);
-  if (!pod) return [];
+  if (!pod) return none;
   const origin = { ref: located?.ref };
   // Re-run the pod now: what would happen today?
   const replay = replayPod(state, pod, located?.existing === true, ns, opts);
-  if (!replay) return [];
+  if (!replay) return none;
   const { base, submitted: fresh, now, admitted } = replay;
+  const verdict = nowOfReplay(now, inputs);
   const fixes: VerifiedFix[] = [];
   const failure = now.detail.admission.quota?.failure;
   if (!now.admission.allowed && now.admission.message && differsFrom(f, now)) {
@@ -149,7 +169,7 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
     r.lines.unshift(
       `Now it would pass: the state changed since this error (${now.scheduling?.node ? `admitted, schedules on ${now.scheduling.node}` : 'admitted'}). Retrying should work.`,
     );
-    return [];
+    return { now: verdict, fixes: [] };
   }
   if (failure?.type === 'exceeded') fixes.push(...quotaExceededFixes(base, fresh, failure, origin, opts));
   else if (failure?.type === 'must-specify') {
@@ -183,7 +203,7 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
     fixes.push(...unschedulableFixes(base, admitted, statuses, origin, opts));
   }
   // A verified fix is a reply's Fix as it is (the same fields, in the same order): no converter.
-  return fixes;
+  return { now: verdict, fixes };
 }
 
 /** Whether the re-simulated refusal is a different error than the pasted one (the state moved on). */
@@ -230,10 +250,11 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     if (ns) namespaces.add(ns);
     const r = textReply(f, ns);
     let fixes: Fix[] = [];
+    let now: NowVerdict = 'unknown';
     // A namespace the asker may not see is never read: the answer is refused as a whole (its namespaces).
     if (input.state && ns && visibility.allows(ns)) {
       try {
-        fixes = enrichWithState(r, f, input.state, ns, opts);
+        ({ fixes, now } = enrichWithState(r, f, input.state, ns, opts, { unread: input.unread }));
       } catch (e) {
         r.gaps.push(
           operator
@@ -244,7 +265,9 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     } else if (!input.state && f.layer !== 'other' && f.layer !== 'runtime') {
       r.gaps.push('No cluster state: numbers are from the text only; fixes are not verified.');
     }
-    r.fixes = fixes;
+    // The reply offers what ends the incident; what does not is said in one line each, with the reason.
+    r.fixes = fixes.filter((x) => x.verified);
+    r.lines.push(...notWorkingLines(fixes));
     for (const g of input.gaps ?? []) r.gaps.push(g);
     replies.push(r);
     const {
@@ -260,6 +283,7 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
       kind: f.kind,
       ...(f.object ? { object: f.object } : {}),
       ...(ns ? { namespace: ns } : {}),
+      now,
       facts: f.facts,
       explanation: explain(f),
       fixes,

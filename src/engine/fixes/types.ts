@@ -9,13 +9,13 @@ export interface VerifiedFix {
   who: FixWho;
   summary: string;
   /** The one exact command; `""` for a change no command makes (a node pool's size). */
-  change?: string;
+  change: string;
   /** After the change and convergence, the incident's subject reaches its goal with no new failure. */
   verified: boolean;
   /** What happened: "admitted, schedules on general-a-1", or why it does not end the incident. */
-  outcome?: string;
+  outcome: string;
   /** What else changes: pods evicted, other workloads' pods that now fail, pods moving between quotas. */
-  sideEffects?: string[];
+  sideEffects: string[];
 }
 
 /** Where the failing pod comes from, so a fix can name the right thing to change. */

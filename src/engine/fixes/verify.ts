@@ -30,18 +30,20 @@ export function verifyCandidates(base: Snapshot, candidates: Candidate[], opts: 
       : r.scheduling && !r.scheduling.scheduled
         ? 'scheduler'
         : null;
-    if (stoppedAt === null || (stoppedAt === 'scheduler' && c.needSchedule === false)) {
-      out.push({ who: c.who, summary: c.summary, change: c.change, verified: true, outcome: outcomeOf(r) });
+    const fix = { who: c.who, summary: c.summary, change: c.change ?? '', sideEffects: c.sideEffects ?? [] };
+    if (stoppedAt === null) {
+      out.push({ ...fix, verified: true, outcome: outcomeOf(r) });
     } else if (c.fixes && LAYERS[stoppedAt].rank > LAYERS[c.fixes].rank) {
+      // It fixes its layer but the incident goes on: shown as not working, with the next blocker.
       const next =
         stoppedAt === 'scheduler' ? 'no node fits yet' : (r.admission.message ?? '').replace(/^.*? is forbidden: /, '');
       out.push({
-        who: c.who,
-        summary: c.summary,
-        change: c.change,
-        verified: true,
-        outcome: `passes ${LAYERS[c.fixes].name}; next: ${LAYERS[stoppedAt].name} — ${next}`,
+        ...fix,
+        verified: false,
+        outcome: `passes ${LAYERS[c.fixes].name}, then ${LAYERS[stoppedAt].name} refuses it: ${next}`,
       });
+    } else if (stoppedAt === 'scheduler' && c.needSchedule === false) {
+      out.push({ ...fix, verified: false, outcome: `admitted, then stays Pending: ${r.scheduling?.message ?? ''}` });
     }
   }
   return out;
