@@ -10,18 +10,17 @@ import { parsePaste, type Finding, type FindingBody } from '../parse/index.ts';
 import { simulate, simResultsToJson, type SimOptions, type SimResult } from '../engine/simulate.ts';
 import { locatePod, podRequesting, podWithContainers } from '../engine/diagnose/subject.ts';
 import {
+  fixesFor,
   formatMemoryFloor,
-  limitRangeFixes,
-  mustSpecifyFixes,
   nodeGaps,
-  quotaExceededFixes,
+  parseMustSpecify,
+  quotaCounts,
   quotaHolders,
-  unschedulableFixes,
-  type VerifiedFix,
-} from '../engine/fixes.ts';
+} from '../engine/fixes/index.ts';
+import { subjectOf } from '../engine/diagnose/goal.ts';
 import { largestNode } from '../engine/capacity.ts';
 import { replayPod } from '../engine/diagnose/replay.ts';
-import { nowOfReplay, replayable, type NowInputs, type NowVerdict } from '../engine/diagnose/now.ts';
+import { findingNow, replayable, type NowInputs, type NowVerdict } from '../engine/diagnose/now.ts';
 import { podUsage } from '../engine/admission/evaluators/pods.ts';
 import type { Answer, Fix, Reply } from './types.ts';
 import { emptyReply } from './types.ts';
@@ -94,6 +93,12 @@ function pastedObject(o: Record<string, unknown> & { apiVersion: string; kind: s
   return o.kind === 'Secret' ? { apiVersion: o.apiVersion, kind: o.kind } : o;
 }
 
+/** Every fix tried, verified or not (QUOTA_DOCTOR_TRACE_FIXES=1 prints them to stderr: debugging only). */
+const fixTrace =
+  typeof process !== 'undefined' && process.env.QUOTA_DOCTOR_TRACE_FIXES === '1'
+    ? (f: Fix) => process.stderr.write(`fix tried: ${JSON.stringify(f)}\n`)
+    : undefined;
+
 /** What the state says of a finding: its verdict now and the verified fixes. */
 interface Checked {
   now: NowVerdict;
@@ -114,13 +119,13 @@ function enrichWithState(
   const located = locatePod(state, f, ns);
   const pod = located?.pod ?? synthesizePod(f, ns);
   if (!pod) return none;
-  const origin = { ref: located?.ref };
   // Re-run the pod now: what would happen today?
   const replay = replayPod(state, pod, located?.existing === true, ns, opts);
   if (!replay) return none;
   const { base, submitted: fresh, now, admitted } = replay;
-  const verdict = nowOfReplay(now, inputs);
-  const fixes: VerifiedFix[] = [];
+  const subject = subjectOf(state, pod, located?.existing === true, ns);
+  const verdict = findingNow(state, subject, now, opts, inputs);
+  const ctx = { state, base, subject, pod: fresh, admitted, ns, opts };
   const failure = now.detail.admission.quota?.failure;
   if (!now.admission.allowed && now.admission.message && differsFrom(f, now)) {
     r.lines.unshift(`Now it would be refused differently: ${now.admission.message.replace(/^.*? is forbidden: /, '')}`);
@@ -148,7 +153,7 @@ function enrichWithState(
       if (changes.length) r.lines.unshift(`Now: ${changes.join(', ')}.`);
       const primary = f.facts.exceeding[0];
       if (primary) {
-        const holders = quotaHolders(state, ns, primary, opts.now);
+        const holders = quotaHolders(state, ns, primary, opts.now, quotaCounts(state, ns, quota));
         if (holders.length) {
           const shown = holders
             .slice(0, 4)
@@ -171,13 +176,7 @@ function enrichWithState(
     );
     return { now: verdict, fixes: [] };
   }
-  if (failure?.type === 'exceeded') fixes.push(...quotaExceededFixes(base, fresh, failure, origin, opts));
-  else if (failure?.type === 'must-specify') {
-    const missing = parseMustSpecify(failure.text);
-    fixes.push(...mustSpecifyFixes(base, fresh, missing, origin, opts));
-  } else if (now.admission.layer === 'limitrange' && now.detail.admission.limitViolations) {
-    fixes.push(...limitRangeFixes(base, fresh, now.detail.admission.limitViolations, origin, opts));
-  } else if (now.scheduling && !now.scheduling.scheduled && now.detail.schedule) {
+  if (now.scheduling && !now.scheduling.scheduled && now.detail.schedule) {
     const statuses = now.detail.schedule.nodeStatuses;
     const gaps = nodeGaps(base, admitted, statuses);
     const insufficient = gaps.filter((g) => g.short && Object.keys(g.short).length);
@@ -200,8 +199,9 @@ function enrichWithState(
       );
     if (now.scheduling.message && f.message && !sameHistogram(now.scheduling.message, f.message))
       r.lines.unshift(`Now the scheduler would say: ${now.scheduling.message}`);
-    fixes.push(...unschedulableFixes(base, admitted, statuses, origin, opts));
   }
+  const { fixes, lines } = fixesFor(ctx, now, fixTrace);
+  r.lines.push(...lines);
   // A verified fix is a reply's Fix as it is (the same fields, in the same order): no converter.
   return { now: verdict, fixes };
 }
@@ -221,20 +221,7 @@ function sameHistogram(a: string, b: string): boolean {
   return first(a) === first(b);
 }
 
-/** `must specify limits.cpu for: app; limits.memory for: app,sidecar` → {limits.cpu: [app], …}. */
-export function parseMustSpecify(text: string): Record<string, string[]> {
-  const body = text.replace(/^must specify /, '');
-  const out: Record<string, string[]> = {};
-  if (!body.includes(' for: ')) {
-    for (const r of body.split(',')) out[r.trim()] = [];
-    return out;
-  }
-  for (const part of body.split('; ')) {
-    const [r, cs] = part.split(' for: ');
-    out[r!.trim()] = (cs ?? '').split(',').filter(Boolean);
-  }
-  return out;
-}
+export { parseMustSpecify };
 
 /** Everything the paste holds, answered. */
 export function diagnose(input: DiagnoseInput): DiagnoseOutput {

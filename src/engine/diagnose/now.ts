@@ -5,7 +5,9 @@
  * asks the same question of a changed state, and what could not be read is plugged in through
  * `NowInputs` (an unread layer turns a verdict that depends on it into `unknown`).
  */
-import type { SimResult } from '../simulate.ts';
+import type { Snapshot } from '../../k8s/snapshot.ts';
+import type { SimOptions, SimResult } from '../simulate.ts';
+import { goalNow, type FixSubject } from './goal.ts';
 
 export type NowVerdict = 'passes' | 'fails' | 'unknown';
 
@@ -40,4 +42,21 @@ export function nowOfReplay(r: SimResult | undefined, inputs: NowInputs = {}): N
   if (!r.scheduling) return 'passes';
   if (unread.has('scheduler')) return 'unknown';
   return r.scheduling.scheduled ? 'passes' : 'fails';
+}
+
+/**
+ * `now` of a finding: the replay decides what the unread inputs leave undecided; a workload or a bare
+ * Pod of the state is then judged by its goal with the controllers run once over the state as it is
+ * (a Deployment scaled but not yet reconciled is reconciled), a stand-in by its replay alone.
+ */
+export function findingNow(
+  state: Snapshot,
+  subject: FixSubject,
+  replay: SimResult | undefined,
+  opts: SimOptions,
+  inputs: NowInputs = {},
+): NowVerdict {
+  const verdict = nowOfReplay(replay, inputs);
+  if (verdict === 'unknown') return verdict;
+  return goalNow(state, subject, opts).reached ? 'passes' : 'fails';
 }

@@ -1,32 +1,21 @@
 /** Fixes for LimitRange violations: the exact value to set, both ways for a ratio. */
 import type { Pod } from '../../k8s/objects.ts';
-import type { Snapshot } from '../../k8s/snapshot.ts';
 import { Quantity } from '../../quantity.ts';
 import type { LimitViolation } from '../admission/limitranger.ts';
-import type { SimOptions } from '../simulate.ts';
-import { kubectlSetResources } from './commands.ts';
+import { resourceChanges } from './changes.ts';
 import { ceilDiv, setContainerValue } from './pod-edit.ts';
-import type { Candidate, PodOrigin, VerifiedFix } from './types.ts';
-import { verifyCandidates } from './verify.ts';
+import type { FixContext, Plan } from './types.ts';
 
 /** Fixes for LimitRange violations: the exact value to set, both ways for a ratio. */
-export function limitRangeFixes(
-  state: Snapshot,
-  pod: Pod,
-  violations: LimitViolation[],
-  origin: PodOrigin,
-  opts: SimOptions,
-): VerifiedFix[] {
-  const ns = pod.metadata.namespace ?? 'default';
-  const ways: { parts: string[]; cmds: string[]; pod: Pod }[] = [
-    { parts: [], cmds: [], pod },
-    { parts: [], cmds: [], pod },
+export function limitRangePlans(ctx: FixContext, violations: LimitViolation[]): Plan[] {
+  const pod = ctx.pod;
+  const ways: { parts: string[]; pod: Pod }[] = [
+    { parts: [], pod },
+    { parts: [], pod },
   ];
   const set = (w: (typeof ways)[number], c: string, which: 'requests' | 'limits', res: string, v: Quantity) => {
     w.pod = setContainerValue(w.pod, c, which, res, v.toString());
     w.parts.push(`${which}.${res} of ${c} to ${v}`);
-    const cmd = kubectlSetResources(ns, origin.ref, c, which, res, v.toString());
-    if (cmd) w.cmds.push(cmd);
   };
   for (const v of violations) {
     if (v.scope !== 'Container' || !v.container) continue;
@@ -72,21 +61,15 @@ export function limitRangeFixes(
       );
     }
   }
-  const candidates: Candidate[] = [];
+  const out: Plan[] = [];
   const seen = new Set<string>();
   for (const w of ways) {
     const key = w.parts.join(', ');
     if (!w.parts.length || seen.has(key)) continue;
     seen.add(key);
-    const p = w.pod;
-    candidates.push({
-      who: 'app-team',
-      summary: `set ${key}`,
-      change: w.cmds.join('\n') || undefined,
-      apply: (s) => ({ state: s, object: p }),
-      needSchedule: false,
-      fixes: 'limitrange',
-    });
+    const changes = resourceChanges(ctx.subject, pod, w.pod);
+    if (!changes) continue;
+    out.push({ who: 'app-team', summary: `set ${key}`, changes, cost: 1, obvious: true, pod: w.pod });
   }
-  return verifyCandidates(state, candidates, opts);
+  return out;
 }

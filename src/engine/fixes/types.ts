@@ -1,5 +1,9 @@
 /** What a fix is, in the engine: who makes it, the exact change, and what re-simulation found. */
-import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
+import type { Pod } from '../../k8s/objects.ts';
+import type { Snapshot } from '../../k8s/snapshot.ts';
+import type { Change } from '../changes/types.ts';
+import type { FixSubject } from '../diagnose/goal.ts';
+import type { SimOptions } from '../simulate.ts';
 
 /** Who can make a fix: the team that owns the workload, or the platform team (quotas, nodes). */
 export type FixWho = 'app-team' | 'platform';
@@ -18,26 +22,44 @@ export interface VerifiedFix {
   sideEffects: string[];
 }
 
-/** Where the failing pod comes from, so a fix can name the right thing to change. */
-export interface PodOrigin {
-  /** `deploy/web`, `statefulset/db`, `pod/x` … for kubectl commands. */
-  ref?: string;
-}
-
-/** A fix before verification: what to change and how to re-simulate it. */
-export interface Candidate {
+/**
+ * A fix before verification: the changes it makes (one command each, printed joined by `&&`), who makes
+ * it and what it costs, ranked by rank.ts and verified by verify.ts.
+ */
+export interface Plan {
   who: FixWho;
   summary: string;
-  change?: string;
-  /** The state and object to re-simulate. */
-  apply: (state: Snapshot) => { state: Snapshot; object: KObject };
-  /** Require scheduling to succeed too (default true). */
-  needSchedule?: boolean;
+  changes: Change[];
   /**
-   * The layer this candidate fixes. When re-simulation then stops at a *later* layer, the candidate is
-   * shown as not ending the incident, with the next blocker named.
+   * Cost within its team, lowest first: 0 costs no running capacity (a Pending replica, an idle
+   * cordoned node), 1 changes what the workload asks for, 2 takes capacity from running pods or raises a
+   * limit, 3 adds a node.
    */
-  fixes?: 'api-validation' | 'limitrange' | 'quota';
-  /** What else the change does, known before re-simulation (a LimitRange default moving pods between quotas). */
+  cost: number;
+  /** Tolerating a taint: offered after everything else. */
+  last?: boolean;
+  /** The fix people try first: when it does not work it is shown, with the reason. */
+  obvious?: boolean;
+  /** What else it changes, known before convergence (pods that move between quotas). */
   sideEffects?: string[];
+  /**
+   * The subject's pod as the plan makes it (for combinations, and replayed instead of the subject's own
+   * pod when the subject is not in the state: a stand-in for the pasted object).
+   */
+  pod?: Pod;
+}
+
+/** What every generator reads: the state as it is, the subject, and its pod before and after defaulting. */
+export interface FixContext {
+  /** The state as it is (the subject's pod in it when it exists). */
+  state: Snapshot;
+  /** The state without the subject's own pod: what its pod is measured against when submitted again. */
+  base: Snapshot;
+  subject: FixSubject;
+  /** The pod as submitted (what its owner's template or the paste says). */
+  pod: Pod;
+  /** The pod as the API server stores it (LimitRange defaults filled in). */
+  admitted: Pod;
+  ns: string;
+  opts: SimOptions;
 }

@@ -1,50 +1,178 @@
 /**
- * Re-simulation of each candidate: the change is applied to a fork of the state, the object goes
- * through admission and the scheduler again, and what it leads to becomes the fix's outcome.
+ * Verification: a fix is `verified` only when, after its changes are applied as the API server would and
+ * the controllers run to a fixpoint (engine/converge.ts), the incident's subject reaches its goal
+ * (engine/diagnose/goal.ts) and no other workload is left with a refused or Pending pod it did not have.
+ * A plan that does not end the incident gets its follow-ups tried as combinations (its changes first).
  */
 import type { Snapshot } from '../../k8s/snapshot.ts';
-import { LAYERS } from '../../k8s/layers.ts';
-import { simulate, type SimOptions, type SimResult } from '../simulate.ts';
-import { nodeInfoIndex } from '../scheduler/node-info.ts';
-import type { Candidate, VerifiedFix } from './types.ts';
+import { renderCommand } from '../changes/command.ts';
+import { converge, type Convergence, type WorkloadOutcome } from '../converge.ts';
+import { goalAfter, resyncChanges, workloadOutcome, type FixSubject, type Goal } from '../diagnose/goal.ts';
+import type { SimOptions } from '../simulate.ts';
+import { rankPlans } from './rank.ts';
+import type { Plan, VerifiedFix } from './types.ts';
 
-function outcomeOf(r: SimResult): string {
-  if (!r.admission.allowed) return 'rejected';
-  if (!r.scheduling) return 'admitted';
-  if (r.scheduling.scheduled) return `admitted, schedules on ${r.scheduling.node}`;
-  return 'admitted, still Pending';
+export interface VerifyOptions {
+  /** Verified fixes offered at most. */
+  max?: number;
+  /** Plans that do not work shown at most (with the reason), when they are `obvious`. */
+  maxNotWorking?: number;
+  /** Combinations to try for a plan that does not end the incident. */
+  followUps?: (plan: Plan, conv: Convergence, goal: Goal) => Plan[];
+  /** Sees every plan tried and what verification found (tests and debugging). */
+  trace?: (fix: VerifiedFix) => void;
 }
 
-/** Runs candidates; keeps those that pass. */
-export function verifyCandidates(base: Snapshot, candidates: Candidate[], opts: SimOptions, max = 4): VerifiedFix[] {
-  const out: VerifiedFix[] = [];
-  for (const c of candidates) {
-    if (out.length >= max) break;
-    nodeInfoIndex(base);
-    const { state, object } = c.apply(base.fork());
-    const res = simulate(state, [object], { ...opts, dryRun: false }).results;
-    const r = res[res.length - 1];
-    if (!r) continue;
-    const stoppedAt = !r.admission.allowed
-      ? r.admission.layer
-      : r.scheduling && !r.scheduling.scheduled
-        ? 'scheduler'
-        : null;
-    const fix = { who: c.who, summary: c.summary, change: c.change ?? '', sideEffects: c.sideEffects ?? [] };
-    if (stoppedAt === null) {
-      out.push({ ...fix, verified: true, outcome: outcomeOf(r) });
-    } else if (c.fixes && LAYERS[stoppedAt].rank > LAYERS[c.fixes].rank) {
-      // It fixes its layer but the incident goes on: shown as not working, with the next blocker.
-      const next =
-        stoppedAt === 'scheduler' ? 'no node fits yet' : (r.admission.message ?? '').replace(/^.*? is forbidden: /, '');
-      out.push({
-        ...fix,
-        verified: false,
-        outcome: `passes ${LAYERS[c.fixes].name}, then ${LAYERS[stoppedAt].name} refuses it: ${next}`,
-      });
-    } else if (stoppedAt === 'scheduler' && c.needSchedule === false) {
-      out.push({ ...fix, verified: false, outcome: `admitted, then stays Pending: ${r.scheduling?.message ?? ''}` });
-    }
+/** The one line of commands a plan prints: its changes' commands joined by `&&`, in order. */
+export function planCommand(plan: Plan): string {
+  const cmds = plan.changes.map(renderCommand);
+  if (cmds.every((c) => c === '')) return '';
+  return cmds.filter((c) => c !== '').join(' && ');
+}
+
+function shortRef(w: { kind: string; name: string }): string {
+  const short: Record<string, string> = {
+    Deployment: 'deploy',
+    StatefulSet: 'statefulset',
+    Job: 'job',
+    DaemonSet: 'ds',
+    ReplicaSet: 'rs',
+  };
+  return `${short[w.kind] ?? w.kind.toLowerCase()}/${w.name}`;
+}
+
+function sameWorkload(a: { kind: string; namespace?: string; name: string }, b: FixSubject): boolean {
+  return b.kind === 'workload' && a.kind === b.ref.kind && a.namespace === b.ref.namespace && a.name === b.ref.name;
+}
+
+/** Workloads other than the subject left short by the change that were whole before it. */
+function newFailures(base: Snapshot, conv: Convergence, subject: FixSubject): { w: WorkloadOutcome; words: string }[] {
+  const out: { w: WorkloadOutcome; words: string }[] = [];
+  for (const w of conv.workloads) {
+    if (w.complete || sameWorkload(w, subject)) continue;
+    if (w.failedCreate === undefined && w.pending.length === 0) continue;
+    const before = workloadOutcome(
+      { state: base, steps: 0, bounded: false, workloads: [], events: [], evicted: [] },
+      { kind: w.kind, namespace: w.namespace, name: w.name },
+    );
+    const wasShort = before ? !before.complete || before.pending.length > 0 : false;
+    if (wasShort && (before?.pending.length ?? 0) >= w.pending.length) continue;
+    const why = w.failedCreate
+      ? `a pod is refused: ${w.failedCreate}`
+      : `${w.pending.length} pod${w.pending.length === 1 ? '' : 's'} Pending: ${w.pending[0]!.message}`;
+    out.push({
+      w,
+      words: `${w.namespace}/${shortRef(w)} is left short (${w.scheduled}/${w.wanted} scheduled): ${why}`,
+    });
   }
   return out;
+}
+
+/** What else a convergence did: pods preempted or deleted that are not the subject's own. */
+function evictionWords(base: Snapshot, conv: Convergence, subject: FixSubject): string[] {
+  const out: string[] = [];
+  const preempted = new Set<string>();
+  for (const e of conv.events) {
+    if (e.type !== 'Preempted') continue;
+    preempted.add(e.pod);
+    out.push(`preempts ${e.pod} on ${e.node} (its controller, if any, re-creates it)`);
+  }
+  for (const key of conv.evicted) {
+    if (preempted.has(key)) continue;
+    const slash = key.indexOf('/');
+    const p = base.get('Pod', key.slice(0, slash), key.slice(slash + 1));
+    if (!p) continue;
+    if (subject.kind !== 'workload' && subject.kind !== 'object' && subject.name === p.metadata.name) continue;
+    out.push(
+      p.spec.nodeName
+        ? `stops ${key}, running on ${p.spec.nodeName}`
+        : `deletes ${key}, which was Pending (it never ran)`,
+    );
+  }
+  return out;
+}
+
+interface Tried {
+  fix: VerifiedFix;
+  conv: Convergence;
+  goal: Goal;
+}
+
+function tryPlan(base: Snapshot, subject: FixSubject, plan: Plan, opts: SimOptions): Tried {
+  // The subject's namespace is resynced after the change, as `now` does: a controller refused before the
+  // snapshot (a FailedCreate) tries again once the change frees what refused it.
+  const ns = subject.kind === 'workload' ? subject.ref.namespace : subject.namespace;
+  const conv = converge(base, [...plan.changes, ...resyncChanges(base, ns)], opts);
+  const change = planCommand(plan);
+  const fix = (verified: boolean, outcome: string, sideEffects: string[]): VerifiedFix => ({
+    who: plan.who,
+    summary: plan.summary,
+    change,
+    verified,
+    outcome,
+    sideEffects,
+  });
+  if (conv.refused) {
+    const goal: Goal = { reached: false, outcome: `the API server refuses the change: ${conv.refused.message}` };
+    return { fix: fix(false, goal.outcome, plan.sideEffects ?? []), conv, goal };
+  }
+  const goal = goalAfter(conv, subject.kind === 'object' && plan.pod ? { ...subject, pod: plan.pod } : subject, opts);
+  const failures = newFailures(base, conv, subject);
+  const sideEffects = [
+    ...(plan.sideEffects ?? []),
+    ...evictionWords(base, conv, subject),
+    ...failures.map((f) => f.words),
+  ];
+  if (conv.bounded)
+    return {
+      fix: fix(false, `${goal.outcome}; the controllers did not settle within the step bound`, sideEffects),
+      conv,
+      goal,
+    };
+  if (!goal.reached) return { fix: fix(false, goal.outcome, sideEffects), conv, goal };
+  if (failures.length)
+    return { fix: fix(false, `${goal.outcome}, but ${failures[0]!.words}`, sideEffects), conv, goal };
+  return { fix: fix(true, goal.outcome, sideEffects), conv, goal };
+}
+
+/** Ranks the plans, verifies each, tries combinations for those that do not work, and keeps what to show. */
+export function verifyPlans(
+  base: Snapshot,
+  subject: FixSubject,
+  plans: readonly Plan[],
+  opts: SimOptions,
+  vopts: VerifyOptions = {},
+): VerifiedFix[] {
+  const max = vopts.max ?? 4;
+  const maxNotWorking = vopts.maxNotWorking ?? 2;
+  const verified: VerifiedFix[] = [];
+  const notWorking: VerifiedFix[] = [];
+  const seen = new Set<string>();
+  for (const plan of rankPlans(plans)) {
+    if (verified.length >= max) break;
+    const key = `${plan.who} ${planCommand(plan)} ${plan.summary}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const t = tryPlan(base, subject, plan, opts);
+    vopts.trace?.(t.fix);
+    if (t.fix.verified) {
+      verified.push(t.fix);
+      continue;
+    }
+    if (plan.obvious && notWorking.length < maxNotWorking) notWorking.push(t.fix);
+    let combos = 0;
+    for (const combo of rankPlans(vopts.followUps?.(plan, t.conv, t.goal) ?? [])) {
+      if (verified.length >= max || combos >= 2) break;
+      const ck = `${combo.who} ${planCommand(combo)} ${combo.summary}`;
+      if (seen.has(ck)) continue;
+      seen.add(ck);
+      const c = tryPlan(base, subject, combo, opts);
+      vopts.trace?.(c.fix);
+      if (c.fix.verified) {
+        verified.push(c.fix);
+        combos++;
+      }
+    }
+  }
+  return [...verified, ...notWorking];
 }
