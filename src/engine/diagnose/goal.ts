@@ -4,10 +4,10 @@
  * template and is bound to a node; a bare Pod when it is admitted and bound; an object the state does
  * not hold (a pasted error's stand-in) when it would be admitted and scheduled if submitted again.
  */
-import type { Pod, ReplicaSet, ResourceQuota } from '../../k8s/objects.ts';
-import { equalIgnoreHash } from '../controllers/deployment.ts';
+import type { Pod, ResourceQuota } from '../../k8s/objects.ts';
 import { Quantity } from '../../quantity.ts';
 import { computeQuotaUsed } from '../quota-ledger.ts';
+import { equalIgnoreHash } from '../controllers/deployment.ts';
 import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
 import type { Change, ObjectRef } from '../changes/types.ts';
 import type { Convergence, WorkloadOutcome } from '../converge.ts';
@@ -59,52 +59,50 @@ export function subjectWords(s: FixSubject): string {
 
 /**
  * The changes that make the controllers look again, without changing anything (an empty merge patch),
- * at the workloads of a namespace that are not reconciled: a ReplicaSet, StatefulSet or Job with more or
- * fewer live pods than it wants (a create refused before), a Deployment whose ReplicaSets do not add
- * up to its replicas or none of which has its template (scaled or edited, not yet rolled out). This is
- * what "replayed against the state as it is" runs for a workload; a reconciled one costs nothing.
+ * at what decides the subject: the subject itself (its Pending pods are tried again, an edited template
+ * rolls out), and the workloads of its namespace that are not reconciled — a ReplicaSet, StatefulSet or
+ * Job with more or fewer live pods than it wants (a create refused before, which competes for freed
+ * quota; a scale-down not yet carried out, which frees it), a Deployment whose ReplicaSets do not add up
+ * to its replicas. A reconciled workload costs nothing. This is what "replayed against the state as it
+ * is" runs, and what verification adds after a fix's own changes.
  */
-export function resyncChanges(state: Snapshot, ns: string): Change[] {
+export function resyncChanges(state: Snapshot, ns: string, subject?: ObjectRef): Change[] {
   const live = new Map<string, number>();
-  // Owners with a Pending pod: touched, so the scheduler tries their pods against the state as it is.
-  const waiting = new Set<string>();
   for (const p of state.iterate('Pod', ns)) {
     if (isTerminal(p) || p.metadata.deletionTimestamp) continue;
     for (const o of p.metadata.ownerReferences ?? []) {
       if (!o.controller) continue;
       const k = `${o.kind}/${o.name}`;
       live.set(k, (live.get(k) ?? 0) + 1);
-      if (!p.spec.nodeName) waiting.add(k);
     }
   }
   const out: Change[] = [];
-  const touch = (kind: string, name: string) =>
+  const seen = new Set<string>();
+  const touch = (kind: string, name: string) => {
+    if (seen.has(`${kind}/${name}`)) return;
+    seen.add(`${kind}/${name}`);
     out.push({ kind: 'patch', target: { kind, namespace: ns, name }, type: 'merge', body: {} });
-  const byDeployment = new Map<string, ReplicaSet[]>();
+  };
+  if (subject) touch(subject.kind, subject.name);
+  const sums = new Map<string, number>();
   for (const rs of state.iterate('ReplicaSet', ns)) {
     const name = rs.metadata.name ?? '';
     const dep = rs.metadata.ownerReferences?.find((o) => o.kind === 'Deployment' && o.controller);
-    if (dep) byDeployment.set(dep.name, [...(byDeployment.get(dep.name) ?? []), rs]);
+    if (dep) sums.set(dep.name, (sums.get(dep.name) ?? 0) + (rs.spec.replicas ?? 1));
     if ((live.get(`ReplicaSet/${name}`) ?? 0) !== (rs.spec.replicas ?? 1)) touch('ReplicaSet', name);
-    else if (waiting.has(`ReplicaSet/${name}`)) dep ? waiting.add(`Deployment/${dep.name}`) : touch('ReplicaSet', name);
   }
   for (const d of state.iterate('Deployment', ns)) {
     const name = d.metadata.name ?? '';
-    const rss = byDeployment.get(name) ?? [];
-    const sum = rss.reduce((n, rs) => n + (rs.spec.replicas ?? 1), 0);
-    const current = rss.some((rs) => equalIgnoreHash(rs.spec.template, d.spec.template));
-    if (sum !== (d.spec.replicas ?? 1) || !current || waiting.has(`Deployment/${name}`)) touch('Deployment', name);
+    if ((sums.get(name) ?? 0) !== (d.spec.replicas ?? 1)) touch('Deployment', name);
   }
   for (const sts of state.iterate('StatefulSet', ns)) {
     const name = sts.metadata.name ?? '';
-    if ((live.get(`StatefulSet/${name}`) ?? 0) !== (sts.spec.replicas ?? 1) || waiting.has(`StatefulSet/${name}`))
-      touch('StatefulSet', name);
+    if ((live.get(`StatefulSet/${name}`) ?? 0) !== (sts.spec.replicas ?? 1)) touch('StatefulSet', name);
   }
   for (const job of state.iterate('Job', ns)) {
     const name = job.metadata.name ?? '';
     const parallelism = (job.spec as { parallelism?: number | null }).parallelism ?? 1;
-    if (!isFinished(job) && ((live.get(`Job/${name}`) ?? 0) < parallelism || waiting.has(`Job/${name}`)))
-      touch('Job', name);
+    if (!isFinished(job) && (live.get(`Job/${name}`) ?? 0) < parallelism) touch('Job', name);
   }
   return out;
 }
@@ -243,10 +241,43 @@ export function syncQuotas(state: Snapshot, ns: string, now?: number): Snapshot 
   return out;
 }
 
-/** The subject against the state as it is: the quota controller and the workload controllers run once, nothing changed. */
-export function goalNow(input: Snapshot, s: FixSubject, opts: SimOptions): Goal {
+/** A Deployment whose every ReplicaSet with replicas has its template (no rollout due); other kinds: true. */
+function templateCurrent(state: Snapshot, ref: ObjectRef & { namespace: string }): boolean {
+  if (ref.kind !== 'Deployment') return true;
+  const d = state.get('Deployment', ref.namespace, ref.name);
+  if (!d) return false;
+  for (const rs of state.iterate('ReplicaSet', ref.namespace)) {
+    if (!rs.metadata.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === ref.name)) continue;
+    if ((rs.spec.replicas ?? 1) > 0 && !equalIgnoreHash(rs.spec.template, d.spec.template)) return false;
+  }
+  return true;
+}
+
+/**
+ * The subject against the state as it is: the quota controller's sync, then the controllers over what
+ * decides the subject (resyncChanges). When nothing but the subject itself is to reconcile and its one
+ * unbound pod is the replayed one, the replay is the answer (no controller would change it): `replay`
+ * then decides without a convergence.
+ */
+export function goalNow(input: Snapshot, s: FixSubject, opts: SimOptions, replay?: SimResult): Goal {
   const state = syncQuotas(input, s.kind === 'workload' ? s.ref.namespace : s.namespace, opts.now);
-  if (s.kind !== 'workload')
-    return goalAfter({ state, steps: 0, bounded: false, workloads: [], events: [], evicted: [] }, s, opts);
-  return goalAfter(converge(state, resyncChanges(state, s.ref.namespace), opts), s, opts);
+  const none: Convergence = { state, steps: 0, bounded: false, workloads: [], events: [], evicted: [] };
+  if (s.kind !== 'workload') return goalAfter(none, s, opts);
+  const changes = resyncChanges(state, s.ref.namespace, s.ref);
+  if (replay && state === input && changes.length === 1 && templateCurrent(state, s.ref)) {
+    const w = staticOutcome(state, s.ref);
+    const pendingIsReplayed =
+      w !== null &&
+      w.pods === w.wanted &&
+      w.pending.length === 1 &&
+      w.pending[0]!.pod === `${s.ref.namespace}/${s.pod.metadata.name ?? ''}`;
+    if (pendingIsReplayed) {
+      const g = replayOutcome(replay);
+      return {
+        ...g,
+        outcome: `${g.reached ? w.wanted : w.scheduled}/${w.wanted} pods of ${subjectWords(s)} scheduled: ${g.outcome}`,
+      };
+    }
+  }
+  return goalAfter(converge(state, changes, opts), s, opts);
 }

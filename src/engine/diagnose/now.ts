@@ -58,5 +58,5 @@ export function findingNow(
 ): NowVerdict {
   const verdict = nowOfReplay(replay, inputs);
   if (verdict === 'unknown') return verdict;
-  return goalNow(state, subject, opts).reached ? 'passes' : 'fails';
+  return goalNow(state, subject, opts, replay).reached ? 'passes' : 'fails';
 }

@@ -78,7 +78,9 @@ function followUps(ctx: FixContext): (plan: Plan, conv: Convergence, goal: Goal)
       const again = admitObject(pod, conv.state, { ...ctx.opts, dryRun: true });
       const failure = again.quota?.failure;
       if (failure?.type === 'exceeded') {
-        const pc: FixContext = { ...ctx, state: conv.state, pod, admitted: again.object as Pod };
+        // Holders and waiting workloads from the state as it is (a waiting controller that got the room in
+        // this convergence may as well not have: the freed room goes to whoever creates first).
+        const pc: FixContext = { ...ctx, pod, admitted: again.object as Pod };
         const n = missingPods(ctx);
         for (const f of [...freeQuotaPlans(pc, failure, n), raiseQuotaPlan(pc, failure, n)]) out.push(combine(f, plan));
       }

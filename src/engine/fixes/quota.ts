@@ -73,7 +73,7 @@ export function waitingElsewhere(ctx: FixContext, quota: string): { refs: string
       if (have >= wanted) continue;
       const pod = expandWorkload(w as Workload, { replicas: 1, nodes: [] }).pods[0];
       if (!pod) continue;
-      const a = admitObject(pod, ctx.base, { ...ctx.opts, dryRun: true });
+      const a = admitObject(pod, ctx.state, { ...ctx.opts, dryRun: true });
       const f = a.quota?.failure;
       if (a.allowed || f?.type !== 'exceeded' || f.quota !== quota) continue;
       refs.push(refOf(top.kind, top.name));

@@ -6,6 +6,7 @@
  */
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { renderCommand } from '../changes/command.ts';
+import type { Change } from '../changes/types.ts';
 import { converge, type Convergence, type WorkloadOutcome } from '../converge.ts';
 import { goalAfter, resyncChanges, workloadOutcome, type FixSubject, type Goal } from '../diagnose/goal.ts';
 import type { SimOptions } from '../simulate.ts';
@@ -98,11 +99,10 @@ interface Tried {
   goal: Goal;
 }
 
-function tryPlan(base: Snapshot, subject: FixSubject, plan: Plan, opts: SimOptions): Tried {
-  // The subject's namespace is resynced after the change, as `now` does: a controller refused before the
+function tryPlan(base: Snapshot, subject: FixSubject, plan: Plan, opts: SimOptions, resync: readonly Change[]): Tried {
+  // What decides the subject is resynced after the change, as `now` does: a controller refused before the
   // snapshot (a FailedCreate) tries again once the change frees what refused it.
-  const ns = subject.kind === 'workload' ? subject.ref.namespace : subject.namespace;
-  const conv = converge(base, [...plan.changes, ...resyncChanges(base, ns)], opts);
+  const conv = converge(base, [...plan.changes, ...resync], opts);
   const change = planCommand(plan);
   const fix = (verified: boolean, outcome: string, sideEffects: string[]): VerifiedFix => ({
     who: plan.who,
@@ -148,12 +148,17 @@ export function verifyPlans(
   const verified: VerifiedFix[] = [];
   const notWorking: VerifiedFix[] = [];
   const seen = new Set<string>();
+  const resync = resyncChanges(
+    base,
+    subject.kind === 'workload' ? subject.ref.namespace : subject.namespace,
+    subject.kind === 'workload' ? subject.ref : undefined,
+  );
   for (const plan of rankPlans(plans)) {
     if (verified.length >= max) break;
     const key = `${plan.who} ${planCommand(plan)} ${plan.summary}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const t = tryPlan(base, subject, plan, opts);
+    const t = tryPlan(base, subject, plan, opts, resync);
     vopts.trace?.(t.fix);
     if (t.fix.verified) {
       verified.push(t.fix);
@@ -166,7 +171,7 @@ export function verifyPlans(
       const ck = `${combo.who} ${planCommand(combo)} ${combo.summary}`;
       if (seen.has(ck)) continue;
       seen.add(ck);
-      const c = tryPlan(base, subject, combo, opts);
+      const c = tryPlan(base, subject, combo, opts, resync);
       vopts.trace?.(c.fix);
       if (c.fix.verified) {
         verified.push(c.fix);
