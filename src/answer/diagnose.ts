@@ -10,17 +10,17 @@ import { parsePaste, type Finding, type FindingBody } from '../parse/index.ts';
 import { simulate, simResultsToJson, type SimOptions, type SimResult } from '../engine/simulate.ts';
 import { locatePod, podRequesting, podWithContainers } from '../engine/diagnose/subject.ts';
 import {
+  fixesFor,
   formatMemoryFloor,
-  limitRangeFixes,
-  mustSpecifyFixes,
   nodeGaps,
-  quotaExceededFixes,
+  parseMustSpecify,
+  quotaCounts,
   quotaHolders,
-  unschedulableFixes,
-  type VerifiedFix,
-} from '../engine/fixes.ts';
+} from '../engine/fixes/index.ts';
+import { subjectOf } from '../engine/diagnose/goal.ts';
 import { largestNode } from '../engine/capacity.ts';
 import { replayPod } from '../engine/diagnose/replay.ts';
+import { findingNow, replayable, type NowInputs, type NowVerdict } from '../engine/diagnose/now.ts';
 import { podUsage } from '../engine/admission/evaluators/pods.ts';
 import type { Answer, Fix, Reply } from './types.ts';
 import { emptyReply } from './types.ts';
@@ -30,7 +30,7 @@ import { boundWorkloads, MAX_ANSWER_PODS } from './bounds.ts';
 import { refusalAnswer, Visibility } from './policy.ts';
 import { foreignAffinityTerm } from './manifest-scope.ts';
 import type { Audience } from './gaps.ts';
-import { explain, textReply } from './replies/diagnosis.ts';
+import { explain, notWorkingLines, textReply } from './replies/diagnosis.ts';
 import { annotate, asTied, needsTie, tie } from './tie.ts';
 
 export interface DiagnoseInput {
@@ -51,12 +51,16 @@ export interface DiagnoseInput {
   allowedNamespaces?: readonly string[];
   /** `channel`: internal error text is not shown (./gaps.ts). Default `operator`. */
   audience?: Audience;
+  /** Layers whose inputs the source could not read: a finding's `now` that depends on one is `unknown`. */
+  unread?: NowInputs['unread'];
 }
 
 /** A finding of `diagnose --json` (docs/contract.md): keyed by `kind` like the parser's, with its facts typed. */
 export type JsonFinding = FindingBody & {
   object?: { resource?: string; name?: string };
   namespace?: string;
+  /** The subject replayed against the state as it is (engine/diagnose/now.ts). */
+  now: NowVerdict;
   explanation: string;
   fixes: Fix[];
 };
@@ -90,18 +94,39 @@ function pastedObject(o: Record<string, unknown> & { apiVersion: string; kind: s
   return o.kind === 'Secret' ? { apiVersion: o.apiVersion, kind: o.kind } : o;
 }
 
+/** Every fix tried, verified or not (QUOTA_DOCTOR_TRACE_FIXES=1 prints them to stderr: debugging only). */
+const fixTrace =
+  typeof process !== 'undefined' && process.env.QUOTA_DOCTOR_TRACE_FIXES === '1'
+    ? (f: Fix) => process.stderr.write(`fix tried: ${JSON.stringify(f)}\n`)
+    : undefined;
+
+/** What the state says of a finding: its verdict now and the verified fixes. */
+interface Checked {
+  now: NowVerdict;
+  fixes: Fix[];
+}
+
 /** Adds state-backed numbers and verified fixes to a reply. */
-function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts: SimOptions): Fix[] {
-  if (f.layer === 'other' || f.layer === 'runtime') return [];
+function enrichWithState(
+  r: Reply,
+  f: Finding,
+  state: Snapshot,
+  ns: string,
+  opts: SimOptions,
+  inputs: NowInputs,
+): Checked {
+  const none: Checked = { now: 'unknown', fixes: [] };
+  if (!replayable(f.layer)) return none;
   const located = locatePod(state, f, ns);
   const pod = located?.pod ?? synthesizePod(f, ns);
-  if (!pod) return [];
-  const origin = { ref: located?.ref };
+  if (!pod) return none;
   // Re-run the pod now: what would happen today?
   const replay = replayPod(state, pod, located?.existing === true, ns, opts);
-  if (!replay) return [];
+  if (!replay) return none;
   const { base, submitted: fresh, now, admitted } = replay;
-  const fixes: VerifiedFix[] = [];
+  const subject = subjectOf(state, pod, located?.existing === true, ns);
+  const verdict = findingNow(state, subject, now, opts, inputs);
+  const ctx = { state, base, subject, pod: fresh, admitted, ns, opts };
   const failure = now.detail.admission.quota?.failure;
   if (!now.admission.allowed && now.admission.message && differsFrom(f, now)) {
     r.lines.unshift(`Now it would be refused differently: ${now.admission.message.replace(/^.*? is forbidden: /, '')}`);
@@ -129,7 +154,7 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
       if (changes.length) r.lines.unshift(`Now: ${changes.join(', ')}.`);
       const primary = f.facts.exceeding[0];
       if (primary) {
-        const holders = quotaHolders(state, ns, primary, opts.now, q);
+        const holders = quotaHolders(state, ns, primary, opts.now, quotaCounts(state, ns, quota));
         if (holders.length) {
           const shown = holders
             .slice(0, 4)
@@ -150,15 +175,9 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
     r.lines.unshift(
       `Now it would pass: the state changed since this error (${now.scheduling?.node ? `admitted, schedules on ${now.scheduling.node}` : 'admitted'}). Retrying should work.`,
     );
-    return [];
+    return { now: verdict, fixes: [] };
   }
-  if (failure?.type === 'exceeded') fixes.push(...quotaExceededFixes(base, fresh, failure, origin, opts));
-  else if (failure?.type === 'must-specify') {
-    const missing = parseMustSpecify(failure.text);
-    fixes.push(...mustSpecifyFixes(base, fresh, missing, origin, opts));
-  } else if (now.admission.layer === 'limitrange' && now.detail.admission.limitViolations) {
-    fixes.push(...limitRangeFixes(base, fresh, now.detail.admission.limitViolations, origin, opts));
-  } else if (now.scheduling && !now.scheduling.scheduled && now.detail.schedule) {
+  if (now.scheduling && !now.scheduling.scheduled && now.detail.schedule) {
     const statuses = now.detail.schedule.nodeStatuses;
     const gaps = nodeGaps(base, admitted, statuses);
     const insufficient = gaps.filter((g) => g.short && Object.keys(g.short).length);
@@ -181,10 +200,11 @@ function enrichWithState(r: Reply, f: Finding, state: Snapshot, ns: string, opts
       );
     if (now.scheduling.message && f.message && !sameHistogram(now.scheduling.message, f.message))
       r.lines.unshift(`Now the scheduler would say: ${now.scheduling.message}`);
-    fixes.push(...unschedulableFixes(base, admitted, statuses, origin, opts));
   }
+  const { fixes, lines } = fixesFor(ctx, now, fixTrace);
+  r.lines.push(...lines);
   // A verified fix is a reply's Fix as it is (the same fields, in the same order): no converter.
-  return fixes;
+  return { now: verdict, fixes };
 }
 
 /** Whether the re-simulated refusal is a different error than the pasted one (the state moved on). */
@@ -202,20 +222,7 @@ function sameHistogram(a: string, b: string): boolean {
   return first(a) === first(b);
 }
 
-/** `must specify limits.cpu for: app; limits.memory for: app,sidecar` → {limits.cpu: [app], …}. */
-export function parseMustSpecify(text: string): Record<string, string[]> {
-  const body = text.replace(/^must specify /, '');
-  const out: Record<string, string[]> = {};
-  if (!body.includes(' for: ')) {
-    for (const r of body.split(',')) out[r.trim()] = [];
-    return out;
-  }
-  for (const part of body.split('; ')) {
-    const [r, cs] = part.split(' for: ');
-    out[r!.trim()] = (cs ?? '').split(',').filter(Boolean);
-  }
-  return out;
-}
+export { parseMustSpecify };
 
 /** Everything the paste holds, answered. */
 export function diagnose(input: DiagnoseInput): DiagnoseOutput {
@@ -237,10 +244,11 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     if (ns) namespaces.add(ns);
     const r = textReply(f, ns);
     let fixes: Fix[] = [];
+    let now: NowVerdict = 'unknown';
     // A namespace the asker may not see is never read: the answer is refused as a whole (its namespaces).
     if (input.state && ns && visibility.allows(ns)) {
       try {
-        fixes = enrichWithState(r, f, input.state, ns, opts);
+        ({ fixes, now } = enrichWithState(r, f, input.state, ns, opts, { unread: input.unread }));
       } catch (e) {
         r.gaps.push(
           operator
@@ -251,7 +259,9 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     } else if (!input.state && f.layer !== 'other' && f.layer !== 'runtime') {
       r.gaps.push('No cluster state: numbers are from the text only; fixes are not verified.');
     }
-    r.fixes = fixes;
+    // The reply offers what ends the incident; what does not is said in one line each, with the reason.
+    r.fixes = fixes.filter((x) => x.verified);
+    r.lines.push(...notWorkingLines(fixes));
     if (input.state) annotate(r, f, tied, input.state, ns && visibility.allows(ns) ? ns : undefined);
     for (const g of input.gaps ?? []) r.gaps.push(g);
     replies.push(r);
@@ -268,6 +278,7 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
       kind: f.kind,
       ...(f.object ? { object: f.object } : {}),
       ...(ns ? { namespace: ns } : {}),
+      now,
       facts: f.facts,
       explanation: explain(f),
       fixes,

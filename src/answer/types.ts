@@ -14,10 +14,15 @@ export interface Fix {
   summary: string;
   /** The exact change: a kubectl command or a YAML patch. */
   change?: string;
-  /** Re-simulated and passing. Only verified fixes are offered (unverified ones are never shown). */
+  /**
+   * After the change and convergence the incident is over (every wanted replica admitted and scheduled,
+   * no new refused or Pending pod). A fix that is not is shown only with the reason in `outcome`.
+   */
   verified: boolean;
-  /** What it leads to: "admitted, fits node-7". */
+  /** What it leads to: "admitted, fits node-7", or why it does not end the incident. */
   outcome?: string;
+  /** What else changes: evicted pods, other workloads' pods that now fail, pods moving between quotas. */
+  sideEffects?: string[];
 }
 
 export type { PathLayer } from '../k8s/layers.ts';

@@ -15,14 +15,21 @@ import { z } from 'zod';
 const quantity = z.string();
 const resourceList = z.record(z.string(), quantity);
 
-/** A fix: who, one line, the exact change, re-simulated and passing, and what it leads to. */
+/**
+ * A fix: who, one line, the one exact command (`""` for a node-pool change), whether it ends the incident
+ * after convergence, what happens, and what else changes.
+ */
 export const fixSchema = z.strictObject({
   who: z.enum(['app-team', 'platform']),
   summary: z.string(),
-  change: z.string().optional(),
+  change: z.string(),
   verified: z.boolean(),
-  outcome: z.string().optional(),
+  outcome: z.string(),
+  sideEffects: z.array(z.string()),
 });
+
+/** A fix inside a reply (`whatif --json`): what-if fixes may not carry `change`, `outcome` or `sideEffects` yet. */
+const replyFixSchema = fixSchema.partial({ change: true, outcome: true, sideEffects: true });
 
 /** A Kubernetes object as the API server would store it (after defaulting and LimitRanger). */
 const kubernetesObject = z.looseObject({
@@ -74,6 +81,8 @@ export const findingSchema = z.strictObject({
   kind: z.string(),
   object: z.strictObject({ resource: z.string().optional(), name: z.string().optional() }).optional(),
   namespace: z.string().optional(),
+  /** The subject replayed against the state as it is: `unknown` without a state or what the answer needs. */
+  now: z.enum(['passes', 'fails', 'unknown']),
   /** Per `kind` (docs/contract.md's table); loose until src/parse/finding.ts's types are settled. */
   facts: z.record(z.string(), z.unknown()),
   explanation: z.string(),
@@ -184,7 +193,7 @@ export const replySchema = z.strictObject({
     )
     .optional(),
   lines: z.array(z.string()),
-  fixes: z.array(fixSchema),
+  fixes: z.array(replyFixSchema),
   why: z.string().optional(),
   raw: z.string().optional(),
   gaps: z.array(z.string()),

@@ -24,7 +24,7 @@ import {
 import { schedulePod } from './scheduler/schedule.ts';
 import { perPodRequests, podRequests, isTerminal } from './pod-resources.ts';
 import { expandWorkload, podTemplateHash, workloadReplicas, workloadTemplate } from './workloads.ts';
-import { formatMemoryFloor, ownerOf, quotaHolders, refOf } from './fixes.ts';
+import { formatMemoryFloor, ownerOf, quotaCounts, quotaHolders, refOf } from './fixes.ts';
 
 export interface QuotaHeadroom {
   name: string;
@@ -483,12 +483,14 @@ export function computeHeadroom(state: Snapshot, namespace: string, opts: { now?
       resources,
       tightest,
       holders: tightest
-        ? quotaHolders(state, namespace, tightest, opts.now, q).map((h) => ({
-            ref: h.ref,
-            pods: h.pods,
-            pending: h.pending,
-            total: h.total.toString(),
-          }))
+        ? quotaHolders(state, namespace, tightest, opts.now, quotaCounts(state, namespace, q.metadata.name ?? '')).map(
+            (h) => ({
+              ref: h.ref,
+              pods: h.pods,
+              pending: h.pending,
+              total: h.total.toString(),
+            }),
+          )
         : [],
       pending: pendingHeld(state, q, [...hard.keys()], opts.now),
     };

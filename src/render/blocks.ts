@@ -142,7 +142,8 @@ function fixText(f: Fix, i: number): string {
   const head = `*${i + 1}. ${WHO_WORDS[f.who]}* · ${clip(escapeMrkdwn(f.summary), LIMITS.lineChars)}`;
   const verdict = `✓ verified${f.outcome ? ` — ${clip(escapeMrkdwn(f.outcome), LIMITS.lineChars)}` : ''}`;
   const change = f.change ? `\n\`\`\`\n${clip(codeSafe(escapeMrkdwn(f.change)), LIMITS.changeChars)}\n\`\`\`` : '';
-  return `${head}\n${verdict}${change}`;
+  const also = f.sideEffects?.length ? `\nalso: ${clip(escapeMrkdwn(f.sideEffects.join('; ')), LIMITS.lineChars)}` : '';
+  return `${head}\n${verdict}${also}${change}`;
 }
 
 /** The blocks of one reply, in reading order. */

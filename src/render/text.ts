@@ -27,6 +27,7 @@ export function renderBar(fraction: number, width = 10): string {
 function renderFix(f: Fix, i: number): string[] {
   const out = [`${i + 1}. ${WHO_WORDS[f.who]} · ${f.summary}${f.verified ? `   ✓ ${f.outcome ?? 'verified'}` : ''}`];
   if (f.change) for (const l of f.change.split('\n')) out.push(`   ${l}`);
+  if (f.sideEffects?.length) out.push(`   also: ${f.sideEffects.join('; ')}`);
   return out;
 }
 

@@ -55,7 +55,7 @@ describe('message', () => {
     expect(r!.replies[0]!.lines).toContain('pods: over by 1 — free 1 in the namespace, or raise the quota to 11.');
     expect(r!.replies[0]!.fixes.length).toBeGreaterThan(0);
     for (const f of r!.replies[0]!.fixes)
-      expect(f).toMatchObject({ verified: true, outcome: expect.stringMatching(/^admitted/) });
+      expect(f).toMatchObject({ verified: true, outcome: expect.stringMatching(/admitted and scheduled/) });
     expect(r!.replies[0]!.fixes.map((f) => f.summary)).toContain('raise team-quota pods to 11');
   });
 
@@ -143,11 +143,11 @@ describe('question', () => {
     expect(r.replies[0]!.headline).toBe(
       'Admitted, but no node fits — scheduler (0/10 nodes) — pod api-6b9f4c7d8-gnt9f (team-a)',
     );
-    // needs 1 CPU; general-a-1 has 770m free → lower to 770m
+    // The Pending replica never ran: dropping it costs nothing running (engine/fixes/ ranks it first).
     expect(r.replies[0]!.fixes[0]).toMatchObject({
-      summary: 'lower requests.cpu of api to ≤ 770m (fits general-a-1)',
+      summary: 'scale deploy/api 3 → 2: drops the Pending replica (costs no running capacity: 2 run as now)',
       verified: true,
-      outcome: 'admitted, schedules on general-a-1',
+      outcome: '2/2 pods of deploy/api admitted and scheduled (general-a-2, general-b-2)',
     });
   });
 

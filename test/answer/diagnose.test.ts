@@ -124,23 +124,29 @@ describe('(a) LimitRange defaults consume the quota', () => {
     // need 300m; one batch pod frees 600m (⌈300/600⌉ = 1)
     {
       who: 'app-team',
-      summary: 'scale deploy/batch 3 → 2 (frees 600m of requests.cpu)',
+      summary: 'scale deploy/batch 3 → 2 (frees 600m of requests.cpu; stops 1 running pod)',
       change: 'kubectl -n lr scale deploy/batch --replicas=2',
+      sideEffects: ['stops lr/batch-6c8d7f9b4-aaaaa, running on n1'],
     },
     // 1800m + 500m
     {
       who: 'platform',
       summary: 'raise lr-quota requests.cpu to 2300m',
-      change: `kubectl -n lr patch resourcequota lr-quota --type merge -p '{"spec":{"hard":{"requests.cpu":"2300m"}}}'`,
+      change: `kubectl -n lr patch resourcequota/lr-quota --type merge -p '{"spec":{"hard":{"requests.cpu":"2300m"}}}'`,
     },
-  ])('fix: $summary (verified, schedules on n1)', (fix) => {
-    expect(f.fixes).toContainEqual({ ...fix, verified: true, outcome: 'admitted, schedules on n1' });
+  ])('fix: $summary (verified: the app Deployment gets its pod, on n1)', (fix) => {
+    expect(f.fixes).toContainEqual({
+      sideEffects: [],
+      ...fix,
+      verified: true,
+      outcome: '1/1 pods of deploy/app admitted and scheduled (n1)',
+    });
   });
 
   it('offers exactly those three fixes, in that order', () => {
     expect(f.fixes.map((x) => x.summary)).toEqual([
       'lower requests.cpu of container app to ≤ 200m',
-      'scale deploy/batch 3 → 2 (frees 600m of requests.cpu)',
+      'scale deploy/batch 3 → 2 (frees 600m of requests.cpu; stops 1 running pod)',
       'raise lr-quota requests.cpu to 2300m',
     ]);
   });
@@ -190,17 +196,19 @@ describe('(b) the `pods` quota is full while CPU is left', () => {
     expect(f.fixes).toEqual([
       {
         who: 'app-team',
-        summary: 'scale deploy/web 2 → 1 (frees 1 of pods)',
+        summary: 'scale deploy/web 2 → 1 (frees 1 of pods; stops 1 running pod)',
         change: 'kubectl -n pq scale deploy/web --replicas=1',
         verified: true,
-        outcome: 'admitted, schedules on n1',
+        outcome: '2/2 pods of deploy/worker admitted and scheduled (n1)',
+        sideEffects: ['stops pq/web-5c6d7f8b9-aaaaa, running on n1'],
       },
       {
         who: 'platform',
         summary: 'raise pq-quota pods to 4',
-        change: `kubectl -n pq patch resourcequota pq-quota --type merge -p '{"spec":{"hard":{"pods":"4"}}}'`,
+        change: `kubectl -n pq patch resourcequota/pq-quota --type merge -p '{"spec":{"hard":{"pods":"4"}}}'`,
         verified: true,
-        outcome: 'admitted, schedules on n1',
+        outcome: '2/2 pods of deploy/worker admitted and scheduled (n1)',
+        sideEffects: [],
       },
     ]);
   });
@@ -238,23 +246,22 @@ describe('(c) 10000 CPU: admitted, no node fits, preemption not helpful', () => 
     );
   });
 
-  it('fixes: a lower request (≤ the 3500m free on n1) or new capacity of ≥ 10k CPU', () => {
+  it('fixes: a lower request (≤ the 3500m free on n1), the bare Pod re-created; no node: none holds 10k CPU', () => {
     expect(f.fixes).toEqual([
       {
         who: 'app-team',
         summary: 'lower requests.cpu of c to ≤ 3500m (fits n1)',
-        change: undefined,
+        change:
+          'kubectl -n big get pod huge -o json | kubectl set resources --local -f - -c c --requests=cpu=3500m -o json | kubectl replace --force -f -',
         verified: true,
-        outcome: 'admitted, schedules on n1',
-      },
-      {
-        who: 'platform',
-        summary: 'add a node with ≥ 10k CPU allocatable',
-        change: undefined,
-        verified: true,
-        outcome: 'admitted, schedules on new-node',
+        outcome: 'admitted, runs on n1',
+        sideEffects: [],
       },
     ]);
+    expect(r.lines).toContain(
+      'requests 10k CPU; the largest node allocates 4 CPU (n1, of the 1 node it may use): no node can hold it, whatever is freed',
+    );
+    expect(f.now).toBe('fails');
   });
 
   it('without a pod name it is tied to the Pending pod whose re-simulation gives the message (no event left)', () => {
@@ -302,7 +309,8 @@ describe('(c′) an unschedulable pod whose request comes from LimitRange defaul
       summary: 'lower requests.cpu of app to ≤ 500m (fits n1)',
       change: 'kubectl -n lrs set resources rs/app-6b7c8d9f5 -c app --requests=cpu=500m',
       verified: true,
-      outcome: 'admitted, schedules on n1',
+      outcome: '1/1 pods of rs/app-6b7c8d9f5 admitted and scheduled (n1)',
+      sideEffects: [],
     });
   });
 });
@@ -351,7 +359,13 @@ describe('(d) a limit 20 times the request against maxLimitRequestRatio 10', () 
       change: 'kubectl -n rt set resources deploy/exporter -c app --limits=cpu=1',
     },
   ])('both ways: $summary', (fix) => {
-    expect(f.fixes).toContainEqual({ who: 'app-team', ...fix, verified: true, outcome: 'admitted, schedules on n1' });
+    expect(f.fixes).toContainEqual({
+      who: 'app-team',
+      ...fix,
+      verified: true,
+      outcome: '1/1 pods of deploy/exporter admitted and scheduled (n1)',
+      sideEffects: [],
+    });
   });
 
   it('exactly those two', () => {

@@ -82,7 +82,7 @@ describe('diagnose --json', () => {
     }
     // team-quota is at pods 10/10: one more pod needs the quota raised to 11, or one pod fewer.
     expect(fixes.map((x) => x.change)).toContain(
-      `kubectl -n team-a patch resourcequota team-quota --type merge -p '{"spec":{"hard":{"pods":"11"}}}'`,
+      `kubectl -n team-a patch resourcequota/team-quota --type merge -p '{"spec":{"hard":{"pods":"11"}}}'`,
     );
   });
 

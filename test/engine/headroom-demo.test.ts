@@ -12,7 +12,7 @@ import { headroomReply, nodesReply, scopeWords } from '../../src/answer/replies/
 import { FileSource, readStateFiles } from '../../src/cluster/file-source.ts';
 import { quotaOutputSchema } from '../../src/contract/schemas.ts';
 import { computeHeadroom, headroomJson, whatIfNewNode } from '../../src/engine/headroom.ts';
-import { quotaHolders } from '../../src/engine/fixes.ts';
+import { quotaCounts, quotaHolders } from '../../src/engine/fixes.ts';
 import { renderBlocks } from '../../src/render/blocks.ts';
 import { createAnswerer } from '../../src/answer/index.ts';
 import { assertWithinSlackLimits } from '../support/slack-limits.ts';
@@ -109,7 +109,9 @@ describe('quotas: named, with what their scopes count, the tightest resource and
       'pod/reindex-backfill',
       'job/nightly-etl-29551740',
     ]);
-    expect(quotaHolders(demo, 'batch', 'requests.cpu', NOW, q).map((h) => h.ref)).toEqual(['job/nightly-etl-29551740']);
+    expect(
+      quotaHolders(demo, 'batch', 'requests.cpu', NOW, quotaCounts(demo, 'batch', q.metadata.name!)).map((h) => h.ref),
+    ).toEqual(['job/nightly-etl-29551740']);
   });
 
   it.each<[string[], string]>([

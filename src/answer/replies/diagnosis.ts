@@ -6,7 +6,7 @@ import type { Finding } from '../../parse/index.ts';
 import { Quantity } from '../../quantity.ts';
 import { LAYERS, PATH_STATIONS } from '../../k8s/layers.ts';
 import { freeOf } from '../../engine/diagnose/subject.ts';
-import type { Reply } from '../types.ts';
+import type { Fix, Reply } from '../types.ts';
 import { emptyReply } from '../types.ts';
 
 function str(v: unknown): string {
@@ -33,6 +33,14 @@ export function explain(f: Finding): string {
     default:
       return `This looks like ${f.kind.replace(/-/g, ' ')}, not Kubernetes quota, LimitRange or scheduling: the fix is outside the namespace's quota.`;
   }
+}
+
+/**
+ * The fixes re-simulation found do not end the incident, one line each with the reason (the reply
+ * offers only the verified ones; `diagnose --json` lists them all with `verified: false`).
+ */
+export function notWorkingLines(fixes: readonly Fix[]): string[] {
+  return fixes.filter((f) => !f.verified).map((f) => `✗ Not enough: ${f.summary}${f.outcome ? ` — ${f.outcome}` : ''}`);
 }
 
 function runtimeWords(reason: string): string {

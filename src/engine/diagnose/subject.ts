@@ -14,6 +14,9 @@ import { ownerOf, refOf } from '../fixes.ts';
 export interface Subject {
   object?: { resource?: string; name?: string };
   controller?: { kind: string; name: string };
+  /** The finding's layer and message: a scheduler message naming no pod is matched to the Pending pod it was recorded for. */
+  layer?: string;
+  message?: string;
 }
 
 /** A pod the state holds (`existing`) or that its controller would create, and how fixes refer to it. */
@@ -51,6 +54,13 @@ export function locatePod(state: Snapshot, f: Subject, ns: string): LocatedPod |
     const hit = tryWorkload(f.controller.kind, f.controller.name);
     if (hit) return hit;
   }
+  if (!name && f.layer === 'scheduler' && f.message) {
+    const p = pendingPodWithMessage(state, ns, f.message);
+    if (p) {
+      const owner = ownerOf(state, p);
+      return { pod: p, ref: owner ? refOf(owner.kind, owner.name) : `pod/${p.metadata.name ?? ''}`, existing: true };
+    }
+  }
   if (name) {
     // `web-7c5d8f9b4-x2k9q` → ReplicaSet `web-7c5d8f9b4`; `db-3` → StatefulSet `db`; `job-abcde` → Job.
     const rs = /^(.*)-[a-z0-9]{5}$/.exec(name)?.[1];
@@ -66,6 +76,29 @@ export function locatePod(state: Snapshot, f: Subject, ns: string): LocatedPod |
     }
   }
   return null;
+}
+
+/**
+ * The Pending pod of `ns` a FailedScheduling text was recorded for (its event, or its PodScheduled
+ * condition, says exactly this): the text never names the pod. When several pods carry it, they must
+ * have one owner (replicas of one workload are the same subject); otherwise none is guessed.
+ */
+export function pendingPodWithMessage(state: Snapshot, ns: string, message: string): Pod | undefined {
+  const want = message.replace(/\s+/g, ' ').trim();
+  const same = (m: unknown) => typeof m === 'string' && m.replace(/\s+/g, ' ').trim() === want;
+  const names = new Set<string>();
+  for (const e of state.iterate('Event', ns))
+    if (e.reason === 'FailedScheduling' && e.involvedObject?.kind === 'Pod' && same(e.message))
+      names.add(e.involvedObject.name ?? '');
+  const hits: Pod[] = [];
+  for (const p of state.iterate('Pod', ns)) {
+    if (p.spec.nodeName || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
+    const cond = p.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    if (names.has(p.metadata.name ?? '') || same(cond?.message)) hits.push(p);
+  }
+  if (hits.length === 0) return undefined;
+  const owners = new Set(hits.map((p) => JSON.stringify(ownerOf(state, p))));
+  return owners.size === 1 ? hits[0] : undefined;
 }
 
 /**

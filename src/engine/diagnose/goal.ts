@@ -1,0 +1,283 @@
+/**
+ * The incident's subject and its goal, shared by `now` (the state as it is) and fix verification (the
+ * state after a change): a workload reaches it when every wanted replica exists, is of its current
+ * template and is bound to a node; a bare Pod when it is admitted and bound; an object the state does
+ * not hold (a pasted error's stand-in) when it would be admitted and scheduled if submitted again.
+ */
+import type { Pod, ResourceQuota } from '../../k8s/objects.ts';
+import { Quantity } from '../../quantity.ts';
+import { computeQuotaUsed } from '../quota-ledger.ts';
+import { equalIgnoreHash } from '../controllers/deployment.ts';
+import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
+import type { Change, ObjectRef } from '../changes/types.ts';
+import type { Convergence, WorkloadOutcome } from '../converge.ts';
+import { converge } from '../converge.ts';
+import { ownerOf } from '../fixes/owners.ts';
+import { isTerminal } from '../pod-resources.ts';
+import type { SimOptions, SimResult } from '../simulate.ts';
+import { replayPod } from './replay.ts';
+
+export type FixSubject =
+  /** The workload whose pods were refused or are Pending (top-level: the Deployment of a ReplicaSet). */
+  | { kind: 'workload'; ref: ObjectRef & { namespace: string }; pod: Pod }
+  /** A bare Pod of the state. */
+  | { kind: 'pod'; namespace: string; name: string; pod: Pod }
+  /** An object the state does not hold: the pod the pasted message describes. */
+  | { kind: 'object'; namespace: string; pod: Pod };
+
+export interface Goal {
+  reached: boolean;
+  /** What happened to the subject, in words: "3/3 pods of deploy/api scheduled", "schedules on gpu-b-1". */
+  outcome: string;
+  /** The replay of the subject's pod, when the subject is a pod or an object. */
+  replay?: SimResult;
+}
+
+const TOP_KINDS = new Set(['Deployment', 'StatefulSet', 'Job', 'DaemonSet', 'ReplicaSet']);
+
+/** The subject of a finding's pod: its top-level workload, the bare Pod, or the stand-in object. */
+export function subjectOf(state: Snapshot, pod: Pod, existing: boolean, ns: string): FixSubject {
+  const owner = ownerOf(state, pod);
+  if (owner && TOP_KINDS.has(owner.kind) && state.get(owner.kind, ns, owner.name))
+    return { kind: 'workload', ref: { kind: owner.kind, namespace: ns, name: owner.name }, pod };
+  if (existing && !owner) return { kind: 'pod', namespace: ns, name: pod.metadata.name ?? '', pod };
+  return { kind: 'object', namespace: ns, pod };
+}
+
+const SHORT: Record<string, string> = {
+  Deployment: 'deploy',
+  StatefulSet: 'statefulset',
+  Job: 'job',
+  DaemonSet: 'ds',
+  ReplicaSet: 'rs',
+};
+
+export function subjectWords(s: FixSubject): string {
+  if (s.kind === 'workload') return `${SHORT[s.ref.kind] ?? s.ref.kind.toLowerCase()}/${s.ref.name}`;
+  return `pod ${s.pod.metadata.name ?? ''}`;
+}
+
+/**
+ * The changes that make the controllers look again, without changing anything (an empty merge patch),
+ * at what decides the subject: the subject itself (its Pending pods are tried again, an edited template
+ * rolls out), and the workloads of its namespace that are not reconciled — a ReplicaSet, StatefulSet or
+ * Job with more or fewer live pods than it wants (a create refused before, which competes for freed
+ * quota; a scale-down not yet carried out, which frees it), a Deployment whose ReplicaSets do not add up
+ * to its replicas. A reconciled workload costs nothing. This is what "replayed against the state as it
+ * is" runs, and what verification adds after a fix's own changes.
+ */
+export function resyncChanges(state: Snapshot, ns: string, subject?: ObjectRef): Change[] {
+  const live = new Map<string, number>();
+  for (const p of state.iterate('Pod', ns)) {
+    if (isTerminal(p) || p.metadata.deletionTimestamp) continue;
+    for (const o of p.metadata.ownerReferences ?? []) {
+      if (!o.controller) continue;
+      const k = `${o.kind}/${o.name}`;
+      live.set(k, (live.get(k) ?? 0) + 1);
+    }
+  }
+  const out: Change[] = [];
+  const seen = new Set<string>();
+  const touch = (kind: string, name: string) => {
+    if (seen.has(`${kind}/${name}`)) return;
+    seen.add(`${kind}/${name}`);
+    out.push({ kind: 'patch', target: { kind, namespace: ns, name }, type: 'merge', body: {} });
+  };
+  if (subject) touch(subject.kind, subject.name);
+  const sums = new Map<string, number>();
+  for (const rs of state.iterate('ReplicaSet', ns)) {
+    const name = rs.metadata.name ?? '';
+    const dep = rs.metadata.ownerReferences?.find((o) => o.kind === 'Deployment' && o.controller);
+    if (dep) sums.set(dep.name, (sums.get(dep.name) ?? 0) + (rs.spec.replicas ?? 1));
+    if ((live.get(`ReplicaSet/${name}`) ?? 0) !== (rs.spec.replicas ?? 1)) touch('ReplicaSet', name);
+  }
+  for (const d of state.iterate('Deployment', ns)) {
+    const name = d.metadata.name ?? '';
+    if ((sums.get(name) ?? 0) !== (d.spec.replicas ?? 1)) touch('Deployment', name);
+  }
+  for (const sts of state.iterate('StatefulSet', ns)) {
+    const name = sts.metadata.name ?? '';
+    if ((live.get(`StatefulSet/${name}`) ?? 0) !== (sts.spec.replicas ?? 1)) touch('StatefulSet', name);
+  }
+  for (const job of state.iterate('Job', ns)) {
+    const name = job.metadata.name ?? '';
+    const parallelism = (job.spec as { parallelism?: number | null }).parallelism ?? 1;
+    if (!isFinished(job) && (live.get(`Job/${name}`) ?? 0) < parallelism) touch('Job', name);
+  }
+  return out;
+}
+
+function isFinished(job: KObject): boolean {
+  const conds = (job.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
+  return conds.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+}
+
+/** A workload's state read from the snapshot alone (when convergence did not touch it). */
+function staticOutcome(state: Snapshot, ref: ObjectRef & { namespace: string }): WorkloadOutcome | null {
+  const o = state.get(ref.kind, ref.namespace, ref.name);
+  if (!o) return null;
+  const pods = [...state.iterate('Pod', ref.namespace)].filter((p) => {
+    if (isTerminal(p) || p.metadata.deletionTimestamp) return false;
+    const w = ownerOf(state, p);
+    return w?.kind === ref.kind && w.name === ref.name;
+  });
+  const spec = o.spec as { replicas?: number | null; parallelism?: number | null };
+  const wanted =
+    ref.kind === 'Job' ? (spec.parallelism ?? 1) : ref.kind === 'DaemonSet' ? pods.length : (spec.replicas ?? 1);
+  const scheduled = pods.filter((p) => !!p.spec.nodeName).length;
+  return {
+    kind: ref.kind,
+    namespace: ref.namespace,
+    name: ref.name,
+    wanted,
+    created: 0,
+    scheduled,
+    pods: pods.length,
+    updated: pods.length,
+    pending: pods
+      .filter((p) => !p.spec.nodeName)
+      .map((p) => ({ pod: `${ref.namespace}/${p.metadata.name ?? ''}`, message: '' })),
+    complete: pods.length >= wanted && scheduled >= wanted,
+  };
+}
+
+/** The subject workload's outcome in a convergence (or read from its final state when it was not touched). */
+export function workloadOutcome(conv: Convergence, ref: ObjectRef & { namespace: string }): WorkloadOutcome | null {
+  return (
+    conv.workloads.find((w) => w.kind === ref.kind && w.namespace === ref.namespace && w.name === ref.name) ??
+    staticOutcome(conv.state, ref)
+  );
+}
+
+function replayOutcome(r: SimResult | undefined): Goal {
+  if (!r) return { reached: false, outcome: 'could not be replayed' };
+  if (!r.admission.allowed)
+    return {
+      reached: false,
+      outcome: `refused: ${(r.admission.message ?? '').replace(/^.*? is forbidden: /, '')}`,
+      replay: r,
+    };
+  if (r.scheduling && !r.scheduling.scheduled)
+    return { reached: false, outcome: `admitted, stays Pending: ${r.scheduling.message ?? ''}`, replay: r };
+  return {
+    reached: true,
+    outcome: r.scheduling?.node ? `admitted, schedules on ${r.scheduling.node}` : 'admitted',
+    replay: r,
+  };
+}
+
+/** Whether the subject reached its goal after a convergence. */
+export function goalAfter(conv: Convergence, s: FixSubject, opts: SimOptions): Goal {
+  if (s.kind === 'workload') {
+    const w = workloadOutcome(conv, s.ref);
+    const name = subjectWords(s);
+    if (!w) return { reached: false, outcome: `${name} is gone` };
+    if (w.complete) {
+      const nodes = [...new Set(w.pending.length ? [] : nodesOf(conv.state, s.ref))];
+      return {
+        reached: true,
+        outcome: `${w.scheduled}/${w.wanted} pods of ${name} admitted and scheduled${nodes.length && nodes.length <= 3 ? ` (${nodes.join(', ')})` : ''}`,
+      };
+    }
+    if (w.failedCreate) {
+      const stalled = w.kind === 'Deployment' && w.pods > w.updated;
+      return {
+        reached: false,
+        outcome: `${stalled ? 'the rollout stalls: ' : ''}${w.scheduled}/${w.wanted} pods scheduled; a new pod is refused: ${w.failedCreate}`,
+      };
+    }
+    if (w.pending.length)
+      return {
+        reached: false,
+        outcome: `${w.scheduled}/${w.wanted} pods scheduled; ${w.pending.length} stay${w.pending.length === 1 ? 's' : ''} Pending: ${w.pending[0]!.message}`,
+      };
+    return {
+      reached: false,
+      outcome: `${w.scheduled}/${w.wanted} pods scheduled, ${w.updated} of the current template`,
+    };
+  }
+  if (s.kind === 'pod') {
+    const p = conv.state.get('Pod', s.namespace, s.name);
+    if (!p) return { reached: false, outcome: `pod ${s.name} is gone` };
+    if (p.spec.nodeName) return { reached: true, outcome: `admitted, runs on ${p.spec.nodeName}` };
+    return replayOutcome(replayPod(conv.state, p, true, s.namespace, opts)?.now);
+  }
+  return replayOutcome(replayPod(conv.state, s.pod, false, s.namespace, opts)?.now);
+}
+
+function nodesOf(state: Snapshot, ref: ObjectRef & { namespace: string }): string[] {
+  const out: string[] = [];
+  for (const p of state.iterate('Pod', ref.namespace)) {
+    if (!p.spec.nodeName || isTerminal(p)) continue;
+    const w = ownerOf(state, p);
+    if (w?.kind === ref.kind && w.name === ref.name) out.push(p.spec.nodeName);
+  }
+  return out.sort();
+}
+
+/**
+ * The quota controller's sync of a namespace: a quota whose spec.hard was edited (a `kubectl patch` the
+ * controller has not seen yet) gets status.hard from it and its usage recounted. The state itself when
+ * nothing is to sync, else a fork.
+ */
+export function syncQuotas(state: Snapshot, ns: string, now?: number): Snapshot {
+  let out = state;
+  for (const q of state.list('ResourceQuota', ns) as ResourceQuota[]) {
+    const spec = q.spec?.hard ?? {};
+    const status = q.status?.hard ?? {};
+    const same =
+      Object.keys(spec).length === Object.keys(status).length &&
+      Object.entries(spec).every(([k, v]) => {
+        const a = Quantity.tryParse(String(v));
+        const b = Quantity.tryParse(status[k] === undefined ? undefined : String(status[k]));
+        return a && b ? a.eq(b) : String(v) === String(status[k]);
+      });
+    if (same) continue;
+    if (out === state) out = state.fork();
+    const withHard: ResourceQuota = { ...q, status: { ...(q.status ?? {}), hard: { ...spec } } };
+    const used = Object.fromEntries([...computeQuotaUsed(out, withHard, now)].map(([k, v]) => [k, v.toString()]));
+    out.put({ ...withHard, status: { ...withHard.status, used } });
+  }
+  return out;
+}
+
+/** A Deployment whose every ReplicaSet with replicas has its template (no rollout due); other kinds: true. */
+function templateCurrent(state: Snapshot, ref: ObjectRef & { namespace: string }): boolean {
+  if (ref.kind !== 'Deployment') return true;
+  const d = state.get('Deployment', ref.namespace, ref.name);
+  if (!d) return false;
+  for (const rs of state.iterate('ReplicaSet', ref.namespace)) {
+    if (!rs.metadata.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === ref.name)) continue;
+    if ((rs.spec.replicas ?? 1) > 0 && !equalIgnoreHash(rs.spec.template, d.spec.template)) return false;
+  }
+  return true;
+}
+
+/**
+ * The subject against the state as it is: the quota controller's sync, then the controllers over what
+ * decides the subject (resyncChanges). When nothing but the subject itself is to reconcile and its one
+ * unbound pod is the replayed one, the replay is the answer (no controller would change it): `replay`
+ * then decides without a convergence.
+ */
+export function goalNow(input: Snapshot, s: FixSubject, opts: SimOptions, replay?: SimResult): Goal {
+  const state = syncQuotas(input, s.kind === 'workload' ? s.ref.namespace : s.namespace, opts.now);
+  const none: Convergence = { state, steps: 0, bounded: false, workloads: [], events: [], evicted: [] };
+  if (s.kind !== 'workload') return goalAfter(none, s, opts);
+  const changes = resyncChanges(state, s.ref.namespace, s.ref);
+  if (replay && state === input && changes.length === 1 && templateCurrent(state, s.ref)) {
+    const w = staticOutcome(state, s.ref);
+    const pendingIsReplayed =
+      w !== null &&
+      w.pods === w.wanted &&
+      w.pending.length === 1 &&
+      w.pending[0]!.pod === `${s.ref.namespace}/${s.pod.metadata.name ?? ''}`;
+    if (pendingIsReplayed) {
+      const g = replayOutcome(replay);
+      return {
+        ...g,
+        outcome: `${g.reached ? w.wanted : w.scheduled}/${w.wanted} pods of ${subjectWords(s)} scheduled: ${g.outcome}`,
+      };
+    }
+  }
+  return goalAfter(converge(state, changes, opts), s, opts);
+}

@@ -1,0 +1,119 @@
+/**
+ * Fixes for one finding: the plans of the layer that stopped the subject (quota.ts, must-specify.ts,
+ * limitrange.ts, unschedulable.ts), verified through the controllers (verify.ts). A plan that fixes its
+ * layer but not the incident gets follow-ups — what stops the subject next, fixed too — tried as one
+ * combined fix: the follow-up's change first (free the quota, set maxSurge 0), then the plan's.
+ */
+import type { Pod } from '../../k8s/objects.ts';
+import type { LimitViolation } from '../admission/limitranger.ts';
+import { admitObject } from '../admit.ts';
+import type { Convergence } from '../converge.ts';
+import type { Goal } from '../diagnose/goal.ts';
+import { replayPod } from '../diagnose/replay.ts';
+import type { SimResult } from '../simulate.ts';
+import { limitRangePlans } from './limitrange.ts';
+import { mustSpecifyPlans } from './must-specify.ts';
+import { freeQuotaPlans, missingPods, quotaPlans, raiseQuotaPlan } from './quota.ts';
+import { addNodePlan, unschedulablePlans, uncordonPlans } from './unschedulable.ts';
+import { verifyPlans } from './verify.ts';
+import type { FixContext, Plan, VerifiedFix } from './types.ts';
+
+export interface FindingFixes {
+  fixes: VerifiedFix[];
+  /** What the reply says instead of a fix (no node shape holds the pod). */
+  lines: string[];
+}
+
+/** `must specify limits.cpu for: app; limits.memory for: app,sidecar` → {limits.cpu: [app], …}. */
+export function parseMustSpecify(text: string): Record<string, string[]> {
+  const body = text.replace(/^must specify /, '');
+  const out: Record<string, string[]> = {};
+  if (!body.includes(' for: ')) {
+    for (const r of body.split(',')) out[r.trim()] = [];
+    return out;
+  }
+  for (const part of body.split('; ')) {
+    const [r, cs] = part.split(' for: ');
+    out[r!.trim()] = (cs ?? '').split(',').filter(Boolean);
+  }
+  return out;
+}
+
+function combine(first: Plan, then: Plan): Plan {
+  return {
+    who: first.who === 'platform' || then.who === 'platform' ? 'platform' : 'app-team',
+    summary: `${first.summary}, then ${then.summary}`,
+    changes: [...first.changes, ...then.changes],
+    cost: Math.max(first.cost, then.cost) + 1,
+    sideEffects: [...(first.sideEffects ?? []), ...(then.sideEffects ?? [])],
+    pod: then.pod,
+  };
+}
+
+/** What to add to a plan that left the subject short, from why it is short after the plan. */
+function followUps(ctx: FixContext): (plan: Plan, conv: Convergence, goal: Goal) => Plan[] {
+  return (plan, conv, goal) => {
+    if (plan.changes.length > 1 || conv.refused) return [];
+    const pod: Pod = plan.pod ?? ctx.pod;
+    const out: Plan[] = [];
+    const s = ctx.subject;
+    // The rollout stalls: its surge pod is refused or Pending. Roll without surge (one old pod goes first).
+    if (s.kind === 'workload' && s.ref.kind === 'Deployment' && /the rollout stalls/.test(goal.outcome)) {
+      out.push(
+        combine(
+          {
+            who: 'app-team',
+            summary: `roll ${s.ref.kind === 'Deployment' ? `deploy/${s.ref.name}` : s.ref.name} out without surge (maxSurge 0, maxUnavailable 1)`,
+            changes: [
+              { kind: 'rolloutStrategy', target: s.ref, strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1 },
+            ],
+            cost: 1,
+          },
+          plan,
+        ),
+      );
+    }
+    // Refused by a quota next: free it or raise it, for the pod as the plan makes it.
+    if (/exceeded quota/.test(goal.outcome)) {
+      const again = admitObject(pod, conv.state, { ...ctx.opts, dryRun: true });
+      const failure = again.quota?.failure;
+      if (failure?.type === 'exceeded') {
+        // Holders and waiting workloads from the state as it is (a waiting controller that got the room in
+        // this convergence may as well not have: the freed room goes to whoever creates first).
+        const pc: FixContext = { ...ctx, pod, admitted: again.object as Pod };
+        const n = missingPods(ctx);
+        for (const f of [...freeQuotaPlans(pc, failure, n), raiseQuotaPlan(pc, failure, n)]) out.push(combine(f, plan));
+      }
+    }
+    // Admitted but Pending on capacity: a cordoned node or a node of the pool's shape.
+    if (/Pending|stays Pending/.test(goal.outcome) && !/the rollout stalls/.test(goal.outcome)) {
+      const r = replayPod(conv.state, pod, false, ctx.ns, ctx.opts)?.now;
+      const statuses = r?.detail.schedule?.nodeStatuses;
+      if (r && statuses) {
+        const pc: FixContext = { ...ctx, base: conv.state, admitted: r.object as Pod };
+        for (const f of uncordonPlans(pc, pc.admitted, statuses)) out.push(combine(plan, f));
+        const node = addNodePlan(pc, pc.admitted, statuses, missingPods(ctx));
+        if (node) out.push(combine(plan, node));
+      }
+    }
+    return out;
+  };
+}
+
+/** The verified fixes (and the obvious ones that do not work, with why) for the subject's replay `now`. */
+export function fixesFor(ctx: FixContext, now: SimResult, trace?: (fix: VerifiedFix) => void): FindingFixes {
+  const failure = now.detail.admission.quota?.failure;
+  let plans: Plan[] = [];
+  const lines: string[] = [];
+  if (failure?.type === 'exceeded') plans = quotaPlans(ctx, failure);
+  else if (failure?.type === 'must-specify') plans = mustSpecifyPlans(ctx, parseMustSpecify(failure.text));
+  else if (now.admission.layer === 'limitrange' && now.detail.admission.limitViolations)
+    plans = limitRangePlans(ctx, now.detail.admission.limitViolations as LimitViolation[]);
+  else if (now.scheduling && !now.scheduling.scheduled && now.detail.schedule) {
+    const u = unschedulablePlans(ctx, now.detail.schedule.nodeStatuses);
+    plans = u.plans;
+    lines.push(...u.lines);
+  }
+  if (plans.length === 0) return { fixes: [], lines };
+  return { fixes: verifyPlans(ctx.state, ctx.subject, plans, ctx.opts, { followUps: followUps(ctx), trace }), lines };
+}
