@@ -70,6 +70,8 @@ export interface Convergence {
   events: ConvergeEvent[];
   /** Pods deleted on the way ("ns/name"): evicted by a drain, preempted, scaled down, rolled out. */
   evicted: string[];
+  /** Pods the controllers created on the way ("ns/name"), with the controller that created each. */
+  created: { pod: string; owner: ObjectRef }[];
 }
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Job', 'DaemonSet']);
@@ -273,6 +275,7 @@ export function converge(input: Snapshot, changes: readonly Change[], opts: Conv
         workloads: [],
         events: [],
         evicted: [],
+        created: [],
       };
     }
     state = r.state;
@@ -366,7 +369,12 @@ export function converge(input: Snapshot, changes: readonly Change[], opts: Conv
         reason,
       });
   }
-  return { state, steps, bounded, workloads, events: ctx.events, evicted: [...evicted, ...ctx.deleted] };
+  const created: { pod: string; owner: ObjectRef }[] = [];
+  for (const [key, names] of ctx.createdBy) {
+    const [kind, ns, name] = key.split('/') as [string, string, string];
+    for (const n of names) created.push({ pod: `${ns}/${n}`, owner: { kind, namespace: ns, name } });
+  }
+  return { state, steps, bounded, workloads, events: ctx.events, evicted: [...evicted, ...ctx.deleted], created };
 }
 
 function workloadPodsNow(ctx: ControllerContext, r: ObjectRef): Pod[] {

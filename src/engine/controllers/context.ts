@@ -14,7 +14,7 @@ import type { ObjectRef } from '../changes/types.ts';
 
 export type ConvergeEvent =
   /** A controller's create was refused (admission): the controller's own event, with the API server's message. */
-  | { type: 'FailedCreate'; object: ObjectRef; message: string; count: number }
+  | { type: 'FailedCreate'; object: ObjectRef; message: string; count: number; layer?: string | null }
   | { type: 'SuccessfulCreate'; object: ObjectRef; count: number }
   | { type: 'FailedScheduling'; pod: string; message: string }
   | { type: 'Scheduled'; pod: string; node: string }
@@ -85,6 +85,8 @@ export class ControllerContext {
   private podsByOwner = new Map<string, Set<string>>();
   private indexedNs = new Set<string>();
   private nameSeed = 0;
+  /** The admission layer of the last refused create (limitrange, api-validation, quota …). */
+  lastRefusalLayer: string | null = null;
   private seq = 0;
   /** Template hashes of StatefulSets and DaemonSets as the convergence found them (their pods' revision). */
   readonly startRevision = new Map<string, string>();
@@ -161,7 +163,10 @@ export class ControllerContext {
    */
   createPod(owner: ObjectRef, pod: Pod): string | null {
     const a = admitObject(pod, this.state, { ...this.opts, operation: 'CREATE', dryRun: false });
-    if (!a.allowed) return a.message ?? 'refused';
+    if (!a.allowed) {
+      this.lastRefusalLayer = a.layer;
+      return a.message ?? 'refused';
+    }
     commitAdmission(this.state, a);
     const stored = a.object as Pod;
     const ns = stored.metadata.namespace ?? 'default';
