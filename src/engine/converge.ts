@@ -11,6 +11,7 @@ import type { Snapshot } from '../k8s/snapshot.ts';
 import { applyChange } from './changes/apply.ts';
 import type { Change, ObjectRef } from './changes/types.ts';
 import {
+  type ControllerOptions,
   type ConvergeEvent,
   ControllerContext,
   controllerOf,
@@ -26,12 +27,11 @@ import { syncReplicaSet } from './controllers/replica_set.ts';
 import { runScheduler } from './controllers/scheduler.ts';
 import { isCurrentRevision, syncStatefulSet } from './controllers/stateful_set.ts';
 import { nodeInfoIndex } from './scheduler/node-info.ts';
-import type { SimOptions } from './simulate.ts';
 import { podTemplateHash } from './workloads.ts';
 
 export type { ConvergeEvent } from './controllers/context.ts';
 
-export interface ConvergeOptions extends SimOptions {
+export interface ConvergeOptions extends ControllerOptions {
   /** Controller steps before giving up (default 200). */
   maxSteps?: number;
 }

@@ -228,7 +228,13 @@ export function jsonPatch(doc: unknown, ops: unknown): { doc: unknown } | { erro
       return { error: `Unexpected kind: ${isObj(raw) ? String(raw.op) : 'unknown'}` };
     if (!['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(raw.op))
       return { error: `Unexpected kind: ${raw.op}` };
-    const checked = checkOp(cur, raw as unknown as JsonPatchOp);
+    const op: JsonPatchOp = {
+      op: raw.op as JsonPatchOp['op'],
+      path: raw.path,
+      value: raw.value,
+      ...(typeof raw.from === 'string' ? { from: raw.from } : {}),
+    };
+    const checked = checkOp(cur, op);
     if ('error' in checked) return checked;
     if (checked.op.op === 'test') continue;
     cur = jsonpatch.applyOperation(cur as Json, checked.op, false, true, false).newDocument;

@@ -9,8 +9,14 @@ import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
 import { admitObject, commitAdmission, generateNameSuffix } from '../admit.ts';
 import { isTerminal } from '../pod-resources.ts';
 import { releasePod } from '../release.ts';
-import type { SimOptions } from '../simulate.ts';
+import type { AdmitOptions } from '../admit.ts';
 import type { ObjectRef } from '../changes/types.ts';
+
+/** What the controllers need of the simulation options (engine/simulate.ts SimOptions is one). */
+export interface ControllerOptions extends AdmitOptions {
+  namespace?: string;
+  draEnabled?: boolean;
+}
 
 export type ConvergeEvent =
   /** A controller's create was refused (admission): the controller's own event, with the API server's message. */
@@ -93,7 +99,7 @@ export class ControllerContext {
 
   constructor(
     readonly state: Snapshot,
-    readonly opts: SimOptions,
+    readonly opts: ControllerOptions,
   ) {}
 
   /** Order of objects created during convergence (their creationTimestamp sorts after the cluster's). */
