@@ -74,7 +74,7 @@ export interface Convergence {
   created: { pod: string; owner: ObjectRef }[];
 }
 
-const WORKLOAD_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Job', 'DaemonSet']);
+const WORKLOAD_KINDS: readonly string[] = ['Deployment', 'ReplicaSet', 'StatefulSet', 'Job', 'DaemonSet'];
 
 /** The workloads a change starts controllers on. */
 function seeds(state: Snapshot, c: Change): ObjectRef[] {
@@ -84,10 +84,10 @@ function seeds(state: Snapshot, c: Change): ObjectRef[] {
     case 'patch':
     case 'priorityClass':
     case 'rolloutStrategy':
-      return WORKLOAD_KINDS.has(c.target.kind) ? [c.target] : [];
+      return WORKLOAD_KINDS.includes(c.target.kind) ? [c.target] : [];
     case 'apply':
       return c.objects
-        .filter((o) => WORKLOAD_KINDS.has(o.kind ?? ''))
+        .filter((o) => WORKLOAD_KINDS.includes(o.kind ?? ''))
         .map((o) => ({
           kind: o.kind ?? '',
           namespace: o.metadata.namespace ?? 'default',
@@ -310,13 +310,13 @@ export function converge(input: Snapshot, changes: readonly Change[], opts: Conv
   if (nodesChanged || evicted.length) ctx.capacityChanged = true;
   // The pods of touched workloads that wait now: tried at once.
   for (const t of touched) {
-    if (!WORKLOAD_KINDS.has(t.kind)) continue;
+    if (!WORKLOAD_KINDS.includes(t.kind)) continue;
     for (const p of workloadPodsNow(ctx, t)) if (!p.spec.nodeName && isActive(p)) ctx.schedQueue.add(podKey(p));
   }
 
   const maxSteps = opts.maxSteps ?? 200;
   const affected = new Map<string, ObjectRef>();
-  for (const t of touched) if (WORKLOAD_KINDS.has(t.kind)) affected.set(refKey(topOf(ctx, t)), topOf(ctx, t));
+  for (const t of touched) if (WORKLOAD_KINDS.includes(t.kind)) affected.set(refKey(topOf(ctx, t)), topOf(ctx, t));
   let steps = 0;
   while (ctx.hasWork() || ctx.capacityChanged || ctx.quotaFreed.size > 0) {
     if (steps >= maxSteps) break;

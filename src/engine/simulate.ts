@@ -112,7 +112,7 @@ function simulateOne(
 }
 
 /** Workload kinds whose update the controllers roll out. */
-const ROLLED_OUT = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job']);
+const ROLLED_OUT: readonly string[] = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job'];
 
 function admissionOf(
   allowed: boolean,
@@ -220,7 +220,7 @@ export function simulate(input: Snapshot, objects: KObject[], opts: SimOptions =
       (opts.existingWorkloads ?? 'rollout') === 'rollout' &&
       !opts.dryRun &&
       !opts.skipScheduling &&
-      ROLLED_OUT.has(obj.kind ?? '') &&
+      ROLLED_OUT.includes(obj.kind ?? '') &&
       state.get(obj.kind ?? '', ns, obj.metadata.name ?? '')
     ) {
       state = rollOut(state, obj, opts, results);

@@ -53,11 +53,11 @@ const MERGE_KEYS: Record<string, string> = {
 };
 
 /** Lists of scalars merged as sets (`patchStrategy:"merge"` without a key): finalizers. */
-const MERGE_SCALARS = new Set(['finalizers']);
+const MERGE_SCALARS: readonly string[] = ['finalizers'];
 
 function strategicList(field: string, target: unknown[], patch: unknown[]): unknown[] {
   const key = MERGE_KEYS[field];
-  if (MERGE_SCALARS.has(field)) {
+  if (MERGE_SCALARS.includes(field)) {
     const out = [...target];
     for (const v of patch) if (!out.some((x) => JSON.stringify(x) === JSON.stringify(v))) out.push(v);
     return out;
