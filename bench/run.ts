@@ -14,6 +14,7 @@
  *                 namespace's admissions can be reused)
  *   diagnoseMs    diagnose a pasted FailedScheduling for a pod, warm
  *   whatifMs      a workload scaled by +1,000 replicas (admission + placement), warm
+ *   convergeMs    the same +1,000 scale as a change, run through the controllers to a fixpoint (converge), warm
  *   hugeScaleMs   "what if <it> scales to 10000000" through the answerer, warm: capped at MAX_SCALE_PODS new
  *                 pods (answer/bounds.ts), refusals repeated rather than recomputed (issue 13)
  *   requestsPerAnswer  API requests per warm answer (target 0)
@@ -41,6 +42,7 @@ import { LiveSource } from '../src/cluster/live-source.ts';
 import { Snapshot, type KObject } from '../src/k8s/snapshot.ts';
 import { computeHeadroom } from '../src/engine/headroom.ts';
 import { findWorkload, whatIfScale } from '../src/engine/whatif.ts';
+import { converge } from '../src/engine/converge.ts';
 import { diagnose } from '../src/answer/diagnose.ts';
 import { generateCluster } from './generate.ts';
 
@@ -55,6 +57,7 @@ interface SizeResult {
   quotaChurnMs: number;
   diagnoseMs: number;
   whatifMs: number;
+  convergeMs: number;
   hugeScaleMs: number;
   requestsPerAnswer: number;
   listEverythingMs: number;
@@ -209,6 +212,14 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
       answers++;
     });
     log(`  what-if +1000 ${r1(whatifMs)} ms`);
+    const convergeMs = await time(3, async () => {
+      const { snapshot } = await src.load();
+      const d = snapshot.get('Deployment', g.bigNamespace, g.bigWorkload)!;
+      const target = { kind: 'Deployment', namespace: g.bigNamespace, name: g.bigWorkload };
+      converge(snapshot, [{ kind: 'scale', target, replicas: (d.spec.replicas ?? 1) + 1000 }]);
+      answers++;
+    });
+    log(`  what-if +1000 through the controllers (converge) ${r1(convergeMs)} ms`);
     const answerer = createAnswerer();
     const huge = `what if ${g.bigWorkload} scales to 10000000 in ${g.bigNamespace}`;
     const hugeScaleMs = await time(3, async () => {
@@ -273,6 +284,7 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
       quotaChurnMs: r1(quotaChurnMs),
       diagnoseMs: r1(diagnoseMs),
       whatifMs: r1(whatifMs),
+      convergeMs: r1(convergeMs),
       hugeScaleMs: r1(hugeScaleMs),
       requestsPerAnswer,
       listEverythingMs: r1(listEverythingMs),
@@ -351,6 +363,7 @@ else {
     'quotaChurnMs',
     'diagnoseMs',
     'whatifMs',
+    'convergeMs',
     'hugeScaleMs',
     'requestsPerAnswer',
     'listEverythingMs',

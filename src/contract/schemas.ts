@@ -202,6 +202,14 @@ export const replySchema = z.strictObject({
 /** `whatif --json`. */
 export const whatifOutputSchema = z.strictObject({
   replies: z.array(replySchema),
+  /** A what-if answered by converging a change (docs/contract.md, `whatif`). */
+  whatif: z
+    .looseObject({
+      change: z.looseObject({ kind: z.string(), command: z.string() }),
+      outcome: z.array(z.unknown()),
+      fixes: z.array(z.unknown()),
+    })
+    .optional(),
 });
 
 const namespaceName = z

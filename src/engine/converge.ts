@@ -11,6 +11,7 @@ import type { Snapshot } from '../k8s/snapshot.ts';
 import { applyChange } from './changes/apply.ts';
 import type { Change, ObjectRef } from './changes/types.ts';
 import {
+  type ControllerOptions,
   type ConvergeEvent,
   ControllerContext,
   controllerOf,
@@ -26,12 +27,11 @@ import { syncReplicaSet } from './controllers/replica_set.ts';
 import { runScheduler } from './controllers/scheduler.ts';
 import { isCurrentRevision, syncStatefulSet } from './controllers/stateful_set.ts';
 import { nodeInfoIndex } from './scheduler/node-info.ts';
-import type { SimOptions } from './simulate.ts';
 import { podTemplateHash } from './workloads.ts';
 
 export type { ConvergeEvent } from './controllers/context.ts';
 
-export interface ConvergeOptions extends SimOptions {
+export interface ConvergeOptions extends ControllerOptions {
   /** Controller steps before giving up (default 200). */
   maxSteps?: number;
 }
@@ -70,9 +70,11 @@ export interface Convergence {
   events: ConvergeEvent[];
   /** Pods deleted on the way ("ns/name"): evicted by a drain, preempted, scaled down, rolled out. */
   evicted: string[];
+  /** Pods the controllers created on the way ("ns/name"), with the controller that created each. */
+  created: { pod: string; owner: ObjectRef }[];
 }
 
-const WORKLOAD_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Job', 'DaemonSet']);
+const WORKLOAD_KINDS: readonly string[] = ['Deployment', 'ReplicaSet', 'StatefulSet', 'Job', 'DaemonSet'];
 
 /** The workloads a change starts controllers on. */
 function seeds(state: Snapshot, c: Change): ObjectRef[] {
@@ -82,10 +84,10 @@ function seeds(state: Snapshot, c: Change): ObjectRef[] {
     case 'patch':
     case 'priorityClass':
     case 'rolloutStrategy':
-      return WORKLOAD_KINDS.has(c.target.kind) ? [c.target] : [];
+      return WORKLOAD_KINDS.includes(c.target.kind) ? [c.target] : [];
     case 'apply':
       return c.objects
-        .filter((o) => WORKLOAD_KINDS.has(o.kind ?? ''))
+        .filter((o) => WORKLOAD_KINDS.includes(o.kind ?? ''))
         .map((o) => ({
           kind: o.kind ?? '',
           namespace: o.metadata.namespace ?? 'default',
@@ -273,6 +275,7 @@ export function converge(input: Snapshot, changes: readonly Change[], opts: Conv
         workloads: [],
         events: [],
         evicted: [],
+        created: [],
       };
     }
     state = r.state;
@@ -307,13 +310,13 @@ export function converge(input: Snapshot, changes: readonly Change[], opts: Conv
   if (nodesChanged || evicted.length) ctx.capacityChanged = true;
   // The pods of touched workloads that wait now: tried at once.
   for (const t of touched) {
-    if (!WORKLOAD_KINDS.has(t.kind)) continue;
+    if (!WORKLOAD_KINDS.includes(t.kind)) continue;
     for (const p of workloadPodsNow(ctx, t)) if (!p.spec.nodeName && isActive(p)) ctx.schedQueue.add(podKey(p));
   }
 
   const maxSteps = opts.maxSteps ?? 200;
   const affected = new Map<string, ObjectRef>();
-  for (const t of touched) if (WORKLOAD_KINDS.has(t.kind)) affected.set(refKey(topOf(ctx, t)), topOf(ctx, t));
+  for (const t of touched) if (WORKLOAD_KINDS.includes(t.kind)) affected.set(refKey(topOf(ctx, t)), topOf(ctx, t));
   let steps = 0;
   while (ctx.hasWork() || ctx.capacityChanged || ctx.quotaFreed.size > 0) {
     if (steps >= maxSteps) break;
@@ -366,7 +369,12 @@ export function converge(input: Snapshot, changes: readonly Change[], opts: Conv
         reason,
       });
   }
-  return { state, steps, bounded, workloads, events: ctx.events, evicted: [...evicted, ...ctx.deleted] };
+  const created: { pod: string; owner: ObjectRef }[] = [];
+  for (const [key, names] of ctx.createdBy) {
+    const [kind, ns, name] = key.split('/') as [string, string, string];
+    for (const n of names) created.push({ pod: `${ns}/${n}`, owner: { kind, namespace: ns, name } });
+  }
+  return { state, steps, bounded, workloads, events: ctx.events, evicted: [...evicted, ...ctx.deleted], created };
 }
 
 function workloadPodsNow(ctx: ControllerContext, r: ObjectRef): Pod[] {

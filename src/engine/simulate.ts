@@ -11,6 +11,7 @@ import { bindPod, schedulePod, type ScheduleResult } from './scheduler/schedule.
 import { nodeInfoIndex } from './scheduler/node-info.ts';
 import type { DecisionLayer } from './status.ts';
 import { expandWorkload } from './workloads.ts';
+import { converge } from './converge.ts';
 
 export interface SchedulingOutcome {
   scheduled: boolean;
@@ -39,6 +40,11 @@ export interface SimOptions extends AdmitOptions {
   /** Skip the scheduler (admission-only questions). */
   skipScheduling?: boolean;
   draEnabled?: boolean;
+  /**
+   * A workload that already exists in the state: 'rollout' (default) applies it as an update and runs the
+   * controllers (engine/converge.ts) — a changed template rolls out; 'create' admits it as a new object.
+   */
+  existingWorkloads?: 'rollout' | 'create';
 }
 
 export interface SimOutput {
@@ -122,11 +128,103 @@ function simulateOne(
   return admission;
 }
 
+/** Workload kinds whose update the controllers roll out. */
+const ROLLED_OUT: readonly string[] = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job'];
+
+function admissionOf(
+  allowed: boolean,
+  layer: DecisionLayer | null,
+  message: string | null,
+  object: KObject,
+): AdmissionResult {
+  return { allowed, layer, message, object, quotaUsage: new Map(), quotaUsedAfter: new Map(), warnings: [] };
+}
+
+/**
+ * An existing workload in a manifest: an update, applied as `kubectl apply` would and converged — the
+ * Deployment's new ReplicaSet, the pods its controllers create (each through admission) or are refused,
+ * where the scheduler puts them. Results: the workload, then each pod created or refused on the way.
+ */
+function rollOut(state: Snapshot, obj: KObject, opts: SimOptions, results: SimResult[]): Snapshot {
+  const ns = obj.metadata.namespace ?? 'default';
+  const name = obj.metadata.name ?? '';
+  const r = converge(state, [{ kind: 'apply', objects: [obj] }], opts);
+  const base = { kind: obj.kind ?? '', namespace: ns, name, quotaUsage: {}, scheduling: null };
+  if (r.refused) {
+    const layer: DecisionLayer = 'api-validation';
+    const a = admissionOf(false, layer, r.refused.message, obj);
+    results.push({
+      ...base,
+      admission: { allowed: false, layer, message: r.refused.message },
+      object: obj,
+      detail: { admission: a },
+    });
+    return state;
+  }
+  const stored = r.state.get(obj.kind ?? '', ns, name) ?? obj;
+  results.push({
+    ...base,
+    admission: { allowed: true, layer: null, message: null },
+    object: stored,
+    detail: { admission: admissionOf(true, null, null, stored) },
+  });
+  // The pods of this workload's controllers (a Deployment's through its ReplicaSets).
+  const mine = (owner: { kind: string; name: string }) =>
+    (owner.kind === obj.kind && owner.name === name) ||
+    (obj.kind === 'Deployment' &&
+      owner.kind === 'ReplicaSet' &&
+      !!r.state
+        .get('ReplicaSet', ns, owner.name)
+        ?.metadata.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === name));
+  const pending = new Map<string, string>();
+  for (const w of r.workloads) for (const p of w.pending) pending.set(p.pod, p.message);
+  for (const c of r.created) {
+    if (c.owner.namespace !== ns || !mine(c.owner)) continue;
+    const podName = c.pod.slice(ns.length + 1);
+    const p = r.state.get('Pod', ns, podName);
+    if (!p) continue;
+    const scheduling: SchedulingOutcome = p.spec.nodeName
+      ? { scheduled: true, node: p.spec.nodeName, message: null }
+      : { scheduled: false, node: null, message: pending.get(c.pod) ?? null };
+    results.push({
+      kind: 'Pod',
+      namespace: ns,
+      name: podName,
+      admission: { allowed: true, layer: null, message: null },
+      object: p,
+      quotaUsage: {},
+      scheduling,
+      detail: { admission: admissionOf(true, null, null, p), ownerKind: c.owner.kind, ownerName: c.owner.name },
+    });
+  }
+  for (const e of r.events) {
+    if (e.type !== 'FailedCreate' || e.object.namespace !== ns || !mine(e.object)) continue;
+    const podName = /^pods "([^"]*)"/.exec(e.message)?.[1] ?? '';
+    const layer = (e.layer ?? null) as DecisionLayer | null;
+    const p: KObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: podName, namespace: ns } };
+    results.push({
+      kind: 'Pod',
+      namespace: ns,
+      name: podName,
+      admission: { allowed: false, layer, message: e.message },
+      object: p,
+      quotaUsage: {},
+      scheduling: null,
+      detail: {
+        admission: admissionOf(false, layer, e.message, p),
+        ownerKind: e.object.kind,
+        ownerName: e.object.name,
+      },
+    });
+  }
+  return r.state;
+}
+
 /** Runs the objects of a manifest in order. */
 export function simulate(input: Snapshot, objects: KObject[], opts: SimOptions = {}): SimOutput {
   // Build (or inherit) the node index before forking, so the fork takes a copy-on-write view of it.
   if (!opts.skipScheduling) nodeInfoIndex(input);
-  const state = input.fork();
+  let state = input.fork();
   const results: SimResult[] = [];
   const warnings: string[] = [];
   const seed = { n: opts.nameSeed ?? 0 };
@@ -135,6 +233,16 @@ export function simulate(input: Snapshot, objects: KObject[], opts: SimOptions =
     const obj: KObject = CLUSTER_SCOPED_KINDS.has(raw.kind ?? '')
       ? raw
       : { ...raw, metadata: { ...raw.metadata, namespace: ns } };
+    if (
+      (opts.existingWorkloads ?? 'rollout') === 'rollout' &&
+      !opts.dryRun &&
+      !opts.skipScheduling &&
+      ROLLED_OUT.includes(obj.kind ?? '') &&
+      state.get(obj.kind ?? '', ns, obj.metadata.name ?? '')
+    ) {
+      state = rollOut(state, obj, opts, results);
+      continue;
+    }
     const admission = simulateOne(state, obj, opts, results, warnings, seed);
     // Admission keeps the kind: the admitted object is a workload when the input was.
     if (!isWorkload(admission.object) || !admission.allowed) continue;

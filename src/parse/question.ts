@@ -46,6 +46,10 @@ export type Question =
   | { type: 'drain'; node: string; how: 'drain' | 'down' }
   /** "uncordon node-3", "what if node-3 is uncordoned": not a drain (the answer layer may not answer it yet: help). */
   | { type: 'uncordon'; node: string }
+  /** "what if api gets priorityClass high": the workload's template gets the class (a rollout). */
+  | { type: 'priorityClass'; workload: string; kind?: string; className: string; namespace?: string }
+  /** "add a node like general-a-1", "add 2 nodes like general-a-1". */
+  | { type: 'addNode'; like: string; count: number }
   | { type: 'rollout'; workload: string; kind?: string; namespace?: string; changes?: TemplateChangeQ[] }
   | {
       type: 'limitrange';
@@ -110,6 +114,15 @@ const UNCORDON_RES = [
   new RegExp(`\\buncordon(?:s|ed)?\\s+(?:node\\s+)?(${NAME})`),
   new RegExp(`${AT_NAME}(?:node\\s+)?(${NAME})\\s+(?:is|was|were|gets?|got)\\s+uncordoned`),
 ];
+// What-if changes (issue 15): each rule reads one change; the answer converges it (engine/converge.ts).
+const PRIORITY_CLASS_RES = [
+  new RegExp(`${AT_W}${W}\\s+(?:gets?|got|with|has|uses?)\\s+(?:the\\s+)?priority\\s*class(?:name)?\\s+(${NAME})`),
+  new RegExp(`(?:set|change)\\s+(?:the\\s+)?priority\\s*class(?:name)?\\s+of\\s+${W}\\s+to\\s+(${NAME})`),
+  new RegExp(`(?:give|set)\\s+(?!the\\s)${W}\\s+(?:the\\s+)?priority\\s*class(?:name)?\\s+(?:to\\s+)?(${NAME})`),
+];
+const ADD_NODE_RE = new RegExp(
+  `\\badd(?:s|ed|ing)?\\s+(?:(a|an|one|another|\\d{1,3})\\s+)?(?:more\\s+)?nodes?\\s+(?:like|shaped like|of the shape of|as)\\s+(?:node\\s+)?(${NAME})`,
+);
 const DRAIN_RES = [
   // \b: "uncordon node-3" is not "cordon node-3".
   new RegExp(`\\b(?:drain|cordon|lose|lost|kill|remove)\\s+(?:node\\s+)?(${NAME})`),
@@ -255,6 +268,15 @@ function grammar(input: string): Question {
   if ((m = DELTA_RE.exec(text))) return withNs({ type: 'scale', ...workloadRef(m[1]!), delta: replicas(m[3]!) });
   if ((m = ADD_RE.exec(text)))
     return withNs({ type: 'scale', ...workloadRef(m[3]!), delta: (m[1] === 'add' ? 1 : -1) * replicas(m[2]!) });
+  // Priority class of a workload; a node of an existing node's shape (what-if changes, issue 15).
+  for (const re of PRIORITY_CLASS_RES) {
+    if ((m = re.exec(text)))
+      return withNs({ type: 'priorityClass', ...workloadRef(m[1]!), className: m[m.length - 2]! });
+  }
+  if ((m = ADD_NODE_RE.exec(text))) {
+    const n = m[1] && /^\d+$/.test(m[1]) ? Number(m[1]) : 1;
+    if (n >= 1) return { type: 'addNode', like: m[2]!, count: n };
+  }
   // Uncordon: its own question, before the drain rules.
   if ((m = UNCORDON_RES[0]!.exec(text)) || (m = UNCORDON_RES[1]!.exec(text))) {
     if (!/^(the|a|one)$/.test(m[1]!)) return { type: 'uncordon', node: m[1]! };

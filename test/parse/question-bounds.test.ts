@@ -84,8 +84,9 @@ describe('issue 13 through the answerer (demo cluster)', () => {
     expect(ms).toBeLessThanOrEqual(250);
   });
 
-  it('"uncordon general-c-2" is not answered as a drain (no answer of its own yet: help)', async () => {
+  it('"uncordon general-c-2" is not answered as a drain: the uncordon is simulated', async () => {
     const a = await createAnswerer().question('uncordon general-c-2', await ctx());
-    expect(a!.replies[0]!.kind).toBe('help');
+    expect(a!.replies[0]!.kind).toBe('whatif');
+    expect(a!.replies[0]!.headline).toBe('general-c-2 uncordoned');
   });
 });

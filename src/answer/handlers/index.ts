@@ -8,11 +8,13 @@ import type { AskContext } from '../answerer.ts';
 import type { Answer } from '../types.ts';
 import { left, node, nodeNeeded, priority } from './asked.ts';
 import { loadState, type Env, type QuestionOf } from './context.ts';
+import { addNode } from './add-node.ts';
 import { drain } from './drain.ts';
 import { headroom } from './headroom.ts';
 import { help } from './help.ts';
 import { invalid } from './invalid.ts';
 import { limitrange } from './limitrange.ts';
+import { priorityClass } from './priority-class.ts';
 import { quota } from './quota.ts';
 import { requests } from './requests.ts';
 import { rollout } from './rollout.ts';
@@ -34,6 +36,8 @@ export const HANDLERS: Handlers = {
   rollout,
   why,
   uncordon,
+  priorityClass,
+  addNode,
   invalid,
   left,
   node,

@@ -40,7 +40,13 @@ export async function runWhatif(words: string[], flags: Flags, io: Io): Promise<
       question: words.join(' '),
       namespace: flags.namespace ?? source.contextNamespace?.(),
     });
-    if (format) await printData(io, format, { replies: answer.replies });
+    // --json: the replies, and for a what-if answered by a change the change, its outcome per object and
+    // the fixes in diagnose's shape (docs/contract.md).
+    if (format)
+      await printData(io, format, {
+        replies: answer.replies,
+        ...(answer.json && answer.replies[0]?.kind === 'whatif' ? { whatif: answer.json } : {}),
+      });
     else io.stdout(`${renderAnswer(answer)}\n`);
     return 0;
   } finally {

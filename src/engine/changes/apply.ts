@@ -4,22 +4,14 @@
  * object. What the controllers then do about it is converge.ts's business: this only writes the object
  * (and, for `drain`, evicts; for `recreatePod`/`apply`, creates through admission).
  */
-import {
-  CLUSTER_SCOPED_KINDS,
-  isKind,
-  resourceOf,
-  type Node,
-  type Pod,
-  type PodTemplate,
-  type ResourceQuota,
-} from '../../k8s/objects.ts';
+import { CLUSTER_SCOPED_KINDS, isKind, resourceOf, type Node, type Pod, type PodTemplate } from '../../k8s/objects.ts';
 import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
 import { Quantity } from '../../quantity.ts';
 import { admitObject, commitAdmission, type AdmitOptions } from '../admit.ts';
 import { invalidMessage, validatePodResources } from '../admission/validation.ts';
 import { clone, defaultLimitRange } from '../defaults.ts';
 import { releasePod } from '../release.ts';
-import { computeQuotaUsed } from '../quota-ledger.ts';
+import { withQuotaHard } from '../quota-ledger.ts';
 import { jsonPatch, mergePatch, strategicMerge } from './patch.ts';
 import type { Change, ObjectRef } from './types.ts';
 
@@ -316,22 +308,10 @@ export function applyChange(input: Snapshot, c: Change, opts: ApplyOptions = {})
       if (!q) return fail(notFound(ref));
       const hard = parseList(c.hard);
       if (typeof hard === 'string') return fail(hard);
-      const specHard = { ...(q.spec?.hard ?? {}), ...hard } as Record<string, string>;
       // The quota controller (pkg/controller/resourcequota, syncResourceQuota) mirrors spec.hard into
-      // status.hard and counts a newly tracked resource.
-      const next: ResourceQuota = { ...q, spec: { ...(q.spec ?? {}), hard: specHard } };
-      const used = { ...((q.status?.used ?? {}) as Record<string, string>) };
-      const missing = Object.keys(specHard).filter((k) => used[k] === undefined);
-      if (missing.length) {
-        const counted = computeQuotaUsed(
-          state,
-          { ...next, status: { hard: Object.fromEntries(missing.map((k) => [k, specHard[k]!])) } },
-          opts.now,
-        );
-        for (const k of missing) used[k] = (counted.get(k) ?? Quantity.zero()).toString();
-      }
-      next.status = { ...(q.status ?? {}), hard: specHard, used };
-      state.put(next);
+      // status.hard and counts a newly tracked resource: the quota ledger does both.
+      for (const [k, v] of Object.entries(hard))
+        withQuotaHard(state, c.namespace, c.name, k, Quantity.parse(v), opts.now);
       touched.push(ref);
       return done();
     }

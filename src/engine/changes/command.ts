@@ -47,7 +47,7 @@ for (const [kind, names] of Object.entries({
 }))
   for (const n of names) KIND_OF[n] = kind;
 
-const CLUSTER_SCOPED = new Set(['Node', 'PriorityClass', 'Namespace']);
+const CLUSTER_SCOPED: readonly string[] = ['Node', 'PriorityClass', 'Namespace'];
 
 /** `deploy/api`. */
 export function refText(ref: ObjectRef): string {
@@ -180,7 +180,7 @@ interface Parsed {
   bools: Set<string>;
 }
 
-const VALUE_FLAGS = new Set([
+const VALUE_FLAGS: readonly string[] = [
   '-n',
   '--namespace',
   '-c',
@@ -195,7 +195,7 @@ const VALUE_FLAGS = new Set([
   '--output',
   '-f',
   '--filename',
-]);
+];
 
 /** One kubectl invocation's words (after `kubectl`): positional args, flags with values, boolean flags. */
 function parseKubectl(words: string[]): Parsed | null {
@@ -208,7 +208,7 @@ function parseKubectl(words: string[]): Parsed | null {
       const eq = w.indexOf('=');
       const name = eq > 0 ? w.slice(0, eq) : w;
       if (eq > 0) flags.set(name, w.slice(eq + 1));
-      else if (VALUE_FLAGS.has(name)) {
+      else if (VALUE_FLAGS.includes(name)) {
         const v = words[++i];
         if (v === undefined) return null;
         flags.set(name, v);
@@ -251,7 +251,7 @@ function parseRef(args: string[], at: number, namespace: string | undefined): { 
   const kind = KIND_OF[type.toLowerCase()];
   if (!kind || !name) return null;
   const ref: ObjectRef = { kind, name };
-  if (!CLUSTER_SCOPED.has(kind)) ref.namespace = namespace ?? 'default';
+  if (!CLUSTER_SCOPED.includes(kind)) ref.namespace = namespace ?? 'default';
   return { ref, used };
 }
 

@@ -53,11 +53,11 @@ const MERGE_KEYS: Record<string, string> = {
 };
 
 /** Lists of scalars merged as sets (`patchStrategy:"merge"` without a key): finalizers. */
-const MERGE_SCALARS = new Set(['finalizers']);
+const MERGE_SCALARS: readonly string[] = ['finalizers'];
 
 function strategicList(field: string, target: unknown[], patch: unknown[]): unknown[] {
   const key = MERGE_KEYS[field];
-  if (MERGE_SCALARS.has(field)) {
+  if (MERGE_SCALARS.includes(field)) {
     const out = [...target];
     for (const v of patch) if (!out.some((x) => JSON.stringify(x) === JSON.stringify(v))) out.push(v);
     return out;
@@ -228,7 +228,13 @@ export function jsonPatch(doc: unknown, ops: unknown): { doc: unknown } | { erro
       return { error: `Unexpected kind: ${isObj(raw) ? String(raw.op) : 'unknown'}` };
     if (!['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(raw.op))
       return { error: `Unexpected kind: ${raw.op}` };
-    const checked = checkOp(cur, raw as unknown as JsonPatchOp);
+    const op: JsonPatchOp = {
+      op: raw.op as JsonPatchOp['op'],
+      path: raw.path,
+      value: raw.value,
+      ...(typeof raw.from === 'string' ? { from: raw.from } : {}),
+    };
+    const checked = checkOp(cur, op);
     if ('error' in checked) return checked;
     if (checked.op.op === 'test') continue;
     cur = jsonpatch.applyOperation(cur as Json, checked.op, false, true, false).newDocument;

@@ -9,12 +9,18 @@ import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
 import { admitObject, commitAdmission, generateNameSuffix } from '../admit.ts';
 import { isTerminal } from '../pod-resources.ts';
 import { releasePod } from '../release.ts';
-import type { SimOptions } from '../simulate.ts';
+import type { AdmitOptions } from '../admit.ts';
 import type { ObjectRef } from '../changes/types.ts';
+
+/** What the controllers need of the simulation options (engine/simulate.ts SimOptions is one). */
+export interface ControllerOptions extends AdmitOptions {
+  namespace?: string;
+  draEnabled?: boolean;
+}
 
 export type ConvergeEvent =
   /** A controller's create was refused (admission): the controller's own event, with the API server's message. */
-  | { type: 'FailedCreate'; object: ObjectRef; message: string; count: number }
+  | { type: 'FailedCreate'; object: ObjectRef; message: string; count: number; layer?: string | null }
   | { type: 'SuccessfulCreate'; object: ObjectRef; count: number }
   | { type: 'FailedScheduling'; pod: string; message: string }
   | { type: 'Scheduled'; pod: string; node: string }
@@ -85,13 +91,15 @@ export class ControllerContext {
   private podsByOwner = new Map<string, Set<string>>();
   private indexedNs = new Set<string>();
   private nameSeed = 0;
+  /** The admission layer of the last refused create (limitrange, api-validation, quota …). */
+  lastRefusalLayer: string | null = null;
   private seq = 0;
   /** Template hashes of StatefulSets and DaemonSets as the convergence found them (their pods' revision). */
   readonly startRevision = new Map<string, string>();
 
   constructor(
     readonly state: Snapshot,
-    readonly opts: SimOptions,
+    readonly opts: ControllerOptions,
   ) {}
 
   /** Order of objects created during convergence (their creationTimestamp sorts after the cluster's). */
@@ -161,7 +169,10 @@ export class ControllerContext {
    */
   createPod(owner: ObjectRef, pod: Pod): string | null {
     const a = admitObject(pod, this.state, { ...this.opts, operation: 'CREATE', dryRun: false });
-    if (!a.allowed) return a.message ?? 'refused';
+    if (!a.allowed) {
+      this.lastRefusalLayer = a.layer;
+      return a.message ?? 'refused';
+    }
     commitAdmission(this.state, a);
     const stored = a.object as Pod;
     const ns = stored.metadata.namespace ?? 'default';

@@ -90,7 +90,7 @@ export function syncDaemonSet(ctx: ControllerContext, r: ObjectRef): boolean {
   }
   if (created) ctx.events.push({ type: 'SuccessfulCreate', object: ref, count: created });
   if (message !== null) {
-    ctx.events.push({ type: 'FailedCreate', object: ref, message, count: refused });
+    ctx.events.push({ type: 'FailedCreate', object: ref, message, count: refused, layer: ctx.lastRefusalLayer });
     ctx.blocked.set(refKey(ref), ref);
   } else ctx.blocked.delete(refKey(ref));
   return changed;

@@ -166,7 +166,7 @@ function createNewReplicaSet(ctx: ControllerContext, d: Deployment & KObject, dr
   };
   const a = admitObject(rs, ctx.state, { ...ctx.opts, operation: 'CREATE', dryRun: false });
   if (!a.allowed) {
-    ctx.events.push({ type: 'FailedCreate', object: dref, message: a.message ?? 'refused', count: 1 });
+    ctx.events.push({ type: 'FailedCreate', object: dref, message: a.message ?? 'refused', count: 1, layer: a.layer });
     return null;
   }
   commitAdmission(ctx.state, a);

@@ -74,7 +74,8 @@ export function slowStartCreate(
   const skipped = count - created - refused;
   void skipped;
   if (created > 0) ctx.events.push({ type: 'SuccessfulCreate', object: owner, count: created });
-  if (message !== null) ctx.events.push({ type: 'FailedCreate', object: owner, message, count: refused });
+  if (message !== null)
+    ctx.events.push({ type: 'FailedCreate', object: owner, message, count: refused, layer: ctx.lastRefusalLayer });
   return { created, refused, message };
 }
 

@@ -66,7 +66,10 @@ function createOrdinal(
       spec: clone(raw.spec ?? {}),
     } as KObject;
     const a = admitObject(claim, ctx.state, { ...ctx.opts, operation: 'CREATE', dryRun: false });
-    if (!a.allowed) return a.message ?? 'refused';
+    if (!a.allowed) {
+      ctx.lastRefusalLayer = a.layer;
+      return a.message ?? 'refused';
+    }
     commitAdmission(ctx.state, a);
   }
   return ctx.createPod(ref, pod);
@@ -96,7 +99,7 @@ export function syncStatefulSet(ctx: ControllerContext, r: ObjectRef): boolean {
     }
     const err = createOrdinal(ctx, set, ref, i, hash);
     if (err) {
-      ctx.events.push({ type: 'FailedCreate', object: ref, message: err, count: 1 });
+      ctx.events.push({ type: 'FailedCreate', object: ref, message: err, count: 1, layer: ctx.lastRefusalLayer });
       ctx.blocked.set(key, ref);
       return false;
     }

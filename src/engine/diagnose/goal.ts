@@ -261,7 +261,7 @@ function templateCurrent(state: Snapshot, ref: ObjectRef & { namespace: string }
  */
 export function goalNow(input: Snapshot, s: FixSubject, opts: SimOptions, replay?: SimResult): Goal {
   const state = syncQuotas(input, s.kind === 'workload' ? s.ref.namespace : s.namespace, opts.now);
-  const none: Convergence = { state, steps: 0, bounded: false, workloads: [], events: [], evicted: [] };
+  const none: Convergence = { state, steps: 0, bounded: false, workloads: [], events: [], evicted: [], created: [] };
   if (s.kind !== 'workload') return goalAfter(none, s, opts);
   const changes = resyncChanges(state, s.ref.namespace, s.ref);
   if (replay && state === input && changes.length === 1 && templateCurrent(state, s.ref)) {

@@ -53,7 +53,7 @@ function newFailures(base: Snapshot, conv: Convergence, subject: FixSubject): { 
     if (w.complete || sameWorkload(w, subject)) continue;
     if (w.failedCreate === undefined && w.pending.length === 0) continue;
     const before = workloadOutcome(
-      { state: base, steps: 0, bounded: false, workloads: [], events: [], evicted: [] },
+      { state: base, steps: 0, bounded: false, workloads: [], events: [], evicted: [], created: [] },
       { kind: w.kind, namespace: w.namespace, name: w.name },
     );
     const wasShort = before ? !before.complete || before.pending.length > 0 : false;

@@ -1,0 +1,81 @@
+/**
+ * A what-if as a change: the question's change applied to a copy of the state, the controllers run to a
+ * fixpoint (engine/converge.ts), and what happened reported per workload. The same machinery verifies a
+ * fix; a what-if answer is its outcome, with the one command that makes the change.
+ */
+import type { Snapshot } from '../../k8s/snapshot.ts';
+import { renderCommand } from '../changes/command.ts';
+import type { Change } from '../changes/types.ts';
+import { type ConvergeEvent, type ConvergeOptions, converge, type WorkloadOutcome } from '../converge.ts';
+
+export interface ChangeAnswer {
+  change: Change;
+  /** The exact command ('' for a node-pool change). */
+  command: string;
+  /** The API server's refusal of the change itself. */
+  refused?: string;
+  steps: number;
+  bounded: boolean;
+  workloads: WorkloadOutcome[];
+  /** Pods that were Pending before and now run ("ns/name" → node). */
+  nowScheduled: { pod: string; node: string }[];
+  /** Pods deleted on the way: evicted, preempted, replaced. */
+  evicted: string[];
+  preempted: { pod: string; by: string; node: string }[];
+  events: ConvergeEvent[];
+}
+
+export function whatIfChange(state: Snapshot, change: Change, opts: ConvergeOptions = {}): ChangeAnswer {
+  const r = converge(state, [change], opts);
+  const command = renderCommand(change);
+  if (r.refused)
+    return {
+      change,
+      command,
+      refused: r.refused.message,
+      steps: 0,
+      bounded: false,
+      workloads: [],
+      nowScheduled: [],
+      evicted: [],
+      preempted: [],
+      events: [],
+    };
+  const nowScheduled: { pod: string; node: string }[] = [];
+  const seen = new Set<string>();
+  for (const e of r.events) {
+    if (e.type !== 'Scheduled' || seen.has(e.pod)) continue;
+    seen.add(e.pod);
+    const slash = e.pod.indexOf('/');
+    const before = state.get('Pod', e.pod.slice(0, slash), e.pod.slice(slash + 1));
+    if (before && !before.spec.nodeName) nowScheduled.push({ pod: e.pod, node: e.node });
+  }
+  const preempted = r.events.flatMap((e) => (e.type === 'Preempted' ? [{ pod: e.pod, by: e.by, node: e.node }] : []));
+  return {
+    change,
+    command,
+    steps: r.steps,
+    bounded: r.bounded,
+    workloads: r.workloads,
+    nowScheduled,
+    evicted: r.evicted,
+    preempted,
+    events: r.events,
+  };
+}
+
+/** The JSON form for `whatif --json` (docs/contract.md): the change, its command, the outcome per workload. */
+export function changeAnswerJson(a: ChangeAnswer): unknown {
+  return {
+    change: { ...a.change, command: a.command },
+    ...(a.refused ? { refused: a.refused } : {}),
+    steps: a.steps,
+    bounded: a.bounded,
+    outcome: a.workloads,
+    nowScheduled: a.nowScheduled,
+    evicted: a.evicted,
+    preempted: a.preempted,
+    // Fixes in diagnose's shape once fix generation runs on changes (engine/fixes/, issue 15): none yet.
+    fixes: [],
+  };
+}
