@@ -10,7 +10,7 @@ import { renderAnswer } from '../render/text.ts';
 import type { Io } from './io.ts';
 import type { AskContext } from '../answer/answerer.ts';
 import type { Answer } from '../answer/types.ts';
-import type { ClusterSource } from '../cluster/source.ts';
+import type { ClusterSource } from '../answer/sources.ts';
 import type { Snapshot } from '../k8s/snapshot.ts';
 
 const GREETING_EXAMPLES = [

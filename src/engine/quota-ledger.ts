@@ -165,3 +165,29 @@ export function withQuotaHard(
   state.put(next);
   return state;
 }
+
+/**
+ * The quota controller's sync of a namespace: a quota whose spec.hard was edited (a `kubectl patch` the
+ * controller has not seen yet) gets status.hard from it and its usage recounted. The state itself when
+ * nothing is to sync, else a fork.
+ */
+export function syncQuotas(state: Snapshot, ns: string, now?: number): Snapshot {
+  let out = state;
+  for (const q of state.list('ResourceQuota', ns) as ResourceQuota[]) {
+    const spec = q.spec?.hard ?? {};
+    const status = q.status?.hard ?? {};
+    const same =
+      Object.keys(spec).length === Object.keys(status).length &&
+      Object.entries(spec).every(([k, v]) => {
+        const a = Quantity.tryParse(String(v));
+        const b = Quantity.tryParse(status[k] === undefined ? undefined : String(status[k]));
+        return a && b ? a.eq(b) : String(v) === String(status[k]);
+      });
+    if (same) continue;
+    if (out === state) out = state.fork();
+    const withHard: ResourceQuota = { ...q, status: { ...(q.status ?? {}), hard: { ...spec } } };
+    const used = Object.fromEntries([...computeQuotaUsed(out, withHard, now)].map(([k, v]) => [k, v.toString()]));
+    out.put({ ...withHard, status: { ...withHard.status, used } });
+  }
+  return out;
+}

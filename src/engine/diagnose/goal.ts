@@ -6,7 +6,7 @@
  */
 import type { Pod, ResourceQuota } from '../../k8s/objects.ts';
 import { Quantity } from '../../quantity.ts';
-import { computeQuotaUsed } from '../quota-ledger.ts';
+import { syncQuotas } from '../quota-ledger.ts';
 import { equalIgnoreHash } from '../controllers/deployment.ts';
 import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
 import type { Change, ObjectRef } from '../changes/types.ts';
@@ -33,12 +33,12 @@ export interface Goal {
   replay?: SimResult;
 }
 
-const TOP_KINDS = new Set(['Deployment', 'StatefulSet', 'Job', 'DaemonSet', 'ReplicaSet']);
+const TOP_KINDS: readonly string[] = ['Deployment', 'StatefulSet', 'Job', 'DaemonSet', 'ReplicaSet'];
 
 /** The subject of a finding's pod: its top-level workload, the bare Pod, or the stand-in object. */
 export function subjectOf(state: Snapshot, pod: Pod, existing: boolean, ns: string): FixSubject {
   const owner = ownerOf(state, pod);
-  if (owner && TOP_KINDS.has(owner.kind) && state.get(owner.kind, ns, owner.name))
+  if (owner && TOP_KINDS.includes(owner.kind) && state.get(owner.kind, ns, owner.name))
     return { kind: 'workload', ref: { kind: owner.kind, namespace: ns, name: owner.name }, pod };
   if (existing && !owner) return { kind: 'pod', namespace: ns, name: pod.metadata.name ?? '', pod };
   return { kind: 'object', namespace: ns, pod };
@@ -213,32 +213,6 @@ function nodesOf(state: Snapshot, ref: ObjectRef & { namespace: string }): strin
     if (w?.kind === ref.kind && w.name === ref.name) out.push(p.spec.nodeName);
   }
   return out.sort();
-}
-
-/**
- * The quota controller's sync of a namespace: a quota whose spec.hard was edited (a `kubectl patch` the
- * controller has not seen yet) gets status.hard from it and its usage recounted. The state itself when
- * nothing is to sync, else a fork.
- */
-export function syncQuotas(state: Snapshot, ns: string, now?: number): Snapshot {
-  let out = state;
-  for (const q of state.list('ResourceQuota', ns) as ResourceQuota[]) {
-    const spec = q.spec?.hard ?? {};
-    const status = q.status?.hard ?? {};
-    const same =
-      Object.keys(spec).length === Object.keys(status).length &&
-      Object.entries(spec).every(([k, v]) => {
-        const a = Quantity.tryParse(String(v));
-        const b = Quantity.tryParse(status[k] === undefined ? undefined : String(status[k]));
-        return a && b ? a.eq(b) : String(v) === String(status[k]);
-      });
-    if (same) continue;
-    if (out === state) out = state.fork();
-    const withHard: ResourceQuota = { ...q, status: { ...(q.status ?? {}), hard: { ...spec } } };
-    const used = Object.fromEntries([...computeQuotaUsed(out, withHard, now)].map(([k, v]) => [k, v.toString()]));
-    out.put({ ...withHard, status: { ...withHard.status, used } });
-  }
-  return out;
 }
 
 /** A Deployment whose every ReplicaSet with replicas has its template (no rollout due); other kinds: true. */
