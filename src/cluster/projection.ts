@@ -425,6 +425,11 @@ export const API_VERSION_OF: Record<string, string> = {
   PriorityClass: 'scheduling.k8s.io/v1',
   StorageClass: 'storage.k8s.io/v1',
   RuntimeClass: 'node.k8s.io/v1',
+  CSINode: 'storage.k8s.io/v1',
+  CSIDriver: 'storage.k8s.io/v1',
+  ResourceClaim: 'resource.k8s.io/v1',
+  DeviceClass: 'resource.k8s.io/v1',
+  ResourceSlice: 'resource.k8s.io/v1',
 };
 
 /**
