@@ -58,7 +58,7 @@ describe('the demo stories, pasted bare with only the namespace known', () => {
       headline: 'Admitted, but no node fits — scheduler (0/10 nodes) — pod api-6b9f4c7d8-gnt9f (team-a)',
       tied: 'This is pod/api-6b9f4c7d8-gnt9f (team-a): FailedScheduling since 07:58, 21 times (last 09:38).',
       line: '6 nodes short on resources — needs 1 CPU / 1Gi memory; most free: general-a-1 with 770m CPU / 9713Mi (short 230m cpu)',
-      fix: 'lower requests.cpu of api to ≤ 770m (fits general-a-1)',
+      fix: 'uncordon general-c-2 (cordoned; 3920m CPU / 14775Mi memory free)',
     },
     {
       story: 'notebook-priya without the GPU toleration',
@@ -67,7 +67,7 @@ describe('the demo stories, pasted bare with only the namespace known', () => {
       headline: 'Admitted, but no node fits — scheduler (0/10 nodes) — pod notebook-priya (ml)',
       tied: 'This is pod/notebook-priya (ml): FailedScheduling since 09:02, 9 times (last 09:37).',
       line: 'Needs 1 nvidia.com/gpu on one node; free now: gpu-b-1 3 of 4, gpu-a-1 2 of 4.',
-      fix: 'tolerate nvidia.com/gpu=present:NoSchedule (2 nodes) — only if the pod belongs on them',
+      fix: 'tolerate nvidia.com/gpu=present:NoSchedule (2 nodes of pool gpu, which the pod selects)',
     },
     {
       story: 'finetune-7b needs 4 GPUs on one node',
@@ -104,7 +104,8 @@ describe('the demo stories, pasted bare with only the namespace known', () => {
       headline: 'Rejected at admission — ResourceQuota batch-low — pod nightly-etl-29551740-zzzzz (batch)',
       tied: 'This is job/nightly-etl-29551740 (cronjob/nightly-etl) (batch): FailedCreate since 01:00, 65 times (last 09:30).',
       line: 'requests.cpu: over by 500m — request ≤ 2, free 500m in the namespace, or raise the quota to 22500m.',
-      fix: 'raise batch-low requests.cpu to 22500m',
+      // Raising the quota by one pod's worth would not end it (2 more pods wait): the verified fix runs the job narrower.
+      fix: 'run job/nightly-etl-29551740 8 at a time instead of 10 (what the quota holds now; the job takes longer)',
     },
   ];
   it.each(cases)('$story', ({ ns, text, headline, tied, line, fix }) => {

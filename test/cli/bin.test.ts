@@ -94,7 +94,7 @@ describe('node bin/quota-doctor.js', () => {
     expect(r.stdout).toContain('worker-5d8c7b9f4-glpms');
     // The demo cluster was read: the fixes name team-a's own workloads and quota.
     expect(r.stdout).toContain(
-      'kubectl -n team-a patch resourcequota team-quota --type merge -p \'{"spec":{"hard":{"pods":"11"}}}\'',
+      'kubectl -n team-a patch resourcequota/team-quota --type merge -p \'{"spec":{"hard":{"pods":"11"}}}\'',
     );
   });
 });
@@ -183,7 +183,7 @@ describe('the compiled CLI (tsc -p tsconfig.build.json into a package laid out a
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(
-      'kubectl -n team-a patch resourcequota team-quota --type merge -p \'{"spec":{"hard":{"pods":"11"}}}\'',
+      'kubectl -n team-a patch resourcequota/team-quota --type merge -p \'{"spec":{"hard":{"pods":"11"}}}\'',
     );
   });
 
