@@ -60,6 +60,8 @@ export const simResultSchema = z.strictObject({
       nominatedNode: z.string().optional(),
       victims: z.array(z.string()).optional(),
       gated: z.boolean().optional(),
+      preEnqueue: z.strictObject({ plugin: z.string(), reason: z.string() }).optional(),
+      unknown: z.string().optional(),
     })
     .nullable(),
 });

@@ -20,6 +20,10 @@ export interface SchedulingOutcome {
   nominatedNode?: string;
   victims?: string[];
   gated?: boolean;
+  /** Never attempted: a PreEnqueue plugin holds the pod (DynamicResources: its claim is missing or not its own). */
+  preEnqueue?: { plugin: string; reason: string };
+  /** No verdict: the engine cannot judge this pod's placement (e.g. a DRA selector outside the CEL it reads). */
+  unknown?: string;
 }
 
 export interface SimResult {
@@ -59,6 +63,8 @@ function toOutcome(r: ScheduleResult): SchedulingOutcome {
   if (r.nominatedNode) out.nominatedNode = r.nominatedNode;
   if (r.victims?.length) out.victims = r.victims;
   if (r.gated) out.gated = true;
+  if (r.preEnqueue) out.preEnqueue = r.preEnqueue;
+  if (r.unknown !== undefined) out.unknown = r.unknown;
   return out;
 }
 
@@ -363,7 +369,9 @@ export function simulateWorkloadPods(
       !r.scheduling.scheduled &&
       !r.scheduling.nominatedNode &&
       !r.scheduling.victims?.length &&
-      !r.scheduling.gated
+      !r.scheduling.gated &&
+      !r.scheduling.preEnqueue &&
+      r.scheduling.unknown === undefined
     ) {
       unschedulable = r;
     }

@@ -84,6 +84,12 @@ export function renderSimulation(results: SimResult[], warnings: string[], opts:
     else if (r.scheduling.scheduled)
       out.push(`✓ ${id}: admitted, scheduled on ${r.scheduling.node}${usage ? ` (charges ${usage})` : ''}`);
     else if (r.scheduling.gated) out.push(`⏳ ${id}: admitted, scheduling gated (not attempted)`);
+    else if (r.scheduling.preEnqueue)
+      out.push(
+        `⏳ ${id}: admitted, not attempted by the scheduler: ${r.scheduling.preEnqueue.plugin}: ${r.scheduling.preEnqueue.reason}`,
+      );
+    else if (r.scheduling.unknown !== undefined)
+      out.push(`? ${id}: admitted; placement unknown: ${r.scheduling.unknown}`);
     else {
       out.push(
         `⏳ ${id}: admitted but unschedulable${r.scheduling.nominatedNode ? ` (would preempt on ${r.scheduling.nominatedNode}: ${(r.scheduling.victims ?? []).join(', ')})` : ''}`,

@@ -140,8 +140,11 @@ describe('each failure mode → one error value per resource, with its cause and
         // Every resource once, none read.
         expect(r.errors.map((e) => e.resource).sort()).toEqual([
           'cronjobs',
+          'csidrivers',
+          'csinodes',
           'daemonsets',
           'deployments',
+          'deviceclasses',
           'events',
           'jobs',
           'limitranges',
@@ -151,7 +154,9 @@ describe('each failure mode → one error value per resource, with its cause and
           'pods',
           'priorityclasses',
           'replicasets',
+          'resourceclaims',
           'resourcequotas',
+          'resourceslices',
           'runtimeclasses',
           'services',
           'statefulsets',
@@ -301,17 +306,21 @@ describe('a tenant with a RoleBinding in team-a only', () => {
     expect(r.errors).toEqual([]);
     expect(r.snapshot.list('ResourceQuota', 'team-a').length).toBeGreaterThan(0);
     const paths = kube.requests.map((x) => x.path).filter((p) => p !== '/version');
-    expect(paths.length).toBe(12);
+    expect(paths.length).toBe(13);
     expect(paths.every((p) => p.includes('/namespaces/team-a/'))).toBe(true);
   });
 
   it('placement: true → one Forbidden per cluster-wide need (nodes, pods of other namespaces, …), the server words kept', async () => {
     const { r } = await loadWith(kc(), { namespaces: ['team-a'] });
     expect(causes(r).sort()).toEqual([
+      'csidrivers:Forbidden',
+      'csinodes:Forbidden',
+      'deviceclasses:Forbidden',
       'namespaces:Forbidden',
       'nodes:Forbidden',
       'pods:Forbidden',
       'priorityclasses:Forbidden',
+      'resourceslices:Forbidden',
       'runtimeclasses:Forbidden',
       'storageclasses:Forbidden',
     ]);
@@ -403,7 +412,7 @@ describe('kubeconfig as kubectl reads it (client-go tools/clientcmd/loader.go)',
 });
 
 describe('an exec credential plugin runs once per run; connections are reused', () => {
-  it('a relative exec command, no expirationTimestamp: 1 run for the whole load; 18 requests (17 lists + /version), no watch', async () => {
+  it('a relative exec command, no expirationTimestamp: 1 run for the whole load; 23 requests (22 lists + /version), no watch', async () => {
     const d = dirOf();
     const log = join(d, 'runs.log');
     mkdirSync(join(d, 'bin'));
@@ -424,9 +433,9 @@ describe('an exec credential plugin runs once per run; connections are reused', 
     expect(r.errors).toEqual([]);
     expect(readFileSync(log, 'utf8')).toBe('run\n');
     expect(EdgeKubeConfig.execRuns - runs0).toBe(1);
-    expect(kube.requestCount()).toBe(18);
+    expect(kube.requestCount()).toBe(23);
     expect(kube.requests.filter((x) => x.query.includes('watch=')).length).toBe(0);
-    expect([...kube.byUser.entries()]).toEqual([['reader', 18]]);
+    expect([...kube.byUser.entries()]).toEqual([['reader', 23]]);
   });
 
   it('keep-alive: paged lists reuse the connections of the first requests (before: one TLS connection per request)', async () => {
@@ -436,7 +445,7 @@ describe('an exec credential plugin runs once per run; connections are reused', 
     await src.close();
     expect(r.errors).toEqual([]);
     expect(kube.requestCount()).toBeGreaterThan(40);
-    expect(kube.connections).toBeLessThanOrEqual(18);
+    expect(kube.connections).toBeLessThanOrEqual(23);
   });
 
   it('an expired credential is fetched again; a valid one is kept', async () => {

@@ -9,6 +9,8 @@ import type { Pod } from '../../../src/k8s/objects.ts';
 import type { KObject } from '../../../src/k8s/snapshot.ts';
 import { compileSelector, type CelDevice } from '../../../src/engine/scheduler/dra-cel.ts';
 import { schedulePod } from '../../../src/engine/scheduler/schedule.ts';
+import { simulate } from '../../../src/engine/simulate.ts';
+import { renderSimulation } from '../../../src/render/text.ts';
 import { Quantity } from '../../../src/quantity.ts';
 import { node, pod, snapshotOf } from '../../support/builders.ts';
 
@@ -347,6 +349,19 @@ describe('DynamicResources allocator: devices per node', () => {
     const r = schedulePod(snapshotOf(...objects), podWithClaimName());
     expect(r.message).toBeNull();
     expect(r.unknown).toMatch(/CEL selector not judged|does not judge/);
+  });
+
+  it('simulate carries the unknown through: no verdict from a selector it does not read, in JSON and in text', () => {
+    const objects = [
+      worker,
+      deviceClass(),
+      claim(CLAIM, [{ selectors: [`device.attributes["${DRIVER}"].model.startsWith("a")`] }]),
+      slice('worker', ['gpu-0']),
+    ];
+    const out = simulate(snapshotOf(...objects), [{ ...(podWithClaimName() as KObject), kind: 'Pod' }]);
+    const s = out.results[0]!.scheduling!;
+    expect([s.scheduled, s.message, typeof s.unknown]).toEqual([false, null, 'string']);
+    expect(renderSimulation(out.results, [])).toContain('placement unknown:');
   });
 });
 
