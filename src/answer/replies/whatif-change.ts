@@ -9,6 +9,7 @@ import type { WorkloadOutcome } from '../../engine/converge.ts';
 import { changeAnswerJson, type ChangeAnswer } from '../../engine/whatif/change.ts';
 import type { Visibility } from '../policy.ts';
 import { emptyReply, type Answer, type Fix } from '../types.ts';
+import { shortRef } from '../../engine/changes/command.ts';
 
 function describe(c: Change): string {
   switch (c.kind) {
@@ -29,16 +30,8 @@ function describe(c: Change): string {
   }
 }
 
-const SHORT: Record<string, string> = {
-  Deployment: 'deploy',
-  StatefulSet: 'statefulset',
-  ReplicaSet: 'rs',
-  Job: 'job',
-  DaemonSet: 'ds',
-};
-
 function workloadLine(w: WorkloadOutcome): string {
-  const ref = `${w.namespace}/${SHORT[w.kind] ?? w.kind.toLowerCase()}/${w.name}`;
+  const ref = `${w.namespace}/${shortRef(w.kind, w.name)}`;
   const running = `${w.scheduled}/${w.wanted} running`;
   if (w.complete) return `${ref}: ${running} ✓`;
   const why = w.failedCreate ?? w.pending[0]?.message;

@@ -28,6 +28,16 @@ const SHORT: Record<string, string> = {
   Namespace: 'namespace',
 };
 
+/** kubectl's short name of a kind (`deploy`, `rs`, `pvc`), else its lower-case name. */
+export function shortKind(kind: string): string {
+  return SHORT[kind] ?? kind.toLowerCase();
+}
+
+/** `deploy/web`: a kind and a name as kubectl takes them. */
+export function shortRef(kind: string, name: string): string {
+  return `${shortKind(kind)}/${name}`;
+}
+
 /** Every spelling kubectl accepts for the kinds we name (singular, plural, short). */
 const KIND_OF: Record<string, string> = {};
 for (const [kind, names] of Object.entries({
@@ -51,7 +61,7 @@ const CLUSTER_SCOPED: readonly string[] = ['Node', 'PriorityClass', 'Namespace']
 
 /** `deploy/api`. */
 export function refText(ref: ObjectRef): string {
-  return `${SHORT[ref.kind] ?? ref.kind.toLowerCase()}/${ref.name}`;
+  return shortRef(ref.kind, ref.name);
 }
 
 /** A word the shell passes through unchanged needs no quotes; anything else goes in single quotes. */

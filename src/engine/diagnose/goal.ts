@@ -16,6 +16,7 @@ import { ownerOf } from '../fixes/owners.ts';
 import { isTerminal } from '../pod-resources.ts';
 import type { SimOptions, SimResult } from '../simulate.ts';
 import { replayPod } from './replay.ts';
+import { shortRef } from '../changes/command.ts';
 
 export type FixSubject =
   /** The workload whose pods were refused or are Pending (top-level: the Deployment of a ReplicaSet). */
@@ -44,16 +45,8 @@ export function subjectOf(state: Snapshot, pod: Pod, existing: boolean, ns: stri
   return { kind: 'object', namespace: ns, pod };
 }
 
-const SHORT: Record<string, string> = {
-  Deployment: 'deploy',
-  StatefulSet: 'statefulset',
-  Job: 'job',
-  DaemonSet: 'ds',
-  ReplicaSet: 'rs',
-};
-
 export function subjectWords(s: FixSubject): string {
-  if (s.kind === 'workload') return `${SHORT[s.ref.kind] ?? s.ref.kind.toLowerCase()}/${s.ref.name}`;
+  if (s.kind === 'workload') return shortRef(s.ref.kind, s.ref.name);
   return `pod ${s.pod.metadata.name ?? ''}`;
 }
 

@@ -5,6 +5,7 @@ import { Quantity, byteCompare } from '../../quantity.ts';
 import { podUsage } from '../admission/evaluators/pods.ts';
 import { isTerminal } from '../pod-resources.ts';
 import { releasePod } from '../release.ts';
+import { shortRef } from '../changes/command.ts';
 
 /** Owner workload of a pod, as `kind/name` of the top controller (Deployment for ReplicaSet pods). */
 export function ownerOf(state: Snapshot, pod: Pod): { kind: string; name: string } | null {
@@ -26,17 +27,8 @@ export function scalable(kind: string): kind is 'Deployment' | 'StatefulSet' | '
   return kind === 'Deployment' || kind === 'StatefulSet' || kind === 'ReplicaSet';
 }
 
-const SHORT_KIND: Record<string, string> = {
-  Deployment: 'deploy',
-  StatefulSet: 'statefulset',
-  ReplicaSet: 'rs',
-  Job: 'job',
-  DaemonSet: 'ds',
-  CronJob: 'cronjob',
-};
-
 export function refOf(kind: string, name: string): string {
-  return `${SHORT_KIND[kind] ?? kind.toLowerCase()}/${name}`;
+  return shortRef(kind, name);
 }
 
 export interface Holder {
