@@ -128,15 +128,32 @@ function controllerRef(meta: {
   return ref ? { kind: ref.kind, name: ref.name } : undefined;
 }
 
-/** Pods of a controller that count towards its replicas (not finished, not being deleted). */
-function livePodsOf(state: Snapshot, ns: string, owner: OwnerRef): Pod[] {
-  const out: Pod[] = [];
-  for (const p of state.iterate('Pod', ns)) {
-    if (p.metadata.deletionTimestamp || isTerminal(p)) continue;
-    const ref = controllerRef(p.metadata);
-    if (ref && ref.kind === owner.kind && ref.name === owner.name) out.push(p);
+/**
+ * The pods of each controller that count towards its replicas (not finished, not being deleted), indexed per
+ * namespace on first use: one pass over a namespace's pods per detection, not one per controller asked about.
+ */
+class Owned {
+  private readonly byNs = new Map<string, Map<string, Pod[]>>();
+
+  constructor(readonly state: Snapshot) {}
+
+  of(ns: string, owner: OwnerRef): Pod[] {
+    let m = this.byNs.get(ns);
+    if (!m) {
+      m = new Map();
+      for (const p of this.state.iterate('Pod', ns)) {
+        if (p.metadata.deletionTimestamp || isTerminal(p)) continue;
+        const ref = controllerRef(p.metadata);
+        if (!ref) continue;
+        const k = `${ref.kind}\u0000${ref.name}`;
+        const list = m.get(k);
+        if (list) list.push(p);
+        else m.set(k, [p]);
+      }
+      this.byNs.set(ns, m);
+    }
+    return m.get(`${owner.kind}\u0000${owner.name}`) ?? [];
   }
-  return out;
 }
 
 function intOr(v: unknown, dflt: number): number {
@@ -144,8 +161,9 @@ function intOr(v: unknown, dflt: number): number {
 }
 
 /** How many pods a controller wants and has, when it still exists. */
-function progressOf(state: Snapshot, ns: string, ref: OwnerRef): { have: number; want: number } | undefined {
-  const have = livePodsOf(state, ns, ref).length;
+function progressOf(own: Owned, ns: string, ref: OwnerRef): { have: number; want: number } | undefined {
+  const state = own.state;
+  const have = own.of(ns, ref).length;
   switch (ref.kind) {
     case 'ReplicaSet': {
       const rs = state.get('ReplicaSet', ns, ref.name);
@@ -176,7 +194,8 @@ function progressOf(state: Snapshot, ns: string, ref: OwnerRef): { have: number;
 }
 
 /** The object a team knows: a ReplicaSet's Deployment. */
-function teamObject(state: Snapshot, ns: string, ref: OwnerRef): OwnerRef {
+function teamObject(own: Owned, ns: string, ref: OwnerRef): OwnerRef {
+  const state = own.state;
   if (ref.kind === 'ReplicaSet') {
     const rs = state.get('ReplicaSet', ns, ref.name);
     const dep = rs ? controllerRef(rs.metadata) : undefined;
@@ -186,12 +205,13 @@ function teamObject(state: Snapshot, ns: string, ref: OwnerRef): OwnerRef {
 }
 
 /** Whether another ReplicaSet of the same Deployment still runs pods: the refused one is a stalled rollout. */
-function rolloutStalled(state: Snapshot, ns: string, rsName: string, deployment: string): boolean {
+function rolloutStalled(own: Owned, ns: string, rsName: string, deployment: string): boolean {
+  const state = own.state;
   for (const rs of state.iterate('ReplicaSet', ns)) {
     if (rs.metadata.name === rsName) continue;
     const owner = controllerRef(rs.metadata);
     if (owner?.kind !== 'Deployment' || owner.name !== deployment) continue;
-    if (livePodsOf(state, ns, { kind: 'ReplicaSet', name: rs.metadata.name ?? '' }).length > 0) return true;
+    if (own.of(ns, { kind: 'ReplicaSet', name: rs.metadata.name ?? '' }).length > 0) return true;
   }
   return false;
 }
@@ -243,21 +263,22 @@ function groupEvents(state: Snapshot, reasons: ReadonlySet<string>, opts: Detect
   return groups;
 }
 
-function refusedIncidents(state: Snapshot, opts: DetectOptions): Incident[] {
+function refusedIncidents(own: Owned, opts: DetectOptions): Incident[] {
+  const state = own.state;
   const out: Incident[] = [];
   for (const g of groupEvents(state, new Set(['FailedCreate']), opts).values()) {
     const ns = g.latest.metadata.namespace ?? '';
     const r = regardingOf(g.latest);
     const ref = { kind: r.kind ?? '', name: r.name ?? '' };
     if (!CONTROLLER_KINDS.has(ref.kind)) continue;
-    const progress = progressOf(state, ns, ref);
+    const progress = progressOf(own, ns, ref);
     // The controller is gone, or has what it wants: nothing is wrong now.
     if (!progress || progress.have >= progress.want) continue;
     const message = messageOf(g.latest);
     const finding = parsePaste(message).findings[0];
     const layer = finding?.layer ?? 'other';
-    const obj = teamObject(state, ns, ref);
-    const stalled = obj.kind === 'Deployment' && rolloutStalled(state, ns, ref.name, obj.name);
+    const obj = teamObject(own, ns, ref);
+    const stalled = obj.kind === 'Deployment' && rolloutStalled(own, ns, ref.name, obj.name);
     const what = stalled ? `the rollout of ${obj.name} is stalled` : `${obj.name} can't create pods`;
     const by = LAYER_WORDS[layer] ? ` (${LAYER_WORDS[layer]})` : '';
     out.push({
@@ -278,7 +299,8 @@ function refusedIncidents(state: Snapshot, opts: DetectOptions): Incident[] {
   return out;
 }
 
-function pendingIncidents(state: Snapshot, opts: DetectOptions): Incident[] {
+function pendingIncidents(own: Owned, opts: DetectOptions): Incident[] {
+  const state = own.state;
   const after = opts.pendingAfterMs ?? DEFAULT_PENDING_AFTER_MS;
   const groups = groupEvents(state, new Set(['FailedScheduling']), opts);
   const byOwner = new Map<
@@ -295,12 +317,12 @@ function pendingIncidents(state: Snapshot, opts: DetectOptions): Incident[] {
     const created = timeOf(pod.metadata.creationTimestamp) ?? g.first;
     if (created === undefined || opts.now - created < after) continue;
     const ref = controllerRef(pod.metadata);
-    const obj = ref ? teamObject(state, ns, ref) : { kind: 'Pod', name: r.name };
+    const obj = ref ? teamObject(own, ns, ref) : { kind: 'Pod', name: r.name };
     const key = `${ns}/${obj.kind}/${obj.name}`;
     const entry = byOwner.get(key);
     // A new ReplicaSet's pod Pending while an older one still runs: the rollout is stalled by capacity.
     const stalled =
-      ref?.kind === 'ReplicaSet' && obj.kind === 'Deployment' && rolloutStalled(state, ns, ref.name, obj.name);
+      ref?.kind === 'ReplicaSet' && obj.kind === 'Deployment' && rolloutStalled(own, ns, ref.name, obj.name);
     if (!entry) {
       byOwner.set(key, { ns, obj, pods: [pod], group: { ...g }, first: g.first, created, stalled });
     } else {
@@ -347,7 +369,8 @@ function perPodMilli(resource: string, pods: Pod[]): bigint | undefined {
   return q?.milliValue();
 }
 
-function quotaIncidents(state: Snapshot, opts: DetectOptions): Incident[] {
+function quotaIncidents(own: Owned, opts: DetectOptions): Incident[] {
+  const state = own.state;
   if (!opts.quotaThreshold) return [];
   const out: Incident[] = [];
   for (const ns of state.namespaces()) {
@@ -355,12 +378,13 @@ function quotaIncidents(state: Snapshot, opts: DetectOptions): Incident[] {
     const threshold = opts.quotaThreshold(ns);
     if (threshold === undefined) continue;
     for (const quota of state.iterate('ResourceQuota', ns))
-      out.push(...quotaThresholdIncidents(state, ns, quota, threshold));
+      out.push(...quotaThresholdIncidents(own, ns, quota, threshold));
   }
   return out;
 }
 
-function quotaThresholdIncidents(state: Snapshot, ns: string, quota: ResourceQuota, threshold: number): Incident[] {
+function quotaThresholdIncidents(own: Owned, ns: string, quota: ResourceQuota, threshold: number): Incident[] {
+  const state = own.state;
   const hard = resourceList(quota.status?.hard ?? quota.spec?.hard);
   const used = resourceList(quota.status?.used);
   const name = quota.metadata.name ?? '';
@@ -376,7 +400,7 @@ function quotaThresholdIncidents(state: Snapshot, ns: string, quota: ResourceQuo
     for (const kind of ['Deployment', 'StatefulSet'] as const) {
       for (const w of state.iterate(kind, ns)) {
         const wname = w.metadata.name ?? '';
-        const pods = podsOfWorkload(state, ns, kind, wname);
+        const pods = podsOfWorkload(own, ns, kind, wname);
         const per = perPodMilli(resource, pods);
         if (!per || per <= 0n) continue;
         const more = (hm - um) / per;
@@ -407,20 +431,22 @@ function quotaThresholdIncidents(state: Snapshot, ns: string, quota: ResourceQuo
   return out;
 }
 
-function podsOfWorkload(state: Snapshot, ns: string, kind: 'Deployment' | 'StatefulSet', name: string): Pod[] {
-  if (kind === 'StatefulSet') return livePodsOf(state, ns, { kind, name });
+function podsOfWorkload(own: Owned, ns: string, kind: 'Deployment' | 'StatefulSet', name: string): Pod[] {
+  const state = own.state;
+  if (kind === 'StatefulSet') return own.of(ns, { kind, name });
   const out: Pod[] = [];
   for (const rs of state.iterate('ReplicaSet', ns)) {
     const owner = controllerRef(rs.metadata);
     if (owner?.kind === 'Deployment' && owner.name === name)
-      out.push(...livePodsOf(state, ns, { kind: 'ReplicaSet', name: rs.metadata.name ?? '' }));
+      out.push(...own.of(ns, { kind: 'ReplicaSet', name: rs.metadata.name ?? '' }));
   }
   return out;
 }
 
 /** Every open incident of the state, sorted by key (deterministic). */
 export function detectIncidents(state: Snapshot, opts: DetectOptions): Incident[] {
-  const all = [...refusedIncidents(state, opts), ...pendingIncidents(state, opts), ...quotaIncidents(state, opts)];
+  const own = new Owned(state);
+  const all = [...refusedIncidents(own, opts), ...pendingIncidents(own, opts), ...quotaIncidents(own, opts)];
   // One key, one incident: two ReplicaSets of one Deployment refused by the same quota are one.
   const byKey = new Map<string, Incident>();
   for (const i of all) {
@@ -434,23 +460,25 @@ export function detectIncidents(state: Snapshot, opts: DetectOptions): Incident[
 export function resolutionLine(i: Incident, state: Snapshot): string {
   if (i.kind === 'refused' || i.kind === 'pending') {
     const w = i.object;
-    const pods = w.kind === 'Pod' ? [] : podsOfTeamObject(state, i.namespace, w);
-    const want = wantedOf(state, i.namespace, w);
+    const own = new Owned(state);
+    const pods = w.kind === 'Pod' ? [] : podsOfTeamObject(own, i.namespace, w);
+    const want = wantedOf(own, i.namespace, w);
     if (want !== undefined) return `✅ ${w.name} is back to ${Math.min(pods.length, want)}/${want}`;
     return `✅ ${w.kind === 'Pod' ? `pod ${w.name}` : w.name}: resolved`;
   }
   return `✅ ${i.object.name}: below the alert threshold again`;
 }
 
-function podsOfTeamObject(state: Snapshot, ns: string, w: OwnerRef): Pod[] {
-  if (w.kind === 'Deployment' || w.kind === 'StatefulSet') return podsOfWorkload(state, ns, w.kind, w.name);
-  return livePodsOf(state, ns, w);
+function podsOfTeamObject(own: Owned, ns: string, w: OwnerRef): Pod[] {
+  if (w.kind === 'Deployment' || w.kind === 'StatefulSet') return podsOfWorkload(own, ns, w.kind, w.name);
+  return own.of(ns, w);
 }
 
-function wantedOf(state: Snapshot, ns: string, w: OwnerRef): number | undefined {
+function wantedOf(own: Owned, ns: string, w: OwnerRef): number | undefined {
+  const state = own.state;
   if (w.kind === 'Deployment') {
     const d = state.get('Deployment', ns, w.name);
     return d ? intOr(d.spec?.replicas, 1) : undefined;
   }
-  return progressOf(state, ns, w)?.want;
+  return progressOf(own, ns, w)?.want;
 }
