@@ -136,6 +136,8 @@ interface ContextView {
   context: string | undefined;
   channels: AlertChannel[];
   snapshot?: Snapshot;
+  /** The source the snapshot came from (the answers read it too). */
+  source?: ClusterSource;
   /** Namespaces whose data was not completely read ('*' = all). */
   unread: Set<string>;
 }
@@ -234,6 +236,7 @@ export class Notifier {
           : [...new Set(lists.flat() as string[])].sort();
         const result = await source.load(namespaces ? { namespaces } : {});
         v.snapshot = result.snapshot;
+        v.source = source;
         v.unread = unreadNamespaces(result.errors);
       } catch (e) {
         v.unread = new Set(['*']);
@@ -304,7 +307,7 @@ export class Notifier {
             })
           : [];
       report.open += incidents.length;
-      const source = snapshot ? await this.deps.source(view.context) : undefined;
+      const source = snapshot ? view.source : undefined;
 
       for (const c of view.channels) {
         const quiet = inQuietHours(c.settings.quietHours, now);
