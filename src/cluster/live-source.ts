@@ -26,6 +26,7 @@ import {
   type ClusterSource,
   type LoadOptions,
   type Reconcile,
+  type ResourceHealth,
   type SourceError,
   type SourceHealth,
   type SourceResult,
@@ -204,11 +205,13 @@ export class LiveSource implements ClusterSource {
 
     const errors: SourceError[] = [];
     const warnings: SourceWarning[] = [];
+    const health: ResourceHealth[] = [];
     const now = Date.now();
     for (const r of this.reflectors.values()) {
       if (r.namespace !== undefined && !asked.includes(r.namespace)) continue;
       if (!r.hasSynced) {
         if (r.namespace === undefined && !this.neededWide(r, asked, placement)) continue;
+        health.push(healthOf(r, now));
         errors.push(
           r.failure
             ? {
@@ -228,6 +231,7 @@ export class LiveSource implements ClusterSource {
         );
       } else {
         if (r.namespace === undefined && scoped && !r.def.namespaced) continue;
+        health.push(healthOf(r, now));
         // Data is there but may be behind: say since when, and why.
         const since = r.staleSince(now);
         if (since !== undefined) {
@@ -268,6 +272,7 @@ export class LiveSource implements ClusterSource {
       snapshot,
       errors,
       warnings,
+      ...(this.o.watch ? { health: { cluster: this.clusterName(), resources: health } } : {}),
       ...(serverVersion ? { serverVersion } : {}),
       ...(contextNamespace ? { contextNamespace } : {}),
     };
@@ -286,6 +291,11 @@ export class LiveSource implements ClusterSource {
     const covered = asked.every((ns) => this.reflectors.get(keyOf(r.def.resource, ns))?.hasSynced === true);
     if (!covered) return !asked.every((ns) => this.reflectors.has(keyOf(r.def.resource, ns)));
     return placement && r.def.resource === 'pods';
+  }
+
+  /** What a reply calls this cluster: the kube context's name (else the server's URL). */
+  clusterName(): string {
+    return this.o.kubeConfig.getCurrentContext() || (this.o.kubeConfig.getCurrentCluster()?.server ?? 'cluster');
   }
 
   /** The kubeconfig context's namespace, if it sets one. */
@@ -500,6 +510,20 @@ export class LiveSource implements ClusterSource {
       }
       for (const obj of gone) this.sink.remove(kind, obj.metadata.namespace, obj.metadata.name ?? '');
     },
+  };
+}
+
+/** One reflector's health as an answer reads it (source.ts `ResourceHealth`). */
+function healthOf(r: Reflector, now: number): ResourceHealth {
+  const behind = r.hasSynced ? r.staleSince(now) : undefined;
+  const why = r.failure ? (r.failure.code !== undefined ? String(r.failure.code) : r.failure.reason) : 'Stale';
+  return {
+    resource: r.def.resource,
+    ...(r.namespace ? { namespace: r.namespace } : {}),
+    watchUp: r.phase === 'watching' && !r.failure,
+    ...(r.lastHeardAt !== undefined ? { lastSyncAt: r.lastHeardAt } : {}),
+    ...(behind !== undefined ? { behindSince: behind } : {}),
+    ...(behind !== undefined || r.failure ? { why } : {}),
   };
 }
 

@@ -97,10 +97,36 @@ export function reconciledWarnings(quotas: readonly ReconciledQuota[]): SourceWa
   return quotas.map((q) => ({ kind: 'reconciled', namespace: q.namespace, quota: q.name }));
 }
 
+/**
+ * One resource of a watched cache, as an answer read it (LiveSource in watch mode): whether its data is
+ * current, and since when not. Values only: the reply's wording is answer/staleness.ts's.
+ */
+export interface ResourceHealth {
+  resource: string;
+  namespace?: string;
+  /** A watch is open and no failure stands. */
+  watchUp: boolean;
+  /** Epoch ms the server was last heard for it (a list, an event, a BOOKMARK); absent = never listed. */
+  lastSyncAt?: number;
+  /** Epoch ms since which the data may be behind (the watch failed, or went silent); absent = current. */
+  behindSince?: number;
+  /** Why it is behind: the HTTP status (`503`) when there was one, else the reason (`Unreachable`, `Stale`). */
+  why?: string;
+}
+
+/** The health of the cache an answer was read from: which cluster, and each resource the answer read. */
+export interface CacheHealthReport {
+  /** The kube context (cluster) the source reads: a reply names it ("cluster prod: …"). */
+  cluster: string;
+  resources: ResourceHealth[];
+}
+
 export interface SourceResult {
   snapshot: Snapshot;
   errors: SourceError[];
   warnings: SourceWarning[];
+  /** Live sources with watches (the bot): per-resource health of the cache, for the reply (answer/staleness.ts). */
+  health?: CacheHealthReport;
   /** `major.minor` of the API server (GET /version, once per cluster), e.g. `1.24`; absent for files or when unread. */
   serverVersion?: string;
   /** The kubeconfig context's namespace (`kubens`, `oc project`): a manifest without one goes there, unless `-n`. */

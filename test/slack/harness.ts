@@ -170,6 +170,8 @@ export interface HarnessOptions {
   answerer?: Answerer;
   policy?: AccessPolicy;
   source?: ClusterSource;
+  /** One source per kube context (several clusters); default: `source` for every context. */
+  sourceFor?: (context?: string) => ClusterSource | Promise<ClusterSource>;
   deadlineMs?: number;
   rate?: { user: RateSpec; channel: RateSpec };
   logLevel?: 'debug' | 'info' | 'trace';
@@ -243,7 +245,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const handle = createSlackApp({
     config,
     answerer,
-    sourceFor: () => source,
+    sourceFor: opts.sourceFor ?? (() => source),
     policy: opts.policy ?? testPolicy(),
     logger,
     clientOptions: { retryConfig: { retries: 0 } },

@@ -7,6 +7,7 @@ import type { Snapshot } from '../../k8s/snapshot.ts';
 import type { Question } from '../../parse/question.ts';
 import type { AskContext } from '../answerer.ts';
 import { sourceGaps, unansweredGap, type Audience } from '../gaps.ts';
+import { clusterGaps } from '../staleness.ts';
 import { Visibility } from '../policy.ts';
 import { cannotSimulateAnswer } from '../replies/cluster-unanswered.ts';
 import type { Answer } from '../types.ts';
@@ -23,7 +24,10 @@ export const audienceOf = (ctx: AskContext): Audience => ctx.audience ?? 'operat
 export async function loadState(ctx: AskContext): Promise<Loaded> {
   try {
     const r = await ctx.source.load({ signal: ctx.signal });
-    return { state: r.snapshot, gaps: sourceGaps(r, visibilityOf(ctx), audienceOf(ctx)) };
+    // The cluster's health in one line (../staleness.ts): nothing read → no state; a watch down > 60 s → its age.
+    const c = clusterGaps(r, ctx.now ?? Date.now(), audienceOf(ctx));
+    if (c.unreadable) return { gaps: c.lines };
+    return { state: r.snapshot, gaps: [...c.lines, ...sourceGaps(c.rest, visibilityOf(ctx), audienceOf(ctx))] };
   } catch (e) {
     return { gaps: [unansweredGap(e, audienceOf(ctx))] };
   }
