@@ -447,7 +447,10 @@ export class Reflector {
   /**
    * LIST in pages; the set replaces what the cache held for this resource. A continue token that
    * expired meanwhile (410 on a later page) falls back to one full list, as client-go's pager does
-   * (tools/pager/pager.go `List`, FullListIfExpired).
+   * (tools/pager/pager.go `List`, FullListIfExpired); a 410 on that list too goes up to `run()`, which
+   * lists again from scratch, as the reflector does (tools/cache/reflector.go `list`: `isExpiredError`
+   * → `setIsLastSyncResourceVersionUnavailable(true)`, list again at resourceVersion ""). Checked
+   * request by request in test/cluster/reflector-strict.test.ts.
    */
   private async relist(loop: Loop): Promise<void> {
     this.counts.lists++;

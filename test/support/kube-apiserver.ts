@@ -292,7 +292,7 @@ export class KubeApiServer {
     this.failNexts.length = 0;
   }
 
-  /** The next `times` authorized requests of `resource` answer `code` (a 5xx Status). */
+  /** The next `times` authorized requests of `resource` answer `code` (a 5xx Status; 410 is `Expired`). */
   failNext(resource: string, code: number, times: number): void {
     this.failNexts.push({ resource, code, remaining: times });
   }
@@ -493,7 +493,13 @@ export class KubeApiServer {
       f.remaining--;
       return reply(
         f.code,
-        statusBody(f.code, f.code === 503 ? 'ServiceUnavailable' : 'InternalError', `etcdserver: request timed out`),
+        f.code === 410
+          ? statusBody(410, 'Expired', 'The resourceVersion for the provided list is too old.')
+          : statusBody(
+              f.code,
+              f.code === 503 ? 'ServiceUnavailable' : 'InternalError',
+              `etcdserver: request timed out`,
+            ),
       );
     }
     this.onRequest?.(path, url.searchParams);
@@ -506,6 +512,14 @@ export class KubeApiServer {
         const headers = { ...r.headers };
         for (const h of ['connection', 'keep-alive', 'transfer-encoding']) delete headers[h];
         res.writeHead(r.statusCode ?? 502, headers);
+        // kube-apiserver sends a watch's headers at once (its watch handler flushes them before the first
+        // event); Node would hold them until the first byte, so a quiet watch would look unanswered.
+        if (watch) res.flushHeaders();
+        // A connection the data side cut mid-response (`dropWatches`, `down`) is cut at the client too,
+        // as a dropped connection would be: a piped stream that errors would leave the client's open.
+        r.on('close', () => {
+          if (!r.complete) res.destroy();
+        });
         r.pipe(res);
       },
     );
