@@ -382,5 +382,6 @@ else {
   process.stdout.write(`\n${questionBenchTable(question)}`);
   process.stdout.write(`\n${startupBenchTable(startup)}`);
   process.stdout.write(`\n${alertsBenchTable(alerts)}`);
+  process.stdout.write(await (await import('./requests.ts')).requestsReport(quick)); // issue 16
 }
 process.exit(0);
