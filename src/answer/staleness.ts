@@ -5,7 +5,7 @@
  *
  * - nothing the answer needs was ever read (the cluster is unreachable, its credentials expired): there
  *   is no state to answer from, and one line says which cluster and why —
- *   `cluster prod-b: couldn't read any resource (Unreachable)`;
+ *   `couldn't read any resource of cluster prod-b (Unreachable)`;
  * - data is there but a watch it stands on has been down (or silent) longer than `boundMs` (60 s): one
  *   line says how old the data is and why — `cluster prod: nodes last synced 4m ago — watch down: 503` —
  *   and replaces the per-resource "not being updated since" lines of those resources. A shorter outage
@@ -126,7 +126,7 @@ export function clusterGaps(
     const detail = audience === 'operator' && first.message ? `: ${first.message}` : '';
     return {
       unreadable: true,
-      lines: [`cluster ${clusterOf(report)}: couldn't read any resource (${reasons.join(', ')}${detail})`],
+      lines: [`couldn't read any resource of cluster ${clusterOf(report)} (${reasons.join(', ')}${detail})`],
       rest: { errors: [], warnings: [] },
     };
   }

@@ -124,7 +124,7 @@ describe('clusterGaps: the cluster lines of a reply, and the gaps left to source
       audience: 'channel' as const,
       want: {
         unreadable: true,
-        lines: ["cluster prod-b: couldn't read any resource (Unreachable)"],
+        lines: ["couldn't read any resource of cluster prod-b (Unreachable)"],
         rest: { errors: [], warnings: [] },
       },
     },
@@ -138,7 +138,7 @@ describe('clusterGaps: the cluster lines of a reply, and the gaps left to source
       audience: 'operator' as const,
       want: {
         unreadable: true,
-        lines: ["cluster prod-b: couldn't read any resource (Unauthorized, Timeout: Unauthorized)"],
+        lines: ["couldn't read any resource of cluster prod-b (Unauthorized, Timeout: Unauthorized)"],
         rest: { errors: [], warnings: [] },
       },
     },

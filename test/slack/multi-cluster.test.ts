@@ -174,12 +174,12 @@ const FAULTS: Array<{ name: string; breakB: (b: KubeApiServer) => Promise<void>;
   {
     name: 'B unreachable (connection refused)',
     breakB: (b) => b.down(),
-    line: "⚠ cluster prod-b: couldn't read any resource (Unreachable)",
+    line: "⚠ couldn't read any resource of cluster prod-b (Unreachable)",
   },
   {
     name: "B's credentials expired (401)",
     breakB: async (b) => b.expireToken('bot'),
-    line: "⚠ cluster prod-b: couldn't read any resource (Unauthorized)",
+    line: "⚠ couldn't read any resource of cluster prod-b (Unauthorized)",
   },
 ];
 
