@@ -239,9 +239,37 @@ function describeEvents(ns: string, on: Incident['on']): string {
   ].join('\n');
 }
 
-type Form = 'message' | 'describe';
-const FORMS: Form[] = ['message', 'describe'];
-const pasteOf = (inc: Incident, form: Form) => (form === 'message' ? inc.paste : describeEvents(inc.ns, inc.on));
+/**
+ * `kubectl -n NS get events` for the object (the default columns of the kubectl event printer: LAST
+ * SEEN, TYPE, REASON, OBJECT, MESSAGE; columns 3 spaces apart).
+ */
+function getEvents(ns: string, on: Incident['on']): string {
+  const rows = [
+    ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'],
+    ...eventsOn(ns, on).map((e) => [
+      humanDuration(NOW - Date.parse(String(e.lastTimestamp))),
+      e.type ?? '',
+      e.reason ?? '',
+      `${on.kind.toLowerCase()}/${on.name}`,
+      e.message ?? '',
+    ]),
+  ];
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length)) + 3);
+  return rows
+    .map(
+      (r) =>
+        `${r
+          .slice(0, 4)
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('')}${r[4]}`,
+    )
+    .join('\n');
+}
+
+type Form = 'message' | 'describe' | 'get-events';
+const FORMS: Form[] = ['message', 'describe', 'get-events'];
+const pasteOf = (inc: Incident, form: Form) =>
+  form === 'message' ? inc.paste : form === 'describe' ? describeEvents(inc.ns, inc.on) : getEvents(inc.ns, inc.on);
 
 interface Diagnosis {
   findings: JsonFinding[];
@@ -366,6 +394,16 @@ describe('the other cluster is what the controllers would have written', () => {
       }
     }
     expect([refused, pending]).toEqual([19, 11]);
+  });
+
+  it('the get-events form is a kubectl get events table', () => {
+    expect(getEvents('shop', { kind: 'ReplicaSet', name: 'cart-knd4zwn' })).toBe(
+      [
+        'LAST SEEN   TYPE      REASON         OBJECT                    MESSAGE',
+        `39m         Warning   FailedCreate   replicaset/cart-knd4zwn   ${eventsOn('shop', { kind: 'ReplicaSet', name: 'cart-knd4zwn' })[0]!.message}`,
+        `39m         Warning   FailedCreate   replicaset/cart-knd4zwn   ${eventsOn('shop', { kind: 'ReplicaSet', name: 'cart-knd4zwn' })[1]!.message}`,
+      ].join('\n'),
+    );
   });
 
   it('the describe form is a kubectl Events table', () => {
