@@ -442,10 +442,135 @@ describe.skipIf(!HAVE_KUBECTL)('other cluster: every verified fix, applied with 
           expect(after.crash).toBeUndefined();
           expect(after.findings[0]?.now, after.text).toBe('passes');
           expect(stalledRollout(copy, inc.ns, fix)).toBeNull();
+          expect(outsideEnd(copy, inc)).toBeNull();
         });
       }
     }
 });
+
+type Template = { metadata?: KObject['metadata']; spec: Pod['spec'] };
+type WorkloadSpec = {
+  replicas?: number;
+  parallelism?: number;
+  volumeClaimTemplates?: { metadata: { name: string } }[];
+};
+const wspec = (w: KObject): WorkloadSpec => w.spec as WorkloadSpec;
+const wantOf = (w: KObject) => Number(w.kind === 'Job' ? (wspec(w).parallelism ?? 1) : (wspec(w).replicas ?? 1));
+const templateOf = (w: KObject): Template => (w.spec as { template: Template }).template;
+
+/** The quota controller's sync: status.hard from spec.hard, status.used recounted. */
+function recountQuotas(state: Snapshot, ns: string): void {
+  for (const q of state.list('ResourceQuota', ns)) {
+    const used: Record<string, string> = {};
+    for (const [k, v] of computeQuotaUsed(state, q as ResourceQuota)) used[k] = v.toString();
+    state.put({ ...q, status: { hard: (q.spec as { hard: Record<string, string> }).hard, used } });
+  }
+}
+
+/** The pods a workload controls (through its ReplicaSets for a Deployment). */
+function podsOf(state: Snapshot, w: KObject): Pod[] {
+  const ns = w.metadata.namespace!;
+  const owns = (o: KObject, kind: string, name: string) =>
+    (o.metadata.ownerReferences as { kind: string; name: string; controller?: boolean }[] | undefined)?.some(
+      (r) => r.controller && r.kind === kind && r.name === name,
+    );
+  return (state.list('Pod', ns) as Pod[]).filter((p) => {
+    if (isTerminal(p)) return false;
+    if (w.kind !== 'Deployment') return owns(p, w.kind!, w.metadata.name!);
+    const rs = p.metadata.ownerReferences?.find((r) => r.kind === 'ReplicaSet');
+    const owner = rs ? state.get('ReplicaSet', ns, rs.name) : undefined;
+    return !!owner && owns(owner, 'Deployment', w.metadata.name!);
+  });
+}
+
+/** The workload an incident is about: the object the events are on, or the Pending pod's controller. */
+function subjectWorkload(state: Snapshot, inc: Incident): KObject | undefined {
+  let o = state.get(inc.on.kind, inc.ns, inc.on.name);
+  if (!o && inc.on.kind === 'Pod') return undefined;
+  // Pod → ReplicaSet → Deployment, Pod → StatefulSet / Job / DaemonSet (a CronJob's Job is the subject).
+  while (o && (o.kind === 'Pod' || o.kind === 'ReplicaSet')) {
+    const ref = (
+      o.metadata.ownerReferences as { kind: string; name: string; controller?: boolean }[] | undefined
+    )?.find((r) => r.controller);
+    if (!ref) break;
+    o = state.get(ref.kind, inc.ns, ref.name);
+  }
+  return o;
+}
+
+/**
+ * From outside the engine: the state a fix leads to once the controllers are done, built with the API
+ * server's admission and the scheduler only (engine/admit.ts admitObject, engine/scheduler/schedule.ts
+ * schedulePod), not with the engine's controllers or its `now`. Workloads scaled down lose their
+ * extra pods (unscheduled first, as pkg/controller/replicaset getPodsToDelete ranks them); the
+ * subject's pods that are Pending, or of an old template, are replaced; then every missing pod of the
+ * subject is created and scheduled in turn. Returns what keeps the incident on, or null.
+ */
+function outsideEnd(after: Snapshot, inc: Incident): string | null {
+  const state = after.fork();
+  const ns = inc.ns;
+  for (const kind of ['Deployment', 'StatefulSet', 'Job'])
+    for (const w of state.list(kind, ns)) {
+      const want = wantOf(w);
+      const pods = podsOf(state, w).sort((a, b) => (a.spec.nodeName ? 1 : 0) - (b.spec.nodeName ? 1 : 0));
+      for (const p of pods.slice(0, Math.max(0, pods.length - want))) state.remove('Pod', ns, p.metadata.name!);
+    }
+  recountQuotas(state, ns);
+  // The subject as the state had it (a scale-down may have removed the Pending pod itself).
+  const was = subjectWorkload(base, inc);
+  const w = was ? state.get(was.kind!, ns, was.metadata.name!) : undefined;
+  let wanted: Pod[] = [];
+  if (!w || w.kind === 'Pod') {
+    const p = (w ?? state.get('Pod', ns, inc.on.name)) as Pod | undefined;
+    if (!p) return `${inc.on.name} is gone`;
+    if (p.spec.nodeName) return null;
+    state.remove('Pod', ns, p.metadata.name!);
+    wanted = [{ ...p, spec: { ...p.spec, nodeName: undefined }, status: undefined }];
+  } else if (w.kind === 'DaemonSet') {
+    return null;
+  } else {
+    const t = templateOf(w);
+    const same = (p: Pod) =>
+      JSON.stringify(p.spec.containers.map((c) => c.resources ?? {})) ===
+        JSON.stringify(t.spec.containers.map((c) => c.resources ?? {})) &&
+      (p.spec.priorityClassName ?? '') === (t.spec.priorityClassName ?? '');
+    for (const p of podsOf(state, w)) if (!p.spec.nodeName || !same(p)) state.remove('Pod', ns, p.metadata.name!);
+    recountQuotas(state, ns);
+    const have = podsOf(state, w);
+    const want = wantOf(w);
+    const names = new Set(have.map((p) => p.metadata.name));
+    for (let i = 0; wanted.length < want - have.length; i++) {
+      const name = w.kind === 'StatefulSet' ? `${w.metadata.name}-${i}` : `${w.metadata.name}-outside-${i}`;
+      if (names.has(name)) continue;
+      const pod: Pod = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { ...(t.metadata ?? {}), name, namespace: ns },
+        spec: structuredClone(t.spec),
+      };
+      if (w.kind === 'StatefulSet') {
+        const claims = wspec(w).volumeClaimTemplates ?? [];
+        pod.spec.volumes = [
+          ...(pod.spec.volumes ?? []),
+          ...claims.map((c) => ({
+            name: c.metadata.name,
+            persistentVolumeClaim: { claimName: `${c.metadata.name}-${name}` },
+          })),
+        ];
+      }
+      wanted.push(pod);
+    }
+  }
+  for (const pod of wanted) {
+    const a = admitObject(pod, state);
+    if (!a.allowed) return `${pod.metadata.name} refused: ${a.message}`;
+    const r = schedulePod(state, a.object as Pod);
+    if (!r.scheduled) return `${pod.metadata.name} Pending: ${r.message}`;
+    state.put({ ...(a.object as Pod), spec: { ...(a.object as Pod).spec, nodeName: r.node ?? '' } });
+    recountQuotas(state, ns);
+  }
+  return null;
+}
 
 /**
  * From outside the engine: a fix that changes a Deployment's template starts a rollout. With maxSurge
@@ -566,6 +691,23 @@ describe.skipIf(!HAVE_KUBECTL)('other cluster: probes', () => {
       /^the surge pod is refused: .*exceeded quota: shop-compute, requested: requests\.memory=2Gi, used: requests\.memory=14848Mi, limited: requests\.memory=15Gi$/,
     );
   });
+
+  // The outside check can fail: it agrees with the engine on the fixes the engine did not verify.
+  const unverified = INCIDENTS.flatMap((inc) =>
+    fixesOf(inc.id)
+      .filter((x) => !x.verified && x.change)
+      .map((fix) => ({ inc, fix })),
+  );
+  it.each(unverified.map(({ inc, fix }) => [`${inc.id}: ${fix.change}`, inc, fix] as const))(
+    'outside, a fix the engine did not verify does not end the incident either (or hurts another workload): %s',
+    (_name, inc, fix) => {
+      const copy = base.fork();
+      applyFix(copy, fix);
+      const outside = stalledRollout(copy, inc.ns, fix) ?? outsideEnd(copy, inc);
+      if (outside === null) expect(fix.outcome).toMatch(/ is left short | but /);
+      else expect(outside).toMatch(/ (refused|Pending): |^the surge pod is refused: /);
+    },
+  );
 
   const source = new FileSource(OTHER);
   const ctx: AskContext = { source, now: NOW };
