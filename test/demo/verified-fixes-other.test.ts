@@ -647,6 +647,57 @@ describe.skipIf(!HAVE_KUBECTL)('other cluster: the namespace unknown', () => {
   }
 });
 
+describe('other cluster: the namespace unknown, the object named (kubectl get events)', () => {
+  for (const inc of INCIDENTS) {
+    const name = `${inc.id} [get-events, no namespace]: found in ${inc.ns} with the fixes it gets there`;
+    itCase(name, () => {
+      const d = diagnoseIn(base.fork(), getEvents(inc.ns, inc.on), undefined);
+      expect(d.crash).toBeUndefined();
+      expect(d.findings.map((f) => [f.namespace, f.now])).toEqual([[inc.ns, 'fails']]);
+      const known = FIRST.get(`${inc.id} [get-events]`)!.findings[0]!;
+      expect(d.findings[0]!.fixes.map((x) => [x.change, x.verified])).toEqual(
+        known.fixes.map((x) => [x.change, x.verified]),
+      );
+    });
+  }
+});
+
+/** `kubectl -n NS get events` for the whole namespace: every incident there in one paste. */
+function namespaceEvents(ns: string): string {
+  const ons = new Map<string, Incident['on']>();
+  for (const e of base.list('Event', ns)) {
+    const on = { kind: e.involvedObject!.kind!, name: e.involvedObject!.name! };
+    ons.set(`${on.kind}/${on.name}`, on);
+  }
+  const tables = [...ons.values()].map((on) => getEvents(ns, on).split('\n'));
+  return [tables[0]![0]!, ...tables.flatMap((t) => t.slice(1))].join('\n');
+}
+
+describe.skipIf(!HAVE_KUBECTL)('other cluster: a whole namespace of events in one paste', () => {
+  const NAMESPACES = [...new Set(INCIDENTS.map((i) => i.ns))];
+  for (const ns of NAMESPACES) {
+    const mine = INCIDENTS.filter((i) => i.ns === ns);
+    const d = diagnoseIn(base.fork(), namespaceEvents(ns), ns);
+    it(`${ns}: one finding per incident (${mine.length}), each on now`, () => {
+      expect(d.crash).toBeUndefined();
+      expect(d.findings.length).toBe(mine.length);
+      expect(d.findings.every((f) => f.namespace === ns && f.now === 'fails')).toBe(true);
+    });
+    // What an on-call does with the answer: the first verified fix of every finding, all applied.
+    const firsts = d.findings.flatMap((f) => f.fixes.filter((x) => x.verified).slice(0, 1));
+    const name = `${ns}: the first verified fix of every finding, applied together, ends each of those incidents`;
+    itCase(name, () => {
+      const copy = base.fork();
+      for (const fix of firsts) applyFix(copy, fix);
+      const after = diagnoseIn(copy, namespaceEvents(ns), ns);
+      const fixed = d.findings.filter((f) => f.fixes.some((x) => x.verified)).map((f) => f.object?.name);
+      expect(
+        after.findings.filter((f) => fixed.includes(f.object?.name)).map((f) => `${f.object?.name}: ${f.now}`),
+      ).toEqual(fixed.map((n) => `${n}: passes`));
+    });
+  }
+});
+
 describe.skipIf(!HAVE_KUBECTL)('other cluster: probes', () => {
   const fixesOf = (id: string) => FIRST.get(`${id} [message]`)!.findings.flatMap((f) => f.fixes);
 
