@@ -37,6 +37,7 @@ function sentenceEnd(text: string, i: number, end: number): number {
     }
     const c = text[p + 1];
     // `., ` too: a vendor scheduler appends `, reject the pod X … even after PostFilter.` (kuscia).
+    // `._` / `.*`: markdown emphasis closing around the message (`_0/1 nodes are available: …._`).
     if (
       p + 1 >= end ||
       c === ' ' ||
@@ -46,9 +47,15 @@ function sentenceEnd(text: string, i: number, end: number): number {
       c === '`' ||
       c === '.' ||
       c === ')' ||
-      c === ','
+      c === ',' ||
+      c === '_' ||
+      c === '*'
     )
       return p;
+    // `…/selector.The magic words` (prose glued to the message by a page's text extraction): a capital
+    // starting a word right after the period. Reasons never have one there: resource and taint keys are
+    // DNS names (lower case) before any dot.
+    if (/[A-Z]/.test(c!) && /[a-z]/.test(text[p + 2] ?? '') && /[a-z)]/.test(text[p - 1] ?? '')) return p;
   }
   return -1;
 }
@@ -168,12 +175,45 @@ function dropCopiedFragments(text: string, out: SchedulerMatch[]): SchedulerMatc
   return out.filter((m) => !FRAGMENTS.has(m) || !whole.has(key(m)));
 }
 
+/**
+ * Where a message quoted inside other text ends: at the quote (or parenthesis) that closes the one
+ * right before `0/N` (`"message": "0/3 nodes are available: 3 Insufficient nvidia.com/gpu"}]}`,
+ * `mostra "0/6 nodes are available: 6 Insufficient cpu" — o pod…`), and at a table cell border
+ * (` | `: a reason never contains one). Quotes inside the message come in pairs that open after a
+ * blank (`persistentvolumeclaim "data" not found`) and are skipped; so is an apostrophe in a word.
+ */
+function embeddedEnd(text: string, msgStart: number, from: number, end: number): number {
+  let stop = end;
+  const bar = findWithin(text, ' |', from, end);
+  if (bar >= 0 && (bar + 2 >= end || text[bar + 2] === ' ')) stop = bar;
+  const open = text[msgStart - 1];
+  if (open === '"' || open === "'") {
+    let depth = 0;
+    for (let p = from; p < stop; p++) {
+      if (text[p] !== open) continue;
+      const prev = text[p - 1] ?? ' ';
+      const next = text[p + 1] ?? ' ';
+      if (open === "'" && /[A-Za-z]/.test(prev) && /[A-Za-z]/.test(next)) continue;
+      if (/[\s:(=[{,]/.test(prev)) depth++;
+      else if (depth > 0) depth--;
+      else return p;
+    }
+  } else if (open === '(') {
+    let depth = 0;
+    for (let p = from; p < stop; p++) {
+      if (text[p] === '(') depth++;
+      else if (text[p] === ')' && depth-- === 0) return p;
+    }
+  }
+  return stop;
+}
+
 function fitError(text: string, k: number): SchedulerMatch | undefined {
   const t = totalBefore(text, k);
   if (!t) return undefined;
   const frag = fragment(text, t, k);
   if (frag) return frag;
-  const end = lineEnd(text, k);
+  const end = embeddedEnd(text, t.start, k + 'nodes are available:'.length, lineEnd(text, k));
   const first = readSentence(text, t.total, k + 'nodes are available:'.length, end);
   const facts: Unschedulable = { total: t.total, reasons: first.reasons };
   let pos = first.end;
