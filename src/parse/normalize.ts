@@ -345,6 +345,9 @@ function joinDecision(
   NEW_RECORD_STICKY_RE.lastIndex = hs;
   if (NEW_RECORD_STICKY_RE.test(next)) return null;
   if (hardWrapped) return '';
+  // `… 2 Too many pods. ⏎ preemption: 0/2 nodes are available: …`: the PostFilter part of a FailedScheduling
+  // message that a page or terminal put on the next line (it never starts a record of its own).
+  if (next.startsWith('preemption:', hs) && preemptionOpen(cur)) return ' ';
   // In YAML, a key at the indentation of the logical line's first key (or less) is a sibling, not a continuation.
   if (startIsKey && nextKeyIndent >= 0 && nextKeyIndent <= indentOfStart) return null;
   const endsWord = isAlnum(cur.charCodeAt(te - 1));
@@ -373,6 +376,16 @@ function joinDecision(
   }
   return null;
 }
+
+/** Does `cur` hold a FailedScheduling message whose preemption part has not come yet? */
+function preemptionOpen(cur: string): boolean {
+  const lower = lowerAscii(cur.length > 4096 ? cur.slice(-4096) : cur);
+  const n = lower.lastIndexOf('nodes are available:');
+  return n >= 0 && lower.indexOf('preemption:', n) < 0;
+}
+
+/** `# ` (a shell comment marker, as in a README's `# Error from server …` output under a command). */
+const COMMENT_RE = /^[ \t]*#+[ \t]?/;
 
 /** `s.trimEnd().length` without the copy. */
 function trimmedEnd(s: string): number {
@@ -462,10 +475,28 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       continue;
     }
     const hardWrapped = width !== undefined && prevRawLen === width && raw.length > 0 && !/^\s/.test(raw);
-    const d =
+    let d =
       cur.length + line.length < MAX_MESSAGE
         ? joinDecision(cur, line, curIndent, curIsKey, hardWrapped, lineKey, lineIndent)
         : null;
+    // Output pasted as shell comments (`# pods "x" is forbidden: failed quota: ⏎ # q: must specify …`):
+    // a commented line continues a commented message as an uncommented one would.
+    if (
+      d === null &&
+      line.charCodeAt(lineIndent) === 35 &&
+      COMMENT_RE.test(cur) &&
+      cur.length + line.length < MAX_MESSAGE
+    ) {
+      const body = line.replace(COMMENT_RE, '');
+      const bodyIndent = indentOf(body);
+      d = joinDecision(cur, body, curIndent, curIsKey, false, keyIndent(body, bodyIndent), bodyIndent);
+      if (d !== null) {
+        changed = true;
+        cur = d === '' ? cur.trimEnd() + body.trimStart() : `${cur.trimEnd()} ${body.trimStart()}`;
+        prevRawLen = raw.length;
+        continue;
+      }
+    }
     if (d === null) {
       out.push(cur);
       cur = line;

@@ -463,6 +463,70 @@ function gkeConsole(text: string, lower: string, k: number): SchedulerMatch {
   };
 }
 
+/**
+ * 1.16–1.19: a Filter plugin that returned an error instead of Unschedulable (VolumeBinding did, for
+ * unbound immediate claims) surfaced as `running "VolumeBinding" filter plugin for pod "web-0": pod has
+ * unbound immediate PersistentVolumeClaims` (`error while running …` in 1.16), from RunFilterPlugins in
+ * pkg/scheduler/framework/v1alpha1/framework.go. No node count; the plugin's message is the one reason.
+ */
+function filterPluginError(text: string, lower: string, k: number): SchedulerMatch | undefined {
+  const end = lineEnd(text, k, 2048);
+  const m = /^running "([A-Za-z][\w-]{0,63})" filter plugin for pod "([^"\n]{1,253})": /.exec(text.slice(k, end));
+  if (!m) return undefined;
+  const bodyStart = k + m[0].length;
+  const stop = sentenceEnd(text, bodyStart, end);
+  const reason = trimEndOf(text.slice(bodyStart, stop < 0 ? end : stop).trim(), ' "\'`');
+  if (reason === '') return undefined;
+  const start = lower.slice(Math.max(0, k - 14), k) === 'error while ' ? k - 14 : k;
+  const stopAt = stop < 0 ? end : stop + 1;
+  return {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    object: { resource: 'pods', name: m[2]! },
+    facts: { total: null, reasons: [{ count: null, reason }] },
+    message: text.slice(start, stopAt).trim(),
+    start,
+    end: stopAt,
+    version: '1.16-1.19',
+  };
+}
+
+/**
+ * PreFilter texts the scheduler prints instead of a node histogram, known well enough to read without
+ * the `0/N nodes are available:` frame when a scheduling word is near (`Warning  FailedScheduling  pod has
+ * unbound immediate PersistentVolumeClaims`): VolumeBinding's ErrReasonBoundImmediate
+ * (pkg/scheduler/framework/plugins/volumebinding/volume_binding.go).
+ */
+const BARE_PREFILTER = ['pod has unbound immediate persistentvolumeclaims'];
+
+function barePrefilter(text: string, lower: string, covered: readonly SchedulerMatch[]): SchedulerMatch[] {
+  const out: SchedulerMatch[] = [];
+  // The spans other matches cover: the text inside a framed message is that message's reason.
+  const spans = covered.map((c) => [c.start, c.end] as const);
+  for (const needle of BARE_PREFILTER) {
+    let n = 0;
+    for (let k = lower.indexOf(needle); k >= 0 && n < MAX_FRAMELESS_ATTEMPTS; k = lower.indexOf(needle, k + 1), n++) {
+      if (spans.some(([a, b]) => k >= a && k < b)) continue;
+      // Part of another sentence (`1 pod has unbound …` in an autoscaler event, `the pod has …` in prose).
+      if (/[A-Za-z0-9] $/.test(text.slice(Math.max(0, k - 2), k))) continue;
+      const ls = lineStart(text, k, 2048);
+      const le = lineEnd(text, k, 2048);
+      const context = lower.slice(lineStart(text, Math.max(0, ls - 1), 2048), le);
+      if (!/failedscheduling|unschedulable|default-scheduler/.test(context)) continue;
+      const end = k + needle.length;
+      out.push({
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: { total: null, reasons: [{ count: null, reason: text.slice(k, end) }] },
+        message: text.slice(k, end),
+        start: k,
+        end,
+      });
+    }
+  }
+  return out;
+}
+
 /** Reasons FitError prints (and the preemption part's), known well enough to trust a list without its frame. */
 const KNOWN_REASON_RE =
   /^(?:Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) .{3,200}|Too many pods|Preemption is not helpful for scheduling|No preemption victims found for incoming pod)$/;
@@ -536,6 +600,7 @@ const ANCHOR_NEEDLES = [
   'persistentvolumeclaim is not bound:',
   'nodes are unavailable:',
   'cannot schedule pods:',
+  'running "',
 ];
 
 /** All FailedScheduling findings in normalized `text`. */
@@ -590,6 +655,9 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
       case 'cannot schedule pods:':
         m = gkeConsole(text, lower, k);
         break;
+      case 'running "':
+        m = filterPluginError(text, lower, k);
+        break;
       case 'fit failure on node (':
         m = fitFailures(text, k, undefined);
         break;
@@ -614,5 +682,6 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
   }
   const kept = dropCopiedFragments(text, out);
   const loose = frameless(text, lower, kept);
-  return loose.length ? [...kept, ...loose].sort((a, b) => a.start - b.start) : kept;
+  const bare = lower.includes(BARE_PREFILTER[0]!) ? barePrefilter(text, lower, [...kept, ...loose]) : [];
+  return loose.length || bare.length ? [...kept, ...loose, ...bare].sort((a, b) => a.start - b.start) : kept;
 }

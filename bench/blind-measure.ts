@@ -3,7 +3,7 @@
  * JSONL set of real pasted messages through `parsePaste` and compare with the labels a careful platform
  * engineer gave them.
  *
- *   node --import tsx scripts/blind-measure.ts SET.jsonl [--json] [--show]
+ *   node --import tsx bench/blind-measure.ts SET.jsonl [--json] [--show]
  *
  * One item a line: `{"id", "source", "text", "expect": [{"layer", "kind", "facts"?, "object"?, "namespace"?}]}`
  * (`kind: null` leaves the kind open).
@@ -82,7 +82,7 @@ function pct(n: number, d: number): string {
 function main(argv: string[]): void {
   const path = argv.find((a) => !a.startsWith('--'));
   if (!path) {
-    process.stderr.write('usage: node --import tsx scripts/blind-measure.ts SET.jsonl [--json] [--show]\n');
+    process.stderr.write('usage: node --import tsx bench/blind-measure.ts SET.jsonl [--json] [--show]\n');
     process.exitCode = 2;
     return;
   }
