@@ -94,7 +94,12 @@ interface Sentence {
 function readSentence(text: string, total: number, bodyStart: number, end: number): Sentence {
   const stop = sentenceEnd(text, bodyStart, end);
   const mainEnd = stop < 0 ? end : stop;
-  const main = text.slice(bodyStart, mainEnd).trim();
+  // Markdown or Slack emphasis closing at the end of the line (`*Error*: 0/1 nodes are available: 1 Insufficient cpu*`).
+  let main = trimEndOf(text.slice(bodyStart, mainEnd).trim(), '*_ ');
+  // The close of a JSON or code string around the message (`{"log":"… 1 Insufficient cpu"}`): a quote no
+  // quote in the message opened.
+  const close = /"[\]})]*[,;]?$/.exec(main);
+  if (close && (main.split('"').length - 1) % 2 === 1) main = main.slice(0, close.index).trimEnd();
   let reasons: ReasonCount[];
   if (main === '') reasons = [];
   else if (/^\d/.test(main)) reasons = splitHistogram(main);
