@@ -129,6 +129,16 @@ const WRAP_WIDTHS = new Set([80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 24
 const NEEDS_CLEANING_RE =
   /[<&>\u2500-\u257f`~\\'(\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff]/;
 
+/** A code fence at the start of a line, its optional info word, and whether text follows on the line. */
+const FENCE_RE = /^\s*(?:```+|~~~+)(?:([A-Za-z][\w+-]*)(?=\s|$))?(\s*(?=\S)|\s*$)/;
+const CODE_LANGS = new Set(
+  (
+    'text txt plain plaintext bash sh shell console terminal zsh fish powershell ps1 cmd bat yaml yml json jsonc ' +
+    'log logs output none go golang python py js ts javascript typescript java ruby rb rust hcl tf xml html sql ' +
+    'ini toml diff dockerfile makefile kotlin scala c cpp csharp cs php perl lua'
+  ).split(' '),
+);
+
 /** Zero-width characters (a chat client's or a web page's, invisible in the paste): removed. */
 const ZERO_WIDTH_RE = /[\u200b-\u200d\u2060\ufeff]/g;
 /** No-break and figure spaces (rich-text copies put them before numbers): plain spaces. */
@@ -165,7 +175,11 @@ export function cleanLine(raw: string): string {
   }
   // Code fences and inline code: the text between backticks is what matters.
   if ((s.includes('```') || s.includes('~~~')) && /^\s*(?:```|~~~)/.test(s))
-    s = s.replace(/^\s*(?:```+|~~~+)(?:[A-Za-z][\w+-]*(?=\s|$))?\s*/, '');
+    // A word after the fence is its language only alone on the line or when it is a language name: Slack
+    // puts the text right after the fence (```no nodes available to schedule pods.```).
+    s = s.replace(FENCE_RE, (_m, lang: string | undefined, rest: string) =>
+      lang === undefined || rest === '' || CODE_LANGS.has(lang.toLowerCase()) ? '' : `${lang}${rest}`,
+    );
   if (s.includes('`')) s = s.replace(/`+/g, '');
   // Markdown emphasis around a message: `**0/3 nodes are available: 3 Insufficient memory.**`, `__…__`
   // (markers that open after a space or the line start and close before a space, punctuation or the line

@@ -60,6 +60,17 @@ function sentenceEnd(text: string, i: number, end: number): number {
   return -1;
 }
 
+/**
+ * The end of a message's last reason without what closes the text around it: markdown or Slack emphasis
+ * (`*Error*: 0/1 nodes are available: 1 Insufficient cpu*`), and the end of a JSON or code string
+ * (`{"log":"… 1 Insufficient cpu"}`) — a quote that no quote in the message opened.
+ */
+function closeOfQuote(raw: string): string {
+  const main = trimEndOf(raw.trim(), '*_ ');
+  const close = /"[\]})]*[,;]?$/.exec(main);
+  return close && (main.split('"').length - 1) % 2 === 1 ? main.slice(0, close.index).trimEnd() : main;
+}
+
 /** `n reason, m reason` → entries; a piece that does not start with a count belongs to the previous reason. */
 export function splitHistogram(main: string): ReasonCount[] {
   const out: ReasonCount[] = [];
@@ -94,12 +105,7 @@ interface Sentence {
 function readSentence(text: string, total: number, bodyStart: number, end: number): Sentence {
   const stop = sentenceEnd(text, bodyStart, end);
   const mainEnd = stop < 0 ? end : stop;
-  // Markdown or Slack emphasis closing at the end of the line (`*Error*: 0/1 nodes are available: 1 Insufficient cpu*`).
-  let main = trimEndOf(text.slice(bodyStart, mainEnd).trim(), '*_ ');
-  // The close of a JSON or code string around the message (`{"log":"… 1 Insufficient cpu"}`): a quote no
-  // quote in the message opened.
-  const close = /"[\]})]*[,;]?$/.exec(main);
-  if (close && (main.split('"').length - 1) % 2 === 1) main = main.slice(0, close.index).trimEnd();
+  const main = closeOfQuote(text.slice(bodyStart, mainEnd));
   let reasons: ReasonCount[];
   if (main === '') reasons = [];
   else if (/^\d/.test(main)) reasons = splitHistogram(main);
@@ -480,7 +486,7 @@ function filterPluginError(text: string, lower: string, k: number): SchedulerMat
   if (!m) return undefined;
   const bodyStart = k + m[0].length;
   const stop = sentenceEnd(text, bodyStart, end);
-  const reason = trimEndOf(text.slice(bodyStart, stop < 0 ? end : stop).trim(), ' "\'`');
+  const reason = closeOfQuote(text.slice(bodyStart, stop < 0 ? end : stop));
   if (reason === '') return undefined;
   const start = lower.slice(Math.max(0, k - 14), k) === 'error while ' ? k - 14 : k;
   const stopAt = stop < 0 ? end : stop + 1;
@@ -514,9 +520,7 @@ function barePrefilter(text: string, lower: string, covered: readonly SchedulerM
       if (spans.some(([a, b]) => k >= a && k < b)) continue;
       // Part of another sentence (`1 pod has unbound …` in an autoscaler event, `the pod has …` in prose).
       if (/[A-Za-z0-9] $/.test(text.slice(Math.max(0, k - 2), k))) continue;
-      const ls = lineStart(text, k, 2048);
-      const le = lineEnd(text, k, 2048);
-      const context = lower.slice(lineStart(text, Math.max(0, ls - 1), 2048), le);
+      const context = lineAndLineBefore(text, lower, k, lineEnd(text, k, 2048));
       if (!/failedscheduling|unschedulable|default-scheduler/.test(context)) continue;
       const end = k + needle.length;
       out.push({
@@ -572,9 +576,7 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     )
       continue;
     if (reasons.length === 1) {
-      const ls = lineStart(text, start, 2048);
-      const context = lower.slice(lineStart(text, Math.max(0, ls - 1), 2048), end);
-      if (!SCHEDULING_WORDS_RE.test(context)) continue;
+      if (!SCHEDULING_WORDS_RE.test(lineAndLineBefore(text, lower, start, end))) continue;
     }
     const stopAt = start + body.length;
     out.push({
@@ -588,6 +590,17 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     FRAMELESS_START_RE.lastIndex = stopAt;
   }
   return out;
+}
+
+/**
+ * The (lower-case) text from the start of the non-blank line before `start`'s line to `end`: where a
+ * scheduling word makes a lone reason a scheduler's (`web-0  0/1  Pending` ⏎ ⏎ `1 Insufficient memory`).
+ */
+function lineAndLineBefore(text: string, lower: string, start: number, end: number): string {
+  const ls = lineStart(text, start, 2048);
+  let prev = ls - 1;
+  while (prev > 0 && ls - prev < 256 && /\s/.test(text[prev - 1]!)) prev--;
+  return lower.slice(lineStart(text, Math.max(0, prev), 2048), end);
 }
 
 /** Candidate frameless lists looked at, at most: the rest of a huge paste is not read for them. */
