@@ -54,7 +54,7 @@ function fieldErrorBefore(
   if (field) return { field, value, length: w.length - at + field.length };
   // The path left out (`Invalid value: "250m": must be …` copied from the middle of a list, `...` in
   // its place): the value is still the one the rule refused.
-  return j === 0 || /[\s.:(\[,]/.test(w[j - 1]!) ? { field: null, value, length: w.length - j } : undefined;
+  return j === 0 || /[\s.:([,]/.test(w[j - 1]!) ? { field: null, value, length: w.length - j } : undefined;
 }
 const DETAIL_RE =
   /must be (?:less than or ?equal to|equal to) ([A-Za-z0-9][A-Za-z0-9./_-]{0,252}) limit(?: of ([^\s,\]'"`]{1,64}))?/iy;
