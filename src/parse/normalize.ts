@@ -72,6 +72,10 @@ export const ANCHORS = [
   'throttling',
   'create pod',
   'error creating',
+  'filter plugin for pod',
+  'has unbound immediate',
+  'priorityclass with name',
+  'must not be provided',
 ];
 
 /** Any anchor, case-insensitively: one scan answers "is there an anchor at all?" (the usual answer is no). */
@@ -122,7 +126,23 @@ const _YAML_KEY_RE = /^(\s*)(?:-\s+)?["']?[A-Za-z_][\w.-]{0,80}["']?:(?:\s|$)/;
 const WRAP_WIDTHS = new Set([80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240]);
 
 /** A character some cleaning rule starts from: markup, entities, quotes, box drawing, fences, escapes, `''`, `(…)`. */
-const NEEDS_CLEANING_RE = /[<&>\u2500-\u257f`~\\'(]/;
+const NEEDS_CLEANING_RE =
+  /[<&>\u2500-\u257f`~\\'(\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff]/;
+
+/** A code fence at the start of a line, its optional info word, and whether text follows on the line. */
+const FENCE_RE = /^\s*(?:```+|~~~+)(?:([A-Za-z][\w+-]*)(?=\s|$))?(\s*(?=\S)|\s*$)/;
+const CODE_LANGS = new Set(
+  (
+    'text txt plain plaintext bash sh shell console terminal zsh fish powershell ps1 cmd bat yaml yml json jsonc ' +
+    'log logs output none go golang python py js ts javascript typescript java ruby rb rust hcl tf xml html sql ' +
+    'ini toml diff dockerfile makefile kotlin scala c cpp csharp cs php perl lua'
+  ).split(' '),
+);
+
+/** Zero-width characters (a chat client's or a web page's, invisible in the paste): removed. */
+const ZERO_WIDTH_RE = /[\u200b-\u200d\u2060\ufeff]/g;
+/** No-break and figure spaces (rich-text copies put them before numbers): plain spaces. */
+const HARD_SPACE_RE = /[\u00a0\u2007\u202f]/g;
 
 /** Clean one physical line: quotes, entities, borders, fences, escapes, event-aggregation noise. */
 export function cleanLine(raw: string): string {
@@ -137,6 +157,12 @@ export function cleanLine(raw: string): string {
   )
     return raw;
   let s = raw;
+  if (/[\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff]/.test(s)) {
+    s = s.replace(ZERO_WIDTH_RE, '').replace(HARD_SPACE_RE, ' ');
+    // Typographic quotes from a chat client's or an editor's autocorrect (`pods “web-0” is forbidden`,
+    // `didn’t match`): the API server only ever prints straight ones.
+    s = s.replace(/[\u201c\u201d\u201e]/g, '"').replace(/[\u2018\u2019]/g, "'");
+  }
   // Issue trackers and chat exports keep some markup: `<code>`, `</pre>`, `<br>`.
   if (s.includes('<')) s = s.replace(/<\/?(?:code|pre|br|p|tt|kbd|samp)\s?\/?>/gi, '');
   if (s.includes('&')) s = s.replace(/&(gt|lt|amp|quot|apos|#39|#x27|#34);/g, (_m, e: string) => ENTITY[e] ?? _m);
@@ -149,7 +175,11 @@ export function cleanLine(raw: string): string {
   }
   // Code fences and inline code: the text between backticks is what matters.
   if ((s.includes('```') || s.includes('~~~')) && /^\s*(?:```|~~~)/.test(s))
-    s = s.replace(/^\s*(?:```+|~~~+)(?:[A-Za-z][\w+-]*(?=\s|$))?\s*/, '');
+    // A word after the fence is its language only alone on the line or when it is a language name: Slack
+    // puts the text right after the fence (```no nodes available to schedule pods.```).
+    s = s.replace(FENCE_RE, (_m, lang: string | undefined, rest: string) =>
+      lang === undefined || rest === '' || CODE_LANGS.has(lang.toLowerCase()) ? '' : `${lang}${rest}`,
+    );
   if (s.includes('`')) s = s.replace(/`+/g, '');
   // Markdown emphasis around a message: `**0/3 nodes are available: 3 Insufficient memory.**`, `__…__`
   // (markers that open after a space or the line start and close before a space, punctuation or the line
@@ -286,9 +316,13 @@ function isOpen(cur: string): boolean {
   if (n >= 0 && !/\.["'`]?$/.test(t)) return true;
   const u = lower.lastIndexOf('usage per');
   if (u >= 0 && !/ is \S/.test(lower.slice(u))) return true;
+  // `must be less than or equal to cpu` ⏎ `limit of 1`: the resource is not the end of the rule.
+  if (/must be (?:less|greater) than or ?equal to [a-z0-9./_-]{1,253}$/.test(lower.trimEnd())) return true;
   const endsOpen =
     /[:,;=([{/]$/.test(t) ||
-    /(?:^|\s)(?:is|but|of|to|per|and|for|no|had|didn't|match|requested|used|limited)$/i.test(t.slice(-12));
+    /(?:^|[\s[(])(?:is|but|of|to|per|and|for|no|had|has|didn't|match|requested|used|limited|maximum|minimum|must|specify|usage|with|name|was|in|than|or|equal|be|failed|exceeded)$/i.test(
+      t.slice(-12),
+    );
   return endsOpen;
 }
 
@@ -345,8 +379,18 @@ function joinDecision(
   NEW_RECORD_STICKY_RE.lastIndex = hs;
   if (NEW_RECORD_STICKY_RE.test(next)) return null;
   if (hardWrapped) return '';
-  // In YAML, a key at the indentation of the logical line's first key (or less) is a sibling, not a continuation.
-  if (startIsKey && nextKeyIndent >= 0 && nextKeyIndent <= indentOfStart) return null;
+  // `… 2 Too many pods. ⏎ preemption: 0/2 nodes are available: …`: the PostFilter part of a FailedScheduling
+  // message that a page or terminal put on the next line (it never starts a record of its own).
+  if (next.startsWith('preemption:', hs) && preemptionOpen(cur)) return ' ';
+  // A message broken before a part that never starts a line of its own: the envelope's `is forbidden:` /
+  // `is invalid:` after the object's name, or a must-specify list's `for: <containers>`.
+  const head = next.slice(hs, hs + 14);
+  if (/^is (?:forbidden|invalid):/.test(head) && cur.charCodeAt(trimmedEnd(cur) - 1) === 34) return ' ';
+  if (head.startsWith('for: ') && lowerAscii(cur.slice(-2048)).includes('must specify')) return ' ';
+  // In YAML, a key at the indentation of the logical line's first key (or less) is a sibling, not a continuation
+  // — unless the line ends where a message must go on (`… failed quota:` ⏎ `q: must specify …`, `requested:` ⏎
+  // `used: …`): a `"pod.yaml": pods "x" is forbidden: …` line only looks like a quoted key.
+  if (startIsKey && nextKeyIndent >= 0 && nextKeyIndent <= indentOfStart && !mustContinue(cur, next, hs)) return null;
   const endsWord = isAlnum(cur.charCodeAt(te - 1));
   const startsWord = isAlnum(next.charCodeAt(hs));
   if (endsWord && startsWord) {
@@ -373,6 +417,32 @@ function joinDecision(
   }
   return null;
 }
+
+/**
+ * A break no message can end at: right after the label that introduces its next part (`failed quota:`,
+ * `requested:`, `is forbidden:`), or before the `used:` / `limited:` part of an `exceeded quota` list.
+ */
+function mustContinue(cur: string, next: string, hs: number): boolean {
+  const tail = lowerAscii(cur.slice(Math.max(0, cur.length - 40))).trimEnd();
+  if (
+    /(?:failed quota|exceeded quota|requested|used|limited|is forbidden|nodes are available|must specify):$/.test(tail)
+  )
+    return true;
+  if (!/^(?:used|limited):/i.test(next.slice(hs, hs + 8))) return false;
+  const lower = lowerAscii(cur.length > 4096 ? cur.slice(-4096) : cur);
+  const q = lower.lastIndexOf('exceeded quota');
+  return q >= 0 && lower.indexOf('limited:', q) < 0;
+}
+
+/** Does `cur` hold a FailedScheduling message whose preemption part has not come yet? */
+function preemptionOpen(cur: string): boolean {
+  const lower = lowerAscii(cur.length > 4096 ? cur.slice(-4096) : cur);
+  const n = lower.lastIndexOf('nodes are available:');
+  return n >= 0 && lower.indexOf('preemption:', n) < 0;
+}
+
+/** `# ` (a shell comment marker, as in a README's `# Error from server …` output under a command). */
+const COMMENT_RE = /^[ \t]*#+[ \t]?/;
 
 /** `s.trimEnd().length` without the copy. */
 function trimmedEnd(s: string): number {
@@ -462,10 +532,28 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       continue;
     }
     const hardWrapped = width !== undefined && prevRawLen === width && raw.length > 0 && !/^\s/.test(raw);
-    const d =
+    let d =
       cur.length + line.length < MAX_MESSAGE
         ? joinDecision(cur, line, curIndent, curIsKey, hardWrapped, lineKey, lineIndent)
         : null;
+    // Output pasted as shell comments (`# pods "x" is forbidden: failed quota: ⏎ # q: must specify …`):
+    // a commented line continues a commented message as an uncommented one would.
+    if (
+      d === null &&
+      line.charCodeAt(lineIndent) === 35 &&
+      COMMENT_RE.test(cur) &&
+      cur.length + line.length < MAX_MESSAGE
+    ) {
+      const body = line.replace(COMMENT_RE, '');
+      const bodyIndent = indentOf(body);
+      d = joinDecision(cur, body, curIndent, curIsKey, false, keyIndent(body, bodyIndent), bodyIndent);
+      if (d !== null) {
+        changed = true;
+        cur = d === '' ? cur.trimEnd() + body.trimStart() : `${cur.trimEnd()} ${body.trimStart()}`;
+        prevRawLen = raw.length;
+        continue;
+      }
+    }
     if (d === null) {
       out.push(cur);
       cur = line;

@@ -21,7 +21,9 @@ import { envelopeBefore } from './subject.ts';
 
 type Usage = QuotaUsage;
 
-const PAIR_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\s*=\s*([^\s,'"`\]}]{1,64})/y;
+// A value stops at `:` too: no quantity has one, and a condition message glues the next text on with
+// it (`limited: limits.cpu=8:Deployment does not have minimum availability.`).
+const PAIR_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\s*=\s*([^\s,'"`\]}:]{1,64})/y;
 
 /**
  * `name=value[,name=value…]` starting at `i`. Spaces around `=` and after `,` are tolerated (pastes
@@ -72,7 +74,8 @@ function section(_text: string, lower: string, label: string, from: number, end:
 
 function exceeded(text: string, lower: string, k: number): Match | undefined {
   const end = Math.min(lineEnd(text, k), k + 8192);
-  const nameFrom = k + 'exceeded quota:'.length;
+  // `exceeds quota:` is how people retype it (the API server has only ever printed `exceeded`).
+  const nameFrom = k + (lower.startsWith('exceeds', k) ? 'exceeds quota:' : 'exceeded quota:').length;
   const req = section(text, lower, 'requested:', nameFrom, end);
   if (req < 0) return undefined;
   // The quota name runs to the `, requested:` (names are DNS subdomains, but pastes redact them as `***`).
@@ -168,6 +171,9 @@ function mustSpecify(text: string, lower: string, k: number, capital: boolean): 
       pos = FOR_RE.lastIndex;
       if (text[pos] === ';') {
         pos++;
+        // Pretty-printed with the verb repeated per resource (`…for: nginx; must specify limits.memory for: nginx`).
+        const again = /^\s*must specify(?=\s)/i.exec(text.slice(pos, pos + 40));
+        if (again) pos += again[0].length;
         continue;
       }
       break;
@@ -312,6 +318,7 @@ export function findQuota(text: string, lowerText?: string): Match[] {
     table.push([needle, f]);
   };
   scan('exceeded quota:', (k) => exceeded(text, lower, k));
+  scan('exceeds quota:', (k) => exceeded(text, lower, k));
   scan(' quota is ', (k) =>
     lower.startsWith(', current usage is', findWithin(lower, ',', k, k + 200)) ? pre12Exceeded(text, k) : undefined,
   );

@@ -37,6 +37,7 @@ function sentenceEnd(text: string, i: number, end: number): number {
     }
     const c = text[p + 1];
     // `., ` too: a vendor scheduler appends `, reject the pod X … even after PostFilter.` (kuscia).
+    // `._` / `.*`: markdown emphasis closing around the message (`_0/1 nodes are available: …._`).
     if (
       p + 1 >= end ||
       c === ' ' ||
@@ -46,11 +47,28 @@ function sentenceEnd(text: string, i: number, end: number): number {
       c === '`' ||
       c === '.' ||
       c === ')' ||
-      c === ','
+      c === ',' ||
+      c === '_' ||
+      c === '*'
     )
       return p;
+    // `…/selector.The magic words` (prose glued to the message by a page's text extraction): a capital
+    // starting a word right after the period. Reasons never have one there: resource and taint keys are
+    // DNS names (lower case) before any dot.
+    if (/[A-Z]/.test(c!) && /[a-z]/.test(text[p + 2] ?? '') && /[a-z)]/.test(text[p - 1] ?? '')) return p;
   }
   return -1;
+}
+
+/**
+ * The end of a message's last reason without what closes the text around it: markdown or Slack emphasis
+ * (`*Error*: 0/1 nodes are available: 1 Insufficient cpu*`), and the end of a JSON or code string
+ * (`{"log":"… 1 Insufficient cpu"}`) — a quote that no quote in the message opened.
+ */
+function closeOfQuote(raw: string): string {
+  const main = trimEndOf(raw.trim(), '*_ ');
+  const close = /"[\]})]*[,;]?$/.exec(main);
+  return close && (main.split('"').length - 1) % 2 === 1 ? main.slice(0, close.index).trimEnd() : main;
 }
 
 /** `n reason, m reason` → entries; a piece that does not start with a count belongs to the previous reason. */
@@ -87,7 +105,7 @@ interface Sentence {
 function readSentence(text: string, total: number, bodyStart: number, end: number): Sentence {
   const stop = sentenceEnd(text, bodyStart, end);
   const mainEnd = stop < 0 ? end : stop;
-  const main = text.slice(bodyStart, mainEnd).trim();
+  const main = closeOfQuote(text.slice(bodyStart, mainEnd));
   let reasons: ReasonCount[];
   if (main === '') reasons = [];
   else if (/^\d/.test(main)) reasons = splitHistogram(main);
@@ -168,12 +186,45 @@ function dropCopiedFragments(text: string, out: SchedulerMatch[]): SchedulerMatc
   return out.filter((m) => !FRAGMENTS.has(m) || !whole.has(key(m)));
 }
 
+/**
+ * Where a message quoted inside other text ends: at the quote (or parenthesis) that closes the one
+ * right before `0/N` (`"message": "0/3 nodes are available: 3 Insufficient nvidia.com/gpu"}]}`,
+ * `mostra "0/6 nodes are available: 6 Insufficient cpu" — o pod…`), and at a table cell border
+ * (` | `: a reason never contains one). Quotes inside the message come in pairs that open after a
+ * blank (`persistentvolumeclaim "data" not found`) and are skipped; so is an apostrophe in a word.
+ */
+function embeddedEnd(text: string, msgStart: number, from: number, end: number): number {
+  let stop = end;
+  const bar = findWithin(text, ' |', from, end);
+  if (bar >= 0 && (bar + 2 >= end || text[bar + 2] === ' ')) stop = bar;
+  const open = text[msgStart - 1];
+  if (open === '"' || open === "'") {
+    let depth = 0;
+    for (let p = from; p < stop; p++) {
+      if (text[p] !== open) continue;
+      const prev = text[p - 1] ?? ' ';
+      const next = text[p + 1] ?? ' ';
+      if (open === "'" && /[A-Za-z]/.test(prev) && /[A-Za-z]/.test(next)) continue;
+      if (/[\s:(=[{,]/.test(prev)) depth++;
+      else if (depth > 0) depth--;
+      else return p;
+    }
+  } else if (open === '(') {
+    let depth = 0;
+    for (let p = from; p < stop; p++) {
+      if (text[p] === '(') depth++;
+      else if (text[p] === ')' && depth-- === 0) return p;
+    }
+  }
+  return stop;
+}
+
 function fitError(text: string, k: number): SchedulerMatch | undefined {
   const t = totalBefore(text, k);
   if (!t) return undefined;
   const frag = fragment(text, t, k);
   if (frag) return frag;
-  const end = lineEnd(text, k);
+  const end = embeddedEnd(text, t.start, k + 'nodes are available:'.length, lineEnd(text, k));
   const first = readSentence(text, t.total, k + 'nodes are available:'.length, end);
   const facts: Unschedulable = { total: t.total, reasons: first.reasons };
   let pos = first.end;
@@ -423,6 +474,68 @@ function gkeConsole(text: string, lower: string, k: number): SchedulerMatch {
   };
 }
 
+/**
+ * 1.16–1.19: a Filter plugin that returned an error instead of Unschedulable (VolumeBinding did, for
+ * unbound immediate claims) surfaced as `running "VolumeBinding" filter plugin for pod "web-0": pod has
+ * unbound immediate PersistentVolumeClaims` (`error while running …` in 1.16), from RunFilterPlugins in
+ * pkg/scheduler/framework/v1alpha1/framework.go. No node count; the plugin's message is the one reason.
+ */
+function filterPluginError(text: string, lower: string, k: number): SchedulerMatch | undefined {
+  const end = lineEnd(text, k, 2048);
+  const m = /^running "([A-Za-z][\w-]{0,63})" filter plugin for pod "([^"\n]{1,253})": /.exec(text.slice(k, end));
+  if (!m) return undefined;
+  const bodyStart = k + m[0].length;
+  const stop = sentenceEnd(text, bodyStart, end);
+  const reason = closeOfQuote(text.slice(bodyStart, stop < 0 ? end : stop));
+  if (reason === '') return undefined;
+  const start = lower.slice(Math.max(0, k - 14), k) === 'error while ' ? k - 14 : k;
+  const stopAt = stop < 0 ? end : stop + 1;
+  return {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    object: { resource: 'pods', name: m[2]! },
+    facts: { total: null, reasons: [{ count: null, reason }] },
+    message: text.slice(start, stopAt).trim(),
+    start,
+    end: stopAt,
+    version: '1.16-1.19',
+  };
+}
+
+/**
+ * PreFilter texts the scheduler prints instead of a node histogram, known well enough to read without
+ * the `0/N nodes are available:` frame when a scheduling word is near (`Warning  FailedScheduling  pod has
+ * unbound immediate PersistentVolumeClaims`): VolumeBinding's ErrReasonBoundImmediate
+ * (pkg/scheduler/framework/plugins/volumebinding/volume_binding.go).
+ */
+const BARE_PREFILTER = ['pod has unbound immediate persistentvolumeclaims'];
+
+function barePrefilter(text: string, lower: string, covered: readonly SchedulerMatch[]): SchedulerMatch[] {
+  const out: SchedulerMatch[] = [];
+  // The spans other matches cover: the text inside a framed message is that message's reason.
+  const spans = covered.map((c) => [c.start, c.end] as const);
+  for (const needle of BARE_PREFILTER) {
+    let n = 0;
+    for (let k = lower.indexOf(needle); k >= 0 && n < MAX_FRAMELESS_ATTEMPTS; k = lower.indexOf(needle, k + 1), n++) {
+      if (spans.some(([a, b]) => k >= a && k < b)) continue;
+      // Part of another sentence (`1 pod has unbound …` in an autoscaler event, `the pod has …` in prose).
+      if (/[A-Za-z0-9] $/.test(text.slice(Math.max(0, k - 2), k))) continue;
+      const context = lineAndLineBefore(text, lower, k, lineEnd(text, k, 2048));
+      if (!/failedscheduling|unschedulable|default-scheduler/.test(context)) continue;
+      const end = k + needle.length;
+      out.push({
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: { total: null, reasons: [{ count: null, reason: text.slice(k, end) }] },
+        message: text.slice(k, end),
+        start: k,
+        end,
+      });
+    }
+  }
+  return out;
+}
+
 /** Reasons FitError prints (and the preemption part's), known well enough to trust a list without its frame. */
 const KNOWN_REASON_RE =
   /^(?:Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) .{3,200}|Too many pods|Preemption is not helpful for scheduling|No preemption victims found for incoming pod)$/;
@@ -463,9 +576,7 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     )
       continue;
     if (reasons.length === 1) {
-      const ls = lineStart(text, start, 2048);
-      const context = lower.slice(lineStart(text, Math.max(0, ls - 1), 2048), end);
-      if (!SCHEDULING_WORDS_RE.test(context)) continue;
+      if (!SCHEDULING_WORDS_RE.test(lineAndLineBefore(text, lower, start, end))) continue;
     }
     const stopAt = start + body.length;
     out.push({
@@ -479,6 +590,17 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     FRAMELESS_START_RE.lastIndex = stopAt;
   }
   return out;
+}
+
+/**
+ * The (lower-case) text from the start of the non-blank line before `start`'s line to `end`: where a
+ * scheduling word makes a lone reason a scheduler's (`web-0  0/1  Pending` ⏎ ⏎ `1 Insufficient memory`).
+ */
+function lineAndLineBefore(text: string, lower: string, start: number, end: number): string {
+  const ls = lineStart(text, start, 2048);
+  let prev = ls - 1;
+  while (prev > 0 && ls - prev < 256 && /\s/.test(text[prev - 1]!)) prev--;
+  return lower.slice(lineStart(text, Math.max(0, prev), 2048), end);
 }
 
 /** Candidate frameless lists looked at, at most: the rest of a huge paste is not read for them. */
@@ -496,6 +618,7 @@ const ANCHOR_NEEDLES = [
   'persistentvolumeclaim is not bound:',
   'nodes are unavailable:',
   'cannot schedule pods:',
+  'running "',
 ];
 
 /** All FailedScheduling findings in normalized `text`. */
@@ -550,6 +673,9 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
       case 'cannot schedule pods:':
         m = gkeConsole(text, lower, k);
         break;
+      case 'running "':
+        m = filterPluginError(text, lower, k);
+        break;
       case 'fit failure on node (':
         m = fitFailures(text, k, undefined);
         break;
@@ -574,5 +700,6 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
   }
   const kept = dropCopiedFragments(text, out);
   const loose = frameless(text, lower, kept);
-  return loose.length ? [...kept, ...loose].sort((a, b) => a.start - b.start) : kept;
+  const bare = lower.includes(BARE_PREFILTER[0]!) ? barePrefilter(text, lower, [...kept, ...loose]) : [];
+  return loose.length || bare.length ? [...kept, ...loose, ...bare].sort((a, b) => a.start - b.start) : kept;
 }

@@ -36,20 +36,25 @@ function fieldBefore(s: string, end: number): string | undefined {
 function fieldErrorBefore(
   w: string,
   label: ': Invalid value: ' | ': Required value: ',
-): { field: string; value: string | null; length: number } | undefined {
+): { field: string | null; value: string | null; length: number } | undefined {
   if (label === ': Required value: ') {
     if (!w.endsWith(label)) return undefined;
     const field = fieldBefore(w, w.length - label.length);
     return field ? { field, value: null, length: field.length + label.length } : undefined;
   }
   if (!w.endsWith(': ')) return undefined;
-  const at = w.lastIndexOf(label);
-  if (at < 0) return undefined;
-  let value = w.slice(at + label.length, w.length - 2);
+  const word = 'Invalid value: ';
+  const j = w.lastIndexOf(word);
+  if (j < 0) return undefined;
+  let value = w.slice(j + word.length, w.length - 2);
   if (value.length > 100 || value.includes('\n')) return undefined;
   if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-  const field = fieldBefore(w, at);
-  return field ? { field, value, length: w.length - at + field.length } : undefined;
+  const at = j - 2;
+  const field = at >= 0 && w.startsWith(label, at) ? fieldBefore(w, at) : undefined;
+  if (field) return { field, value, length: w.length - at + field.length };
+  // The path left out (`Invalid value: "250m": must be …` copied from the middle of a list, `...` in
+  // its place): the value is still the one the rule refused.
+  return j === 0 || /[\s.:([,]/.test(w[j - 1]!) ? { field: null, value, length: w.length - j } : undefined;
 }
 const DETAIL_RE =
   /must be (?:less than or ?equal to|equal to) ([A-Za-z0-9][A-Za-z0-9./_-]{0,252}) limit(?: of ([^\s,\]'"`]{1,64}))?/iy;

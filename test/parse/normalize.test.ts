@@ -15,6 +15,26 @@ describe('cleanLine', () => {
       '```0/3 nodes are available: 3 Insufficient cpu.```',
       '0/3 nodes are available: 3 Insufficient cpu.',
     ],
+    [
+      'fence with a word that is not a language (Slack)',
+      '```no nodes available to schedule pods.```',
+      'no nodes available to schedule pods.',
+    ],
+    [
+      'fence with a language and text',
+      '```text 0/2 nodes are available: 2 Too many pods.',
+      '0/2 nodes are available: 2 Too many pods.',
+    ],
+    [
+      'zero-width characters, no-break spaces',
+      '0/3\u200b nodes are available:\u00a03 Insufficient\u2060 cpu.\ufeff',
+      '0/3 nodes are available: 3 Insufficient cpu.',
+    ],
+    [
+      'typographic quotes',
+      'pods \u201cweb-0\u201d is forbidden: 1 node(s) didn\u2019t match',
+      'pods "web-0" is forbidden: 1 node(s) didn\'t match',
+    ],
     ['k9s borders', '│ Warning FailedScheduling 0/3 nodes │', 'Warning FailedScheduling 0/3 nodes'],
     ['k9s frame line', '└──────────────┘', ''],
     [
@@ -77,6 +97,47 @@ describe('normalizePaste', () => {
       '0/3 nodes are available: 3 Insufficient cpu\n9m44s  Warning  FailedScheduling  x',
     ],
     ['unrelated lines stay separate', 'hello\nworld', 'hello\nworld'],
+    // Classes from the blind set (test/fixtures/paste-wild): where a page or a terminal broke a message.
+    [
+      'preemption part on the next line',
+      'FailedScheduling: 0/2 nodes are available: 2 Too many pods. \npreemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
+      'FailedScheduling: 0/2 nodes are available: 2 Too many pods. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
+    ],
+    [
+      'shell-commented output continues',
+      '# pods "p" is forbidden: failed quota:\n# q: must specify limits.cpu for: app;\n#    must specify limits.memory for: app',
+      '# pods "p" is forbidden: failed quota: q: must specify limits.cpu for: app; must specify limits.memory for: app',
+    ],
+    [
+      'soft wrap after an opening word of a list',
+      'pods "n" is forbidden: [maximum\ncpu usage per Pod is 1, but limit is 2]',
+      'pods "n" is forbidden: [maximum cpu usage per Pod is 1, but limit is 2]',
+    ],
+    [
+      'a quoted file name is not a YAML key: the message goes on after "failed quota:"',
+      '"pod.yaml": pods "nginx" is forbidden: failed quota:\nquota-example: must specify cpu,memory',
+      '"pod.yaml": pods "nginx" is forbidden: failed quota: quota-example: must specify cpu,memory',
+    ],
+    [
+      'exceeded-quota list broken before used:',
+      '"Pod2.yml": pods "d" is forbidden: exceeded quota: q, requested: cpu=1,\nused: cpu=1, limited: cpu=1',
+      '"Pod2.yml": pods "d" is forbidden: exceeded quota: q, requested: cpu=1, used: cpu=1, limited: cpu=1',
+    ],
+    [
+      'broken before "is forbidden:" and before "for:"',
+      'error: pods "vcluster-r05-0"\nis forbidden: failed quota: vc: must specify limits.cpu\nfor: syncer',
+      'error: pods "vcluster-r05-0" is forbidden: failed quota: vc: must specify limits.cpu for: syncer',
+    ],
+    [
+      'broken after the resource of a validation rule',
+      'Invalid value: "300m": must be less than or equal to cpu\nlimit of 100m',
+      'Invalid value: "300m": must be less than or equal to cpu limit of 100m',
+    ],
+    [
+      'a YAML sibling key still ends the line',
+      'message: pods "x" is forbidden: q\nreason: FailedCreate',
+      'message: pods "x" is forbidden: q\nreason: FailedCreate',
+    ],
   ])('%s', (_name, input, expected) => {
     expect(normalizePaste(input)).toBe(expected);
   });

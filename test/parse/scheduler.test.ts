@@ -148,6 +148,89 @@ describe('findScheduler', () => {
     expect(ms[0]!.version).toBe(version);
   });
 
+  // Classes from the blind set (test/fixtures/paste-wild): a message inside other text ends where that text closes it.
+  it.each([
+    [
+      'closing quote of a JSON string',
+      '{"items": [{"message": "0/3 nodes are available: 1 Insufficient nvidia.com/gpu"}]}',
+      { total: 3, reasons: [{ count: 1, reason: 'Insufficient nvidia.com/gpu' }] },
+    ],
+    [
+      'closing quote, prose after it',
+      'O evento mostra "0/6 nodes are available: 6 Insufficient cpu" — o pod pede 2 CPUs',
+      { total: 6, reasons: [{ count: 6, reason: 'Insufficient cpu' }] },
+    ],
+    [
+      'a quoted claim name inside the quoted message',
+      'message: "0/2 nodes are available: 2 persistentvolumeclaim "data" not found" reason: x',
+      { total: 2, reasons: [{ count: 2, reason: 'persistentvolumeclaim "data" not found' }] },
+    ],
+    [
+      'closing parenthesis',
+      'unschedulable("0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims"),',
+      { total: 1, reasons: [{ count: 1, reason: 'pod has unbound immediate PersistentVolumeClaims' }] },
+    ],
+    [
+      'table cell border',
+      '| `0/1 nodes are available: 1 Insufficient nvidia.com/gpu` | another pod holds the GPU |',
+      { total: 1, reasons: [{ count: 1, reason: 'Insufficient nvidia.com/gpu' }] },
+    ],
+    [
+      'markdown emphasis closing after the period',
+      'similar to _0/1 nodes are available: 1 Insufficient memory._',
+      { total: 1, reasons: [{ count: 1, reason: 'Insufficient memory' }] },
+    ],
+    [
+      'Slack bold closing at the line end',
+      '*Error*: 0/1 nodes are available: 1 Insufficient cpu*',
+      { total: 1, reasons: [{ count: 1, reason: 'Insufficient cpu' }] },
+    ],
+    [
+      'prose glued after the period',
+      "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.The magic words",
+      { total: 1, reasons: [{ count: 1, reason: "node(s) didn't match Pod's node affinity/selector" }] },
+    ],
+    [
+      '1.16-1.19 filter plugin error (RunFilterPlugins)',
+      'Warning  FailedScheduling  51s  default-scheduler  running "VolumeBinding" filter plugin for pod "web-0": pod has unbound immediate PersistentVolumeClaims',
+      { total: null, reasons: [{ count: null, reason: 'pod has unbound immediate PersistentVolumeClaims' }] },
+    ],
+    [
+      'bare PreFilter text next to FailedScheduling',
+      'Events:\n  Warning  FailedScheduling  pod has unbound immediate PersistentVolumeClaims',
+      { total: null, reasons: [{ count: null, reason: 'pod has unbound immediate PersistentVolumeClaims' }] },
+    ],
+    [
+      'lone reason after a blank line under the Pending row',
+      'web-0   0/1     Pending   0          2m\n\n1 Insufficient memory',
+      { total: null, reasons: [{ count: 1, reason: 'Insufficient memory' }] },
+    ],
+  ])('%s', (_name, text, facts) => {
+    const ms = find(text);
+    expect(ms.map((m) => m.facts)).toEqual([facts]);
+  });
+
+  it.each([
+    [
+      'a bare PreFilter text in a cheat sheet',
+      '- `pod has unbound immediate PersistentVolumeClaims`: the claim is not bound',
+    ],
+    [
+      'inside an autoscaler event',
+      "NotTriggerScaleUp  pod didn't trigger scale-up: 1 pod has unbound immediate PersistentVolumeClaims",
+    ],
+    ['a filter plugin line of another shape', 'running "VolumeBinding" for pod "x"'],
+  ])('no scheduler finding: %s', (_name, text) => {
+    expect(find(text)).toEqual([]);
+  });
+
+  it('the filter plugin error names its pod', () => {
+    const ms = find(
+      'running "VolumeBinding" filter plugin for pod "web-0": pod has unbound immediate PersistentVolumeClaims',
+    );
+    expect(ms.map((m) => [m.object, m.version])).toEqual([[{ resource: 'pods', name: 'web-0' }, '1.16-1.19']]);
+  });
+
   it('a k9s-wrapped message is joined back before parsing', () => {
     const text =
       '│ Warning FailedScheduling 0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No p │\n│ reemption victims found for incoming pod. │';

@@ -47,6 +47,30 @@ describe('findValidation', () => {
     expect(m?.version).toBe(version);
   });
 
+  // Classes from the blind set (test/fixtures/paste-wild): the field path left out of the copy.
+  it.each([
+    [
+      'two field errors copied without their paths',
+      'Invalid value: "250m": must be less than or equal to cpu limit of 10m\nInvalid value: "256Mi": must be less than or equal to memory limit of 64Mi',
+      [
+        { resource: 'cpu', value: '250m', limit: '10m', field: null },
+        { resource: 'memory', value: '256Mi', limit: '64Mi', field: null },
+      ],
+    ],
+    [
+      'an elided path before the older greater-or-equal wording',
+      'Error from server (BadRequest): ... Invalid value: "128Mi": must be greater than or equal to memory request',
+      [{ resource: 'memory', value: null, limit: '128Mi', field: null }],
+    ],
+    [
+      'a value glued to a word is not a field error',
+      'xInvalid value: "2": must be less than or equal to cpu limit of 1',
+      [{ resource: 'cpu', value: null, limit: '1', field: null }],
+    ],
+  ])('%s', (_name, text, facts) => {
+    expect(find(text).map((m) => m.facts)).toEqual(facts);
+  });
+
   it('a `[e1, e2]` list gives one finding per field error, both with the envelope object (and the `orequal` typo)', () => {
     const ms = find(
       'The Deployment "w" is invalid: [spec.template.spec.containers[0].resources.requests: Invalid value: "8704M": must be less than orequal to memory limit, spec.template.spec.containers[1].resources.requests: Invalid value: "600m": must be less than or equal to cpu limit]',

@@ -1,0 +1,29 @@
+/**
+ * Real pastes from public threads, files and pages (test/fixtures/paste-wild/dev.jsonl, issue #17 Deliver 6):
+ * the DEV half of the blind set `bench/blind-measure.ts` measures. Each item's findings must have exactly
+ * the expected layers in order, the expected kinds, and every facts/object key the label gives.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { judge, readSet } from '../../bench/blind-measure.ts';
+
+const items = readSet(join(import.meta.dirname, '..', 'fixtures', 'paste-wild', 'dev.jsonl'));
+
+describe('pastes from the wild (test/fixtures/paste-wild)', () => {
+  it('holds the DEV half of the blind set, each with a source', () => {
+    expect(items.length).toBe(103);
+    expect(items.filter((i) => i.source.trim() === '')).toEqual([]);
+    expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
+  });
+
+  const ready = items.filter((i) => i.pending === undefined);
+  const pending = items.filter((i) => i.pending !== undefined);
+
+  it.each(ready.map((i) => [`${i.id} ${i.source}`, i] as const))('%s', (_name, item) => {
+    expect(judge(item).diffs).toEqual([]);
+  });
+
+  it.skip.each(pending.map((i) => [`${i.id}: ${i.pending}`, i] as const))('%s', (_name, item) => {
+    expect(judge(item).diffs).toEqual([]);
+  });
+});
