@@ -8,6 +8,7 @@ import { LAYERS, PATH_STATIONS } from '../../k8s/layers.ts';
 import { freeOf } from '../../engine/diagnose/subject.ts';
 import type { Fix, Reply } from '../types.ts';
 import { emptyReply } from '../types.ts';
+import { runtimeLines } from './runtime.ts';
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
@@ -171,6 +172,9 @@ export function textReply(f: Finding, ns: string | undefined): Reply {
       r.lines.push('Quota is not the problem here: raising it will not help.');
       break;
     }
+    case 'runtime':
+      r.lines.push(...runtimeLines(f, ns));
+      break;
     default:
       break;
   }
