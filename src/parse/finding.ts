@@ -104,6 +104,33 @@ export interface WebhookDeniedFacts {
   webhook: string;
   reason: string;
   engine?: 'gatekeeper' | 'kyverno';
+  /** Gatekeeper: each `[constraint] message`; Kyverno: each policy's rule and its message. */
+  violations?: PolicyViolation[];
+  /** Kyverno: the resource it names, `Kind/namespace/name` (`policy Deployment/team-a/api for resource violation`). */
+  resource?: string;
+}
+/** One rule a policy engine says the object breaks. */
+export interface PolicyViolation {
+  /** Gatekeeper: the constraint's name; Kyverno: the policy's. */
+  name: string;
+  /** Kyverno: the rule of the policy. */
+  rule?: string;
+  message: string;
+}
+/**
+ * Pod Security admission (staging/src/k8s.io/pod-security-admission/admission/admission.go): `violates
+ * PodSecurity "<level>:<version>": <control> (<detail>), …`; `would violate …` is the warn/audit form.
+ */
+export interface PodSecurityFacts {
+  level: string;
+  version: string;
+  controls: { control: string; detail?: string }[];
+  /** False for `would violate` (a warning or audit annotation: the pod was admitted). */
+  enforced: boolean;
+}
+/** Karpenter's provisioner: why each NodePool cannot launch a node for the pod. */
+export interface KarpenterFacts {
+  nodepools: { nodepool: string; reason: string }[];
 }
 export interface WebhookUnavailableFacts {
   webhook: string;
@@ -150,7 +177,9 @@ export type FindingBody =
   | { layer: 'other'; kind: 'autoscaler'; facts: AutoscalerFacts }
   | { layer: 'other'; kind: 'extender-quota'; facts: ExtenderQuotaFacts }
   | { layer: 'other'; kind: 'volcano'; facts: VolcanoFacts }
-  | { layer: 'other'; kind: 'priority'; facts: PriorityFacts };
+  | { layer: 'other'; kind: 'priority'; facts: PriorityFacts }
+  | { layer: 'other'; kind: 'pod-security'; facts: PodSecurityFacts }
+  | { layer: 'other'; kind: 'karpenter'; facts: KarpenterFacts };
 
 export type FindingKind = FindingBody['kind'];
 /** The body of one kind: `BodyOf<'runtime'>`. */

@@ -266,13 +266,15 @@ function containerMemory(lines: readonly Line[]): ContainerMemory[] {
  */
 function containerAt(lines: readonly Line[], k: number): string | undefined {
   const i = lineIndexAt(lines, k);
-  const own = lines[i]!;
-  // A list item holding the line: the nearest `- ` line above with less indentation.
-  for (let j = i; j >= 0 && j > i - 60; j--) {
+  let indent = lines[i]!.indent;
+  // Walk up the parents (each line with less indentation than the last): a list item (`- `) or a describe
+  // container header (`  app:`) ends the walk.
+  for (let j = i; j >= 0 && j > i - 200; j--) {
     const l = lines[j]!;
-    if (l.text.trim() === '') continue;
+    if (l.text.trim() === '' || (j < i && l.indent >= indent)) continue;
+    indent = l.indent;
     const dash = /^(\s*)- /.exec(l.text);
-    if (dash && (j === i || dash[1]!.length < own.indent)) {
+    if (dash) {
       const itemIndent = dash[1]!.length;
       const first = NAME_RE.exec(l.text)?.[1];
       if (first) return first;
@@ -285,17 +287,14 @@ function containerAt(lines: readonly Line[], k: number): string | undefined {
           if (m) return m[1];
         }
       }
-      break;
+      return undefined;
     }
-    if (!dash && l.indent < own.indent && /^\s*"?[a-zA-Z]+"?:\s*\[?\s*$/.test(l.text) && /ontainer/.test(l.text)) break;
-  }
-  // describe: `  app:` above, with less indentation than the line.
-  for (let j = i - 1; j >= 0 && j > i - 120; j--) {
-    const l = lines[j]!;
-    if (l.text.trim() === '' || l.indent >= own.indent) continue;
-    const h = HEADER_RE.exec(l.text);
-    if (h && !NOT_A_CONTAINER.has(h[1]!)) return h[1];
-    if (/^(Containers|Init Containers):\s*$/.test(l.text.trim())) break;
+    if (j < i) {
+      const h = HEADER_RE.exec(l.text);
+      if (h && !NOT_A_CONTAINER.has(h[1]!)) return h[1];
+      if (/^(Containers|Init Containers):\s*$/.test(l.text.trim())) return undefined;
+    }
+    if (indent === 0) return undefined;
   }
   return undefined;
 }
@@ -388,7 +387,8 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
   const kernel = kernelNumbers(text);
   const cap = appCapIn(text);
   const eviction = evictionNumbers(text);
-  for (const m of relevant) {
+  // A paste of thousands of kills (a log) gets the numbers of its first ones: the rest are repeats.
+  for (const m of relevant.slice(0, 500)) {
     const f: RuntimeFacts = { reason: m.facts.reason };
     const evicted = m.facts.reason === 'Evicted';
     const ev = evicted ? eviction : {};

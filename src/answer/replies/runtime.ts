@@ -253,11 +253,7 @@ function oomLines(f: RuntimeFinding, ns: string | undefined, st?: RuntimeState):
     );
   const usedBytes = bytesOf(facts.used);
   const base =
-    usedBytes !== undefined && limitBytes !== undefined
-      ? usedBytes > limitBytes
-        ? usedBytes
-        : limitBytes
-      : (usedBytes ?? limitBytes);
+    usedBytes === undefined ? limitBytes : limitBytes === undefined || usedBytes > limitBytes ? usedBytes : limitBytes;
   if (base === undefined) {
     out.push(
       `The paste gives no memory limit or usage: \`kubectl ${ns ? `-n ${ns} ` : ''}get pod ${f.object?.name ?? 'POD'} -o jsonpath='{.spec.containers[*].resources}'\` shows the limit; raise it above what the container needs.`,
