@@ -358,7 +358,7 @@ const NUM = '([0-9]+(?:\\.[0-9]+)?[A-Za-z]{0,2})';
  * consumption of %v. ` and old `Container %s was using %s, which exceeds its request of %s.`): the first
  * one in the paste, for every eviction finding of it (the `Reason: Evicted` row and the message are one).
  */
-function evictionNumbers(text: string): Partial<RuntimeFacts> {
+export function evictionNumbers(text: string): Partial<RuntimeFacts> {
   const out: Partial<RuntimeFacts> = {};
   const at = text.search(/The node was low on resource: /i);
   if (at < 0) return out;

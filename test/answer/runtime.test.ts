@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/answer/diagnose.ts';
 import { formatMemory, readable, roundUpMemory } from '../../src/answer/replies/runtime.ts';
-import type { Snapshot } from '../../src/k8s/snapshot.ts';
+import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import { deployment, limitRange, pod, quota, replicaSet, snapshotOf } from '../support/builders.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
@@ -217,5 +217,73 @@ describe('runtime replies against the state', () => {
     ],
   ])('%s', (_name, o, expected) => {
     expect(lines(text, { state: base(o), namespace: ns })).toEqual(expected);
+  });
+});
+
+describe('a paste naming no pod, tied by the pods status', () => {
+  const ns = 'ci';
+  const killed = (name: string, container: string, limit: string): KObject => {
+    const p = pod(name, {
+      namespace: ns,
+      container,
+      memory: '1Gi',
+      limits: { memory: limit },
+      owner: { kind: 'ReplicaSet', name: 'builder-5d9c7b6f4' },
+      node: 'n1',
+    });
+    return {
+      ...p,
+      status: {
+        phase: 'Running',
+        containerStatuses: [
+          { name: container, restartCount: 3, lastState: { terminated: { reason: 'OOMKilled', exitCode: 137 } } },
+        ],
+      },
+    };
+  };
+  const evicted: KObject = {
+    ...pod('cache-0', {
+      namespace: ns,
+      container: 'redis',
+      memory: '128Mi',
+      owner: { kind: 'StatefulSet', name: 'cache' },
+    }),
+    status: {
+      phase: 'Failed',
+      reason: 'Evicted',
+      message:
+        'The node was low on resource: memory. Threshold quantity: 100Mi, available: 87608Ki. Container redis was using 1843Mi, request is 128Mi, has larger consumption of memory. ',
+    },
+  };
+
+  it('prose OOM: the one pod whose last state is OOMKilled, its limit and workload from the state', () => {
+    const state = snapshotOf(
+      deployment('builder', { namespace: ns, replicas: 2, container: 'build', limits: { memory: '2Gi' } }),
+      replicaSet('builder-5d9c7b6f4', { namespace: ns, owner: 'builder', replicas: 2, container: 'build' }),
+      killed('builder-5d9c7b6f4-abcde', 'build', '2Gi'),
+      pod('other-1', { namespace: ns, node: 'n1' }),
+    );
+    // Killed at 2Gi: the next 256Mi step above is 2304Mi.
+    expect(lines('my build pod was OOM killed again', { state, namespace: ns })).toEqual([
+      '💥 Runtime problem: OOMKilled — in ci',
+      'This is pod/builder-5d9c7b6f4-abcde (ci): its status shows the OOM kill.',
+      'Container build: memory limit 2Gi, request 1Gi.',
+      'Raise the limit above what it used — the next step is 2304Mi (the paste does not say how much more it needs: it was killed at 2Gi):',
+      'kubectl -n ci set resources deploy/builder -c build --limits=memory=2304Mi',
+    ]);
+  });
+
+  it('a bare "Evicted": the evicted pod, and the numbers of its status message', () => {
+    const state = snapshotOf(evicted, pod('other-1', { namespace: ns, node: 'n1' }));
+    // 1843Mi between 1Gi and 8Gi: the 256Mi step at or above is 2048Mi = 2Gi.
+    expect(
+      lines('Warning  Evicted  kubelet  The node had condition: [MemoryPressure].', { state, namespace: ns }),
+    ).toEqual([
+      '💥 Runtime problem: Evicted — in ci',
+      'This is pod/cache-0 (ci): its status shows the eviction.',
+      'Container redis used 1843Mi of memory with a request of 128Mi — the node ran low on memory, and pods using more than they request are evicted first.',
+      'Set the request to what it uses, 2Gi:',
+      'kubectl -n ci set resources statefulset/cache -c redis --requests=memory=2Gi',
+    ]);
   });
 });

@@ -17,6 +17,7 @@ import type { Snapshot } from '../../k8s/snapshot.ts';
 import { Quantity } from '../../quantity.ts';
 import { ownerOf, quotaCounts } from '../../engine/fixes/index.ts';
 import { shortRef } from '../../engine/changes/command.ts';
+import { evictionNumbers } from '../../parse/runtime.ts';
 
 type RuntimeFinding = Extract<Finding, { kind: 'runtime' }>;
 
@@ -37,6 +38,32 @@ export interface RuntimeState {
   limitRangeMax?: Partial<Record<'limit' | 'request', { name: string; max: string }>>;
   /** Quotas that count the pod and track `limits.<r>` / `requests.<r>`: name, resource, free. */
   quotas: { name: string; resource: string; free: Quantity }[];
+  /** The paste named no pod: the pods of the namespace whose status shows the same (the first is answered). */
+  tied?: { pod: string; others: string[] };
+  /** What the pod's own eviction message (status.message) says, when the paste does not. */
+  eviction?: { container?: string; used?: string; request?: string; resource?: string };
+}
+
+/** The `terminated.reason` of a container state (`{terminated: {reason}}`). */
+function terminatedReason(state: unknown): string | undefined {
+  if (typeof state !== 'object' || state === null) return undefined;
+  const t = (state as { terminated?: unknown }).terminated;
+  if (typeof t !== 'object' || t === null) return undefined;
+  const r = (t as { reason?: unknown }).reason;
+  return typeof r === 'string' ? r : undefined;
+}
+
+/** The container of a pod the kernel OOM-killed (its state or last state says `OOMKilled`). */
+function oomKilledContainer(pod: Pod): string | undefined {
+  return (pod.status?.containerStatuses ?? []).find(
+    (c) => terminatedReason(c.state) === 'OOMKilled' || terminatedReason(c.lastState) === 'OOMKilled',
+  )?.name;
+}
+
+/** Whether a pod's status shows the finding's reason. */
+function showsReason(pod: Pod, reason: string): boolean {
+  if (reason === 'Evicted') return pod.status?.reason === 'Evicted';
+  return oomKilledContainer(pod) !== undefined;
 }
 
 /** The next step at or above `bytes` (strictly above when `above`): 64Mi below 1Gi, 256Mi below 8Gi, else 1Gi. */
@@ -82,7 +109,7 @@ function workloadFromName(f: RuntimeFinding): string | undefined {
   const rs = /^(.*)-[a-z0-9]{6,10}-[a-z0-9]{5}$/.exec(name);
   if (rs) return `deploy/${rs[1]}`;
   const sts = /^(.*)-\d{1,4}$/.exec(name);
-  if (sts) return `sts/${sts[1]}`;
+  if (sts) return shortRef('StatefulSet', sts[1]!);
   return undefined;
 }
 
@@ -94,7 +121,14 @@ function resourceOfFinding(f: RuntimeFinding): string {
 export function runtimeState(state: Snapshot, f: RuntimeFinding, ns: string): RuntimeState | undefined {
   const resource = resourceOfFinding(f);
   const name = f.object?.name;
-  const pod = name ? state.get('Pod', ns, name) : undefined;
+  let pod = name ? state.get('Pod', ns, name) : undefined;
+  let tied: RuntimeState['tied'];
+  if (!name && !f.controller) {
+    // No pod in the paste: the namespace's pods whose status shows the same kill or eviction.
+    const hits = state.list('Pod', ns).filter((p) => showsReason(p, f.facts.reason));
+    pod = hits[0];
+    if (pod) tied = { pod: pod.metadata.name ?? '', others: hits.slice(1).map((p) => p.metadata.name ?? '') };
+  }
   let containers: Container[] | undefined = pod?.spec.containers;
   let workload: string | undefined;
   let replicas: number | undefined;
@@ -110,7 +144,12 @@ export function runtimeState(state: Snapshot, f: RuntimeFinding, ns: string): Ru
   } else {
     const guess = workloadFromName(f);
     const [short, wname] = guess ? guess.split('/') : [];
-    const kind = short === 'deploy' ? 'Deployment' : short === 'sts' ? 'StatefulSet' : undefined;
+    const kind =
+      short === shortRef('Deployment', '').split('/')[0]
+        ? 'Deployment'
+        : short === shortRef('StatefulSet', '').split('/')[0]
+          ? 'StatefulSet'
+          : undefined;
     const w = kind && wname ? state.get(kind, ns, wname) : undefined;
     if (!w || !kind || !wname) return undefined;
     workload = guess;
@@ -120,10 +159,15 @@ export function runtimeState(state: Snapshot, f: RuntimeFinding, ns: string): Ru
     if (containers)
       counted = { apiVersion: 'v1', kind: 'Pod', metadata: { name: wname, namespace: ns }, spec: { containers } };
   }
+  const killed = pod && f.facts.reason !== 'Evicted' ? oomKilledContainer(pod) : undefined;
+  const message = (pod?.status as { message?: unknown } | undefined)?.message;
+  const ev = f.facts.reason === 'Evicted' && typeof message === 'string' ? evictionNumbers(message) : {};
+  const wanted = f.facts.container ?? killed ?? ev.container;
   const c =
-    containers?.find((x) => x.name === f.facts.container) ??
-    (containers?.length === 1 && !f.facts.container ? containers[0] : undefined);
+    containers?.find((x) => x.name === wanted) ?? (containers?.length === 1 && !wanted ? containers[0] : undefined);
   const out: RuntimeState = { quotas: [] };
+  if (tied) out.tied = tied;
+  if (ev.used) out.eviction = ev;
   if (workload) out.workload = workload;
   if (replicas !== undefined) out.replicas = replicas;
   if (c) {
@@ -164,15 +208,41 @@ export function runtimeState(state: Snapshot, f: RuntimeFinding, ns: string): Ru
 /** The lines of a runtime reply: numbers, the one change, and what would refuse it. */
 export function runtimeLines(f: RuntimeFinding, ns: string | undefined, st?: RuntimeState): string[] {
   const facts = f.facts;
+  // A pod found by its status answers as that pod; the eviction message of its status fills what the paste lacks.
+  const g = st?.tied ? { ...f, object: { resource: 'pods', name: st.tied.pod } } : f;
+  const e = st?.eviction;
+  const h: RuntimeFinding =
+    e && !facts.used
+      ? {
+          ...g,
+          facts: {
+            ...facts,
+            ...(e.container && !facts.container ? { container: e.container } : {}),
+            ...(e.resource ? { resource: e.resource } : {}),
+            used: e.used!,
+            ...(e.request ? { request: e.request } : {}),
+          },
+        }
+      : g;
+  const out: string[] = [];
+  if (st?.tied) {
+    const others = st.tied.others;
+    out.push(
+      `This is pod/${st.tied.pod}${ns ? ` (${ns})` : ''}: its status shows ${facts.reason === 'Evicted' ? 'the eviction' : 'the OOM kill'}${others.length ? ` — and ${others.length} more pod${others.length === 1 ? '' : 's'}: ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}` : ''}.`,
+    );
+  }
   switch (facts.reason) {
     case 'OOMKilled':
     case 'ExitCode137':
-      return oomLines(f, ns, st);
+      out.push(...oomLines(h, ns, st));
+      break;
     case 'Evicted':
-      return evictionLines(f, ns, st);
+      out.push(...evictionLines(h, ns, st));
+      break;
     default:
-      return [];
+      break;
   }
+  return out;
 }
 
 function containerWords(facts: FactsOf<'runtime'>, st?: RuntimeState): string {
