@@ -60,7 +60,16 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   // Prose: `the pod was OOM-killed`, `got out of memory killed`, `the container ran out of memory`.
   on('oom-killed', (k) => (wordAt(lower, k, 10) ? runtime(text, k, 'OOMKilled') : undefined));
   on('out of memory killed', (k) => (wordAt(lower, k, 20) ? runtime(text, k, 'OOMKilled') : undefined));
-  on('ran out of memory', (k) => (wordAt(lower, k, 17) ? runtime(text, k, 'OOMKilled') : undefined));
+  // "ran out of memory" is a kill only when a container, pod or process did: "the node ran out of memory"
+  // is node pressure (an eviction or a scheduler message), not this.
+  on('ran out of memory', (k) => {
+    if (!wordAt(lower, k, 17)) return undefined;
+    const before = lower.slice(Math.max(0, k - 40), k);
+    const who = /\b(container|pod|process|build|app|job|java|jvm|it|worker|task|service)s?\s+(?:\S+\s+){0,2}$/.test(
+      before,
+    );
+    return who && !/\bnodes?\s+(?:\S+\s+){0,2}$/.test(before) ? runtime(text, k, 'OOMKilled') : undefined;
+  });
   on('memory cgroup out of memory', (k) => runtime(text, k, 'OOMKilled'));
   // OOM kills in prose and in the kernel's own words: OpenShift builds (`OutOfMemoryKilled: The build pod
   // was killed due to an out of memory condition`), the oom-killer's `X invoked oom-killer: gfp_mask=…`
@@ -273,16 +282,19 @@ function containerAt(lines: readonly Line[], k: number): string | undefined {
     const l = lines[j]!;
     if (l.text.trim() === '' || (j < i && l.indent >= indent)) continue;
     indent = l.indent;
-    const dash = /^(\s*)- /.exec(l.text);
+    // A YAML list item (`- `) or a JSON object in a list (`{` alone on its line, kubectl -o json).
+    const dash = /^(\s*)(?:- |\{\s*$)/.exec(l.text);
     if (dash) {
       const itemIndent = dash[1]!.length;
       const first = NAME_RE.exec(l.text)?.[1];
       if (first) return first;
+      let childIndent: number | undefined;
       for (let n = j + 1; n < lines.length && n < j + 80; n++) {
         const x = lines[n]!;
         if (x.text.trim() === '') continue;
         if (x.indent <= itemIndent) break;
-        if (x.indent === itemIndent + 2) {
+        childIndent ??= x.indent;
+        if (x.indent === childIndent) {
           const m = NAME_RE.exec(x.text);
           if (m) return m[1];
         }

@@ -71,6 +71,7 @@ describe('runtime facts with numbers', () => {
       ],
     ],
     ['runtime/kernel-memcg.txt', [{ reason: 'OOMKilled', limit: '2Gi', used: '2Gi', process: 'node' }]],
+    ['runtime/pod-json-oomkilled.txt', [{ reason: 'OOMKilled', container: 'worker', limit: '512Mi' }]],
   ])('%s', (name, expected) => {
     expect(runtimeFacts(paste(name))).toEqual(expected);
   });
@@ -81,6 +82,7 @@ describe('runtime facts with numbers', () => {
     ['ran out of memory', 'the build container ran out of memory at step 4', [{ reason: 'OOMKilled' }]],
     ['out of memory killed', 'console build pods are getting out of memory killed.', [{ reason: 'OOMKilled' }]],
     ['no OOM in "room killed"', 'the room killed the idea', []],
+    ['a node running out of memory is not a kill', 'the node ran out of memory overnight', []],
   ])('prose: %s', (_n, text, expected) => {
     expect(runtimeFacts(text)).toEqual(expected);
   });
