@@ -30,8 +30,9 @@ import { boundWorkloads, MAX_ANSWER_PODS } from './bounds.ts';
 import { refusalAnswer, Visibility } from './policy.ts';
 import { foreignAffinityTerm } from './manifest-scope.ts';
 import type { Audience } from './gaps.ts';
-import { explain, notWorkingLines, textReply } from './replies/diagnosis.ts';
+import { explain, explained, notWorkingLines, textReply } from './replies/diagnosis.ts';
 import { annotate, asTied, needsTie, tie } from './tie.ts';
+import { runtimeLines, runtimeState } from './replies/runtime.ts';
 
 export interface DiagnoseInput {
   text: string;
@@ -243,6 +244,10 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     const ns = pickNamespace(f, input.namespace, input.state, visibility);
     if (ns) namespaces.add(ns);
     const r = textReply(f, ns);
+    if (f.kind === 'runtime' && input.state && ns && visibility.allows(ns))
+      r.lines = runtimeLines(f, ns, runtimeState(input.state, f, ns));
+    else if (input.state && (f.kind === 'priority' || (f.kind === 'pod-security' && ns && visibility.allows(ns))))
+      explained(r, f, ns, input.state);
     let fixes: Fix[] = [];
     let now: NowVerdict = 'unknown';
     // A namespace the asker may not see is never read: the answer is refused as a whole (its namespaces).

@@ -71,6 +71,28 @@ export interface UnschedulableFacts {
 export interface RuntimeFacts {
   /** `OOMKilled`, `Evicted`, `CPUThrottling`, `ExitCode137`, … */
   reason: string;
+  /** The container the paste names as killed or evicted (describe block, status item, eviction message). */
+  container?: string;
+  /** Eviction: the resource the node was low on (`memory`, `ephemeral-storage`). */
+  resource?: string;
+  /** The container's memory limit as the paste (or the kernel's `memory: … limit NkB`) gives it. */
+  limit?: string;
+  /** Its request of the resource (memory; the eviction's resource): `request is R` / `its request of R` / Requests. */
+  request?: string;
+  /** What it used: the eviction's `was using U`, the kernel's cgroup `memory: usage NkB` or the killed process's anon-rss. */
+  used?: string;
+  /** The process the kernel killed (`Killed process 1234 (java)`, `task=java`). */
+  process?: string;
+  /** The app's own memory cap in the paste: `-Xmx4g` → 4Gi, `--maxmemory 2gb` → 2Gi, `GOMEMLIMIT=3GiB` → 3Gi. */
+  appCap?: AppCap;
+}
+/** A memory cap the application sets itself, and what it comes to in Kubernetes units. */
+export interface AppCap {
+  /** As written: `-Xmx4g`, `--maxmemory 2gb`, `--max-old-space-size=4096`, `GOMEMLIMIT=3GiB`. */
+  setting: string;
+  memory: string;
+  /** The JVM's and V8's caps are the heap only: the process needs more than that. */
+  heapOnly: boolean;
 }
 export interface CloudQuotaFacts {
   provider: 'gcp' | 'aws' | 'azure';
@@ -82,6 +104,33 @@ export interface WebhookDeniedFacts {
   webhook: string;
   reason: string;
   engine?: 'gatekeeper' | 'kyverno';
+  /** Gatekeeper: each `[constraint] message`; Kyverno: each policy's rule and its message. */
+  violations?: PolicyViolation[];
+  /** Kyverno: the resource it names, `Kind/namespace/name` (`policy Deployment/team-a/api for resource violation`). */
+  resource?: string;
+}
+/** One rule a policy engine says the object breaks. */
+export interface PolicyViolation {
+  /** Gatekeeper: the constraint's name; Kyverno: the policy's. */
+  name: string;
+  /** Kyverno: the rule of the policy. */
+  rule?: string;
+  message: string;
+}
+/**
+ * Pod Security admission (staging/src/k8s.io/pod-security-admission/admission/admission.go): `violates
+ * PodSecurity "<level>:<version>": <control> (<detail>), …`; `would violate …` is the warn/audit form.
+ */
+export interface PodSecurityFacts {
+  level: string;
+  version: string;
+  controls: { control: string; detail?: string }[];
+  /** False for `would violate` (a warning or audit annotation: the pod was admitted). */
+  enforced: boolean;
+}
+/** Karpenter's provisioner: why each NodePool cannot launch a node for the pod. */
+export interface KarpenterFacts {
+  nodepools: { nodepool: string; reason: string }[];
 }
 export interface WebhookUnavailableFacts {
   webhook: string;
@@ -128,7 +177,9 @@ export type FindingBody =
   | { layer: 'other'; kind: 'autoscaler'; facts: AutoscalerFacts }
   | { layer: 'other'; kind: 'extender-quota'; facts: ExtenderQuotaFacts }
   | { layer: 'other'; kind: 'volcano'; facts: VolcanoFacts }
-  | { layer: 'other'; kind: 'priority'; facts: PriorityFacts };
+  | { layer: 'other'; kind: 'priority'; facts: PriorityFacts }
+  | { layer: 'other'; kind: 'pod-security'; facts: PodSecurityFacts }
+  | { layer: 'other'; kind: 'karpenter'; facts: KarpenterFacts };
 
 export type FindingKind = FindingBody['kind'];
 /** The body of one kind: `BodyOf<'runtime'>`. */

@@ -20,7 +20,15 @@
  *   but neither quota nor LimitRange: the fix is the pod's priorityClassName or the class itself.
  */
 
-import type { CloudQuotaFacts, FindingBody, Match, WebhookDeniedFacts } from './finding.ts';
+import type {
+  CloudQuotaFacts,
+  FindingBody,
+  KarpenterFacts,
+  Match,
+  PodSecurityFacts,
+  PolicyViolation,
+  WebhookDeniedFacts,
+} from './finding.ts';
 import { lowerAscii } from './normalize.ts';
 import { findWithin, lineEnd, lineStart, scanMany, trimEndOf } from './scan.ts';
 import { splitHistogram } from './scheduler.ts';
@@ -134,12 +142,63 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const rest = text.slice(q + 1, q + 40);
     if (!/^ denied the request/.test(rest)) return undefined;
     const from = q + 1 + ' denied the request'.length;
-    const end = lineEnd(text, from, 2000);
+    let end = lineEnd(text, from, 2000);
     const reason = text.slice(from, end).replace(/^:\s*/, '').trim();
     const facts: WebhookDeniedFacts = { webhook, reason };
     if (/gatekeeper/i.test(webhook)) facts.engine = 'gatekeeper';
     else if (/kyverno/i.test(webhook)) facts.engine = 'kyverno';
-    return other({ layer: 'other', kind: 'webhook-denied', facts }, text, k, end);
+    const body = facts.engine ? policyBody(text, from, facts.engine) : undefined;
+    if (body) {
+      end = Math.max(end, body.end);
+      if (body.violations.length) facts.violations = body.violations;
+      if (body.resource) facts.resource = body.resource;
+      if (!facts.reason && body.head) facts.reason = body.head;
+    }
+    const found = other({ layer: 'other', kind: 'webhook-denied', facts }, text, k, end);
+    // Kyverno names the object: `Deployment/team-a/api` (namespaced) or `Namespace/team-a`.
+    const ref = facts.resource ? /^([A-Za-z0-9]+)\/(?:([^/]*)\/)?([^/]+)$/.exec(facts.resource) : null;
+    if (ref) {
+      found.object = { resource: kindResource(ref[1]!), name: ref[3]! };
+      if (ref[2]) found.namespace = ref[2];
+    }
+    return found;
+  });
+
+  // Pod Security admission: `violates PodSecurity "restricted:latest": …` (enforce) / `would violate …` (warn, audit).
+  const podSecurity = (k: number, would: boolean): Match | undefined => {
+    const m = /^(?:would )?violates? PodSecurity "([a-z]{1,20}):([a-z0-9.]{1,20})": /i.exec(text.slice(k, k + 90));
+    if (!m) return undefined;
+    const from = k + m[0].length;
+    const end = lineEnd(text, from, 4000);
+    const facts: PodSecurityFacts = {
+      level: m[1]!,
+      version: m[2]!,
+      controls: podSecurityControls(text.slice(from, end)),
+      enforced: !would,
+    };
+    const env = envelope(text, k);
+    const found = other({ layer: 'other', kind: 'pod-security', facts }, text, env.start, end);
+    if (env.pod) found.object = { resource: 'pods', name: env.pod };
+    return found;
+  };
+  on('violates podsecurity "', (k) => podSecurity(k, false));
+  on('would violate podsecurity "', (k) => podSecurity(k, true));
+
+  // Karpenter's provisioner: `incompatible with nodepool "x", daemonset overhead={…}, <why>` (`; ` between
+  // NodePools) and `all available instance types exceed limits for nodepool: "x"` (its spec.limits).
+  on('incompatible with nodepool ', (k) => {
+    // One finding per message: the first NodePool of it starts it.
+    const before = text.slice(Math.max(0, k - 400), k);
+    const ls = before.lastIndexOf('\n');
+    if (/; $/.test(before) && /incompatible with nodepool |exceed limits for nodepool/.test(before.slice(ls + 1)))
+      return undefined;
+    return karpenter(text, k);
+  });
+  on('all available instance types exceed limits for nodepool', (k) => {
+    const before = text.slice(Math.max(0, k - 400), k);
+    const ls = before.lastIndexOf('\n');
+    if (/incompatible with nodepool |exceed limits for nodepool/.test(before.slice(ls + 1))) return undefined;
+    return karpenter(text, k);
   });
 
   // A webhook that did not answer (`failed calling webhook "x": … context deadline exceeded`): the
@@ -161,7 +220,14 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   on("didn't trigger scale-up", (k) => {
     const end = lineEnd(text, k, 2000);
     const colon = findWithin(text, ':', k, end);
-    const body = colon > 0 ? text.slice(colon + 1, end).trim() : '';
+    // A quoted paste (`"pod didn't trigger scale-up: … reached."`) ends in its closing quote.
+    const body =
+      colon > 0
+        ? text
+            .slice(colon + 1, end)
+            .trim()
+            .replace(/["'`]+$/, '')
+        : '';
     const reasons = /^\d/.test(body)
       ? splitHistogram(trimEndOf(body, '.'))
       : body
@@ -216,4 +282,172 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   });
   scanMany(lower, table, out);
   return out.sort((a, b) => a.start - b.start);
+}
+
+/** The policy rules after a Gatekeeper or Kyverno `denied the request`, and where they end. */
+function policyBody(
+  text: string,
+  from: number,
+  engine: 'gatekeeper' | 'kyverno',
+): { violations: PolicyViolation[]; resource?: string; head?: string; end: number } | undefined {
+  const limit = Math.min(text.length, from + 8000);
+  if (engine === 'gatekeeper') {
+    // `[constraint] message`, one per line (`[denied by constraint] message` before Gatekeeper 3.4).
+    const out: PolicyViolation[] = [];
+    let at = from;
+    let end = from;
+    let first = true;
+    while (at < limit) {
+      const le = lineEnd(text, at, 4000);
+      const line = text.slice(at, le).replace(first ? /^:\s*/ : /^\s*/, '');
+      if (!/^\[[^\]\n]{1,253}\]/.test(line)) break;
+      // A line may hold several (`[a] msg [a] msg2` once a paste's lines were joined).
+      for (const part of line.split(/\s(?=\[(?:denied by )?[a-z0-9][a-z0-9.-]{0,252}\]\s)/)) {
+        const m = /^\[(?:denied by )?([^\]\n]{1,253})\]\s*(.*)$/.exec(part);
+        if (m) out.push({ name: m[1]!, message: m[2]!.trim() });
+      }
+      end = le;
+      first = false;
+      at = le + 1;
+    }
+    return out.length ? { violations: out, end } : undefined;
+  }
+  const w = text.slice(from, limit);
+  const head =
+    /^:?\s*(?:policy ([A-Za-z0-9]+\/[^\s/]*\/[^\s:]+|[A-Za-z0-9]+\/[^\s:]+) for resource violations?:|resource ([A-Za-z0-9]+\/[^\s/]*\/[^\s:]+|[A-Za-z0-9]+\/[^\s:]+) was blocked due to the following policies:?)/.exec(
+      w,
+    );
+  if (!head) return undefined;
+  const resource = head[1] ?? head[2]!;
+  const rest = w.slice(head[0].length);
+  const violations: PolicyViolation[] = [];
+  let used = head[0].length;
+  if (/^[ \t]*\n/.test(rest)) {
+    // The YAML form: `policy:` lines, each with indented `rule: message` lines (messages folded over lines).
+    let policy: string | undefined;
+    let current: PolicyViolation | undefined;
+    let at = rest.indexOf('\n') + 1;
+    while (at > 0 && at < rest.length) {
+      const le = rest.indexOf('\n', at);
+      const stop = le < 0 ? rest.length : le;
+      const line = rest.slice(at, stop);
+      if (line.trim() === '') {
+        // Blank lines separate the header from the policies; one after them ends the message.
+        if (violations.length) break;
+        at = stop + 1;
+        continue;
+      }
+      const p = /^\s{0,4}([a-z0-9][a-z0-9.-]{0,252}):\s*$/.exec(line);
+      const r = /^(\s+)([A-Za-z0-9][A-Za-z0-9_.-]{0,252}):\s+(.*)$/.exec(line);
+      if (p) {
+        policy = p[1]!;
+        current = undefined;
+      } else if (r && policy && (r[1]!.length <= 4 || !current)) {
+        current = { name: policy, rule: r[2]!, message: r[3]! };
+        violations.push(current);
+      } else if (current && /^\s+\S/.test(line)) {
+        current.message += ` ${line.trim()}`;
+      } else break;
+      used = head[0].length + stop;
+      at = stop + 1;
+    }
+  } else {
+    // One line: `policy: rule: 'message' policy2: rule2: 'message'` (a message quoted, or up to the next pair).
+    const re =
+      /\s*([a-z0-9][a-z0-9.-]{0,252}):\s+([A-Za-z0-9][A-Za-z0-9_.-]{0,252}):\s+('(?:[^'\n]|'')*'|.*?)(?=\s+[a-z0-9][a-z0-9.-]{0,252}:\s+[A-Za-z0-9][A-Za-z0-9_.-]{0,252}:\s|\n|$)/y;
+    const one = rest.slice(0, Math.min(rest.length, 4000, rest.includes('\n') ? rest.indexOf('\n') : rest.length));
+    let m = re.exec(one);
+    while (m) {
+      violations.push({ name: m[1]!, rule: m[2]!, message: m[3]! });
+      used = head[0].length + re.lastIndex;
+      m = re.exec(one);
+    }
+  }
+  for (const v of violations) v.message = unquote(v.message);
+  return { violations, resource, head: head[0].replace(/^:?\s*/, '').trim(), end: from + used };
+}
+
+/** A YAML single-quoted scalar as its text: quotes off, `''` → `'`, whitespace folded. */
+function unquote(s: string): string {
+  const t = s.trim().replace(/\s+/g, ' ');
+  return /^'.*'$/.test(t) ? t.slice(1, -1).replace(/''/g, "'") : t;
+}
+
+/** `control (detail), control, …` at parenthesis depth 0 (a detail may hold commas). */
+function podSecurityControls(s: string): { control: string; detail?: string }[] {
+  const out: { control: string; detail?: string }[] = [];
+  let depth = 0;
+  let start = 0;
+  const push = (part: string) => {
+    const t = part.trim();
+    if (!t) return;
+    const m = /^([^()]*?)\s*\((.*)\)$/.exec(t);
+    out.push(m ? { control: m[1]!, detail: m[2]! } : { control: t });
+  };
+  for (let i = 0; i < s.length && i < 4000; i++) {
+    const c = s[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (c === ',' && depth === 0 && s[i + 1] === ' ') {
+      push(s.slice(start, i));
+      start = i + 2;
+    }
+  }
+  push(s.slice(start).replace(/["',}\s]+$/, (x) => (x.startsWith(')') ? x : '')));
+  return out;
+}
+
+/** A Karpenter message from `k`: each NodePool with its reason, up to the end of the message. */
+function karpenter(text: string, k: number): Match {
+  const le = lineEnd(text, k, 6000);
+  // A log line wraps the message in JSON (`"message":"Could not schedule pod, …","pod":"ns/name"}`): it
+  // ends at the first `","key` or `"}` outside the braces of `daemonset overhead={…}`.
+  let end = le;
+  const ls = lineStart(text, k);
+  const quoted = text.slice(ls, k).includes('"message":"');
+  let pod: { namespace: string; name: string } | undefined;
+  if (quoted) {
+    let depth = 0;
+    for (let i = k; i < le; i++) {
+      const c = text[i];
+      if (c === '{') depth++;
+      else if (c === '}' && depth > 0) depth--;
+      else if (depth === 0 && c === '"' && /^"?(?:","[A-Za-z]|"?\})/.test(text.slice(i, i + 5))) {
+        end = i;
+        break;
+      }
+    }
+    const p = /"pod":"([a-z0-9][a-z0-9-]{0,62})\/([a-z0-9][a-z0-9.-]{0,252})"/.exec(text.slice(ls, le));
+    if (p) pod = { namespace: p[1]!, name: p[2]! };
+  }
+  const body = text.slice(k, end);
+  const nodepools: KarpenterFacts['nodepools'] = [];
+  for (const part of body.split(/; /)) {
+    const inc = /^incompatible with nodepool "([^"\n]{1,253})", (?:daemonset overhead=\{[^}]*\}, )?(.*)$/s.exec(part);
+    if (inc) {
+      nodepools.push({ nodepool: inc[1]!, reason: inc[2]!.trim() });
+      continue;
+    }
+    const lim = /^all available instance types exceed limits for nodepool:? "?([^"\s]{1,253})"?/.exec(part);
+    if (lim) nodepools.push({ nodepool: lim[1]!, reason: 'all available instance types exceed limits for nodepool' });
+  }
+  const start = /(?:Failed|Could not) to schedule pod, $|Could not schedule pod, $/.test(
+    text.slice(Math.max(0, k - 40), k),
+  )
+    ? text.slice(Math.max(0, k - 40), k).search(/(?:Failed|Could not)/) + Math.max(0, k - 40)
+    : k;
+  const found = other({ layer: 'other', kind: 'karpenter', facts: { nodepools } }, text, start, end);
+  if (pod) {
+    found.object = { resource: 'pods', name: pod.name };
+    found.namespace = pod.namespace;
+  }
+  return found;
+}
+
+/** `Deployment` → `deployments`, `Pod` → `pods`, `Ingress` → `ingresses`, `NetworkPolicy` → `networkpolicies`. */
+function kindResource(kind: string): string {
+  const l = kind.toLowerCase();
+  if (/(s|x|ch|sh)$/.test(l)) return `${l}es`;
+  if (/[^aeiou]y$/.test(l)) return `${l.slice(0, -1)}ies`;
+  return `${l}s`;
 }

@@ -14,12 +14,13 @@
  * - the kube-prometheus `CPUThrottlingHigh` alert and "CPU throttling" reports.
  */
 
-import type { BodyOf, Match } from './finding.ts';
+import type { AppCap, BodyOf, Match, RuntimeFacts } from './finding.ts';
+import { Quantity } from '../quantity.ts';
+import { lowerAscii } from './normalize.ts';
+import { lineEnd, lineStart, scanMany } from './scan.ts';
 
 /** What this module finds: runtime findings. */
 export type RuntimeMatch = Match<BodyOf<'runtime'>>;
-import { lowerAscii } from './normalize.ts';
-import { lineEnd, lineStart, scanMany } from './scan.ts';
 
 function wordAt(lower: string, k: number, len: number): boolean {
   const before = k === 0 ? ' ' : lower[k - 1]!;
@@ -50,9 +51,24 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   };
   on('oomkilled', (k) => (wordAt(lower, k, 9) ? runtime(text, k, 'OOMKilled') : undefined));
   on('oom killed', (k) => {
+    if (!wordAt(lower, k, 10)) return undefined;
     const m = runtime(text, k, 'OOMKilled');
-    m.version = '2014';
+    // The 2014 kubelet's reason `OOM Killed`; prose (`was OOM killed`) dates nothing.
+    if (/(?:"|reason:\s{0,20})$/.test(lower.slice(Math.max(0, k - 24), k))) m.version = '2014';
     return m;
+  });
+  // Prose: `the pod was OOM-killed`, `got out of memory killed`, `the container ran out of memory`.
+  on('oom-killed', (k) => (wordAt(lower, k, 10) ? runtime(text, k, 'OOMKilled') : undefined));
+  on('out of memory killed', (k) => (wordAt(lower, k, 20) ? runtime(text, k, 'OOMKilled') : undefined));
+  // "ran out of memory" is a kill only when a container, pod or process did: "the node ran out of memory"
+  // is node pressure (an eviction or a scheduler message), not this.
+  on('ran out of memory', (k) => {
+    if (!wordAt(lower, k, 17)) return undefined;
+    const before = lower.slice(Math.max(0, k - 40), k);
+    const who = /\b(container|pod|process|build|app|job|java|jvm|it|worker|task|service)s?\s+(?:\S+\s+){0,2}$/.test(
+      before,
+    );
+    return who && !/\bnodes?\s+(?:\S+\s+){0,2}$/.test(before) ? runtime(text, k, 'OOMKilled') : undefined;
   });
   on('memory cgroup out of memory', (k) => runtime(text, k, 'OOMKilled'));
   // OOM kills in prose and in the kernel's own words: OpenShift builds (`OutOfMemoryKilled: The build pod
@@ -129,5 +145,278 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   on('throttling of cpu', (k) => runtime(text, k, 'CPUThrottling'));
   on('cpu throttling', (k) => runtime(text, k, 'CPUThrottling'));
   scanMany(lower, table, out);
-  return out.sort((a, b) => a.start - b.start);
+  out.sort((a, b) => a.start - b.start);
+  withNumbers(text, out);
+  return out;
+}
+
+// ---- The numbers around a runtime finding (issue #17, Deliver 4) ----
+
+/** Keys of `kubectl get -o yaml` / describe that look like a describe container header (`  app:`). */
+const NOT_A_CONTAINER = new Set([
+  'containers',
+  'initcontainers',
+  'resources',
+  'limits',
+  'requests',
+  'terminated',
+  'running',
+  'waiting',
+  'state',
+  'status',
+  'spec',
+  'metadata',
+  'env',
+  'ports',
+  'volumes',
+  'volumemounts',
+  'labels',
+  'annotations',
+  'conditions',
+  'tolerations',
+  'items',
+  'data',
+  'command',
+  'args',
+  'securitycontext',
+  'mounts',
+  'environment',
+  'events',
+]);
+
+interface Line {
+  start: number;
+  text: string;
+  indent: number;
+}
+
+function linesOf(text: string): Line[] {
+  const out: Line[] = [];
+  let at = 0;
+  for (const t of text.split('\n')) {
+    out.push({ start: at, text: t, indent: t.length - t.trimStart().length });
+    at += t.length + 1;
+  }
+  return out;
+}
+
+function lineIndexAt(lines: readonly Line[], k: number): number {
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lines[mid]!.start <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+const QTY = '([0-9]+(?:\\.[0-9]+)?(?:[KMGTPE]i|[kMGTPE]|m)?)';
+/** `  app:` (a describe container header). */
+const HEADER_RE = /^\s{1,8}([a-z0-9][a-z0-9-]{0,62}):\s*$/;
+/** `- name: app`, `name: app`, `"name": "app",`. */
+const NAME_RE = /^\s*(?:- )?"?name"?:\s*["']?([a-z0-9][a-z0-9.-]{0,62})["']?,?\s*$/;
+const MEMORY_RE = new RegExp(`^\\s*"?memory"?:\\s*["']?${QTY}["']?,?\\s*$`);
+const BLOCK_RE = /^\s*(?:- )?"?(limits|requests|Limits|Requests)"?:\s*(\{.*)?$/;
+
+/** One container's memory as the paste shows it: limit and request, and where its name was. */
+interface ContainerMemory {
+  name?: string;
+  limit?: string;
+  request?: string;
+}
+
+/** The name a line gives a container, if it is a container header or a `name:` line. */
+function nameOn(l: Line): string | undefined {
+  const h = HEADER_RE.exec(l.text);
+  if (h && !NOT_A_CONTAINER.has(h[1]!)) return h[1];
+  return NAME_RE.exec(l.text)?.[1];
+}
+
+/**
+ * Memory limits and requests in the paste (describe `Limits:`/`Requests:` blocks, YAML `limits:` maps, JSON
+ * `"limits": {"memory": "2Gi"}`), each with the container name seen last before it.
+ */
+function containerMemory(lines: readonly Line[]): ContainerMemory[] {
+  const out: ContainerMemory[] = [];
+  let name: string | undefined;
+  let current: ContainerMemory | undefined;
+  let block: { which: 'limit' | 'request'; indent: number } | undefined;
+  for (const l of lines) {
+    if (l.text.trim() === '') continue;
+    if (block && l.indent <= block.indent) block = undefined;
+    const b = BLOCK_RE.exec(l.text);
+    if (b) {
+      const which = b[1]!.toLowerCase() === 'limits' ? 'limit' : 'request';
+      if (!current || current.name !== name) {
+        current = name === undefined ? {} : { name };
+        out.push(current);
+      }
+      const inline = b[2] ? new RegExp(`"memory":\\s*"${QTY}"`).exec(b[2]) : null;
+      if (inline) current[which] = inline[1]!;
+      else block = { which, indent: l.indent };
+      continue;
+    }
+    if (block && current) {
+      const m = MEMORY_RE.exec(l.text);
+      if (m) current[block.which] = m[1]!;
+      continue;
+    }
+    const n = nameOn(l);
+    if (n !== undefined) name = n;
+  }
+  return out.filter((c) => c.limit !== undefined || c.request !== undefined);
+}
+
+/**
+ * The container a runtime line at `k` is about: in a `containerStatuses` item, its `name:` (before or
+ * after the reason: kubectl's YAML sorts keys, its JSON does not); in `kubectl describe`, the container
+ * header above it.
+ */
+function containerAt(lines: readonly Line[], k: number): string | undefined {
+  const i = lineIndexAt(lines, k);
+  let indent = lines[i]!.indent;
+  // Walk up the parents (each line with less indentation than the last): a list item (`- `) or a describe
+  // container header (`  app:`) ends the walk.
+  for (let j = i; j >= 0 && j > i - 200; j--) {
+    const l = lines[j]!;
+    if (l.text.trim() === '' || (j < i && l.indent >= indent)) continue;
+    indent = l.indent;
+    // A YAML list item (`- `) or a JSON object in a list (`{` alone on its line, kubectl -o json).
+    const dash = /^(\s*)(?:- |\{\s*$)/.exec(l.text);
+    if (dash) {
+      const itemIndent = dash[1]!.length;
+      const first = NAME_RE.exec(l.text)?.[1];
+      if (first) return first;
+      let childIndent: number | undefined;
+      for (let n = j + 1; n < lines.length && n < j + 80; n++) {
+        const x = lines[n]!;
+        if (x.text.trim() === '') continue;
+        if (x.indent <= itemIndent) break;
+        childIndent ??= x.indent;
+        if (x.indent === childIndent) {
+          const m = NAME_RE.exec(x.text);
+          if (m) return m[1];
+        }
+      }
+      return undefined;
+    }
+    if (j < i) {
+      const h = HEADER_RE.exec(l.text);
+      if (h && !NOT_A_CONTAINER.has(h[1]!)) return h[1];
+      if (/^(Containers|Init Containers):\s*$/.test(l.text.trim())) return undefined;
+    }
+    if (indent === 0) return undefined;
+  }
+  return undefined;
+}
+
+/** `-Xmx4g`, `--maxmemory 2gb`, `maxmemory 2gb`, `--max-old-space-size=4096`, `GOMEMLIMIT=3GiB` in the paste. */
+export function appCapIn(text: string): AppCap | undefined {
+  const jvm = /-Xmx([0-9]{1,7})([kKmMgGtT]?)\b/.exec(text);
+  if (jvm) {
+    const unit = { '': '', k: 'Ki', m: 'Mi', g: 'Gi', t: 'Ti' }[jvm[2]!.toLowerCase() as '' | 'k' | 'm' | 'g' | 't'];
+    return { setting: jvm[0], memory: canonical(`${jvm[1]}${unit}`), heapOnly: true };
+  }
+  const v8 = /--max[-_]old[-_]space[-_]size[= ]([0-9]{1,7})\b/.exec(text);
+  if (v8) return { setting: v8[0], memory: canonical(`${v8[1]}Mi`), heapOnly: true };
+  // redis.conf units: 1k = 1000 bytes, 1kb = 1024 bytes, 1g = 10^9, 1gb = 2^30 (case-insensitive).
+  const redis = /(?:^|[\s"'])(--maxmemory|maxmemory)[=\s]{1,12}"?([0-9]{1,13})(kb|mb|gb|k|m|g|b)?\b/i.exec(text);
+  if (redis) {
+    const u = (redis[3] ?? '').toLowerCase();
+    const unit = { '': '', b: '', k: 'k', kb: 'Ki', m: 'M', mb: 'Mi', g: 'G', gb: 'Gi' }[u] ?? '';
+    const setting = redis[0].replace(/^[\s"']/, '').replace(/\s+/g, ' ');
+    return { setting, memory: canonical(`${redis[2]}${unit}`), heapOnly: false };
+  }
+  // Go's runtime/debug: a byte count with B, KiB, MiB, GiB or TiB (`GOMEMLIMIT=3GiB`, or an env `value:` after it).
+  const go = /GOMEMLIMIT"?(?:[=:]\s*|,?\s*"?value"?:\s*)["']?([0-9]{1,13})(B|KiB|MiB|GiB|TiB)?\b/.exec(text);
+  if (go) {
+    const unit = { B: '', KiB: 'Ki', MiB: 'Mi', GiB: 'Gi', TiB: 'Ti' }[go[2] ?? 'B'] ?? '';
+    return { setting: `GOMEMLIMIT=${go[1]}${go[2] ?? ''}`, memory: canonical(`${go[1]}${unit}`), heapOnly: false };
+  }
+  return undefined;
+}
+
+function canonical(q: string): string {
+  const v = Quantity.tryParse(q);
+  return v ? v.toString() : q;
+}
+
+/** The kernel's words: the killed process, its anon-rss, and the cgroup's `memory: usage NkB, limit NkB`. */
+function kernelNumbers(text: string): { process?: string; used?: string; limit?: string } {
+  const out: { process?: string; used?: string; limit?: string } = {};
+  const killed = /Killed process \d{1,10} \(([^)\n]{1,64})\)(?:,? total-vm:\d{1,20}kB, anon-rss:(\d{1,20})kB)?/.exec(
+    text,
+  );
+  if (killed) {
+    out.process = killed[1]!;
+    if (killed[2]) out.used = canonical(`${killed[2]}Ki`);
+  } else {
+    const task = /oom-kill:constraint=[A-Z_]{1,40}\b[^\n]{0,600}?,task=([^,\s]{1,64}),pid=\d/.exec(text);
+    if (task) out.process = task[1]!;
+  }
+  const cg = /memory: usage (\d{1,20})kB, limit (\d{1,20})kB/.exec(text);
+  if (cg) {
+    out.used = canonical(`${cg[1]}Ki`);
+    out.limit = canonical(`${cg[2]}Ki`);
+  }
+  return out;
+}
+
+const NUM = '([0-9]+(?:\\.[0-9]+)?[A-Za-z]{0,2})';
+/**
+ * The eviction message's own numbers (pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt `The node was low
+ * on resource: %v. `, then containerMessageFmt, new `Container %s was using %s, request is %s, has larger
+ * consumption of %v. ` and old `Container %s was using %s, which exceeds its request of %s.`): the first
+ * one in the paste, for every eviction finding of it (the `Reason: Evicted` row and the message are one).
+ */
+export function evictionNumbers(text: string): Partial<RuntimeFacts> {
+  const out: Partial<RuntimeFacts> = {};
+  const at = text.search(/The node was low on resource: /i);
+  if (at < 0) return out;
+  const w = text.slice(at, Math.min(text.length, at + 1200));
+  const low = /^The node was low on resource: ([a-z][a-z0-9./-]{0,60}?)\.?(?:\s|$)/i.exec(w);
+  if (low) out.resource = low[1]!;
+  const c = new RegExp(
+    `Container ([a-z0-9][a-z0-9.-]{0,62}) was using ${NUM}, (?:request is ${NUM}, has larger consumption of|which exceeds its request of ${NUM})`,
+  ).exec(w);
+  if (c) {
+    out.container = c[1]!;
+    out.used = c[2]!;
+    out.request = c[3] ?? c[4]!;
+  }
+  return out;
+}
+
+/** Adds the numbers the paste holds to the OOM and eviction findings (others keep `{reason}`). */
+function withNumbers(text: string, matches: RuntimeMatch[]): void {
+  const relevant = matches.filter(
+    (m) => m.facts.reason === 'OOMKilled' || m.facts.reason === 'ExitCode137' || m.facts.reason === 'Evicted',
+  );
+  if (relevant.length === 0) return;
+  const lines = linesOf(text);
+  const memory = containerMemory(lines);
+  const kernel = kernelNumbers(text);
+  const cap = appCapIn(text);
+  const eviction = evictionNumbers(text);
+  // A paste of thousands of kills (a log) gets the numbers of its first ones: the rest are repeats.
+  for (const m of relevant.slice(0, 500)) {
+    const f: RuntimeFacts = { reason: m.facts.reason };
+    const evicted = m.facts.reason === 'Evicted';
+    const ev = evicted ? eviction : {};
+    const container = ev.container ?? containerAt(lines, m.start);
+    if (container) f.container = container;
+    if (ev.resource) f.resource = ev.resource;
+    const mine = container ? memory.find((c) => c.name === container) : undefined;
+    const own = mine ?? (memory.length === 1 && (!memory[0]!.name || !container) ? memory[0] : undefined);
+    const limit = own?.limit ?? (evicted ? undefined : kernel.limit);
+    if (limit) f.limit = limit;
+    const request = ev.request ?? (!ev.resource || ev.resource === 'memory' ? own?.request : undefined);
+    if (request) f.request = request;
+    const used = ev.used ?? (evicted ? undefined : kernel.used);
+    if (used) f.used = used;
+    if (!evicted && kernel.process) f.process = kernel.process;
+    if (cap) f.appCap = cap;
+    m.facts = f;
+  }
 }

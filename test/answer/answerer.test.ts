@@ -113,7 +113,9 @@ describe('question', () => {
     expect(r.replies[0]!.kind).toBe('help');
     expect(r.replies[0]!.headline).toBe('Paste an error, an event or a manifest — or ask:');
     // examples from the channel's own namespace: its first Deployment and quota
-    expect(r.replies[0]!.lines).toContain('what if api scales to 8 in team-a?');
+    expect(r.replies[0]!.lines).toContain(
+      'what if api scales to 8 in team-a?   ·   can I add 3 more replicas of api in team-a?',
+    );
     // requests.cpu 8 × 2; the LimitRange's max cpu 2 × 2
     expect(r.replies[0]!.lines).toContain('raise requests.cpu of team-quota to 16 in team-a');
     expect(r.replies[0]!.lines).toContain('what if the limitrange defaults max cpu is 4 in team-a?');
@@ -481,27 +483,43 @@ describe('question: help drawn from the namespace at hand (small state)', () => 
     const r = await createAnswerer().question('lunch at noon?', inlineCtx(smallState('4'), { defaultNamespace: 'ro' }));
     const lines = r.replies[0]!.lines;
     expect(lines).toEqual([
-      'what if api scales to 8 in ro?',
+      'what if api scales to 8 in ro?   ·   can I add 3 more replicas of api in ro?',
       'what if api requests 250m cpu in ro?',
       // pods 4 × 2
       'raise pods of ro-quota to 8 in ro',
       // max cpu 1 × 2
       'what if the limitrange limits max cpu is 2 in ro?',
+      'how much cpu is left in ro?',
       'what if r1 goes down?',
+      'is r1 back?   ·   what if r1 is uncordoned?',
+      'add a node like r1   ·   would another node help in ro?',
       'roll out api in ro',
       'what if api rolls out with 500m cpu in ro?',
+      // no PriorityClass in the small state: the placeholder
+      'what if api gets priorityClass PRIORITYCLASS in ro?',
+      'what priority does api have in ro?   ·   which PriorityClasses can I use?',
       'why is api pending?',
       'quota ro   (or /quota ro in Slack)',
     ]);
-    const types = lines.map((l) => parseQuestion(l).type);
+    // Each example and its alternative (after ` · `) is a question of its own.
+    const types = lines.flatMap((l) => l.split('   ·   ')).map((l) => parseQuestion(l).type);
     expect(types).toEqual([
+      'scale',
       'scale',
       'requests',
       'quota',
       'limitrange',
+      'left',
       'drain',
+      'node',
+      'uncordon',
+      'addNode',
+      'nodeNeeded',
       'rollout',
       'rollout',
+      'priorityClass',
+      'priority',
+      'priority',
       'why',
       'headroom',
     ]);

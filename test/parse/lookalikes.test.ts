@@ -36,6 +36,7 @@ describe('findLookalikes', () => {
             webhook: 'validation.gatekeeper.sh',
             reason: '[container-must-have-limits] container <app> has no cpu limit',
             engine: 'gatekeeper',
+            violations: [{ name: 'container-must-have-limits', message: 'container <app> has no cpu limit' }],
           },
         },
       ],

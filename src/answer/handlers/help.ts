@@ -36,6 +36,8 @@ export function helpExamples(state: Snapshot | undefined, ctx: AskContext): Help
     quota: quota?.metadata.name ?? 'QUOTA',
     quotaResource: qRes,
     quotaTo: qNow && qNow.sign() > 0 ? qNow.times(2).toString() : '20',
+    // PriorityClasses are cluster-wide: naming one shows no namespace's objects.
+    ...priorityClassOf(state),
     ...(lr
       ? {
           limitRange: {
@@ -45,6 +47,11 @@ export function helpExamples(state: Snapshot | undefined, ctx: AskContext): Help
         }
       : {}),
   };
+}
+
+function priorityClassOf(state: Snapshot | undefined): { priorityClass?: string } {
+  const name = state?.list('PriorityClass').find((p) => !p.metadata.name?.startsWith('system-'))?.metadata.name;
+  return name ? { priorityClass: name } : {};
 }
 
 export function helpFor(state: Snapshot | undefined, ctx: AskContext): Answer {

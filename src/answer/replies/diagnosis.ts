@@ -8,6 +8,11 @@ import { LAYERS, PATH_STATIONS } from '../../k8s/layers.ts';
 import { freeOf } from '../../engine/diagnose/subject.ts';
 import type { Fix, Reply } from '../types.ts';
 import { emptyReply } from '../types.ts';
+import type { Snapshot } from '../../k8s/snapshot.ts';
+import { runtimeLines } from './runtime.ts';
+import { lookalikeText, type LookalikeText } from './lookalike.ts';
+import { priorityText } from './priority.ts';
+import { decodeText, isDecodeError } from './decode.ts';
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
@@ -25,7 +30,19 @@ export function explain(f: Finding): string {
     case 'limitrange':
       return 'A LimitRange in the namespace bounds each container or pod; the values after defaulting fall outside it, so admission refused the object.';
     case 'api-validation':
+      if (isDecodeError(f))
+        return 'The request body did not decode: a resource quantity is not written the way Kubernetes reads quantities, so the object never reached validation or admission.';
       return 'The API server validates every container: a request may not exceed its limit (and extended resources need request = limit).';
+    case 'priority':
+      return 'The Priority admission plugin refused the pod: its PriorityClass is missing or its spec sets priority itself. Not quota or LimitRange.';
+    case 'pod-security':
+      return "Pod Security admission checks each pod against the namespace's Pod Security Standard level; it is about securityContext, not resources.";
+    case 'webhook-denied':
+      return "An admission webhook (a policy engine such as Gatekeeper or Kyverno) refused the object: the cluster's own policy, not ResourceQuota, LimitRange or scheduling.";
+    case 'autoscaler':
+      return 'cluster-autoscaler declined to add a node for the Pending pod; its node groups decide what it can add. Not quota or LimitRange.';
+    case 'karpenter':
+      return 'Karpenter could not launch a node that fits the pod; its NodePools decide what can be launched. Not quota or LimitRange.';
     case 'unschedulable':
       return 'The pod was admitted (quota and LimitRange passed) but no node can take it now; it stays Pending until something changes.';
     case 'runtime':
@@ -74,9 +91,16 @@ function iconFor(layer: string): string {
   return layer === 'scheduler' ? '⏳' : layer === 'runtime' ? '💥' : layer === 'other' ? 'ℹ️' : '🚫';
 }
 
+/** `deployments` → `deployment`, `ingresses` → `ingress`, `networkpolicies` → `networkpolicy`. */
+function singular(resource: string): string {
+  if (resource.endsWith('ies')) return `${resource.slice(0, -3)}y`;
+  if (/(ss|x|ch|sh)es$/.test(resource)) return resource.slice(0, -2);
+  return resource.endsWith('s') ? resource.slice(0, -1) : resource;
+}
+
 function objectWords(f: Finding, ns: string | undefined): string {
   const what = f.object?.name
-    ? `${f.object.resource === 'pods' || !f.object.resource ? 'pod' : f.object.resource} ${f.object.name}`
+    ? `${f.object.resource === 'pods' || !f.object.resource ? 'pod' : singular(f.object.resource)} ${f.object.name}`
     : f.controller
       ? `pods of ${f.controller.kind} ${f.controller.name}`
       : '';
@@ -148,6 +172,7 @@ export function textReply(f: Finding, ns: string | undefined): Reply {
       break;
     }
     case 'api-validation':
+      if (isDecodeError(f)) break;
       r.lines.push(
         `${str(f.facts.resource)} request ${str(f.facts.value)} is above its limit${f.facts.limit ? ` ${str(f.facts.limit)}` : ''}: set the request ≤ the limit, or raise the limit.`,
       );
@@ -171,10 +196,33 @@ export function textReply(f: Finding, ns: string | undefined): Reply {
       r.lines.push('Quota is not the problem here: raising it will not help.');
       break;
     }
+    case 'runtime':
+      r.lines.push(...runtimeLines(f, ns));
+      break;
     default:
       break;
   }
+  explained(r, f, ns);
   return r;
+}
+
+/** The explained text of a look-alike, a Priority refusal or a decode error; undefined for the other kinds. */
+function explainedText(f: Finding, ns: string | undefined, state?: Snapshot): LookalikeText | undefined {
+  if (f.kind === 'priority') return priorityText(f, state);
+  if (f.kind === 'api-validation' && isDecodeError(f)) return decodeText(f);
+  return lookalikeText(f, ns, state);
+}
+
+/**
+ * Gives a look-alike, Priority or decode finding its own headline and lines (docs/replies.md "Look-alikes");
+ * with the state, what it adds (the namespace's Pod Security labels, the PriorityClasses that exist).
+ */
+export function explained(r: Reply, f: Finding, ns: string | undefined, state?: Snapshot): void {
+  const t = explainedText(f, ns, state);
+  if (!t) return;
+  const obj = objectWords(f, ns);
+  r.headline = obj ? `${t.headline} — ${obj}` : t.headline;
+  r.lines = [...t.lines];
 }
 
 function limitRangeAdvice(v: {
