@@ -4,12 +4,11 @@
  * template and is bound to a node; a bare Pod when it is admitted and bound; an object the state does
  * not hold (a pasted error's stand-in) when it would be admitted and scheduled if submitted again.
  */
-import type { Pod, ResourceQuota } from '../../k8s/objects.ts';
-import { Quantity } from '../../quantity.ts';
+import type { Pod } from '../../k8s/objects.ts';
 import { syncQuotas } from '../quota-ledger.ts';
 import { equalIgnoreHash } from '../controllers/deployment.ts';
-import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
-import type { Change, ObjectRef } from '../changes/types.ts';
+import type { Snapshot } from '../../k8s/snapshot.ts';
+import type { ObjectRef } from '../changes/types.ts';
 import type { ConvergeOptions, Convergence, WorkloadOutcome } from '../converge.ts';
 import { converge, unreconciledWorkloads } from '../converge.ts';
 import { ownerOf } from '../fixes/owners.ts';

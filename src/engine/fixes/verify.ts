@@ -6,7 +6,6 @@
  */
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { renderCommand } from '../changes/command.ts';
-import type { Change } from '../changes/types.ts';
 import { converge, type ConvergeOptions, type Convergence, type WorkloadOutcome } from '../converge.ts';
 import { goalAfter, resyncOf, workloadOutcome, type FixSubject, type Goal } from '../diagnose/goal.ts';
 import type { SimOptions } from '../simulate.ts';
