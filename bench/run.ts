@@ -41,7 +41,7 @@ import { FakeApiServer } from '../test/support/fake-apiserver.ts';
 import { LiveSource } from '../src/cluster/live-source.ts';
 import { Snapshot, type KObject } from '../src/k8s/snapshot.ts';
 import { computeHeadroom } from '../src/engine/headroom.ts';
-import { findWorkload, whatIfScale } from '../src/engine/whatif.ts';
+import { findWorkload, whatIfScale } from '../src/engine/whatif/index.ts';
 import { converge } from '../src/engine/converge.ts';
 import { diagnose } from '../src/answer/diagnose.ts';
 import { generateCluster } from './generate.ts';

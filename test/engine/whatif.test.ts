@@ -13,7 +13,7 @@ import {
   whatIfRequests,
   whatIfRollout,
   whatIfScale,
-} from '../../src/engine/whatif.ts';
+} from '../../src/engine/whatif/index.ts';
 import { simulateWorkloadPods, type SimResult } from '../../src/engine/simulate.ts';
 import type { Pod, Workload } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';

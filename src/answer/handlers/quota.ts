@@ -1,4 +1,4 @@
-import { whatIfQuota } from '../../engine/whatif.ts';
+import { whatIfQuota } from '../../engine/whatif/index.ts';
 import { notFound } from '../replies/not-found.ts';
 import { quotaChangeAnswer } from '../replies/whatif-quota.ts';
 import { helpFor } from './help.ts';

@@ -1,5 +1,5 @@
 /** "what if web requests 250m cpu": a requests / limits what-if. */
-import { whatIfRequests } from '../../engine/whatif.ts';
+import { whatIfRequests } from '../../engine/whatif/index.ts';
 import { notFound } from '../replies/not-found.ts';
 import { requestsReply } from '../replies/whatif-requests.ts';
 import { needsState, type QuestionOf } from './context.ts';

@@ -1,5 +1,5 @@
 /** "what if web scales to 8 / add 2 replicas to web": a scale what-if. */
-import { whatIfScale } from '../../engine/whatif.ts';
+import { whatIfScale } from '../../engine/whatif/index.ts';
 import { MAX_SCALE_PODS } from '../bounds.ts';
 import { notFound } from '../replies/not-found.ts';
 import { scaleReply } from '../replies/whatif-scale.ts';

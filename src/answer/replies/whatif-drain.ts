@@ -1,6 +1,6 @@
 /** "what if node-3 goes down / is drained": where its pods land, which stay Pending, as the asker may see it. */
 import type { Snapshot } from '../../k8s/snapshot.ts';
-import type { DrainAnswer } from '../../engine/whatif.ts';
+import type { DrainAnswer } from '../../engine/whatif/index.ts';
 import type { Visibility } from '../policy.ts';
 import { emptyReply, type Answer } from '../types.ts';
 

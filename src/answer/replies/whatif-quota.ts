@@ -1,5 +1,5 @@
 /** "raise requests.cpu of team-quota to 20": how many default pods fit before and after, and the patch. */
-import type { QuotaChangeAnswer } from '../../engine/whatif.ts';
+import type { QuotaChangeAnswer } from '../../engine/whatif/index.ts';
 import { emptyReply, type Answer } from '../types.ts';
 
 export function quotaChangeAnswer(ns: string, quotaName: string, resource: string, a: QuotaChangeAnswer): Answer {

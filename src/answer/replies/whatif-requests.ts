@@ -1,5 +1,5 @@
 /** "what if web requests 250m cpu": every pod replaced with the new requests, and how they fare. */
-import type { RequestsChangeAnswer, WorkloadRef } from '../../engine/whatif.ts';
+import type { RequestsChangeAnswer, WorkloadRef } from '../../engine/whatif/index.ts';
 import { emptyReply, type Reply } from '../types.ts';
 import { tallyLines } from './pod-words.ts';
 

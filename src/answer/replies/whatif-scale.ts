@@ -1,5 +1,5 @@
 /** "what if web scales to 8": the new pods admitted, refused, scheduled or Pending, and what gets all of them. */
-import type { ScaleAnswer, WorkloadRef } from '../../engine/whatif.ts';
+import type { ScaleAnswer, WorkloadRef } from '../../engine/whatif/index.ts';
 import { MAX_SCALE_PODS } from '../bounds.ts';
 import { emptyReply, type Reply } from '../types.ts';
 import { perPodText, tallyLines } from './pod-words.ts';
