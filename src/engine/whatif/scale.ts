@@ -1,12 +1,28 @@
-/** "what if web scales to 8". */
-import { isKind } from '../../k8s/objects.ts';
+/**
+ * "what if web scales to 8": `kubectl scale` as a change (engine/changes), run through the controllers
+ * (engine/converge.ts) — the Deployment scales its ReplicaSet, the ReplicaSet creates the missing pods in
+ * slow-start batches through admission, the scheduler binds them — and the new pods tallied from what
+ * the convergence left. When some do not get in: the quota raise that would admit them, verified by
+ * converging the raise and the scale together.
+ */
 import type { Snapshot } from '../../k8s/snapshot.ts';
-import type { Quantity } from '../../quantity.ts';
-import { releasePod } from '../release.ts';
-import { nodeInfoIndex } from '../scheduler/node-info.ts';
-import { withQuotaHard } from '../quota-ledger.ts';
-import { interchangeablePods, simulateWorkloadPods, type SimOptions, type SimResult } from '../simulate.ts';
-import { tally, workloadPods, perPodOf, type PodTally, type WorkloadRef } from './shared.ts';
+import { Quantity } from '../../quantity.ts';
+import { admitObject } from '../admit.ts';
+import { renderCommand, shortRef } from '../changes/command.ts';
+import type { Change } from '../changes/types.ts';
+import type { VerifiedFix } from '../fixes/types.ts';
+import type { SimOptions } from '../simulate.ts';
+import { type ChangeAnswer, whatIfChange } from './change.ts';
+import {
+  convergedTally,
+  perPodOf,
+  probePod,
+  replicaSetRefs,
+  targetOf,
+  workloadPods,
+  type PodTally,
+  type WorkloadRef,
+} from './shared.ts';
 
 export interface ScaleAnswer {
   workload: WorkloadRef;
@@ -16,114 +32,105 @@ export interface ScaleAnswer {
   tally: PodTally;
   /** When some did not fit: what it would take. */
   toGetAll?: string[];
-  /** The same scale re-simulated with the quota raised as `toGetAll` says. */
+  /** The same scale converged with the quota raised as `toGetAll` says. */
   withRaisedQuota?: PodTally;
+  /** The scale as converged: its command, the outcome per workload. */
+  converged: ChangeAnswer;
+  /** The quota raise as changes (one per quota), when one would admit the refused pods. */
+  raise?: Change[];
+  /** What else the raise does: other workloads of the namespace that get pods they were refused. */
+  raiseSideEffects: string[];
+  /** The raise and the scale converged together. */
+  raiseConverged?: ChangeAnswer;
 }
 
-/**
- * `count` new pods of a workload (a scale-up), as simulateWorkloadPods runs them — in growing batches for
- * a Deployment or ReplicaSet (each batch scales the same ReplicaSet on), so that once a pod is refused at
- * admission the rest need not even be built: interchangeable pods are all refused the same way
- * (simulate.ts, `repeatOutcomes`). "what if web scales to 10000000" on a full quota is one refused pod
- * and a count, not thousands of pod objects.
- */
-function addPods(
+/** Converges `kubectl scale` of the workload to `target` replicas (with `also` applied first). */
+function convergeScale(
   state: Snapshot,
   w: WorkloadRef,
+  target: number,
   opts: SimOptions,
-  results: SimResult[],
-  warnings: string[],
-  seed: { n: number },
-  count: number,
-): void {
-  const object = w.object;
-  if (w.kind !== 'Deployment' && w.kind !== 'ReplicaSet') {
-    simulateWorkloadPods(state, object, opts, results, warnings, seed, count, true);
-    return;
-  }
-  // Pod i is named from seed `base + i`, batch or not: the same pods as one call would make.
-  const base = seed.n;
-  let done = 0;
-  let batch = 16;
-  while (done < count) {
-    const n = Math.min(count - done, batch);
-    const at = results.length;
-    simulateWorkloadPods(state, object, opts, results, warnings, { n: base + done }, n, true);
-    done += n;
-    batch *= 2;
-    const last = results[results.length - 1];
-    // A refusal repeated within the batch (simulate.ts) holds for every later pod of the workload too.
-    if (
-      done < count &&
-      results.length > at &&
-      last &&
-      last.kind === 'Pod' &&
-      !last.admission.allowed &&
-      (last.admission.layer === 'quota' || last.admission.layer === 'limitrange')
-    ) {
-      const pods = results.slice(at).flatMap((r) => (r.kind === 'Pod' && isKind(r.object, 'Pod') ? [r.object] : []));
-      if (!interchangeablePods(object, pods, 0)) continue;
-      for (; done < count; done++) results.push(last);
-    }
-  }
-  seed.n = base + 2 * count;
+  also: readonly Change[] = [],
+): ChangeAnswer {
+  const change: Change = { kind: 'scale', target: targetOf(w), replicas: target };
+  // The workload and its ReplicaSets look again: a ReplicaSet already short of pods (a create refused
+  // before the snapshot) tries again even when the scale leaves its replicas as they are.
+  const objects = [targetOf(w), ...replicaSetRefs(state, w)];
+  return whatIfChange(state, change, { ...opts, resync: { namespaces: [], objects } }, also);
 }
 
 export function whatIfScale(state: Snapshot, w: WorkloadRef, target: number, opts: SimOptions = {}): ScaleAnswer {
-  const current = workloadPods(state, w);
-  const from = current.length;
-  nodeInfoIndex(state);
-  const fork = state.fork();
-  const results: SimResult[] = [];
-  const warnings: string[] = [];
-  if (target > from) {
-    addPods(fork, w, { ...opts, namespace: w.namespace }, results, warnings, { n: 1000 + from }, target - from);
-  } else {
-    for (const p of current.slice(target)) releasePod(fork, p);
-  }
-  const podResults = results.filter((r) => r.kind === 'Pod');
-  const t = tally(podResults);
-  const answer: ScaleAnswer = { workload: w, from, to: target, perPod: perPodOf(state, w, opts), tally: t };
-  if (t.rejected > 0 || t.pending > 0) {
-    const hints: string[] = [];
-    const raises: { quota: string; resource: string; value: Quantity }[] = [];
-    for (const r of podResults) {
-      const f = r.detail.admission.quota?.failure;
-      if (f?.type === 'exceeded') {
-        // The first refusal's `used` already holds every pod admitted before it; each later pod needs the same again.
-        for (const k of f.exceeded) {
-          const need = f.used.get(k)!.add(f.requested.get(k)!.times(t.rejected));
-          hints.push(`raise ${f.quota} ${k} to ${need}`);
-          raises.push({ quota: f.quota, resource: k, value: need });
-        }
-        break;
+  const from = workloadPods(state, w).length;
+  const converged = convergeScale(state, w, target, opts);
+  const t = convergedTally(converged, w, Math.max(0, target - from));
+  const answer: ScaleAnswer = {
+    workload: w,
+    from,
+    to: target,
+    perPod: perPodOf(state, w, opts),
+    tally: t,
+    converged,
+    raiseSideEffects: [],
+  };
+  if (t.rejected === 0 && t.pending === 0) return answer;
+  const hints: string[] = [];
+  if (t.rejected > 0) {
+    // The next pod against the converged state: its quota failure's `used` holds every pod admitted on
+    // the way, and each refused pod needs `requested` again.
+    const adm = admitObject(probePod(w), converged.state, { ...opts, dryRun: true });
+    const f = adm.quota?.failure;
+    if (f?.type === 'exceeded') {
+      const need = new Map(f.exceeded.map((k) => [k, f.used.get(k) ?? Quantity.fromInt(0)]));
+      // Each round adds what the still-refused pods request: other controllers of the namespace refused
+      // before (a short ReplicaSet) take their share of a raise too, and converging says how much.
+      let short = t.rejected;
+      for (let round = 0; round < 3 && short > 0; round++) {
+        for (const k of f.exceeded) need.set(k, need.get(k)!.add(f.requested.get(k)!.times(short)));
+        const hard: Record<string, string> = {};
+        for (const [k, v] of need) hard[k] = v.toString();
+        answer.raise = [{ kind: 'quota', namespace: w.namespace, name: f.quota, hard }];
+        const again = convergeScale(state, w, target, opts, answer.raise);
+        answer.withRaisedQuota = convergedTally(again, w, t.attempted);
+        answer.raiseConverged = again;
+        short = answer.withRaisedQuota.rejected;
+      }
+      for (const [k, v] of need) hints.push(`raise ${f.quota} ${k} to ${v}`);
+      for (const o of answer.raiseConverged?.workloads ?? []) {
+        if ((o.kind === w.kind && o.name === w.name) || o.created === 0) continue;
+        answer.raiseSideEffects.push(
+          `${o.namespace}/${shortRef(o.kind, o.name)} takes ${o.created} pod${o.created === 1 ? '' : 's'} of the raise too (a create refused before)`,
+        );
       }
     }
-    if (raises.length > 0) {
-      // Re-simulate with the raised quota before saying it. Raising a quota changes nothing for the pods
-      // already admitted (same order, same placements), so only the refused ones run again, on top of the
-      // state the first run left.
-      const again = fork.fork();
-      for (const { quota, resource, value } of raises)
-        withQuotaHard(again, w.namespace, quota, resource, value, opts.now);
-      const rerun: SimResult[] = [];
-      addPods(again, w, { ...opts, namespace: w.namespace }, rerun, [], { n: 1000 + target }, t.rejected);
-      const t2 = tally(rerun.filter((r) => r.kind === 'Pod'));
-      answer.withRaisedQuota = {
-        ...t2,
-        attempted: t.attempted,
-        admitted: t.admitted + t2.admitted,
-        scheduled: t.scheduled + t2.scheduled,
-        pending: t.pending + t2.pending,
-      };
-    }
-    if (t.pending > 0)
-      hints.push(
-        `${t.pending} pod${t.pending === 1 ? '' : 's'} would need node capacity (${Object.entries(answer.perPod)
-          .map(([k, v]) => `${v} ${k}`)
-          .join(', ')} each)`,
-      );
-    answer.toGetAll = [...new Set(hints)];
   }
+  if (t.pending > 0)
+    hints.push(
+      `${t.pending} pod${t.pending === 1 ? '' : 's'} would need node capacity (${Object.entries(answer.perPod)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ')} each)`,
+    );
+  answer.toGetAll = [...new Set(hints)];
   return answer;
+}
+
+/** The scale's fixes in diagnose's shape: the quota raise, verified by converging it with the scale. */
+export function scaleFixes(a: ScaleAnswer): VerifiedFix[] {
+  if (!a.raise || !a.withRaisedQuota) return [];
+  const v = a.withRaisedQuota;
+  const change = a.raise.map(renderCommand).join(' && ');
+  const verified = v.rejected === 0 && v.pending === 0;
+  return [
+    {
+      who: 'platform',
+      summary: (a.toGetAll ?? []).filter((h) => h.startsWith('raise ')).join('; '),
+      change,
+      verified,
+      outcome: verified
+        ? `all ${v.attempted} new pods admitted and scheduled`
+        : v.rejected > 0
+          ? `still ${v.rejected} refused: ${v.rejections[0]?.message ?? ''}`
+          : `all ${v.admitted} admitted; ${v.pending} would still wait for a node`,
+      sideEffects: a.raiseSideEffects,
+    },
+  ];
 }
