@@ -308,8 +308,12 @@ describe('whatIfRequests: every pod replaced with the new template', () => {
   it('a request above the limit raises the limit with it (3 CPU > limit 2 → limit 3); nothing fits', () => {
     const s = whatIfState();
     const a = whatIfRequests(s, findWorkload(s, 'web', undefined, [NS])!, 'requests', 'cpu', '3', undefined);
-    // 3 CPU > allocatable 2 on both nodes → both admitted (quota 6 ≤ 10), both Pending
-    expect(a.tally).toMatchObject({ attempted: 2, admitted: 2, scheduled: 0, pending: 2 });
+    // One command: the limit set with the request.
+    expect(a.converged.command).toBe('kubectl -n wi set resources deploy/web -c app --limits=cpu=3 --requests=cpu=3');
+    // 3 CPU > allocatable 2 on both nodes: the surge pod (maxSurge 25% of 2 → 1) is admitted and stays
+    // Pending; with maxUnavailable 25% of 2 → 0 no old pod may go, so the rollout stalls there.
+    expect(a.tally).toMatchObject({ attempted: 2, admitted: 1, scheduled: 0, pending: 1 });
+    expect(a.outcome).toMatchObject({ wanted: 2, pods: 3, updated: 1, complete: false });
     expect(a.tally.pendingMessages[0]!.message).toBe(
       '0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
     );
