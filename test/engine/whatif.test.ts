@@ -250,7 +250,10 @@ describe('whatIfQuota: the default pod (100m/128Mi) before → after', () => {
     // pods 20: 18 > 15 → 15 (nodes)
     ['20', 15, 'nodes'],
   ])('pods → %s: 3 → %i (%s)', (value, after, limitedBy) => {
-    const a = whatIfQuota(whatIfState(), NS, 'wi-quota', 'pods', value)!;
+    const { converged, ...a } = whatIfQuota(whatIfState(), NS, 'wi-quota', 'pods', value)!;
+    expect(converged.command).toBe(
+      `kubectl -n wi patch resourcequota/wi-quota --type merge -p '{"spec":{"hard":{"pods":"${value}"}}}'`,
+    );
     expect(a).toEqual({
       namespace: NS,
       quota: 'wi-quota',

@@ -1,9 +1,13 @@
-/** "raise pods of team-quota to 14". */
+/**
+ * "raise pods of team-quota to 14": the quota edit as a change (a merge patch of spec.hard), converged —
+ * controllers of the namespace refused by the quota before (a ReplicaSet short of pods) try again and may
+ * take the room — then how many pods of the default shape fit before and after, and the one command.
+ */
 import type { Pod } from '../../k8s/objects.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { Quantity } from '../../quantity.ts';
 import { nodeInfoIndex } from '../scheduler/node-info.ts';
-import { withQuotaHard } from '../quota-ledger.ts';
+import { type ChangeAnswer, whatIfChange } from './change.ts';
 import type { SimOptions } from '../simulate.ts';
 import { countFits } from '../headroom.ts';
 
@@ -16,6 +20,8 @@ export interface QuotaChangeAnswer {
   defaultPodBefore: number;
   defaultPodAfter: number;
   limitedByAfter: string | null;
+  /** The edit converged: its command, the workloads that now create their pods. */
+  converged: ChangeAnswer;
 }
 
 export function whatIfQuota(
@@ -30,7 +36,8 @@ export function whatIfQuota(
   if (!q) return null;
   const v = Quantity.parse(value).toString();
   nodeInfoIndex(state);
-  const fork = withQuotaHard(state.fork(), namespace, quotaName, resource, Quantity.parse(value), opts.now);
+  const converged = whatIfChange(state, { kind: 'quota', namespace, name: quotaName, hard: { [resource]: v } }, opts);
+  const fork = converged.state;
   const probe = {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -48,5 +55,6 @@ export function whatIfQuota(
     defaultPodBefore: before.fits,
     defaultPodAfter: after.fits,
     limitedByAfter: after.limitedBy,
+    converged,
   };
 }
