@@ -66,6 +66,7 @@ export function rolloutReply(a: RolloutAnswer): Reply {
       );
   }
   if (!run.completed && a.advice && !r.fixes.length) r.lines.push(a.advice);
+  r.lines.push(`Command: ${a.command}`);
   return r;
 }
 

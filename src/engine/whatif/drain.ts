@@ -6,12 +6,15 @@ import { isTerminal } from '../pod-resources.ts';
 import { schedulePod, bindPod } from '../scheduler/schedule.ts';
 import { nodeInfoIndex } from '../scheduler/node-info.ts';
 import type { SimOptions } from '../simulate.ts';
+import { renderCommand } from '../changes/command.ts';
 
 export interface DrainAnswer {
   node: string;
   pods: number;
   rescheduled: Record<string, number>;
   stranded: { pod: string; message: string }[];
+  /** The drain as its one command (`kubectl drain … --force` when a pod has no controller); '' for a node going down. */
+  command: string;
 }
 
 /** Losing a node: can its pods land elsewhere? (DaemonSet pods are left out: they die with the node.) */
@@ -57,7 +60,9 @@ export function whatIfDrain(
     },
   });
   for (const p of pods) fork.put({ ...p, spec: { ...p.spec, nodeName: undefined } });
-  const out: DrainAnswer = { node, pods: pods.length, rescheduled: {}, stranded: [] };
+  const bare = pods.some((p) => !p.metadata.ownerReferences?.some((o) => o.controller));
+  const command = how === 'drain' ? renderCommand({ kind: 'drain', node, ...(bare ? { force: true } : {}) }) : '';
+  const out: DrainAnswer = { node, pods: pods.length, rescheduled: {}, stranded: [], command };
   // Bigger pods first, as a human would place them (and kube-scheduler's queue tends to by priority).
   const ordered = pods
     .slice()

@@ -9,11 +9,64 @@ import { nodeInfoIndex } from '../scheduler/node-info.ts';
 import { simulateWorkloadPods, type SimOptions, type SimResult } from '../simulate.ts';
 import { podTemplateHash, surgeBudget, workloadTemplate } from '../workloads.ts';
 import { admitObject, commitAdmission } from '../admit.ts';
-import { tally, emptyTally, workloadPods, perPodOf, type PodTally, type WorkloadRef } from './shared.ts';
+import { renderCommand } from '../changes/command.ts';
+import type { Change } from '../changes/types.ts';
+import { tally, emptyTally, workloadPods, perPodOf, type PodTally, type WorkloadRef, targetOf } from './shared.ts';
 
 export type TemplateChange =
   | { field: 'requests' | 'limits'; resource: string; value: string; container?: string }
   | { field: 'image'; value: string; container?: string };
+
+/**
+ * The template change as its one command: `kubectl set resources` when it only sets requests / limits of
+ * one container, else a strategic merge patch of the template's containers (by name), and for a plain
+ * restart the restartedAt annotation `kubectl rollout restart` writes, as a merge patch.
+ */
+export function rolloutChange(w: WorkloadRef, changes: readonly TemplateChange[], restartedAt: string): Change {
+  const target = targetOf(w);
+  const first = workloadTemplate(w.object).spec.containers[0]?.name ?? '*';
+  const nameOf = (c: TemplateChange) => c.container ?? first;
+  if (changes.length === 0)
+    return {
+      kind: 'patch',
+      target,
+      type: 'merge',
+      body: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': restartedAt } } } } },
+    };
+  const containers = [...new Set(changes.map(nameOf))];
+  if (containers.length === 1 && changes.every((c) => c.field !== 'image')) {
+    const change: Change & { kind: 'setResources' } = { kind: 'setResources', target, container: containers[0]! };
+    for (const c of changes) {
+      if (c.field !== 'requests' && c.field !== 'limits') continue;
+      change[c.field] = { ...(change[c.field] ?? {}), [c.resource]: c.value };
+    }
+    // A request above the limit sets the limit with it (changedWorkload).
+    const lims = workloadTemplate(w.object).spec.containers.find((x) => x.name === containers[0])?.resources?.limits;
+    for (const [k, v] of Object.entries(change.requests ?? {})) {
+      const lim = Quantity.tryParse(change.limits?.[k] ?? lims?.[k]);
+      if (lim && lim.cmp(Quantity.parse(v)) < 0) change.limits = { ...(change.limits ?? {}), [k]: v };
+    }
+    return change;
+  }
+  const byName = new Map<string, Record<string, unknown>>();
+  for (const c of changes) {
+    const n = nameOf(c);
+    const e = byName.get(n) ?? { name: n };
+    if (c.field === 'image') e.image = c.value;
+    else {
+      const res = (e.resources ?? {}) as Record<string, Record<string, string>>;
+      res[c.field] = { ...(res[c.field] ?? {}), [c.resource]: c.value };
+      e.resources = res;
+    }
+    byName.set(n, e);
+  }
+  return {
+    kind: 'patch',
+    target,
+    type: 'strategic',
+    body: { spec: { template: { spec: { containers: [...byName.values()] } } } },
+  };
+}
 
 export function describeChanges(changes: readonly TemplateChange[]): string {
   return changes
@@ -115,6 +168,8 @@ export interface RolloutAnswer {
   alternatives: { setting: RolloutSetting; patch: string; run: RolloutRun }[];
   advice?: string;
   unknownContainers: string[];
+  /** The rollout's one command (engine/changes). */
+  command: string;
   /** Set when the kind does not roll out a template (ReplicaSet, Job, DaemonSet, CronJob). */
   unsupported?: string;
 }
@@ -430,6 +485,7 @@ export function whatIfRollout(
       ? Math.max(0, (next as Deployment).spec.replicas ?? 1)
       : replicas;
   const base = {
+    command: renderCommand(rolloutChange(w, changes, restartedAt)),
     workload: w,
     replicas,
     target,
