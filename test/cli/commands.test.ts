@@ -160,7 +160,7 @@ describe('quota team-a --state manifests/demo --json', () => {
 });
 
 describe('whatif', () => {
-  it('"what if web scales to 8" -n team-a: the four new pods hit team-quota, pods must go to 15 (worker retries too)', async () => {
+  it('"what if web scales to 8" -n team-a: the four new pods hit team-quota, pods must go to 14', async () => {
     const r = await run(['whatif', 'what if web scales to 8', '-n', 'team-a', '--state', DEMO]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -168,7 +168,7 @@ describe('whatif', () => {
     expect(r.stdout).toMatch(
       /pods "web-7c5d8f9b6-[a-z0-9]{5}" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10/,
     );
-    expect(r.stdout).toContain('raise team-quota pods to 15');
+    expect(r.stdout).toContain('raise team-quota pods to 14');
     expect(r.stdout).toContain('Command: kubectl -n team-a scale deploy/web --replicas=8');
   });
 });

@@ -330,6 +330,8 @@ describe('whatIfDrain', () => {
     expect(d).toEqual({
       node: 'w2',
       pods: 2,
+      // The filler pod has no controller: kubectl drain needs --force for it.
+      command: 'kubectl drain w2 --ignore-daemonsets --delete-emptydir-data --force',
       rescheduled: { w1: 1 },
       // w2 stays in the list, cordoned: w1 lacks cpu (no lower-priority victims), w2 is unschedulable (preemption not helpful).
       stranded: [

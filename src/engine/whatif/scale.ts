@@ -84,23 +84,47 @@ export function whatIfScale(state: Snapshot, w: WorkloadRef, target: number, opt
       // Each round adds what the still-refused pods request: other controllers of the namespace refused
       // before (a short ReplicaSet) take their share of a raise too, and converging says how much.
       let short = t.rejected;
+      // Raising a quota changes nothing for the pods already admitted: each round continues from where
+      // the last convergence stopped (the refused creates retry, as their controllers would once the
+      // quota is raised), so only the pods still missing run again.
+      let from = converged;
+      let created = [...converged.created];
+      const others = new Map<string, { ref: string; n: number }>();
       for (let round = 0; round < 3 && short > 0; round++) {
         for (const k of f.exceeded) need.set(k, need.get(k)!.add(f.requested.get(k)!.times(short)));
         const hard: Record<string, string> = {};
         for (const [k, v] of need) hard[k] = v.toString();
         answer.raise = [{ kind: 'quota', namespace: w.namespace, name: f.quota, hard }];
-        const again = convergeScale(state, w, target, opts, answer.raise);
-        answer.withRaisedQuota = convergedTally(again, w, t.attempted);
+        const objects = [targetOf(w), ...replicaSetRefs(from.state, w)];
+        const again = whatIfChange(from.state, answer.raise[0]!, { ...opts, resync: { namespaces: [], objects } });
+        if (again.refused) break;
+        answer.withRaisedQuota = convergedTally(again, w, t.attempted, created);
         answer.raiseConverged = again;
+        for (const o of again.workloads) {
+          if ((o.kind === w.kind && o.name === w.name) || o.created === 0) continue;
+          const key = `${o.namespace}/${shortRef(o.kind, o.name)}`;
+          others.set(key, { ref: key, n: (others.get(key)?.n ?? 0) + o.created });
+        }
+        created = [...created, ...again.created];
+        from = again;
         short = answer.withRaisedQuota.rejected;
       }
-      for (const [k, v] of need) hints.push(`raise ${f.quota} ${k} to ${v}`);
-      for (const o of answer.raiseConverged?.workloads ?? []) {
-        if ((o.kind === w.kind && o.name === w.name) || o.created === 0) continue;
+      for (const { ref, n } of others.values())
         answer.raiseSideEffects.push(
-          `${o.namespace}/${shortRef(o.kind, o.name)} takes ${o.created} pod${o.created === 1 ? '' : 's'} of the raise too (a create refused before)`,
+          `${ref} takes ${n} pod${n === 1 ? '' : 's'} of the raise too (a create refused before)`,
         );
+      // A controller of the namespace refused before and still refused: it competes for the same quota
+      // (which one gets freed room first is a race between their retries).
+      for (const o of from.workloads) {
+        if ((o.kind === w.kind && o.name === w.name) || !o.failedCreate?.includes(`exceeded quota: ${f.quota},`))
+          continue;
+        const missing = Math.max(0, o.wanted - o.pods);
+        if (missing > 0)
+          answer.raiseSideEffects.push(
+            `${o.namespace}/${shortRef(o.kind, o.name)} stays ${missing} pod${missing === 1 ? '' : 's'} short: it competes for the same quota (raise by ${missing} more for both)`,
+          );
       }
+      for (const [k, v] of need) hints.push(`raise ${f.quota} ${k} to ${v}`);
     }
   }
   if (t.pending > 0)

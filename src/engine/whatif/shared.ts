@@ -156,13 +156,19 @@ export function outcomeFor(a: ChangeAnswer, w: WorkloadRef): WorkloadOutcome | u
  * node) or Pending (with the scheduler's message) — and, of the `attempted` pods the change wanted,
  * those never created: refused at admission (the workload's last FailedCreate message).
  */
-export function convergedTally(a: ChangeAnswer, w: WorkloadRef, attempted: number): PodTally {
+export function convergedTally(
+  a: ChangeAnswer,
+  w: WorkloadRef,
+  attempted: number,
+  /** Pods created by earlier convergences `a` continued from (their state is where `a` started). */
+  before: ChangeAnswer['created'] = [],
+): PodTally {
   const t = emptyTally();
   t.attempted = attempted;
   const out = outcomeFor(a, w);
   const pendingMessage = new Map((out?.pending ?? []).map((p) => [p.pod, p.message]));
   const pend = new Map<string, { message: string; count: number }>();
-  for (const c of a.created) {
+  for (const c of [...before, ...a.created]) {
     if (!ownedBy(a.state, c.owner, w)) continue;
     const slash = c.pod.indexOf('/');
     const p = a.state.get('Pod', c.pod.slice(0, slash), c.pod.slice(slash + 1));

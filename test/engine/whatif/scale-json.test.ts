@@ -15,11 +15,11 @@ const demo = readStateFiles(DEMO, { now: NOW }).snapshot;
 const REFUSAL = 'exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10';
 
 describe('whatif scale through converge (demo)', () => {
-  it('web 4 → 8: all four refused by pods 10/10; pods 15 admits them (worker retries and takes one of 14)', () => {
+  it('web 4 → 8: all four refused by pods 10/10; pods 14 admits them (worker, short too, competes)', () => {
     const w = findWorkload(demo, 'web', undefined, ['team-a'])!;
     const a = whatIfScale(demo, w, 8, { now: NOW });
     expect(a.tally).toMatchObject({ attempted: 4, admitted: 0, rejected: 4, scheduled: 0, pending: 0 });
-    expect(a.toGetAll).toEqual(['raise team-quota pods to 15']);
+    expect(a.toGetAll).toEqual(['raise team-quota pods to 14']);
     expect(a.withRaisedQuota).toMatchObject({ attempted: 4, admitted: 4, rejected: 0, scheduled: 4 });
     const json = changeAnswerJson(a.converged, scaleFixes(a));
     expect(json.change).toEqual({
@@ -47,11 +47,13 @@ describe('whatif scale through converge (demo)', () => {
     expect(json.fixes).toEqual([
       {
         who: 'platform',
-        summary: 'raise team-quota pods to 15',
-        change: `kubectl -n team-a patch resourcequota/team-quota --type merge -p '{"spec":{"hard":{"pods":"15"}}}'`,
+        summary: 'raise team-quota pods to 14',
+        change: `kubectl -n team-a patch resourcequota/team-quota --type merge -p '{"spec":{"hard":{"pods":"14"}}}'`,
         verified: true,
         outcome: 'all 4 new pods admitted and scheduled',
-        sideEffects: ['team-a/deploy/worker takes 1 pod of the raise too (a create refused before)'],
+        sideEffects: [
+          'team-a/deploy/worker stays 1 pod short: it competes for the same quota (raise by 1 more for both)',
+        ],
       },
     ]);
     expect(parseCommand(json.fixes[0]!.change)).toEqual(a.raise![0]);
