@@ -13,7 +13,8 @@
  *   quotaChurnMs  the same, the namespace's own quota changed since the last answer (nothing of the
  *                 namespace's admissions can be reused)
  *   diagnoseMs    diagnose a pasted FailedScheduling for a pod, warm
- *   whatifMs      a workload scaled by +1,000 replicas (admission + placement), warm
+ *   whatifMs      "what if <it> scales by +1,000": the scale what-if (engine/whatif/scale.ts), a change converged
+ *                 through the controllers and the new pods tallied, warm
  *   convergeMs    the same +1,000 scale as a change, run through the controllers to a fixpoint (converge), warm
  *   hugeScaleMs   "what if <it> scales to 10000000" through the answerer, warm: capped at MAX_SCALE_PODS new
  *                 pods (answer/bounds.ts), refusals repeated rather than recomputed (issue 13)
@@ -41,7 +42,7 @@ import { FakeApiServer } from '../test/support/fake-apiserver.ts';
 import { LiveSource } from '../src/cluster/live-source.ts';
 import { Snapshot, type KObject } from '../src/k8s/snapshot.ts';
 import { computeHeadroom } from '../src/engine/headroom.ts';
-import { findWorkload, whatIfScale } from '../src/engine/whatif.ts';
+import { findWorkload, whatIfScale, workloadPods } from '../src/engine/whatif/index.ts';
 import { converge } from '../src/engine/converge.ts';
 import { diagnose } from '../src/answer/diagnose.ts';
 import { generateCluster } from './generate.ts';
@@ -207,8 +208,10 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
     const whatifMs = await time(3, async () => {
       const { snapshot } = await src.load();
       const w = findWorkload(snapshot, g.bigWorkload, 'Deployment', [g.bigNamespace])!;
-      const current = snapshot.count('Pod', g.bigNamespace) > 0 ? whatIfScale(snapshot, w, 0).from : 0;
-      whatIfScale(snapshot, w, current + 1000);
+      // The scale what-if as the answerer runs it: `kubectl scale` converged (engine/whatif/scale.ts).
+      const current = workloadPods(snapshot, w).length;
+      const a = whatIfScale(snapshot, w, current + 1000);
+      if (a.converged.steps === 0) throw new Error('bench: the scale what-if did not converge');
       answers++;
     });
     log(`  what-if +1000 ${r1(whatifMs)} ms`);

@@ -204,12 +204,35 @@ export const replySchema = z.strictObject({
 /** `whatif --json`. */
 export const whatifOutputSchema = z.strictObject({
   replies: z.array(replySchema),
-  /** A what-if answered by converging a change (docs/contract.md, `whatif`). */
+  /**
+   * A what-if answered by converging a change (docs/contract.md, `whatif`): the change and its one
+   * command, the outcome per workload, and the fixes in `diagnose --json`'s shape.
+   */
   whatif: z
-    .looseObject({
+    .strictObject({
       change: z.looseObject({ kind: z.string(), command: z.string() }),
-      outcome: z.array(z.unknown()),
-      fixes: z.array(z.unknown()),
+      refused: z.string().optional(),
+      steps: z.number().int().nonnegative(),
+      bounded: z.boolean(),
+      outcome: z.array(
+        z.strictObject({
+          kind: z.string(),
+          namespace: z.string(),
+          name: z.string(),
+          wanted: z.number().int().nonnegative(),
+          admitted: z.number().int().nonnegative(),
+          scheduled: z.number().int().nonnegative(),
+          updated: z.number().int().nonnegative(),
+          created: z.number().int().nonnegative(),
+          refused: z.string().nullable(),
+          pending: z.array(z.strictObject({ pod: z.string(), message: z.string() })),
+          stalled: z.boolean(),
+        }),
+      ),
+      nowScheduled: z.array(z.strictObject({ pod: z.string(), node: z.string() })),
+      evicted: z.array(z.string()),
+      preempted: z.array(z.strictObject({ pod: z.string(), by: z.string(), node: z.string() })),
+      fixes: z.array(fixSchema),
     })
     .optional(),
 });

@@ -34,6 +34,12 @@ export type { ConvergeEvent } from './controllers/context.ts';
 export interface ConvergeOptions extends ControllerOptions {
   /** Controller steps before giving up (default 200). */
   maxSteps?: number;
+  /**
+   * The controllers look again at the state as it is, without a change: in these namespaces every
+   * workload that is not reconciled is synced (as on a controller's start, when the informer's initial
+   * list queues every object), and `objects` are synced with their unbound pods queued for the scheduler.
+   */
+  resync?: { namespaces: readonly string[]; objects?: readonly ObjectRef[] };
 }
 
 export interface WorkloadOutcome {
@@ -127,6 +133,46 @@ function shortWorkloads(ctx: ControllerContext, ns: string): ObjectRef[] {
     }
   }
   return out;
+}
+
+/**
+ * The workloads of a namespace whose controller has work as the state stands: a ReplicaSet or
+ * StatefulSet with more or fewer active pods than replicas, an unfinished Job with fewer than it wants, a
+ * Deployment whose ReplicaSets' replicas do not add up to its own. A reconciled workload's sync changes
+ * nothing, so only these are queued.
+ */
+function unreconciled(ctx: ControllerContext, ns: string): ObjectRef[] {
+  const out: ObjectRef[] = [];
+  const sums = new Map<string, number>();
+  for (const rs of ctx.state.iterate('ReplicaSet', ns)) {
+    const ref = { kind: 'ReplicaSet', namespace: ns, name: rs.metadata.name ?? '' };
+    const o = controllerOf(rs);
+    if (o?.kind === 'Deployment') sums.set(o.name, (sums.get(o.name) ?? 0) + Math.max(0, rs.spec.replicas ?? 1));
+    if (ctx.podsOf(ref).filter(isActive).length !== Math.max(0, rs.spec.replicas ?? 1)) out.push(ref);
+  }
+  for (const d of ctx.state.iterate('Deployment', ns)) {
+    const name = d.metadata.name ?? '';
+    if ((sums.get(name) ?? 0) !== Math.max(0, d.spec.replicas ?? 1))
+      out.push({ kind: 'Deployment', namespace: ns, name });
+  }
+  for (const sts of ctx.state.iterate('StatefulSet', ns)) {
+    const ref = { kind: 'StatefulSet', namespace: ns, name: sts.metadata.name ?? '' };
+    if (ctx.podsOf(ref).filter(isActive).length !== Math.max(0, sts.spec.replicas ?? 1)) out.push(ref);
+  }
+  for (const job of ctx.state.iterate('Job', ns)) {
+    const conds = (job.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
+    if (conds.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')) continue;
+    const ref = { kind: 'Job', namespace: ns, name: job.metadata.name ?? '' };
+    const pods = ctx.podsOf(ref);
+    const succeeded = pods.filter((p) => p.status?.phase === 'Succeeded').length;
+    if (pods.filter(isActive).length < wantedActive(job.spec, succeeded)) out.push(ref);
+  }
+  return out;
+}
+
+/** The workloads of a namespace a resync would queue (see `unreconciled`). */
+export function unreconciledWorkloads(state: Snapshot, ns: string): ObjectRef[] {
+  return unreconciled(new ControllerContext(state, {}), ns);
 }
 
 function sync(ctx: ControllerContext, r: ObjectRef): boolean {
@@ -307,6 +353,14 @@ export function converge(input: Snapshot, changes: readonly Change[], opts: Conv
     }
   }
   for (const c of changes) if (c.kind === 'recreatePod') ctx.schedQueue.add(`${c.namespace}/${c.name}`);
+  if (opts.resync) {
+    for (const ns of opts.resync.namespaces) for (const w of unreconciled(ctx, ns)) ctx.markDirty(w);
+    for (const o of opts.resync.objects ?? []) {
+      const ref = { ...o, namespace: o.namespace ?? 'default' };
+      ctx.markDirty(ref);
+      touched.push(ref);
+    }
+  }
   if (nodesChanged || evicted.length) ctx.capacityChanged = true;
   // The pods of touched workloads that wait now: tried at once.
   for (const t of touched) {
@@ -318,11 +372,21 @@ export function converge(input: Snapshot, changes: readonly Change[], opts: Conv
   const affected = new Map<string, ObjectRef>();
   for (const t of touched) if (WORKLOAD_KINDS.includes(t.kind)) affected.set(refKey(topOf(ctx, t)), topOf(ctx, t));
   let steps = 0;
+  // Namespaces whose workloads refused before the snapshot are known to `ctx.blocked`.
+  const primed = new Set<string>();
   while (ctx.hasWork() || ctx.capacityChanged || ctx.quotaFreed.size > 0) {
     if (steps >= maxSteps) break;
     steps++;
-    // Controllers refused by quota retry once usage in their namespace went down.
+    // Controllers refused by quota retry once usage in their namespace went down — those refused during
+    // this convergence and those refused before the snapshot alike: a sync that fails to create is
+    // requeued rate-limited (replica_set.go processNextWorkItem → handleErr → queue.AddRateLimited), so
+    // every controller with missing replicas tries again, whatever freed the room.
     if (ctx.quotaFreed.size > 0) {
+      for (const ns of ctx.quotaFreed) {
+        if (primed.has(ns)) continue;
+        primed.add(ns);
+        for (const w of shortWorkloads(ctx, ns)) if (w.kind !== 'DaemonSet') ctx.blocked.set(refKey(w), w);
+      }
       for (const [, ref] of ctx.blocked) if (ctx.quotaFreed.has(ref.namespace ?? 'default')) ctx.markDirty(ref);
       ctx.quotaFreed.clear();
     }

@@ -229,7 +229,9 @@ export function createMcpServer(opts: McpOptions): { server: McpServer; idle: ()
         if (namespace !== undefined && !visibility.allows(namespace)) return refused();
         const a = await whatifWith(needSource(), { question, namespace, allowedNamespaces: allowed, audience });
         if (isRefusal(a)) return refused();
-        return ok({ replies: a.replies }, renderAnswer(a));
+        // The same JSON as `whatif --json`: the converged change when the what-if is one.
+        const whatif = a.json && a.replies[0]?.kind === 'whatif' ? { whatif: a.json } : {};
+        return ok({ replies: a.replies, ...whatif }, renderAnswer(a));
       }),
   );
 

@@ -126,18 +126,21 @@ describe('question', () => {
     expect(r.replies[0]!.kind).toBe('diagnosis');
   });
 
-  it('what if web scales to 8 in team-a: all 4 refused on pods (10/10), raise to 14', async () => {
+  it('what if web scales to 8 in team-a: all 4 refused on pods (10/10), raise to 14 (worker, short too, competes)', async () => {
     const r = await a.question('what if web scales to 8 in team-a?', ctx());
     expect(r.namespaces).toEqual(['team-a']);
     expect(r.replies[0]!.headline).toBe(
       'web 4 → 8 replicas in team-a (100m cpu / 128Mi memory each, after LimitRange defaults)',
     );
     expect(r.replies[0]!.lines[0]).toBe('+4 pods: 0 admitted, 4 rejected');
-    // used 10 + 1 × 4 rejected = 14
-    // Re-simulated with pods: 14 → the 4 new web pods (100m/128Mi each) are admitted and fit the demo's nodes.
-    expect(r.replies[0]!.lines).toContain(
+    // used 10 + 1 × 4 rejected = 14, converged on top of the scale: web's ReplicaSet takes the four; worker's
+    // (refused its third pod before the snapshot) is refused again — it competes for the same quota.
+    expect(r.replies[0]!.lines.slice(2)).toEqual([
       'To get all 8: raise team-quota pods to 14  ✓ verified: all 4 admitted and scheduled',
-    );
+      `   kubectl -n team-a patch resourcequota/team-quota --type merge -p '{"spec":{"hard":{"pods":"14"}}}'`,
+      '   team-a/deploy/worker stays 1 pod short: it competes for the same quota (raise by 1 more for both)',
+      'Command: kubectl -n team-a scale deploy/web --replicas=8',
+    ]);
   });
 
   it('why is api pending: the Pending pod, diagnosed with verified fixes', async () => {

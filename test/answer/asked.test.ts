@@ -128,8 +128,10 @@ const CASES: [string, Partial<AskContext>, Expected][] = [
       headline: 'worker 2 → 5 replicas in team-a (250m cpu / 512Mi memory each, after LimitRange defaults)',
       lines: [
         '+3 pods: 0 admitted, 3 rejected',
-        '   3 × pods "worker-5d8c7b9f4-mbddz" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10',
+        '   3 × pods "worker-5d8c7b9f4-ff77k" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10',
         'To get all 5: raise team-quota pods to 13  ✓ verified: all 3 admitted and scheduled',
+        `   kubectl -n team-a patch resourcequota/team-quota --type merge -p '{"spec":{"hard":{"pods":"13"}}}'`,
+        'Command: kubectl -n team-a scale deploy/worker --replicas=5',
       ],
     },
   ],

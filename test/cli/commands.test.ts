@@ -169,5 +169,6 @@ describe('whatif', () => {
       /pods "web-7c5d8f9b6-[a-z0-9]{5}" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10/,
     );
     expect(r.stdout).toContain('raise team-quota pods to 14');
+    expect(r.stdout).toContain('Command: kubectl -n team-a scale deploy/web --replicas=8');
   });
 });

@@ -13,7 +13,7 @@ import {
   whatIfRequests,
   whatIfRollout,
   whatIfScale,
-} from '../../src/engine/whatif.ts';
+} from '../../src/engine/whatif/index.ts';
 import { simulateWorkloadPods, type SimResult } from '../../src/engine/simulate.ts';
 import type { Pod, Workload } from '../../src/k8s/objects.ts';
 import type { KObject, Snapshot } from '../../src/k8s/snapshot.ts';
@@ -250,7 +250,10 @@ describe('whatIfQuota: the default pod (100m/128Mi) before → after', () => {
     // pods 20: 18 > 15 → 15 (nodes)
     ['20', 15, 'nodes'],
   ])('pods → %s: 3 → %i (%s)', (value, after, limitedBy) => {
-    const a = whatIfQuota(whatIfState(), NS, 'wi-quota', 'pods', value)!;
+    const { converged, ...a } = whatIfQuota(whatIfState(), NS, 'wi-quota', 'pods', value)!;
+    expect(converged.command).toBe(
+      `kubectl -n wi patch resourcequota/wi-quota --type merge -p '{"spec":{"hard":{"pods":"${value}"}}}'`,
+    );
     expect(a).toEqual({
       namespace: NS,
       quota: 'wi-quota',
@@ -308,8 +311,12 @@ describe('whatIfRequests: every pod replaced with the new template', () => {
   it('a request above the limit raises the limit with it (3 CPU > limit 2 → limit 3); nothing fits', () => {
     const s = whatIfState();
     const a = whatIfRequests(s, findWorkload(s, 'web', undefined, [NS])!, 'requests', 'cpu', '3', undefined);
-    // 3 CPU > allocatable 2 on both nodes → both admitted (quota 6 ≤ 10), both Pending
-    expect(a.tally).toMatchObject({ attempted: 2, admitted: 2, scheduled: 0, pending: 2 });
+    // One command: the limit set with the request.
+    expect(a.converged.command).toBe('kubectl -n wi set resources deploy/web -c app --limits=cpu=3 --requests=cpu=3');
+    // 3 CPU > allocatable 2 on both nodes: the surge pod (maxSurge 25% of 2 → 1) is admitted and stays
+    // Pending; with maxUnavailable 25% of 2 → 0 no old pod may go, so the rollout stalls there.
+    expect(a.tally).toMatchObject({ attempted: 2, admitted: 1, scheduled: 0, pending: 1 });
+    expect(a.outcome).toMatchObject({ wanted: 2, pods: 3, updated: 1, complete: false });
     expect(a.tally.pendingMessages[0]!.message).toBe(
       '0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
     );
@@ -323,6 +330,8 @@ describe('whatIfDrain', () => {
     expect(d).toEqual({
       node: 'w2',
       pods: 2,
+      // The filler pod has no controller: kubectl drain needs --force for it.
+      command: 'kubectl drain w2 --ignore-daemonsets --delete-emptydir-data --force',
       rescheduled: { w1: 1 },
       // w2 stays in the list, cordoned: w1 lacks cpu (no lower-priority victims), w2 is unschedulable (preemption not helpful).
       stranded: [

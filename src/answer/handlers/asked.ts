@@ -10,7 +10,7 @@ import {
   nodeCapacities,
   whatIfNewNode,
 } from '../../engine/headroom.ts';
-import { findWorkload } from '../../engine/whatif.ts';
+import { findWorkload } from '../../engine/whatif/index.ts';
 import { workloadTemplate } from '../../engine/workloads.ts';
 import { refOf } from '../../engine/fixes.ts';
 import { scopeRequirements } from '../../engine/admission/scopes.ts';

@@ -1,5 +1,5 @@
 /** "what if node-3 goes down / is drained". */
-import { whatIfDrain } from '../../engine/whatif.ts';
+import { whatIfDrain } from '../../engine/whatif/index.ts';
 import { notFound } from '../replies/not-found.ts';
 import { drainAnswer } from '../replies/whatif-drain.ts';
 import { needsState, visibilityOf, type QuestionOf } from './context.ts';

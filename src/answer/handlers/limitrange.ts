@@ -1,5 +1,5 @@
 /** "what if the limitrange limits max cpu is 2 in team-a": a LimitRange what-if. */
-import { whatIfLimitRange } from '../../engine/whatif.ts';
+import { whatIfLimitRange } from '../../engine/whatif/index.ts';
 import { notFound } from '../replies/not-found.ts';
 import { limitRangeReply } from '../replies/whatif-limitrange.ts';
 import { helpFor } from './help.ts';

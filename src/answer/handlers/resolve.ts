@@ -5,7 +5,7 @@
  * named without a namespace is looked up across the asker's namespaces (the default first), the way
  * workload names are.
  */
-import { findWorkload } from '../../engine/whatif.ts';
+import { findWorkload } from '../../engine/whatif/index.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import type { Question } from '../../parse/question.ts';
 import type { AskContext } from '../answerer.ts';

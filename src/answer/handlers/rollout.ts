@@ -1,5 +1,5 @@
 /** "roll out web (with 500m cpu)": a rollout what-if. */
-import { whatIfRollout } from '../../engine/whatif.ts';
+import { whatIfRollout } from '../../engine/whatif/index.ts';
 import { MAX_ANSWER_PODS } from '../bounds.ts';
 import { notFound } from '../replies/not-found.ts';
 import { rolloutReply, rolloutTooLargeReply } from '../replies/whatif-rollout.ts';

@@ -1,5 +1,5 @@
 /** "why is web pending?": the workload's Pending pod, or the pod itself, diagnosed from its last event. */
-import { findWorkload } from '../../engine/whatif.ts';
+import { findWorkload } from '../../engine/whatif/index.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { diagnose } from '../diagnose.ts';
 import { noEventsReply } from '../replies/no-events.ts';

@@ -1,5 +1,5 @@
 /** The workload a scale / requests / rollout question is about, looked up in the namespaces the asker may see. */
-import { findWorkload, type WorkloadRef } from '../../engine/whatif.ts';
+import { findWorkload, type WorkloadRef } from '../../engine/whatif/index.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import type { AskContext } from '../answerer.ts';
 import { visibleNamespaces } from './context.ts';

@@ -1,5 +1,5 @@
 /** Words the what-if replies share: a pod shape per pod, and how a batch of new pods fared. */
-import type { PodTally } from '../../engine/whatif.ts';
+import type { PodTally } from '../../engine/whatif/index.ts';
 
 /** `250m cpu / 256Mi memory`, or `no requests`. */
 export function perPodText(x: Record<string, string>): string {

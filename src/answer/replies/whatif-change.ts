@@ -48,11 +48,30 @@ function who(c: Change): Fix['who'] {
     : 'platform';
 }
 
+function preemptedWords(a: ChangeAnswer): string[] {
+  return a.preempted.map((p) => `preempts ${p.pod} on ${p.node} (its controller, if any, re-creates it)`);
+}
+
 export function changeAnswer(a: ChangeAnswer, vis: Visibility): Answer {
   const nsOf = (key: string) => key.slice(0, key.indexOf('/'));
   const r = emptyReply('whatif', '🔮', describe(a.change));
   // The JSON names every namespace's pods: only for an asker who sees everything (the CLI, an operator).
   const json = vis.seesEverything ? changeAnswerJson(a) : undefined;
+  const done = !a.refused && a.workloads.every((w) => w.complete) && !a.bounded;
+  const n = a.nowScheduled.length;
+  const outcome = n
+    ? `${n} Pending pod${n === 1 ? ' schedules' : 's schedule'}; every affected workload completes`
+    : 'every affected workload completes';
+  // Offered as a fix only when it ends well (and in the JSON in diagnose's shape).
+  if (json && done)
+    json.fixes.push({
+      who: who(a.change),
+      summary: describe(a.change),
+      change: a.command,
+      verified: true,
+      outcome,
+      sideEffects: preemptedWords(a),
+    });
   if (a.refused) {
     r.lines.push(`The API server refuses it: ${a.refused}`);
     return { replies: [r], namespaces: [], json };
@@ -77,8 +96,6 @@ export function changeAnswer(a: ChangeAnswer, vis: Visibility): Answer {
     );
   }
   if (a.bounded) r.gaps.push(`The controllers had not settled after ${a.steps} steps: the outcome is where they were.`);
-  const done = a.workloads.every((w) => w.complete) && !a.bounded;
-  const n = a.nowScheduled.length;
   // Offered as a fix only when it ends well; otherwise the command is shown as what was simulated.
   if (done)
     r.fixes.push({
@@ -86,9 +103,7 @@ export function changeAnswer(a: ChangeAnswer, vis: Visibility): Answer {
       summary: describe(a.change),
       ...(a.command ? { change: a.command } : {}),
       verified: true,
-      outcome: n
-        ? `${n} Pending pod${n === 1 ? ' schedules' : 's schedule'}; every affected workload completes`
-        : 'every affected workload completes',
+      outcome,
     });
   else if (a.command) r.lines.push(`Simulated: ${a.command}`);
   const namespaces = [...new Set([...visible.map((w) => w.namespace), ...mineNow.map((s) => nsOf(s.pod))])];

@@ -1,6 +1,6 @@
 /** "what if node-3 goes down / is drained": where its pods land, which stay Pending, as the asker may see it. */
 import type { Snapshot } from '../../k8s/snapshot.ts';
-import type { DrainAnswer } from '../../engine/whatif.ts';
+import type { DrainAnswer } from '../../engine/whatif/index.ts';
 import type { Visibility } from '../policy.ts';
 import { emptyReply, type Answer } from '../types.ts';
 
@@ -26,6 +26,7 @@ export function drainAnswer(state: Snapshot, d: DrainAnswer, how: 'drain' | 'dow
     );
     for (const s of d.stranded.slice(0, 5)) r.lines.push(`   ${s.pod}: ${s.message}`);
     if (d.stranded.length > 5) r.lines.push(`   … and ${d.stranded.length - 5} more`);
+    if (d.command) r.lines.push(`Command: ${d.command}`);
     return { replies: [r], namespaces: [...new Set(d.stranded.map((s) => nsOf(s.pod)))] };
   }
   // The asker's pods on the node (the ones whatIfDrain moved: bound there, not finished, not DaemonSet).
@@ -57,5 +58,6 @@ export function drainAnswer(state: Snapshot, d: DrainAnswer, how: 'drain' | 'dow
     r.lines.push(
       `Other namespaces: ${plural(others, 'pod', 'pods')} — ${others - strandedOthers} land${others - strandedOthers === 1 ? 's' : ''} elsewhere, ${strandedOthers} stay${strandedOthers === 1 ? 's' : ''} Pending.`,
     );
+  if (d.command) r.lines.push(`Command: ${d.command}`);
   return { replies: [r], namespaces: [...new Set(mine.map(nsOf))] };
 }

@@ -1,5 +1,5 @@
 /** "what if the limitrange … max cpu is 2": the default pod before and after, workloads newly refused or mended. */
-import type { LimitRangeChangeAnswer, PodShapeFit } from '../../engine/whatif.ts';
+import type { LimitRangeChangeAnswer, PodShapeFit } from '../../engine/whatif/index.ts';
 import { emptyReply, type Reply } from '../types.ts';
 import { perPodText } from './pod-words.ts';
 

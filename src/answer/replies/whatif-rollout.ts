@@ -1,5 +1,5 @@
 /** "roll out web (with 500m cpu)": round 1's surge, whether the rollout completes or stalls, settings that complete. */
-import type { RolloutAnswer, WorkloadRef } from '../../engine/whatif.ts';
+import type { RolloutAnswer, WorkloadRef } from '../../engine/whatif/index.ts';
 import { MAX_ANSWER_PODS } from '../bounds.ts';
 import { emptyReply, type Reply } from '../types.ts';
 import { perPodText, tallyLines } from './pod-words.ts';
@@ -66,6 +66,7 @@ export function rolloutReply(a: RolloutAnswer): Reply {
       );
   }
   if (!run.completed && a.advice && !r.fixes.length) r.lines.push(a.advice);
+  r.lines.push(`Command: ${a.command}`);
   return r;
 }
 

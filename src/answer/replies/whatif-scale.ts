@@ -1,5 +1,6 @@
 /** "what if web scales to 8": the new pods admitted, refused, scheduled or Pending, and what gets all of them. */
-import type { ScaleAnswer, WorkloadRef } from '../../engine/whatif.ts';
+import type { ScaleAnswer, WorkloadRef } from '../../engine/whatif/index.ts';
+import { renderCommand } from '../../engine/changes/command.ts';
 import { MAX_SCALE_PODS } from '../bounds.ts';
 import { emptyReply, type Reply } from '../types.ts';
 import { perPodText, tallyLines } from './pod-words.ts';
@@ -23,7 +24,10 @@ export function scaleReply(w: WorkloadRef, a: ScaleAnswer, asked: number): Reply
         : `  (still ${v.rejected} refused: ${v.rejections[0]?.message ?? ''})`
       : '';
     r.lines.push(`To get all ${a.to}: ${a.toGetAll.join('; ')}${verified}`);
+    if (a.raise) r.lines.push(`   ${a.raise.map(renderCommand).join(' && ')}`);
+    for (const e of a.raiseSideEffects) r.lines.push(`   ${e}`);
   }
+  r.lines.push(`Command: ${a.converged.command}`);
   if (a.to < asked)
     r.gaps.push(
       `You asked for ${asked} replicas; I simulated the first ${MAX_SCALE_PODS} new pods only (at most ${MAX_SCALE_PODS} per scale question).`,

@@ -4,14 +4,13 @@
  * template and is bound to a node; a bare Pod when it is admitted and bound; an object the state does
  * not hold (a pasted error's stand-in) when it would be admitted and scheduled if submitted again.
  */
-import type { Pod, ResourceQuota } from '../../k8s/objects.ts';
-import { Quantity } from '../../quantity.ts';
+import type { Pod } from '../../k8s/objects.ts';
 import { syncQuotas } from '../quota-ledger.ts';
 import { equalIgnoreHash } from '../controllers/deployment.ts';
-import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
-import type { Change, ObjectRef } from '../changes/types.ts';
-import type { Convergence, WorkloadOutcome } from '../converge.ts';
-import { converge } from '../converge.ts';
+import type { Snapshot } from '../../k8s/snapshot.ts';
+import type { ObjectRef } from '../changes/types.ts';
+import type { ConvergeOptions, Convergence, WorkloadOutcome } from '../converge.ts';
+import { converge, unreconciledWorkloads } from '../converge.ts';
 import { ownerOf } from '../fixes/owners.ts';
 import { isTerminal } from '../pod-resources.ts';
 import type { SimOptions, SimResult } from '../simulate.ts';
@@ -51,58 +50,15 @@ export function subjectWords(s: FixSubject): string {
 }
 
 /**
- * The changes that make the controllers look again, without changing anything (an empty merge patch),
- * at what decides the subject: the subject itself (its Pending pods are tried again, an edited template
- * rolls out), and the workloads of its namespace that are not reconciled — a ReplicaSet, StatefulSet or
- * Job with more or fewer live pods than it wants (a create refused before, which competes for freed
- * quota; a scale-down not yet carried out, which frees it), a Deployment whose ReplicaSets do not add up
- * to its replicas. A reconciled workload costs nothing. This is what "replayed against the state as it
- * is" runs, and what verification adds after a fix's own changes.
+ * The convergence options that make the controllers look again at what decides the subject, without a
+ * change: every workload of its namespace that is not reconciled (a ReplicaSet, StatefulSet or Job with
+ * more or fewer live pods than it wants — a create refused before, which competes for freed quota; a
+ * scale-down not yet carried out, which frees it — a Deployment whose ReplicaSets do not add up to its
+ * replicas), and the subject itself (its Pending pods are tried again, an edited template rolls out).
+ * This is what "replayed against the state as it is" runs, and what verification adds to a fix's changes.
  */
-export function resyncChanges(state: Snapshot, ns: string, subject?: ObjectRef): Change[] {
-  const live = new Map<string, number>();
-  for (const p of state.iterate('Pod', ns)) {
-    if (isTerminal(p) || p.metadata.deletionTimestamp) continue;
-    for (const o of p.metadata.ownerReferences ?? []) {
-      if (!o.controller) continue;
-      const k = `${o.kind}/${o.name}`;
-      live.set(k, (live.get(k) ?? 0) + 1);
-    }
-  }
-  const out: Change[] = [];
-  const seen = new Set<string>();
-  const touch = (kind: string, name: string) => {
-    if (seen.has(`${kind}/${name}`)) return;
-    seen.add(`${kind}/${name}`);
-    out.push({ kind: 'patch', target: { kind, namespace: ns, name }, type: 'merge', body: {} });
-  };
-  if (subject) touch(subject.kind, subject.name);
-  const sums = new Map<string, number>();
-  for (const rs of state.iterate('ReplicaSet', ns)) {
-    const name = rs.metadata.name ?? '';
-    const dep = rs.metadata.ownerReferences?.find((o) => o.kind === 'Deployment' && o.controller);
-    if (dep) sums.set(dep.name, (sums.get(dep.name) ?? 0) + (rs.spec.replicas ?? 1));
-    if ((live.get(`ReplicaSet/${name}`) ?? 0) !== (rs.spec.replicas ?? 1)) touch('ReplicaSet', name);
-  }
-  for (const d of state.iterate('Deployment', ns)) {
-    const name = d.metadata.name ?? '';
-    if ((sums.get(name) ?? 0) !== (d.spec.replicas ?? 1)) touch('Deployment', name);
-  }
-  for (const sts of state.iterate('StatefulSet', ns)) {
-    const name = sts.metadata.name ?? '';
-    if ((live.get(`StatefulSet/${name}`) ?? 0) !== (sts.spec.replicas ?? 1)) touch('StatefulSet', name);
-  }
-  for (const job of state.iterate('Job', ns)) {
-    const name = job.metadata.name ?? '';
-    const parallelism = (job.spec as { parallelism?: number | null }).parallelism ?? 1;
-    if (!isFinished(job) && (live.get(`Job/${name}`) ?? 0) < parallelism) touch('Job', name);
-  }
-  return out;
-}
-
-function isFinished(job: KObject): boolean {
-  const conds = (job.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
-  return conds.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+export function resyncOf(ns: string, subject?: ObjectRef): NonNullable<ConvergeOptions['resync']> {
+  return { namespaces: [ns], objects: subject ? [subject] : [] };
 }
 
 /** A workload's state read from the snapshot alone (when convergence did not touch it). */
@@ -230,8 +186,10 @@ export function goalNow(input: Snapshot, s: FixSubject, opts: SimOptions, replay
   const state = syncQuotas(input, s.kind === 'workload' ? s.ref.namespace : s.namespace, opts.now);
   const none: Convergence = { state, steps: 0, bounded: false, workloads: [], events: [], evicted: [], created: [] };
   if (s.kind !== 'workload') return goalAfter(none, s, opts);
-  const changes = resyncChanges(state, s.ref.namespace, s.ref);
-  if (replay && state === input && changes.length === 1 && templateCurrent(state, s.ref)) {
+  const others = unreconciledWorkloads(state, s.ref.namespace).filter(
+    (w) => !(w.kind === s.ref.kind && w.name === s.ref.name),
+  );
+  if (replay && state === input && others.length === 0 && templateCurrent(state, s.ref)) {
     const w = staticOutcome(state, s.ref);
     const pendingIsReplayed =
       w !== null &&
@@ -246,5 +204,5 @@ export function goalNow(input: Snapshot, s: FixSubject, opts: SimOptions, replay
       };
     }
   }
-  return goalAfter(converge(state, changes, opts), s, opts);
+  return goalAfter(converge(state, [], { ...opts, resync: resyncOf(s.ref.namespace, s.ref) }), s, opts);
 }

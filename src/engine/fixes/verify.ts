@@ -6,9 +6,8 @@
  */
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { renderCommand } from '../changes/command.ts';
-import type { Change } from '../changes/types.ts';
-import { converge, type Convergence, type WorkloadOutcome } from '../converge.ts';
-import { goalAfter, resyncChanges, workloadOutcome, type FixSubject, type Goal } from '../diagnose/goal.ts';
+import { converge, type ConvergeOptions, type Convergence, type WorkloadOutcome } from '../converge.ts';
+import { goalAfter, resyncOf, workloadOutcome, type FixSubject, type Goal } from '../diagnose/goal.ts';
 import type { SimOptions } from '../simulate.ts';
 import { rankPlans } from './rank.ts';
 import type { Plan, VerifiedFix } from './types.ts';
@@ -99,10 +98,16 @@ interface Tried {
   goal: Goal;
 }
 
-function tryPlan(base: Snapshot, subject: FixSubject, plan: Plan, opts: SimOptions, resync: readonly Change[]): Tried {
+function tryPlan(
+  base: Snapshot,
+  subject: FixSubject,
+  plan: Plan,
+  opts: SimOptions,
+  resync: NonNullable<ConvergeOptions['resync']>,
+): Tried {
   // What decides the subject is resynced after the change, as `now` does: a controller refused before the
   // snapshot (a FailedCreate) tries again once the change frees what refused it.
-  const conv = converge(base, [...plan.changes, ...resync], opts);
+  const conv = converge(base, plan.changes, { ...opts, resync });
   const change = planCommand(plan);
   const fix = (verified: boolean, outcome: string, sideEffects: string[]): VerifiedFix => ({
     who: plan.who,
@@ -148,8 +153,7 @@ export function verifyPlans(
   const verified: VerifiedFix[] = [];
   const notWorking: VerifiedFix[] = [];
   const seen = new Set<string>();
-  const resync = resyncChanges(
-    base,
+  const resync = resyncOf(
     subject.kind === 'workload' ? subject.ref.namespace : subject.namespace,
     subject.kind === 'workload' ? subject.ref : undefined,
   );

@@ -6,7 +6,14 @@
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { renderCommand } from '../changes/command.ts';
 import type { Change } from '../changes/types.ts';
-import { type ConvergeEvent, type ConvergeOptions, converge, type WorkloadOutcome } from '../converge.ts';
+import type { VerifiedFix } from '../fixes/types.ts';
+import {
+  type ConvergeEvent,
+  type ConvergeOptions,
+  type Convergence,
+  converge,
+  type WorkloadOutcome,
+} from '../converge.ts';
 
 export interface ChangeAnswer {
   change: Change;
@@ -23,10 +30,19 @@ export interface ChangeAnswer {
   evicted: string[];
   preempted: { pod: string; by: string; node: string }[];
   events: ConvergeEvent[];
+  /** Pods the controllers created, with their controller. */
+  created: Convergence['created'];
+  /** The state after convergence (the input itself when the change was refused). */
+  state: Snapshot;
 }
 
-export function whatIfChange(state: Snapshot, change: Change, opts: ConvergeOptions = {}): ChangeAnswer {
-  const r = converge(state, [change], opts);
+export function whatIfChange(
+  state: Snapshot,
+  change: Change,
+  opts: ConvergeOptions = {},
+  also: readonly Change[] = [],
+): ChangeAnswer {
+  const r = converge(state, [...also, change], opts);
   const command = renderCommand(change);
   if (r.refused)
     return {
@@ -40,6 +56,8 @@ export function whatIfChange(state: Snapshot, change: Change, opts: ConvergeOpti
       evicted: [],
       preempted: [],
       events: [],
+      created: [],
+      state,
     };
   const nowScheduled: { pod: string; node: string }[] = [];
   const seen = new Set<string>();
@@ -61,21 +79,65 @@ export function whatIfChange(state: Snapshot, change: Change, opts: ConvergeOpti
     evicted: r.evicted,
     preempted,
     events: r.events,
+    created: r.created,
+    state: r.state,
   };
 }
 
-/** The JSON form for `whatif --json` (docs/contract.md): the change, its command, the outcome per workload. */
-export function changeAnswerJson(a: ChangeAnswer): unknown {
+/**
+ * The JSON form for `whatif --json` (docs/contract.md): the change and its one command, the outcome per
+ * workload the controllers touched (wanted, admitted, scheduled, the refusal that stops it, whether it
+ * stalls), and the fixes in `diagnose --json`'s shape when the what-if leaves something failing.
+ */
+export function changeAnswerJson(a: ChangeAnswer, fixes: readonly VerifiedFix[] = []): WhatifJson {
   return {
     change: { ...a.change, command: a.command },
     ...(a.refused ? { refused: a.refused } : {}),
     steps: a.steps,
     bounded: a.bounded,
-    outcome: a.workloads,
+    outcome: a.workloads.map((w) => ({
+      kind: w.kind,
+      namespace: w.namespace,
+      name: w.name,
+      wanted: w.wanted,
+      admitted: w.pods,
+      scheduled: w.scheduled,
+      updated: w.updated,
+      created: w.created,
+      refused: w.failedCreate ?? null,
+      pending: w.pending,
+      stalled: !w.complete,
+    })),
     nowScheduled: a.nowScheduled,
     evicted: a.evicted,
     preempted: a.preempted,
-    // Fixes in diagnose's shape once fix generation runs on changes (engine/fixes/, issue 15): none yet.
-    fixes: [],
+    fixes: [...fixes],
   };
+}
+
+export interface WhatifJson {
+  change: Change & { command: string };
+  refused?: string;
+  steps: number;
+  bounded: boolean;
+  outcome: {
+    kind: string;
+    namespace: string;
+    name: string;
+    wanted: number;
+    /** Its active pods at the end: admitted, bound or not. */
+    admitted: number;
+    scheduled: number;
+    updated: number;
+    created: number;
+    /** The last refused create's message while it still lacks pods, else null. */
+    refused: string | null;
+    pending: { pod: string; message: string }[];
+    /** It does not reach every wanted pod of its current template, bound. */
+    stalled: boolean;
+  }[];
+  nowScheduled: { pod: string; node: string }[];
+  evicted: string[];
+  preempted: { pod: string; by: string; node: string }[];
+  fixes: VerifiedFix[];
 }
