@@ -326,8 +326,6 @@ const KNOWN_BROKEN: Record<string, string> = {
       FORMS.map((form) => [`${id} [${form}]: at least one verified fix`, why]),
     ),
   ),
-  'what-if and fix verification agree: "scale es to 3" frees search-business quota, query\'s 5th pod preempts a suggest pod':
-    'engine/whatif/change.ts whatIfChange converges the change alone (preempted: [], es 3/3 complete), while engine/fixes/verify.ts tryPlan adds resyncChanges (refused controllers of the namespace retry) and finds query-5 admitted and preempting suggest: the same change, two outcomes (issue #15 item 5)',
   '04 shop/recommender Pending [no namespace]: the right namespace with the same fixes, or nothing guessed':
     'the same FailedScheduling text is recorded for shop/recommender-67bmlmd-* and payments/debug-shell; with no namespace the engine picks payments/debug-shell and offers its verified `kubectl -n payments get pod debug-shell … replace --force` fix instead of saying the text matches Pending pods in 2 namespaces',
 };
