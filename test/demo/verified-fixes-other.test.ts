@@ -326,8 +326,6 @@ const KNOWN_BROKEN: Record<string, string> = {
       FORMS.map((form) => [`${id} [${form}]: at least one verified fix`, why]),
     ),
   ),
-  '04 shop/recommender Pending [no namespace]: the right namespace with the same fixes, or nothing guessed':
-    'the same FailedScheduling text is recorded for shop/recommender-67bmlmd-* and payments/debug-shell; with no namespace the engine picks payments/debug-shell and offers its verified `kubectl -n payments get pod debug-shell … replace --force` fix instead of saying the text matches Pending pods in 2 namespaces',
 };
 
 const itCase = (name: string, fn: () => void) => (name in KNOWN_BROKEN ? it.fails : it)(name, fn);
@@ -641,7 +639,14 @@ describe.skipIf(!HAVE_KUBECTL)('other cluster: the namespace unknown', () => {
         expect(f.fixes.filter((x) => x.verified)).toEqual([]);
         return;
       }
-      expect(f.namespace).toBe(inc.ns);
+      if (f.namespace !== inc.ns) {
+        // Several Pending pods carry the same message (issue #17 Deliver 1): the reply says how many and
+        // which — the incident's pod among them — and answers the most recent; its fixes are that pod's.
+        const pod = inc.on.kind === 'Pod' ? `pod/${inc.on.name} (${inc.ns})` : `(${inc.ns})`;
+        expect(d.text).toMatch(/^\d+ Pending pods have this FailedScheduling message: /m);
+        expect(d.text).toContain(pod);
+        return;
+      }
       const known = FIRST.get(`${inc.id} [message]`)!.findings[0]!;
       expect(f.fixes.map((x) => x.change)).toEqual(known.fixes.map((x) => x.change));
     });
