@@ -16,7 +16,7 @@ import type { Change } from '../changes/types.ts';
 import { subjectWords } from '../diagnose/goal.ts';
 import { resourceChanges, templateMutable } from './changes.ts';
 import { ownerOf, quotaHolders, refOf, scalable, type Holder } from './owners.ts';
-import { biggestContainer, setContainerValue } from './pod-edit.ts';
+import { biggestContainer, keepLimitRatio, setContainerValue } from './pod-edit.ts';
 import type { FixContext, Plan } from './types.ts';
 
 type Exceeded = Extract<QuotaFailure, { type: 'exceeded' }>;
@@ -241,6 +241,12 @@ function lowerPlan(ctx: FixContext, failure: Exceeded, pods: number): Plan | nul
         lowered = setContainerValue(lowered, big.name, 'requests', m[2]!, target.toString());
     }
     parts.push(`${which}.${m[2]} of container ${big.name} to ≤ ${target}`);
+    if (which === 'requests') {
+      const kept = keepLimitRatio(ctx.base, ctx.ns, lowered, ctx.admitted, big.name, m[2]!);
+      const lim = kept.spec.containers.find((c) => c.name === big.name)?.resources?.limits?.[m[2]!];
+      if (kept !== lowered) parts.push(`limits.${m[2]} to ${lim} (the LimitRange's max limit/request ratio)`);
+      lowered = kept;
+    }
   }
   const changes = resourceChanges(ctx.subject, ctx.pod, lowered);
   if (!changes || parts.length === 0) return null;
