@@ -269,6 +269,25 @@ function parallelismPlan(ctx: FixContext, pods: number): Plan | null {
   };
 }
 
+/**
+ * Giving up the replicas the quota refuses: scale the subject to the pods it has (they are admitted
+ * already). It ends the refusals but costs wanted replicas, so it ranks after every fix that keeps them.
+ */
+function scaleToAdmittedPlan(ctx: FixContext, pods: number): Plan | null {
+  const s = ctx.subject;
+  if (s.kind !== 'workload' || !scalable(s.ref.kind)) return null;
+  const w = ctx.state.get(s.ref.kind, s.ref.namespace, s.ref.name);
+  const replicas = (w?.spec as { replicas?: number | null } | undefined)?.replicas ?? 1;
+  const to = replicas - pods;
+  if (to < 1) return null;
+  return {
+    who: 'app-team',
+    summary: `scale ${subjectWords(s)} ${replicas} → ${to}: runs the ${to} pod${to === 1 ? '' : 's'} the quota admits now (gives up ${pods} wanted replica${pods === 1 ? '' : 's'})`,
+    changes: [{ kind: 'scale', target: s.ref, replicas: to }],
+    cost: 3,
+  };
+}
+
 /** Every plan for an `exceeded quota` of the subject. */
 export function quotaPlans(ctx: FixContext, failure: Exceeded): Plan[] {
   const pods = missingPods(ctx);
@@ -279,5 +298,7 @@ export function quotaPlans(ctx: FixContext, failure: Exceeded): Plan[] {
   const par = parallelismPlan(ctx, pods);
   if (par) out.push(par);
   out.push(raiseQuotaPlan(ctx, failure, pods));
+  const fewer = scaleToAdmittedPlan(ctx, pods);
+  if (fewer) out.push(fewer);
   return out;
 }
