@@ -203,6 +203,14 @@ describe('(b) the `pods` quota is full while CPU is left', () => {
         sideEffects: ['stops pq/web-5c6d7f8b9-aaaaa, running on n1'],
       },
       {
+        who: 'app-team',
+        summary: 'scale deploy/worker 2 → 1: runs the 1 pod the quota admits now (gives up 1 wanted replica)',
+        change: 'kubectl -n pq scale deploy/worker --replicas=1',
+        verified: true,
+        outcome: '1/1 pods of deploy/worker admitted and scheduled (n1)',
+        sideEffects: [],
+      },
+      {
         who: 'platform',
         summary: 'raise pq-quota pods to 4',
         change: `kubectl -n pq patch resourcequota/pq-quota --type merge -p '{"spec":{"hard":{"pods":"4"}}}'`,

@@ -134,7 +134,11 @@ describe('states of our own where the paste matches the state', () => {
     },
     'pods-full': {
       ns: 'pq',
-      fixes: ['scale deploy/web 2 → 1 (frees 1 of pods; stops 1 running pod)', 'raise pq-quota pods to 4'],
+      fixes: [
+        'scale deploy/web 2 → 1 (frees 1 of pods; stops 1 running pod)',
+        'scale deploy/worker 2 → 1: runs the 1 pod the quota admits now (gives up 1 wanted replica)',
+        'raise pq-quota pods to 4',
+      ],
     },
     ratio: { ns: 'rt', fixes: ['set requests.cpu of app to 200m', 'set limits.cpu of app to 1'] },
   };

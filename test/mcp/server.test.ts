@@ -118,7 +118,7 @@ describe('each tool returns what the CLI command prints', () => {
     expect(`${r.text}\n`).toBe(text.stdout);
     const findings = diagnoseOutputSchema.parse(JSON.parse(r.structured!)).findings;
     expect(findings.map((f) => [f.layer, f.kind, f.namespace, f.object?.name, f.fixes.length])).toEqual([
-      ['quota', 'quota-exceeded', 'team-a', 'worker-5d8c7b9f4-glpms', 3],
+      ['quota', 'quota-exceeded', 'team-a', 'worker-5d8c7b9f4-glpms', 4],
     ]);
     expect(r.isError).toBe(false);
   });

@@ -9,6 +9,8 @@ import { isWorkloadKind } from '../../k8s/objects.ts';
 import { Quantity } from '../../quantity.ts';
 import { expandWorkload } from '../workloads.ts';
 import { ownerOf, refOf } from '../fixes.ts';
+import { shouldRun } from '../controllers/daemon_set.ts';
+import { daemonPodOn } from '../fixes/quota.ts';
 
 /** What a finding names: the object in the message and the controller from around it. */
 export interface Subject {
@@ -39,8 +41,14 @@ export function locatePod(state: Snapshot, f: Subject, ns: string): LocatedPod |
   const tryWorkload = (kind: string, wname: string): LocatedPod | null => {
     const w = isWorkloadKind(kind) ? state.get(kind, ns, wname) : undefined;
     if (!w) return null;
-    const exp = expandWorkload(w as Workload, { replicas: 1, nodes: [] });
-    const pod = exp.pods[0];
+    // A DaemonSet's pods are one per node that should run it: the first such node without its pod.
+    const daemon = kind === 'DaemonSet';
+    const exp = expandWorkload(w as Workload, {
+      replicas: 1,
+      nodes: daemon ? state.list('Node') : [],
+      nodeEligible: shouldRun,
+    });
+    const pod = daemon ? (exp.pods.find((p) => !daemonPodOn(state, ns, wname, p)) ?? exp.pods[0]) : exp.pods[0];
     if (!pod) return null;
     let ref = refOf(kind, wname);
     if (kind === 'ReplicaSet') {

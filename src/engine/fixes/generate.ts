@@ -11,7 +11,8 @@ import type { Convergence } from '../converge.ts';
 import type { Goal } from '../diagnose/goal.ts';
 import { replayPod } from '../diagnose/replay.ts';
 import type { SimResult } from '../simulate.ts';
-import { limitRangePlans } from './limitrange.ts';
+import type { FieldError } from '../admission/validation.ts';
+import { limitRangePlans, validationPlans } from './limitrange.ts';
 import { mustSpecifyPlans } from './must-specify.ts';
 import { freeQuotaPlans, missingPods, quotaPlans, raiseQuotaPlan } from './quota.ts';
 import { addNodePlan, unschedulablePlans, uncordonPlans } from './unschedulable.ts';
@@ -109,6 +110,8 @@ export function fixesFor(ctx: FixContext, now: SimResult, trace?: (fix: Verified
   else if (failure?.type === 'must-specify') plans = mustSpecifyPlans(ctx, parseMustSpecify(failure.text));
   else if (now.admission.layer === 'limitrange' && now.detail.admission.limitViolations)
     plans = limitRangePlans(ctx, now.detail.admission.limitViolations as LimitViolation[]);
+  else if (now.admission.layer === 'api-validation' && now.detail.admission.fieldErrors)
+    plans = validationPlans(ctx, now.detail.admission.fieldErrors as FieldError[]);
   else if (now.scheduling && !now.scheduling.scheduled && now.detail.schedule) {
     const u = unschedulablePlans(ctx, now.detail.schedule.nodeStatuses);
     plans = u.plans;

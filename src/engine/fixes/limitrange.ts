@@ -2,6 +2,7 @@
 import type { Pod } from '../../k8s/objects.ts';
 import { Quantity } from '../../quantity.ts';
 import type { LimitViolation } from '../admission/limitranger.ts';
+import type { FieldError } from '../admission/validation.ts';
 import { resourceChanges } from './changes.ts';
 import { ceilDiv, setContainerValue } from './pod-edit.ts';
 import type { FixContext, Plan } from './types.ts';
@@ -72,4 +73,52 @@ export function limitRangePlans(ctx: FixContext, violations: LimitViolation[]): 
     out.push({ who: 'app-team', summary: `set ${key}`, changes, cost: 1, obvious: true, pod: w.pod });
   }
   return out;
+}
+
+/**
+ * Fixes for a request above its limit (API validation, pkg/apis/core/validation ValidateResourceRequirements:
+ * "must be less than or equal to cpu limit of 250m") — often a LimitRange default limit below what the
+ * template requests: set the limit to the request (where the LimitRange max allows it), or lower the
+ * request to the limit.
+ */
+export function validationPlans(ctx: FixContext, errors: readonly FieldError[]): Plan[] {
+  const ways: { parts: string[]; pod: Pod; ok: boolean }[] = [
+    { parts: [], pod: ctx.pod, ok: true },
+    { parts: [], pod: ctx.pod, ok: true },
+  ];
+  for (const e of errors) {
+    const m = /^spec\.(containers|initContainers)\[(\d+)\]\.resources\.requests$/.exec(e.field);
+    const value = Quantity.tryParse(e.value);
+    const limit = Quantity.tryParse(e.limit);
+    if (!m || !value || !limit || !/^(cpu|memory|ephemeral-storage)$/.test(e.resource)) return [];
+    const list = m[1] === 'containers' ? ctx.admitted.spec.containers : (ctx.admitted.spec.initContainers ?? []);
+    const c = list[Number(m[2])]?.name;
+    if (!c) return [];
+    const max = containerMax(ctx, e.resource);
+    if (max && max.cmp(value) < 0) ways[0]!.ok = false;
+    ways[0]!.pod = setContainerValue(ways[0]!.pod, c, 'limits', e.resource, value.toString());
+    ways[0]!.parts.push(`limits.${e.resource} of ${c} to ${value}`);
+    ways[1]!.pod = setContainerValue(ways[1]!.pod, c, 'requests', e.resource, limit.toString());
+    ways[1]!.parts.push(`requests.${e.resource} of ${c} to ${limit}`);
+  }
+  const out: Plan[] = [];
+  for (const w of ways) {
+    if (!w.ok || !w.parts.length) continue;
+    const changes = resourceChanges(ctx.subject, ctx.pod, w.pod);
+    if (!changes) continue;
+    out.push({ who: 'app-team', summary: `set ${w.parts.join(', ')}`, changes, cost: 1, obvious: true, pod: w.pod });
+  }
+  return out;
+}
+
+/** The lowest Container `max` of the namespace's LimitRanges for a resource. */
+function containerMax(ctx: FixContext, resource: string): Quantity | null {
+  let best: Quantity | null = null;
+  for (const lr of ctx.base.list('LimitRange', ctx.ns))
+    for (const item of lr.spec.limits) {
+      if (item.type !== 'Container') continue;
+      const v = Quantity.tryParse(item.max?.[resource]);
+      if (v && (!best || v.cmp(best) < 0)) best = v;
+    }
+  return best;
 }

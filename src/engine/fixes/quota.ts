@@ -7,14 +7,16 @@ import type { Pod, ResourceQuota } from '../../k8s/objects.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { Quantity } from '../../quantity.ts';
 import type { Workload } from '../../k8s/objects.ts';
+import { podUsage } from '../admission/evaluators/pods.ts';
 import { evaluatorFor, quotaMatches, type QuotaFailure } from '../admission/resourcequota.ts';
 import { admitObject } from '../admit.ts';
 import { expandWorkload } from '../workloads.ts';
+import { shouldRun } from '../controllers/daemon_set.ts';
 import type { Change } from '../changes/types.ts';
 import { subjectWords } from '../diagnose/goal.ts';
 import { resourceChanges, templateMutable } from './changes.ts';
 import { ownerOf, quotaHolders, refOf, scalable, type Holder } from './owners.ts';
-import { biggestContainer, setContainerValue } from './pod-edit.ts';
+import { biggestContainer, keepLimitRatio, setContainerValue } from './pod-edit.ts';
 import type { FixContext, Plan } from './types.ts';
 
 type Exceeded = Extract<QuotaFailure, { type: 'exceeded' }>;
@@ -29,6 +31,30 @@ export function quotaCounts(state: Snapshot, ns: string, quota: string): ((p: Po
   };
 }
 
+/** The node a DaemonSet pod is pinned to (the controller's `metadata.name` matchFields term), else where it runs. */
+function pinnedNode(p: Pod): string | undefined {
+  for (const t of p.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ??
+    [])
+    for (const f of t.matchFields ?? []) if (f.key === 'metadata.name' && f.values?.[0]) return f.values[0];
+  return p.spec.nodeName ?? undefined;
+}
+
+/** Whether DaemonSet `ds` already has a live pod on the node `pod` is pinned to. */
+export function daemonPodOn(state: Snapshot, ns: string, ds: string, pod: Pod): boolean {
+  const node = pinnedNode(pod);
+  for (const p of state.iterate('Pod', ns)) {
+    if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
+    if (!p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet' && o.name === ds)) continue;
+    if (pinnedNode(p) === node) return true;
+  }
+  return false;
+}
+
+/** The pods a DaemonSet wants: one per node that should run it (controllers/daemon_set.ts shouldRun). */
+function daemonWanted(state: Snapshot, w: Workload): number {
+  return expandWorkload(w, { nodes: state.list('Node'), nodeEligible: shouldRun }).pods.length;
+}
+
 /** Pods the subject still lacks: wanted replicas (or Job parallelism) minus its live pods; at least 1. */
 export function missingPods(ctx: FixContext): number {
   const s = ctx.subject;
@@ -36,7 +62,12 @@ export function missingPods(ctx: FixContext): number {
   const o = ctx.state.get(s.ref.kind, s.ref.namespace, s.ref.name);
   if (!o) return 1;
   const spec = o.spec as { replicas?: number | null; parallelism?: number | null };
-  const wanted = s.ref.kind === 'Job' ? (spec.parallelism ?? 1) : (spec.replicas ?? 1);
+  const wanted =
+    s.ref.kind === 'Job'
+      ? (spec.parallelism ?? 1)
+      : s.ref.kind === 'DaemonSet'
+        ? daemonWanted(ctx.state, o as Workload)
+        : (spec.replicas ?? 1);
   let have = 0;
   for (const p of ctx.state.iterate('Pod', s.ref.namespace)) {
     if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
@@ -50,13 +81,23 @@ export function missingPods(ctx: FixContext): number {
  * Pods other workloads of the namespace wait to create that only this quota refuses: freed room goes to
  * whichever controller creates first, so a fix must make room for them too.
  */
-export function waitingElsewhere(ctx: FixContext, quota: string): { refs: string[]; pods: number } {
+export function waitingElsewhere(
+  ctx: FixContext,
+  quota: string,
+): { refs: string[]; pods: number; usage: Map<string, Quantity> } {
   const refs: string[] = [];
   let pods = 0;
-  for (const kind of ['ReplicaSet', 'StatefulSet', 'Job'] as const) {
+  // What the waiting pods add to the quota once created, per resource (each as its own template asks).
+  const usage = new Map<string, Quantity>();
+  for (const kind of ['ReplicaSet', 'StatefulSet', 'Job', 'DaemonSet'] as const) {
     for (const w of ctx.state.iterate(kind, ctx.ns)) {
       const spec = w.spec as { replicas?: number | null; parallelism?: number | null };
-      const wanted = kind === 'Job' ? (spec.parallelism ?? 1) : (spec.replicas ?? 1);
+      const wanted =
+        kind === 'Job'
+          ? (spec.parallelism ?? 1)
+          : kind === 'DaemonSet'
+            ? daemonWanted(ctx.state, w as Workload)
+            : (spec.replicas ?? 1);
       if (wanted <= 0 || (kind === 'Job' && w.status && (w.status as { completionTime?: unknown }).completionTime))
         continue;
       const top =
@@ -71,16 +112,23 @@ export function waitingElsewhere(ctx: FixContext, quota: string): { refs: string
         if (p.metadata.ownerReferences?.some((o) => o.kind === kind && o.name === w.metadata.name)) have++;
       }
       if (have >= wanted) continue;
-      const pod = expandWorkload(w as Workload, { replicas: 1, nodes: [] }).pods[0];
+      const pod =
+        kind === 'DaemonSet'
+          ? expandWorkload(w as Workload, { nodes: ctx.state.list('Node'), nodeEligible: shouldRun }).pods.find(
+              (p) => !daemonPodOn(ctx.state, ctx.ns, w.metadata.name ?? '', p),
+            )
+          : expandWorkload(w as Workload, { replicas: 1, nodes: [] }).pods[0];
       if (!pod) continue;
       const a = admitObject(pod, ctx.state, { ...ctx.opts, dryRun: true });
       const f = a.quota?.failure;
       if (a.allowed || f?.type !== 'exceeded' || f.quota !== quota) continue;
       refs.push(refOf(top.kind, top.name));
       pods += wanted - have;
+      for (const [k, v] of podUsage((a.object as Pod | undefined) ?? pod, { now: ctx.opts.now }))
+        usage.set(k, (usage.get(k) ?? Quantity.zero(v.format)).add(v.times(wanted - have)));
     }
   }
-  return { refs: [...new Set(refs)].sort(), pods };
+  return { refs: [...new Set(refs)].sort(), pods, usage };
 }
 
 function isSubject(ctx: FixContext, h: Holder): boolean {
@@ -115,11 +163,10 @@ function scalePlan(ctx: FixContext, h: Holder, by: number, primary: string, pend
 export function freeQuotaPlans(ctx: FixContext, failure: Exceeded, pods = 1): Plan[] {
   const primary = failure.exceeded[0]!;
   const waiting = waitingElsewhere(ctx, failure.quota);
-  // Every waiting pod is assumed to need what the subject's does (a count quota's `pods=1` is exact).
-  pods += waiting.pods;
   const need = failure.used
     .get(primary)!
     .add(failure.requested.get(primary)!.times(pods))
+    .add(waiting.usage.get(primary) ?? Quantity.zero())
     .sub(failure.hard.get(primary)!);
   if (need.sign() <= 0) return [];
   const counts = quotaCounts(ctx.state, ctx.ns, failure.quota);
@@ -144,10 +191,12 @@ export function freeQuotaPlans(ctx: FixContext, failure: Exceeded, pods = 1): Pl
 /** Raising the quota to what admits `pods` more pods of the subject. */
 export function raiseQuotaPlan(ctx: FixContext, failure: Exceeded, own = 1): Plan {
   const waiting = waitingElsewhere(ctx, failure.quota);
-  const pods = own + waiting.pods;
   const raised = failure.exceeded.map((r) => ({
     r,
-    v: failure.used.get(r)!.add(failure.requested.get(r)!.times(pods)),
+    v: failure.used
+      .get(r)!
+      .add(failure.requested.get(r)!.times(own))
+      .add(waiting.usage.get(r) ?? Quantity.zero()),
   }));
   return {
     who: 'platform',
@@ -192,6 +241,12 @@ function lowerPlan(ctx: FixContext, failure: Exceeded, pods: number): Plan | nul
         lowered = setContainerValue(lowered, big.name, 'requests', m[2]!, target.toString());
     }
     parts.push(`${which}.${m[2]} of container ${big.name} to ≤ ${target}`);
+    if (which === 'requests') {
+      const kept = keepLimitRatio(ctx.base, ctx.ns, lowered, ctx.admitted, big.name, m[2]!);
+      const lim = kept.spec.containers.find((c) => c.name === big.name)?.resources?.limits?.[m[2]!];
+      if (kept !== lowered) parts.push(`limits.${m[2]} to ${lim} (the LimitRange's max limit/request ratio)`);
+      lowered = kept;
+    }
   }
   const changes = resourceChanges(ctx.subject, ctx.pod, lowered);
   if (!changes || parts.length === 0) return null;
@@ -214,6 +269,25 @@ function parallelismPlan(ctx: FixContext, pods: number): Plan | null {
   };
 }
 
+/**
+ * Giving up the replicas the quota refuses: scale the subject to the pods it has (they are admitted
+ * already). It ends the refusals but costs wanted replicas, so it ranks after every fix that keeps them.
+ */
+function scaleToAdmittedPlan(ctx: FixContext, pods: number): Plan | null {
+  const s = ctx.subject;
+  if (s.kind !== 'workload' || !scalable(s.ref.kind)) return null;
+  const w = ctx.state.get(s.ref.kind, s.ref.namespace, s.ref.name);
+  const replicas = (w?.spec as { replicas?: number | null } | undefined)?.replicas ?? 1;
+  const to = replicas - pods;
+  if (to < 1) return null;
+  return {
+    who: 'app-team',
+    summary: `scale ${subjectWords(s)} ${replicas} → ${to}: runs the ${to} pod${to === 1 ? '' : 's'} the quota admits now (gives up ${pods} wanted replica${pods === 1 ? '' : 's'})`,
+    changes: [{ kind: 'scale', target: s.ref, replicas: to }],
+    cost: 3,
+  };
+}
+
 /** Every plan for an `exceeded quota` of the subject. */
 export function quotaPlans(ctx: FixContext, failure: Exceeded): Plan[] {
   const pods = missingPods(ctx);
@@ -224,5 +298,7 @@ export function quotaPlans(ctx: FixContext, failure: Exceeded): Plan[] {
   const par = parallelismPlan(ctx, pods);
   if (par) out.push(par);
   out.push(raiseQuotaPlan(ctx, failure, pods));
+  const fewer = scaleToAdmittedPlan(ctx, pods);
+  if (fewer) out.push(fewer);
   return out;
 }

@@ -22,7 +22,13 @@ import {
 import { podPriority } from '../priority.ts';
 import { resourceChanges, templateMutable } from './changes.ts';
 import { ownerOf } from './owners.ts';
-import { biggestContainer, formatMemoryFloor, podRequestVector, setContainerValue } from './pod-edit.ts';
+import {
+  biggestContainer,
+  formatMemoryFloor,
+  keepLimitRatio,
+  podRequestVector,
+  setContainerValue,
+} from './pod-edit.ts';
 import type { FixContext, Plan } from './types.ts';
 
 export interface NodeGap {
@@ -198,6 +204,11 @@ function lowerPlan(ctx: FixContext, statuses: Map<string, { reasons: string[] }>
     p = setContainerValue(p, big.name, 'requests', res, target.toString());
     // A limit below the lowered request stays valid; a request above its limit cannot happen (lowered).
     parts.push(`requests.${res} of ${big.name} to ≤ ${target}`);
+    // A limit now more than the LimitRange's maxLimitRequestRatio times the request comes down with it.
+    const kept = keepLimitRatio(ctx.base, ctx.ns, p, ctx.admitted, big.name, res);
+    const lim = kept.spec.containers.find((c) => c.name === big.name)?.resources?.limits?.[res];
+    if (kept !== p) parts.push(`limits.${res} to ${lim} (the LimitRange's max limit/request ratio)`);
+    p = kept;
   }
   const changes = resourceChanges(ctx.subject, ctx.pod, p);
   if (!changes || parts.length === 0) return null;
