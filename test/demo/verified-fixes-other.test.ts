@@ -298,22 +298,10 @@ for (const inc of INCIDENTS)
 const NO_VERIFIED_FIX: Record<string, string> = {
   '02 shop/catalog LimitRange max':
     'only fix `set resources deploy/catalog -c catalog --limits=cpu=2`, not verified (right: its pods are then refused by shop-compute requests.memory 14848Mi/15Gi); no combination offered (e.g. with `scale deploy/recommender --replicas=0`, whose 2 Pending pods hold 4Gi of that quota, as offered for cart)',
-  '03 shop/checkout request above the default limit':
-    'api-validation finding gets no fix at all (expected `set resources deploy/checkout -c checkout --limits=cpu=300m` (LimitRange max 2), which then also needs shop-compute memory: 14848Mi + 2×512Mi > 15Gi)',
   '09 search/es-3 anti-affinity':
     'no fix shown. Tried and hidden: `kubectl -n search scale statefulset/es --replicas=3` (Parallel: removes es-3, the Pending ordinal), rejected as "search/deploy/suggest is left short (4/6 scheduled)" — a real cascade (es-3 frees search-business quota, query\'s refused 5th pod (business) is created and preempts a suggest pod), but the reply says none of it; "add a node like mem-a-1" rejected because node-exporter gets a refused pod on the new node (pods 10/10, reported as "9/10 scheduled" for a DaemonSet that wants 13); and the reply claims "Preemption could free room" though the es pods blocking it have the same priority',
-  '10 search/query PriorityClass quota':
-    'only the search-business raise (pods 11, cpu 6500m), rightly not verified (query-5 and the reindex pods then preempt suggest and ledger pods that come back Pending); no app-team fix (`scale deploy/query --replicas=4`) or raise without preemption',
   '13 search/reindex CronJob Job quota':
     'only the search-business raise (pods 11, cpu 8), rightly not verified (preempts payments/ledger-0/1, which come back Pending on their zone-bound PVs); nothing else offered',
-  '16 data/adhoc-query bare Pod':
-    'told "no node can hold it" (good), but the one fix lowers requests to cpu=470m,memory=4495Mi under the 20Gi limit, which the data-limits maxLimitRequestRatio memory 4 refuses (4.556174): the generator ignores the LimitRange ratio (it should lower the limit too)',
-  '17 monitoring/prometheus-1 StatefulSet quota':
-    'only `patch resourcequota/monitoring-quota … {"limits.memory":"25728Mi","pods":"11"}`, not verified because node-exporter takes the 11th pod slot first; the combination that works (pods 14: 3 node-exporter pods are waiting too) is not offered',
-  '18 monitoring/node-exporter DaemonSet quota':
-    'the DaemonSet pod is not located (subject.ts tryWorkload expands a DaemonSet with nodes: [] → no pod → stand-in pod with container "app"): the reply says "Now it would be refused differently: must specify limits.cpu for: app" and the only fix is "(no command) set limits.cpu=500m on app"; expected `patch resourcequota/monitoring-quota` pods → 13',
-  '19 monitoring/grafana must specify':
-    'only `set resources deploy/grafana -c grafana --limits=cpu=500m,memory=512Mi`, rightly not verified (then refused by pods 10/10); no combination with a pods raise',
 };
 
 /**
@@ -614,7 +602,8 @@ function stalledRollout(after: Snapshot, ns: string, fix: Fix): string | null {
   for (const q of state.list('ResourceQuota', ns)) {
     const used: Record<string, string> = {};
     for (const [k, v] of computeQuotaUsed(state, q as ResourceQuota)) used[k] = v.toString();
-    state.put({ ...q, status: { ...(q.status as object), used } });
+    // The quota controller's sync: status.hard follows spec.hard, status.used is recounted.
+    state.put({ ...q, status: { ...(q.status as object), hard: (q.spec as { hard: object }).hard, used } });
   }
   const t = d.spec.template as { metadata?: KObject['metadata']; spec: Pod['spec'] };
   const pod: Pod = {
