@@ -7,6 +7,7 @@ import type { Question } from '../../parse/question.ts';
 import type { AskContext } from '../answerer.ts';
 import type { Answer } from '../types.ts';
 import { loadState, type Env, type QuestionOf } from './context.ts';
+import { questionGate, questionNamespaces } from '../verdicts.ts';
 import { drain } from './drain.ts';
 import { headroom } from './headroom.ts';
 import { help } from './help.ts';
@@ -43,6 +44,9 @@ function dispatch<K extends Question['type']>(type: K, q: QuestionOf<K>, env: En
 export async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
   // A number no Kubernetes component can hold: answered before anything is read.
   if (q.type === 'invalid') return HANDLERS.invalid(q, { gaps: [], ctx });
-  const loaded = await loadState(ctx);
-  return dispatch(q.type, q, { ...loaded, ctx });
+  const loaded = await loadState(ctx, questionNamespaces(q, ctx));
+  // Never a verdict, a number or "not found" from what was not read (../verdicts.ts).
+  const gated = questionGate(q, loaded, ctx);
+  if (gated) return gated;
+  return dispatch(q.type, q, { ...loaded, gaps: loaded.warningGaps ?? loaded.gaps, ctx });
 }

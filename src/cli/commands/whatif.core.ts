@@ -6,6 +6,7 @@ import { openSource, type ClusterSource } from '../../answer/sources.ts';
 import type { Answer } from '../../answer/types.ts';
 import { createAnswerer } from '../../answer/index.ts';
 import { renderAnswer } from '../../render/text.ts';
+import { incompleteOfAnswer, isUndecided } from '../../answer/verdicts.ts';
 import type { Io } from '../io.ts';
 import { outputFormat, printData, type Flags } from '../options.ts';
 
@@ -37,9 +38,10 @@ export async function runWhatif(words: string[], flags: Flags, io: Io): Promise<
   const source = await openSource(flags);
   try {
     const answer = await whatifWith(source, { question: words.join(' '), namespace: flags.namespace });
-    if (format) await printData(io, format, { replies: answer.replies });
+    if (format) await printData(io, format, { replies: answer.replies, incomplete: incompleteOfAnswer(answer) });
     else io.stdout(`${renderAnswer(answer)}\n`);
-    return 0;
+    // Exit 3: what the answer needs could not be read (answer/verdicts.ts).
+    return isUndecided(answer) ? 3 : 0;
   } finally {
     await source.close();
   }
