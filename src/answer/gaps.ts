@@ -89,11 +89,23 @@ export function unreadGaps(list: readonly Unread[], visibility: Visibility, audi
         : `couldn't read the cluster (${what}): ${causeWords(first)}`,
     );
   }
-  for (const u of list) {
-    if (WHOLE_CLUSTER.includes(u.cause)) continue;
+  // Cluster-wide reads refused for one cause (a tenant: nodes, every namespace's pods): one line.
+  const rest = list.filter((u) => !WHOLE_CLUSTER.includes(u.cause));
+  for (const u of rest) {
+    if (u.namespace === undefined) {
+      const same = rest.filter((x) => x.namespace === undefined && x.cause === u.cause);
+      const what = [...new Set(same.map((x) => (audience === 'operator' ? x.resource : resourceOf(x.resource))))];
+      const names = what.length > 1 ? `${what.slice(0, -1).join(', ')} and ${what[what.length - 1]}` : what[0]!;
+      push(
+        audience === 'operator'
+          ? `couldn't read ${names}: ${causeWords(same[0]!)} — ${same[0]!.message}`
+          : `couldn't read ${names}: ${causeWords(same[0]!)}`,
+      );
+      continue;
+    }
     push(
       audience === 'operator'
-        ? `couldn't read ${u.resource}${u.namespace ? ` in ${u.namespace}` : ''}: ${causeWords(u)} — ${u.message}`
+        ? `couldn't read ${u.resource} in ${u.namespace}: ${causeWords(u)} — ${u.message}`
         : `couldn't read ${resourceOf(u.resource)}${whereOf(u.namespace, visibility)}: ${causeWords(u)}`,
     );
   }
