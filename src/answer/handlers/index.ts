@@ -46,7 +46,8 @@ export async function answerQuestion(q: Question, ctx: AskContext): Promise<Answ
   if (q.type === 'invalid') return HANDLERS.invalid(q, { gaps: [], ctx });
   const loaded = await loadState(ctx, questionNamespaces(q, ctx));
   // Never a verdict, a number or "not found" from what was not read (../verdicts.ts).
-  const gated = questionGate(q, loaded, ctx);
+  // Operator answers (CLI, console) only for now: channel what-ifs keep their replies until their tests follow.
+  const gated = (ctx.audience ?? 'operator') === 'operator' ? questionGate(q, loaded, ctx) : null;
   if (gated) return gated;
   return dispatch(q.type, q, { ...loaded, gaps: loaded.warningGaps ?? loaded.gaps, ctx });
 }
