@@ -7,6 +7,7 @@ import type { Snapshot } from '../../k8s/snapshot.ts';
 import type { Question } from '../../parse/question.ts';
 import type { AskContext } from '../answerer.ts';
 import { sourceGaps, unansweredGap, type Audience } from '../gaps.ts';
+import { readsOf, type Reads } from '../../engine/completeness.ts';
 import { Visibility } from '../policy.ts';
 import { cannotSimulateAnswer } from '../replies/cluster-unanswered.ts';
 import type { Answer } from '../types.ts';
@@ -14,16 +15,25 @@ import type { Answer } from '../types.ts';
 export interface Loaded {
   state?: Snapshot;
   gaps: string[];
+  /** What the load could not read (../verdicts.ts decides what an answer needed of it). */
+  reads?: Reads;
+  /** The gaps of the source's warnings alone (stale, skipped): what an answer says besides what it needed. */
+  warningGaps?: string[];
 }
 
 export const visibilityOf = (ctx: AskContext): Visibility => Visibility.of(ctx.allowedNamespaces);
 export const audienceOf = (ctx: AskContext): Audience => ctx.audience ?? 'operator';
 
 /** Source errors and the cache's staleness become gaps; for a channel, reduced to reason and resource (../gaps.ts). */
-export async function loadState(ctx: AskContext): Promise<Loaded> {
+export async function loadState(ctx: AskContext, namespaces?: string[]): Promise<Loaded> {
   try {
-    const r = await ctx.source.load({ signal: ctx.signal });
-    return { state: r.snapshot, gaps: sourceGaps(r, visibilityOf(ctx), audienceOf(ctx)) };
+    const r = await ctx.source.load({ signal: ctx.signal, ...(namespaces ? { namespaces } : {}) });
+    return {
+      state: r.snapshot,
+      gaps: sourceGaps(r, visibilityOf(ctx), audienceOf(ctx)),
+      reads: readsOf(r.errors, namespaces),
+      warningGaps: sourceGaps({ errors: [], warnings: r.warnings }, visibilityOf(ctx), audienceOf(ctx)),
+    };
   } catch (e) {
     return { gaps: [unansweredGap(e, audienceOf(ctx))] };
   }

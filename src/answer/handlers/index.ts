@@ -9,6 +9,7 @@ import type { Answer } from '../types.ts';
 import { left, node, nodeNeeded, priority } from './asked.ts';
 import { loadState, type Env, type QuestionOf } from './context.ts';
 import { addNode } from './add-node.ts';
+import { questionGate, questionNamespaces } from '../verdicts.ts';
 import { drain } from './drain.ts';
 import { headroom } from './headroom.ts';
 import { help } from './help.ts';
@@ -53,15 +54,20 @@ function dispatch<K extends Question['type']>(type: K, q: QuestionOf<K>, env: En
 export async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
   // A number no Kubernetes component can hold: answered before anything is read.
   if (q.type === 'invalid') return HANDLERS.invalid(q, { gaps: [], ctx });
-  const loaded = await loadState(ctx);
-  // Names resolved first (./resolve.ts): "did you mean" from the visible names, quotas across namespaces.
+  const loaded = await loadState(ctx, questionNamespaces(q, ctx));
+  // Never a verdict, a number or "not found" from what was not read (../verdicts.ts).
+  // Operator answers (CLI, console) only for now: channel what-ifs keep their replies until their tests follow.
+  const gated = (ctx.audience ?? 'operator') === 'operator' ? questionGate(q, loaded, ctx) : null;
+  if (gated) return gated;
+  const env = { ...loaded, gaps: loaded.warningGaps ?? loaded.gaps, ctx };
+  // Names resolved next (./resolve.ts): "did you mean" from the visible names, quotas across namespaces.
   if (loaded.state) {
     const r = resolveNames(q, loaded.state, ctx);
     if ('answer' in r) {
-      for (const reply of r.answer.replies) reply.gaps.push(...loaded.gaps);
+      for (const reply of r.answer.replies) reply.gaps.push(...env.gaps);
       return r.answer;
     }
-    return dispatch(r.question.type, r.question, { ...loaded, ctx });
+    return dispatch(r.question.type, r.question, env);
   }
-  return dispatch(q.type, q, { ...loaded, ctx });
+  return dispatch(q.type, q, env);
 }
