@@ -7,7 +7,7 @@
  */
 import { warningText, type SourceError, type SourceResult, type SourceWarning } from '../cluster/source.ts';
 import type { Visibility } from './policy.ts';
-import type { Cause, Unread } from '../engine/completeness.ts';
+import { readsOf, type Cause, type Unread } from '../engine/completeness.ts';
 
 export type Audience = 'channel' | 'operator';
 
@@ -132,14 +132,17 @@ export function warningGap(w: SourceWarning, visibility: Visibility, audience: A
   }
 }
 
-/** The gaps of one source read, each line once. */
+/** The gaps of one source read, each line once: the unread resources (unreadGaps), then the warnings. */
 export function sourceGaps(
   r: Pick<SourceResult, 'errors' | 'warnings'>,
   visibility: Visibility,
   audience: Audience,
 ): string[] {
   const out = new Set<string>();
-  for (const e of r.errors) out.add(errorGap(e, visibility, audience));
+  // One wording for what was not read (unreadGaps): the cause, and for the operator the server's words.
+  for (const g of unreadGaps(readsOf(r.errors).unread, visibility, audience)) out.add(g);
+  // An unreadable state file is the caller's usage error, not an unread resource: said as it is.
+  for (const e of r.errors) if (e.resource === 'state') out.add(errorGap(e, visibility, audience));
   for (const w of r.warnings) {
     const g = warningGap(w, visibility, audience);
     if (g !== undefined) out.add(g);

@@ -66,6 +66,7 @@ export function createAnswerer(): Answerer {
       namespace: ctx.defaultNamespace,
       now: ctx.now,
       gaps: loaded.gaps,
+      ...(loaded.unread ? { unread: loaded.unread } : {}),
       allowedNamespaces: visibilityOf(ctx).list(),
       audience: audienceOf(ctx),
     });

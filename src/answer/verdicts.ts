@@ -111,12 +111,14 @@ export function qualifiedHeadroom(
   const rest = placementUnknown ? [] : a.replies.slice(1);
   if (placementUnknown) {
     // The lines that change with the undecided fit counts are the ones placement decides: left out.
+    // So are the per-node lines (free capacity per node): rendered without nodes, they change too.
     const low = headroomReply(withUnknownFits(h, 0));
     const high = headroomReply(withUnknownFits(h, 1));
-    const kept = low.lines.filter((l, i) => high.lines[i] === l);
+    const bare = headroomReply({ ...withUnknownFits(h, 0), nodes: [] });
+    const kept = low.lines.filter((l) => high.lines.includes(l) && bare.lines.includes(l));
     reply = { ...low, lines: kept };
     reply.lines.push(
-      'How many more pods fit, and the largest pod that schedules, are unknown: the nodes could not be read.',
+      'How many more pods fit, and the largest pod that schedules, are unknown: placement was not read.',
     );
   }
   if (needs.pods.length) reply.lines = reply.lines.filter((l) => !/Pending pod/.test(l));
@@ -171,19 +173,30 @@ export function pasteNamespaces(text: string, assumed?: string): { namespaces: s
 }
 
 /**
- * What checking a paste against the cluster reads: each namespace's LimitRanges, quotas and pods, and
- * placement (the subject is replayed through the scheduler, and so is every fix it verifies). With any of
- * it unread the paste is explained from its text alone, never from a state that lacks what it names.
+ * What checking a paste against the cluster reads: each namespace's LimitRanges, quotas and pods
+ * (`admission`: without them the paste is explained from its text alone, never from a state that lacks
+ * what it names), and placement (`placement`: the subject is replayed through the scheduler, and so is
+ * every fix it verifies; without it what admission decides stands and the scheduler's part is unknown).
  */
-export function diagnoseNeeds(reads: Reads, namespaces: readonly string[], guess: boolean): Unread[] {
-  const out: Unread[] = [];
+export function pasteNeeds(
+  reads: Reads,
+  namespaces: readonly string[],
+  guess: boolean,
+): { admission: Unread[]; placement: Unread[] } {
+  const admission: Unread[] = [];
   const add = (u: Unread | undefined) => {
-    if (u && !out.includes(u)) out.push(u);
+    if (u && !admission.includes(u)) admission.push(u);
   };
   for (const ns of namespaces) for (const r of ['limitranges', 'resourcequotas', 'pods']) add(unreadIn(reads, r, ns));
   if (guess) for (const r of ['limitranges', 'resourcequotas', 'pods']) add(unreadCluster(reads, r));
-  for (const u of schedulerNeeds(reads, undefined)) add(u);
-  return out;
+  const placement = schedulerNeeds(reads, undefined).filter((u) => !admission.includes(u));
+  return { admission, placement };
+}
+
+/** Everything checking a paste needs and could not read (pasteNeeds, both parts). */
+export function diagnoseNeeds(reads: Reads, namespaces: readonly string[], guess: boolean): Unread[] {
+  const n = pasteNeeds(reads, namespaces, guess);
+  return [...n.admission, ...n.placement];
 }
 
 /** Answers that could not be decided, and what they needed (the CLI's exit 3, `whatif --json`'s `incomplete`). */
@@ -227,6 +240,14 @@ const NAMESPACED = [
   'cronjobs',
 ];
 
+/**
+ * Whether a question's answer places pods on nodes: a LimitRange what-if is decided by admission alone
+ * (LimitRanger), so its load reads the namespace's own lists and nothing cluster-wide.
+ */
+export function questionPlacement(q: Question): boolean {
+  return q.type !== 'limitrange';
+}
+
 /** The namespaces a question's load reads: the one it names, else the asker's default, else the visible ones. */
 export function questionNamespaces(q: Question, ctx: AskContext): string[] | undefined {
   const named = 'namespace' in q && q.namespace ? q.namespace : ctx.defaultNamespace;
@@ -260,7 +281,10 @@ export function questionGate(q: Question, loaded: Loaded, ctx: AskContext): Answ
     case 'headroom': {
       if (!named) return null;
       const h = qualifiedHeadroom(state, named, reads, { now: ctx.now, audience, visibility });
+      // A namespace that is not there: the resolver's "did you mean" (handlers/resolve.ts).
+      if (h.absent) return null;
       if (h.undecided) UNDECIDED.set(h.answer, h.incomplete);
+      for (const r of h.answer.replies) r.gaps.push(...(loaded.warningGaps ?? []));
       return h.answer;
     }
     case 'limitrange':
@@ -274,27 +298,51 @@ export function questionGate(q: Question, loaded: Loaded, ctx: AskContext): Answ
       namespaced(NAMESPACED);
       for (const u of schedulerNeeds(reads, undefined)) add(u);
   }
-  return missing.length ? undecidedAnswer(missing, named ? [named] : [], visibility, audience) : null;
+  if (!missing.length) return null;
+  const a = undecidedAnswer(missing, named ? [named] : [], visibility, audience);
+  for (const r of a.replies) r.gaps.push(...(loaded.warningGaps ?? []));
+  return a;
+}
+
+/**
+ * A question naming a namespace the state does not hold, when the namespace list was not read: whether it
+ * exists is not known, so no "namespace not found" (nor "did you mean"); null when the read can tell.
+ */
+export function namespaceUnknown(q: Question, loaded: Loaded, ctx: AskContext): Answer | null {
+  const { state, reads } = loaded;
+  const named = 'namespace' in q && q.namespace ? q.namespace : undefined;
+  if (!state || !reads || !named || state.hasNamespace(named) || namespaceAbsenceKnown(reads)) return null;
+  const missing = unreadCluster(reads, 'namespaces');
+  return missing
+    ? undecidedAnswer([missing], [named], Visibility.of(ctx.allowedNamespaces), ctx.audience ?? 'operator')
+    : null;
 }
 
 /**
  * The state a paste is checked against (Slack messages, @mentions that hold an error): read for the
- * namespaces the paste names, and only when everything the check needs was read (diagnoseNeeds) —
- * otherwise none, and the paste is explained from its text with one line per unread resource.
+ * namespaces the paste names. Without their admission inputs (pasteNeeds) none, and the paste is explained
+ * from its text; without placement the state, with the scheduler layer unread. One line per unread resource.
  */
 export async function loadForPaste(ctx: AskContext, text: string): Promise<Loaded> {
   const { namespaces, guess } = pasteNamespaces(text, ctx.defaultNamespace);
   const loaded = await loadState(ctx, namespaces);
   if (!loaded.state || !loaded.reads) return loaded;
-  const missing = diagnoseNeeds(loaded.reads, namespaces, guess);
-  if (missing.length === 0) return { ...loaded, gaps: loaded.warningGaps ?? loaded.gaps };
-  return {
-    gaps: [
-      ...(loaded.warningGaps ?? []),
-      ...unreadGaps(missing, Visibility.of(ctx.allowedNamespaces), ctx.audience ?? 'operator'),
-    ],
-    reads: loaded.reads,
-  };
+  const needs = pasteNeeds(loaded.reads, namespaces, guess);
+  const visibility = Visibility.of(ctx.allowedNamespaces);
+  const audience = ctx.audience ?? 'operator';
+  const warnings = loaded.warningGaps ?? [];
+  if (needs.admission.length)
+    return {
+      gaps: [...warnings, ...unreadGaps([...needs.admission, ...needs.placement], visibility, audience)],
+      reads: loaded.reads,
+    };
+  if (needs.placement.length)
+    return {
+      ...loaded,
+      gaps: [...warnings, ...unreadGaps(needs.placement, visibility, audience)],
+      unread: new Set(['scheduler']),
+    };
+  return { ...loaded, gaps: warnings };
 }
 
 /** `/quota NS` (the Answerer's `quota`): the qualified headroom, with the source's warnings as gaps too. */

@@ -128,7 +128,9 @@ describe('cluster faults (real LiveSource from a kubeconfig, real Answerer)', ()
     fake.fail('pods', 500);
     const a = await message(source);
     expect(a!.replies[0]!.headline).toContain('team-quota');
-    expect(gapsOf(a).some((g) => /^couldn't read pods \(InternalError\): fake failure of pods/.test(g))).toBe(true);
+    expect(
+      gapsOf(a).some((g) => /^couldn't read pods: server error \(InternalError\) — fake failure of pods/.test(g)),
+    ).toBe(true);
     fake.fail('pods', 0);
     await eventually(
       () => message(source),

@@ -19,19 +19,31 @@ export interface Loaded {
   reads?: Reads;
   /** The gaps of the source's warnings alone (stale, skipped): what an answer says besides what it needed. */
   warningGaps?: string[];
+  /** Layers whose inputs were not read (a paste checked without placement: `scheduler`). */
+  unread?: ReadonlySet<'limitrange' | 'quota' | 'scheduler'>;
 }
 
 export const visibilityOf = (ctx: AskContext): Visibility => Visibility.of(ctx.allowedNamespaces);
 export const audienceOf = (ctx: AskContext): Audience => ctx.audience ?? 'operator';
 
 /** Source errors and the cache's staleness become gaps; for a channel, reduced to reason and resource (../gaps.ts). */
-export async function loadState(ctx: AskContext, namespaces?: string[]): Promise<Loaded> {
+export async function loadState(
+  ctx: AskContext,
+  namespaces?: string[],
+  opts: { placement?: boolean } = {},
+): Promise<Loaded> {
+  // Without placement (an admission-only question about named namespaces) nothing cluster-wide is read.
+  const placement = opts.placement === false && namespaces?.length ? false : undefined;
   try {
-    const r = await ctx.source.load({ signal: ctx.signal, ...(namespaces ? { namespaces } : {}) });
+    const r = await ctx.source.load({
+      signal: ctx.signal,
+      ...(namespaces ? { namespaces } : {}),
+      ...(placement === false ? { placement } : {}),
+    });
     return {
       state: r.snapshot,
       gaps: sourceGaps(r, visibilityOf(ctx), audienceOf(ctx)),
-      reads: readsOf(r.errors, namespaces),
+      reads: readsOf(r.errors, namespaces, placement ?? true),
       warningGaps: sourceGaps({ errors: [], warnings: r.warnings }, visibilityOf(ctx), audienceOf(ctx)),
     };
   } catch (e) {

@@ -5,7 +5,7 @@
 import { openSource, type ClusterSource } from '../../answer/sources.ts';
 import { diagnose, TRUNCATED_GAP, type DiagnoseOutput } from '../../answer/diagnose.ts';
 import { unreadGaps } from '../../answer/gaps.ts';
-import { diagnoseNeeds, incompleteOf, pasteNamespaces, readsOf, type Incomplete } from '../../answer/verdicts.ts';
+import { incompleteOf, pasteNamespaces, pasteNeeds, readsOf, type Incomplete } from '../../answer/verdicts.ts';
 import { Visibility } from '../../answer/policy.ts';
 import { renderAnswer } from '../../render/text.ts';
 import { readInput, type Io } from '../io.ts';
@@ -50,13 +50,18 @@ export async function diagnoseWith(
   if (loaded) failOnUnreadableState(loaded.errors);
   // Checked against the cluster only on a read of everything the check needs: a quota that was not read
   // is not "not in team-a now", and nodes that were not read are not "0/0 nodes available".
-  const missing = loaded ? diagnoseNeeds(readsOf(loaded.errors, namespaces), namespaces, guess) : [];
+  // Without placement, what admission decides stands and the scheduler's part is unknown.
+  const needs = loaded ? pasteNeeds(readsOf(loaded.errors, namespaces), namespaces, guess) : undefined;
+  const missing = needs ? [...needs.admission, ...needs.placement] : [];
   const audience = input.audience ?? 'operator';
   const visibility = input.allowedNamespaces ? Visibility.of(input.allowedNamespaces) : Visibility.everything();
   const gaps = unreadGaps(missing, visibility, audience);
   const out = diagnose({
     text: input.text,
-    state: missing.length ? undefined : loaded?.snapshot,
+    state: needs?.admission.length ? undefined : loaded?.snapshot,
+    ...(needs && needs.admission.length === 0 && needs.placement.length
+      ? { unread: new Set(['scheduler'] as const) }
+      : {}),
     namespace: assumed,
     now: Date.now(),
     k8sVersion: input.k8sVersion ?? loaded?.serverVersion,
@@ -65,7 +70,13 @@ export async function diagnoseWith(
     audience: input.audience,
   });
   const incomplete = incompleteOf(missing);
-  return { ...out, json: { ...out.json, incomplete }, incomplete, undecided: missing.length > 0 };
+  // Undecided: the admission inputs were not read, or placement was not and a replayed finding (or a
+  // manifest) needed it; a refusal that stands on what was read is decided.
+  const replayed = ['api-validation', 'limitrange', 'quota', 'scheduler'];
+  const placementNeeded =
+    out.json.manifests.length > 0 || out.json.findings.some((f) => replayed.includes(f.layer) && f.now === 'unknown');
+  const undecided = (needs?.admission.length ?? 0) > 0 || ((needs?.placement.length ?? 0) > 0 && placementNeeded);
+  return { ...out, json: { ...out.json, incomplete }, incomplete, undecided };
 }
 
 /** What `diagnose` prints without `--json` (and the MCP tool's text), without the final newline. */
