@@ -70,6 +70,18 @@ function decidedFit(
   return { fits, limitedBy: f.limitedBy, rest: f.quota ? { quota: f.quota } : {} };
 }
 
+/** A node no cluster has: rendered in place of the real ones, the lines that name nodes change. */
+function probeNode(h: Headroom): Headroom['nodes'][number] {
+  const one = { allocatable: '1', requested: '0', free: '1' };
+  return {
+    name: '~probe',
+    status: [],
+    taints: [],
+    pods: { allocatable: 1, count: 0 },
+    resources: Object.fromEntries(['cpu', 'memory', ...h.nodeResources].map((r) => [r, one])),
+  };
+}
+
 /** The fit-dependent values of a headroom set to `n` where they are not decided (to find the lines they print). */
 function withUnknownFits(h: Headroom, n: number): Headroom {
   const blank = <T extends FitCount>(f: T): T =>
@@ -106,22 +118,36 @@ export function qualifiedHeadroom(
   const json = headroomJson(h);
   if (missing.length === 0) return { answer: a, incomplete: [], undecided: false, json: { ...json, incomplete: [] } };
   const placementUnknown = needs.placement.length > 0;
-  let reply = a.replies[0]!;
   // The per-node table (`--nodes`) holds only what placement reads: without it, not printed.
   const rest = placementUnknown ? [] : a.replies.slice(1);
+  // A line stands when it reads the same whatever the unread data would have said: rendered again with
+  // the undecided values changed (fit counts, nodes; the quota holders and Pending pods when the
+  // namespace's pods were not read), a line that changes is left out.
+  const base = placementUnknown ? withUnknownFits(h, 0) : h;
+  const variants: Headroom[] = [];
   if (placementUnknown) {
-    // The lines that change with the undecided fit counts are the ones placement decides: left out.
-    // So are the per-node lines (free capacity per node): rendered without nodes, they change too.
-    const low = headroomReply(withUnknownFits(h, 0));
-    const high = headroomReply(withUnknownFits(h, 1));
-    const bare = headroomReply({ ...withUnknownFits(h, 0), nodes: [] });
-    const kept = low.lines.filter((l) => high.lines.includes(l) && bare.lines.includes(l));
-    reply = { ...low, lines: kept };
+    variants.push(withUnknownFits(h, 1), { ...base, nodes: [] }, { ...base, nodes: [probeNode(h)] });
+  }
+  if (needs.pods.length) {
+    variants.push({
+      ...base,
+      quotas: base.quotas.map((q) => ({
+        ...q,
+        holders: [{ ref: '~', pods: 1, pending: 0, total: '1' }],
+        pending: { pods: ['~'], resources: Object.fromEntries(Object.keys(q.resources).map((r) => [r, '1'])) },
+      })),
+      pending: [{ name: '~' }],
+    });
+  }
+  const shown = headroomReply(base);
+  const others = variants.map((v) => headroomReply(v).lines);
+  const reply = { ...shown, lines: shown.lines.filter((l) => others.every((o) => o.includes(l))) };
+  if (placementUnknown)
     reply.lines.push(
       'How many more pods fit, and the largest pod that schedules, are unknown: placement was not read.',
     );
-  }
-  if (needs.pods.length) reply.lines = reply.lines.filter((l) => !/Pending pod/.test(l));
+  if (needs.pods.length)
+    reply.lines.push(`Who holds the quota, and which pods are Pending, are unknown: pods in ${ns} were not read.`);
   reply.gaps.push(...unreadGaps(missing, visibility, audience));
   const unknownFit = (f: FitCount) => (placementUnknown && !fitStands(f) ? null : f.fits);
   const patched: Record<string, unknown> = {
