@@ -350,6 +350,9 @@ export function namespaceUnknown(q: Question, loaded: Loaded, ctx: AskContext): 
  * from its text; without placement the state, with the scheduler layer unread. One line per unread resource.
  */
 export async function loadForPaste(ctx: AskContext, text: string): Promise<Loaded> {
+  // Parsed on a later turn of the event loop: the caller's own work (a Slack event's ack) goes out first,
+  // as it did when the load came before any parsing (test/hardening/load.test.ts, 200 pastes at once).
+  await new Promise<void>((resolve) => setImmediate(resolve));
   const { namespaces, guess } = pasteNamespaces(text, ctx.defaultNamespace);
   const loaded = await loadState(ctx, namespaces);
   if (!loaded.state || !loaded.reads) return loaded;
