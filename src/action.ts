@@ -7,7 +7,7 @@
  * Inputs arrive as the runner passes them, `INPUT_<NAME>` environment variables (action.yml sets them
  * for its composite step): PATH (a folder, walked recursively, or a file; default `.`), STATE,
  * KUBECONFIG (the file's content, or a path), CONTEXT, NAMESPACE. Outputs go to the `GITHUB_OUTPUT`
- * file: `result` (passed | failed | error) and `refused` (how many manifest objects fail).
+ * file: `result` (passed | failed | unknown — exit 3, the cluster could not be read | error) and `refused` (how many manifest objects fail).
  *
  * The files are checked together, as one `check -f -` run (in this process, `main` with a captured Io):
  * objects later in the folder see the quota the earlier ones used, as a deploy of the whole folder would.
@@ -144,8 +144,11 @@ interface CheckResult {
   kind: string;
   namespace: string;
   name: string;
-  admission: { allowed: boolean; layer: string | null; message: string | null };
+  /** `allowed: null`: undecided (the namespace's LimitRanges or quotas could not be read). */
+  admission: { allowed: boolean | null; layer: string | null; message: string | null };
   scheduling: { scheduled: boolean; message: string | null; nominatedNode?: string } | null;
+  /** Decided on what was read (`passes`, `fails`), or not (`unknown`). */
+  verdict?: 'passes' | 'fails' | 'unknown';
 }
 
 const LAYER: Record<string, string> = { quota: 'ResourceQuota', limitrange: 'LimitRange' };
@@ -163,7 +166,10 @@ export function annotate(
   for (const r of results) {
     const next = objects[at + 1];
     if (next && next.kind === r.kind && next.name === r.name) at++;
-    const failed = !r.admission.allowed || (r.scheduling !== null && !r.scheduling.scheduled);
+    const failed =
+      r.verdict !== undefined
+        ? r.verdict === 'fails'
+        : !r.admission.allowed || (r.scheduling !== null && !r.scheduling.scheduled);
     if (failed) out.push({ object: objects[at], result: r });
   }
   return out;
@@ -294,6 +300,7 @@ export async function runAction(env: ActionEnv, cwd: string, io: ActionIo): Prom
   io.stdout(
     `quota-doctor: ${out.results.length} object(s) checked from ${files.length} file(s); ${failures.length} would be rejected or stay Pending\n`,
   );
-  setOutputs(env, { result: code === 0 ? 'passed' : 'failed', refused: String(refused) });
+  // Exit 3: the cluster did not give what the verdict needs (docs/contract.md): neither passed nor failed.
+  setOutputs(env, { result: code === 0 ? 'passed' : code === 3 ? 'unknown' : 'failed', refused: String(refused) });
   return code;
 }

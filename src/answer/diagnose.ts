@@ -172,6 +172,13 @@ function enrichWithState(
       r.gaps.push(`ResourceQuota ${quota} is not in ${ns} now`);
     }
   }
+  // Nodes or other namespaces' pods not read (issue #16): what admission decides stands; nothing the
+  // scheduler would say is said, and no fix is offered (each is verified through the scheduler).
+  if (inputs.unread?.has('scheduler')) {
+    if (now.admission.allowed && f.layer !== 'scheduler')
+      r.lines.unshift('Now it would be admitted; whether it schedules is unknown (placement could not be read).');
+    return { now: verdict, fixes: [] };
+  }
   if (now.admission.allowed && (now.scheduling?.scheduled ?? true) && f.layer !== 'scheduler') {
     r.lines.unshift(
       `Now it would pass: the state changed since this error (${now.scheduling?.node ? `admitted, schedules on ${now.scheduling.node}` : 'admitted'}). Retrying should work.`,
@@ -342,9 +349,10 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
   if (manifests.length > 0 && input.state && !outside) {
     const ns = manifestNs;
     try {
-      const sim = simulate(input.state, bounded.objects, { ...opts, namespace: ns });
+      const unplaced = input.unread?.has('scheduler') === true;
+      const sim = simulate(input.state, bounded.objects, { ...opts, namespace: ns, skipScheduling: unplaced });
       manifestJson = redactDeep(simResultsToJson(sim).results);
-      replies.push(simulationReply(sim.results, [...bounded.warnings, ...sim.warnings]));
+      replies.push(simulationReply(sim.results, [...bounded.warnings, ...sim.warnings], { unplaced }));
       for (const r of sim.results) namespaces.add(r.namespace);
     } catch {
       // Nothing of the error is shown: it may name objects the asker may not see.
@@ -427,19 +435,22 @@ function guessNamespace(state: Snapshot, f: Finding, visibility: Visibility): st
 }
 
 /** A reply for simulate results (manifests in a paste, what-ifs applying a manifest). */
-export function simulationReply(results: SimResult[], warnings: string[]): Reply {
+export function simulationReply(results: SimResult[], warnings: string[], opts: { unplaced?: boolean } = {}): Reply {
   const rejected = results.filter((r) => !r.admission.allowed);
   const pending = results.filter((r) => r.admission.allowed && r.scheduling && !r.scheduling.scheduled);
   const ok = results.length - rejected.length - pending.length;
-  const icon = rejected.length ? '🚫' : pending.length ? '⏳' : '✅';
+  const icon = rejected.length ? '🚫' : pending.length ? '⏳' : opts.unplaced ? '❔' : '✅';
   const r = emptyReply(
     'simulation',
     icon,
-    `Simulated ${results.length} object${results.length === 1 ? '' : 's'}: ${ok} OK, ${rejected.length} rejected, ${pending.length} Pending`,
+    opts.unplaced
+      ? `Simulated ${results.length} object${results.length === 1 ? '' : 's'}: ${ok} admitted, ${rejected.length} rejected; placement unknown`
+      : `Simulated ${results.length} object${results.length === 1 ? '' : 's'}: ${ok} OK, ${rejected.length} rejected, ${pending.length} Pending`,
   );
   for (const x of results.slice(0, 12)) {
     const id = `${x.kind} ${x.namespace}/${x.name}`;
     if (!x.admission.allowed) r.lines.push(`✗ ${id}: ${x.admission.message}`);
+    else if (opts.unplaced) r.lines.push(`? ${id}: admitted; whether it schedules is unknown`);
     else if (x.scheduling && !x.scheduling.scheduled) r.lines.push(`⏳ ${id}: ${x.scheduling.message}`);
     else r.lines.push(`✓ ${id}${x.scheduling?.node ? ` → ${x.scheduling.node}` : ''}`);
   }

@@ -22,6 +22,7 @@ import { noHeadroomAnswer } from './replies/cluster-unanswered.ts';
 import { headroomUnreadableAnswer } from './replies/headroom.ts';
 import { tooLongAnswer } from './replies/too-long.ts';
 import { usageAnswer } from './replies/usage.ts';
+import { loadForPaste, qualifiedQuota } from './verdicts.ts';
 
 export { diagnose } from './diagnose.ts';
 export { quotaAnswer } from './handlers/headroom.ts';
@@ -65,6 +66,7 @@ export function createAnswerer(): Answerer {
       namespace: ctx.defaultNamespace,
       now: ctx.now,
       gaps: loaded.gaps,
+      ...(loaded.unread ? { unread: loaded.unread } : {}),
       allowedNamespaces: visibilityOf(ctx).list(),
       audience: audienceOf(ctx),
     });
@@ -75,7 +77,7 @@ export function createAnswerer(): Answerer {
       if (!text.trim()) return null;
       const tooLong = overCap(text, 'message');
       if (tooLong) return tooLong;
-      const d = diagnoseIn(text, ctx, await loadState(ctx));
+      const d = diagnoseIn(text, ctx, await loadForPaste(ctx, text));
       if (!d.recognised) return null;
       return guardAnswer(d.answer, vis);
     },
@@ -88,7 +90,7 @@ export function createAnswerer(): Answerer {
       // A question that holds an error or a manifest is a diagnosis — even when its words ("exceeded
       // quota: …") also read like a question (its "in …" is then not a namespace the asker named).
       if (q.type === 'help' || recognises(text)) {
-        const loaded = await loadState(ctx);
+        const loaded = q.type === 'help' && !recognises(text) ? await loadState(ctx) : await loadForPaste(ctx, text);
         const d = diagnoseIn(text, ctx, loaded);
         if (d.recognised) return guardAnswer(d.answer, vis);
         if (q.type === 'help') return helpFor(loaded.state, ctx);
@@ -105,10 +107,12 @@ export function createAnswerer(): Answerer {
       // The cap of a namespace name (a DNS label), before it is used for anything.
       if (!NAMESPACE.test(ns)) return usageAnswer('/quota');
       if (!vis.allows(ns)) return refusalAnswer();
-      const { state, gaps } = await loadState(ctx);
+      const { state, gaps, reads, warningGaps } = await loadState(ctx, [ns]);
       if (!state) return noHeadroomAnswer(ns, gaps);
       let a: Answer;
       try {
+        // Qualified by what was read (./verdicts.ts): its gaps are the unread resources it needed.
+        if (reads) return guardAnswer(qualifiedQuota(state, ns, reads, ctx, warningGaps ?? []), vis);
         a = quotaAnswer(state, ns, ctx.now);
       } catch {
         // An object the API returned with a value no API server accepts (a quantity like "1.5.5") used to

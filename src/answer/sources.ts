@@ -30,6 +30,8 @@ export async function openSource(flags: SourceFlags, env: NodeJS.ProcessEnv = pr
   const state = flags.state ?? env.QUOTA_DOCTOR_STATE;
   if (state) return new FileSource(state, { reconcile, prime });
   const { createLiveSource } = await import('../cluster/live-source.ts');
+  // QUOTA_DOCTOR_REQUEST_TIMEOUT_MS: one request's deadline (default 15 s); retries of 429/5xx stay within twice it.
+  const timeout = Number(env.QUOTA_DOCTOR_REQUEST_TIMEOUT_MS);
   try {
     return createLiveSource({
       kubeconfig: flags.kubeconfig,
@@ -38,6 +40,7 @@ export async function openSource(flags: SourceFlags, env: NodeJS.ProcessEnv = pr
       reconcile,
       prime,
       watch: flags.watch ?? false,
+      ...(Number.isInteger(timeout) && timeout > 0 ? { requestTimeoutMs: timeout } : {}),
     });
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));

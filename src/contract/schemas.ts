@@ -38,13 +38,36 @@ const kubernetesObject = z.looseObject({
   metadata: z.looseObject({ name: z.string().optional(), namespace: z.string().optional() }),
 });
 
+/**
+ * What an answer needed and could not read (docs/contract.md, exit 3): the resource, its namespace (null:
+ * cluster-wide), and why (engine/completeness.ts `Cause`). Empty when everything needed was read.
+ */
+export const incompleteSchema = z.array(
+  z.strictObject({
+    resource: z.string(),
+    namespace: z.string().nullable(),
+    reason: z.enum([
+      'Forbidden',
+      'Unauthorized',
+      'TLS',
+      'Unreachable',
+      'TooManyRequests',
+      'ServerError',
+      'Timeout',
+      'Credentials',
+      'NotRead',
+    ]),
+  }),
+);
+
 /** One simulated object: `simulate --json`'s `results[]`, `diagnose --json`'s `manifests[]`. */
 export const simResultSchema = z.strictObject({
   kind: z.string(),
   namespace: z.string(),
   name: z.string(),
   admission: z.strictObject({
-    allowed: z.boolean(),
+    /** null: undecided, the namespace's LimitRanges or quotas were not read (see `verdict`, `incomplete`). */
+    allowed: z.boolean().nullable(),
     layer: z.enum(['api-validation', 'limitrange', 'quota', 'scheduler']).nullable(),
     /** The API server's Status.message, byte for byte; null when allowed. */
     message: z.string().nullable(),
@@ -64,17 +87,20 @@ export const simResultSchema = z.strictObject({
       unknown: z.string().optional(),
     })
     .nullable(),
+  /** `simulate`/`check`: decided on what was read (`passes`, `fails`) or not (`unknown`: see `incomplete`). */
+  verdict: z.enum(['passes', 'fails', 'unknown']).optional(),
 });
 
 /** `simulate --json` (and `check --json`). */
 export const simulateOutputSchema = z.strictObject({
   results: z.array(simResultSchema),
   warnings: z.array(z.string()),
+  incomplete: incompleteSchema,
 });
 
-/** The MCP `check` tool: `check --json` plus the verdict the CLI gives as its exit status (0 pass, 1 fail). */
+/** The MCP `check` tool: `check --json` plus the verdict the CLI gives as its exit status (0 pass, 1 fail, 3 unknown). */
 export const checkOutputSchema = simulateOutputSchema.extend({
-  verdict: z.enum(['pass', 'fail']),
+  verdict: z.enum(['pass', 'fail', 'unknown']),
 });
 
 /** One finding of `diagnose --json`. */
@@ -95,6 +121,7 @@ export const findingSchema = z.strictObject({
 export const diagnoseOutputSchema = z.strictObject({
   findings: z.array(findingSchema),
   manifests: z.array(simResultSchema),
+  incomplete: incompleteSchema,
 });
 
 const fitLimitedBy = z.string().nullable();
@@ -128,32 +155,43 @@ export const quotaOutputSchema = z.strictObject({
       maxLimitRequestRatio: resourceList,
     }),
   ),
-  defaultPod: z.strictObject({ fits: z.number().int(), limitedBy: fitLimitedBy, quota: z.string().optional() }),
+  /** `fits` null: placement decides it and the nodes could not be read (see `incomplete`). */
+  defaultPod: z.strictObject({
+    fits: z.number().int().nullable(),
+    limitedBy: fitLimitedBy,
+    quota: z.string().optional(),
+  }),
   largestSchedulablePod: z.strictObject({ cpu: quantity, memory: quantity, node: z.string() }).nullable(),
-  workloads: z.array(
-    z.strictObject({
-      kind: z.string(),
-      name: z.string(),
-      replicas: z.number().int(),
-      perPod: resourceList,
-      moreReplicasFit: z.number().int(),
-      limitedBy: fitLimitedBy,
-      quota: z.string().optional(),
-    }),
-  ),
-  pendingPods: z.array(z.string()),
+  /** null: the namespace's workloads could not be read. */
+  workloads: z
+    .array(
+      z.strictObject({
+        kind: z.string(),
+        name: z.string(),
+        replicas: z.number().int(),
+        perPod: resourceList,
+        moreReplicasFit: z.number().int().nullable(),
+        limitedBy: fitLimitedBy,
+        quota: z.string().optional(),
+      }),
+    )
+    .nullable(),
+  /** null: the namespace's pods could not be read. */
+  pendingPods: z.array(z.string()).nullable(),
   /** The resources the namespace uses: cpu, memory, then ephemeral-storage and extended resources it requests or a quota tracks. */
   nodeResources: z.array(z.string()),
-  /** Every node: allocatable, requested (all pods bound there) and free of each of nodeResources. */
-  nodes: z.array(
-    z.strictObject({
-      name: z.string(),
-      status: z.array(z.enum(['cordoned', 'NotReady'])),
-      taints: z.array(z.string()),
-      pods: z.strictObject({ allocatable: z.number().int(), count: z.number().int() }),
-      resources: z.record(z.string(), z.strictObject({ allocatable: quantity, requested: quantity, free: quantity })),
-    }),
-  ),
+  /** Every node: allocatable, requested (all pods bound there) and free of each of nodeResources; null: the nodes could not be read. */
+  nodes: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        status: z.array(z.enum(['cordoned', 'NotReady'])),
+        taints: z.array(z.string()),
+        pods: z.strictObject({ allocatable: z.number().int(), count: z.number().int() }),
+        resources: z.record(z.string(), z.strictObject({ allocatable: quantity, requested: quantity, free: quantity })),
+      }),
+    )
+    .nullable(),
   /** Workloads whose controller fails to create pods (FailedCreate events), latest first. */
   failedCreate: z.array(
     z.strictObject({
@@ -166,7 +204,11 @@ export const quotaOutputSchema = z.strictObject({
       last: z.string().nullable(),
     }),
   ),
+  incomplete: incompleteSchema,
 });
+
+/** `quota NS --json` exiting 3: the namespace's quotas or LimitRanges could not be read, so no numbers. */
+export const quotaUndecidedSchema = z.strictObject({ namespace: z.string(), incomplete: incompleteSchema });
 
 /** A renderer-neutral reply (src/answer/types.ts `Reply`). */
 export const replySchema = z.strictObject({
@@ -235,6 +277,7 @@ export const whatifOutputSchema = z.strictObject({
       fixes: z.array(fixSchema),
     })
     .optional(),
+  incomplete: incompleteSchema,
 });
 
 const namespaceName = z

@@ -19,9 +19,9 @@ import type { ClusterSource } from '../answer/sources.ts';
 import { UsageError } from '../answer/errors.ts';
 import { guardAnswer, refusalAnswer, Visibility } from '../answer/policy.ts';
 import { foreignAffinityTerm } from '../answer/manifest-scope.ts';
-import { headroomJson, simResultsToJson, type Headroom } from '../answer/simulation.ts';
 import type { Answer } from '../answer/types.ts';
-import { renderAnswer, renderSimulation } from '../render/text.ts';
+import { renderAnswer } from '../render/text.ts';
+import { incompleteOfAnswer } from '../answer/verdicts.ts';
 import {
   checkInputSchema,
   checkOutputSchema,
@@ -35,7 +35,7 @@ import {
   whatifOutputSchema,
 } from '../contract/schemas.ts';
 import { diagnoseText, diagnoseWith } from '../cli/commands/diagnose.core.ts';
-import { decodeManifest, simulateWith } from '../cli/commands/simulate.core.ts';
+import { decodeManifest, simulateWith, simulationJson, simulationText } from '../cli/commands/simulate.core.ts';
 import { quotaWith } from '../cli/commands/quota.core.ts';
 import { whatifWith } from '../cli/commands/whatif.core.ts';
 
@@ -157,16 +157,14 @@ export function createMcpServer(opts: McpOptions): { server: McpServer; idle: ()
           return refused();
         const term = foreignAffinityTerm(objects, visibility);
         if (term !== undefined) return refused(term);
-        const { results, warnings, failed } = await simulateWith(needSource(), objects, {
+        const run = await simulateWith(needSource(), objects, {
           namespace,
           k8sVersion: opts.k8sVersion,
         });
-        if (visibility.forbidden(results.map((r) => r.namespace)).length > 0) return refused();
-        const json = simResultsToJson({ results, warnings });
-        return ok(
-          check ? { ...json, verdict: failed ? 'fail' : 'pass' } : json,
-          renderSimulation(results, warnings, { check }),
-        );
+        if (visibility.forbidden(run.results.map((r) => r.namespace)).length > 0) return refused();
+        const json = simulationJson(run);
+        const verdict = run.verdict === 'fails' ? 'fail' : run.verdict === 'unknown' ? 'unknown' : 'pass';
+        return ok(check ? { ...json, verdict } : json, simulationText(run, check));
       });
 
   server.registerTool(
@@ -210,7 +208,9 @@ export function createMcpServer(opts: McpOptions): { server: McpServer; idle: ()
         if (!visibility.allows(namespace)) return refused();
         const a = await quotaWith(needSource(), namespace);
         if (isRefusal(guardAnswer(a, visibility))) return refused();
-        return ok(headroomJson(a.json as Headroom), renderAnswer(a));
+        // Undecided (the namespace's quotas could not be read): the lines saying what was not read, no numbers.
+        if (a.undecided) return failure(renderAnswer(a));
+        return ok(a.data, renderAnswer(a));
       }),
   );
 
@@ -231,7 +231,7 @@ export function createMcpServer(opts: McpOptions): { server: McpServer; idle: ()
         if (isRefusal(a)) return refused();
         // The same JSON as `whatif --json`: the converged change when the what-if is one.
         const whatif = a.json && a.replies[0]?.kind === 'whatif' ? { whatif: a.json } : {};
-        return ok({ replies: a.replies, ...whatif }, renderAnswer(a));
+        return ok({ replies: a.replies, incomplete: incompleteOfAnswer(a), ...whatif }, renderAnswer(a));
       }),
   );
 

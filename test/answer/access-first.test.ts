@@ -168,7 +168,7 @@ describe('source errors in a reply', () => {
 
   it('each line once; a source that threw says only that, to a channel', () => {
     expect(sourceGaps({ errors: [e, { ...e, namespace: 'ml' }], warnings: [] }, vis, 'channel')).toEqual([
-      "couldn't read pods in a namespace this channel doesn't see (Forbidden)",
+      "couldn't read pods in a namespace this channel doesn't see: 403 Forbidden",
     ]);
     expect(unansweredGap(new Error('connect ECONNREFUSED 10.0.0.1:6443 (team-b)'), 'channel')).toBe(
       'the cluster did not answer',

@@ -220,7 +220,7 @@ describe('sourceGaps', () => {
     };
     const warnings = [stale({ namespace: 'team-b' }), reconciled, stale({ namespace: 'ml' }), skipped(), unread];
     expect(sourceGaps({ errors: [error], warnings }, vis, 'channel')).toEqual([
-      "couldn't read nodes (Forbidden)",
+      "couldn't read nodes: 403 Forbidden",
       `pods in a namespace this channel doesn't see: not being updated since ${SINCE} (Forbidden); answering from the cache, reconnecting`,
       'pods in team-a: 2 object(s) skipped, their shape was not readable',
     ]);

@@ -42,7 +42,7 @@ describe('diagnose --json', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = json<{ findings: Finding[]; manifests: unknown[] }>(r);
-    expect(Object.keys(out).sort()).toEqual(['findings', 'manifests']);
+    expect(Object.keys(out).sort()).toEqual(['findings', 'incomplete', 'manifests']);
     expect(out.manifests).toEqual([]);
     expect(out.findings).toHaveLength(1);
     const f = out.findings[0]!;
@@ -89,7 +89,7 @@ describe('diagnose --json', () => {
   it('text with nothing in it: no findings, exit 0', async () => {
     const r = await run(['diagnose', '--json'], 'hello, is the cluster up?\n');
     expect(r.code).toBe(0);
-    expect(json(r)).toEqual({ findings: [], manifests: [] });
+    expect(json(r)).toEqual({ findings: [], manifests: [], incomplete: [] });
   });
 });
 

@@ -15,6 +15,7 @@ interface SimJson {
     scheduling: { scheduled: boolean; node: string | null; message: string | null } | null;
   }[];
   warnings: string[];
+  incomplete: { resource: string; namespace: string | null; reason: string }[];
 }
 
 const M = `${MANIFESTS}/cli`;
@@ -31,9 +32,10 @@ const ADMITTED = { allowed: true, layer: null, message: null };
 const ON_N1 = { scheduled: true, node: 'n1', message: null };
 
 describe('simulate --json: the shape', () => {
-  it('has exactly results[] and warnings[]; each result exactly the CONTRACT keys', async () => {
+  it('has exactly results[], warnings[] and incomplete[]; each result exactly the CONTRACT keys', async () => {
     const out = await simulate(`${M}/web-4-replicas.yaml`, `${S}/pods-3.yaml`);
-    expect(Object.keys(out).sort()).toEqual(['results', 'warnings']);
+    expect(Object.keys(out).sort()).toEqual(['incomplete', 'results', 'warnings']);
+    expect(out.incomplete).toEqual([]);
     expect(Array.isArray(out.warnings)).toBe(true);
     for (const r of out.results) {
       expect(Object.keys(r).sort()).toEqual([
@@ -44,6 +46,7 @@ describe('simulate --json: the shape', () => {
         'object',
         'quotaUsage',
         'scheduling',
+        'verdict',
       ]);
       expect(Object.keys(r.admission).sort()).toEqual(['allowed', 'layer', 'message']);
       if (r.scheduling !== null) expect(Object.keys(r.scheduling).sort()).toEqual(['message', 'node', 'scheduled']);

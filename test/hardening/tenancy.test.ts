@@ -468,10 +468,14 @@ describe('tenancy: every entry point × every probe, 0 leaks', () => {
       const t = await send(p);
       expect(t.texts.length).toBeGreaterThanOrEqual(1);
       const gaps = t.shown;
-      expect(gaps).toContain("couldn't read pods in a namespace this channel doesn't see (Forbidden)");
-      expect(gaps).toContain("couldn't read persistentvolumeclaims (InternalError)");
-      // A reason that is not a StatusReason is not shown either.
-      expect(gaps).toContain("couldn't read events in a namespace this channel doesn't see (error)");
+      // answer/gaps.ts unreadGaps: the cause, never the server's words. A verdict-gated answer (/quota, a
+      // paste) says what it needed (placement: every namespace's pods); an ungated channel what-if, all.
+      expect(gaps).toContain("couldn't read pods in a namespace this channel doesn't see: 403 Forbidden");
+      if (p.entry === 'mention') {
+        expect(gaps).toContain("couldn't read persistentvolumeclaims: server error (InternalError)");
+        // A reason that is not a StatusReason is not shown either.
+        expect(gaps).toContain("couldn't read events in a namespace this channel doesn't see: server error");
+      } else expect(gaps).not.toMatch(/couldn't read (persistentvolumeclaims|events)/);
       expect(gaps).toContain(
         "replicasets in a namespace this channel doesn't see: not being updated since 2026-03-10T09:30:00.000Z (Forbidden); answering from the cache, reconnecting",
       );

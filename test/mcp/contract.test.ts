@@ -73,8 +73,10 @@ describe('simulate / check --json validate against simulateOutputSchema', () => 
   );
 
   it('checkOutputSchema is simulate --json plus a verdict', () => {
-    expect(checkOutputSchema.safeParse({ results: [], warnings: [], verdict: 'pass' }).success).toBe(true);
-    expect(checkOutputSchema.safeParse({ results: [], warnings: [] }).success).toBe(false);
+    expect(checkOutputSchema.safeParse({ results: [], warnings: [], incomplete: [], verdict: 'pass' }).success).toBe(
+      true,
+    );
+    expect(checkOutputSchema.safeParse({ results: [], warnings: [], incomplete: [] }).success).toBe(false);
   });
 });
 
@@ -155,7 +157,7 @@ describe('the schemas are strict where quota-doctor builds the object', () => {
       quotaUsage: {},
       scheduling: null,
     };
-    const out = valid(simulateOutputSchema, { results: [result], warnings: [] });
+    const out = valid(simulateOutputSchema, { results: [result], warnings: [], incomplete: [] });
     expect(out.results[0]?.object).toEqual(result.object);
   });
 });

@@ -7,6 +7,7 @@ import type { Snapshot } from '../../k8s/snapshot.ts';
 import type { Question } from '../../parse/question.ts';
 import type { AskContext } from '../answerer.ts';
 import { sourceGaps, unansweredGap, type Audience } from '../gaps.ts';
+import { readsOf, type Reads } from '../../engine/completeness.ts';
 import { clusterGaps } from '../staleness.ts';
 import { Visibility } from '../policy.ts';
 import { cannotSimulateAnswer } from '../replies/cluster-unanswered.ts';
@@ -15,19 +16,43 @@ import type { Answer } from '../types.ts';
 export interface Loaded {
   state?: Snapshot;
   gaps: string[];
+  /** What the load could not read (../verdicts.ts decides what an answer needed of it). */
+  reads?: Reads;
+  /** The gaps of the source's warnings alone (stale, skipped): what an answer says besides what it needed. */
+  warningGaps?: string[];
+  /** Layers whose inputs were not read (a paste checked without placement: `scheduler`). */
+  unread?: ReadonlySet<'limitrange' | 'quota' | 'scheduler'>;
 }
 
 export const visibilityOf = (ctx: AskContext): Visibility => Visibility.of(ctx.allowedNamespaces);
 export const audienceOf = (ctx: AskContext): Audience => ctx.audience ?? 'operator';
 
 /** Source errors and the cache's staleness become gaps; for a channel, reduced to reason and resource (../gaps.ts). */
-export async function loadState(ctx: AskContext): Promise<Loaded> {
+export async function loadState(
+  ctx: AskContext,
+  namespaces?: string[],
+  opts: { placement?: boolean } = {},
+): Promise<Loaded> {
+  // Without placement (an admission-only question about named namespaces) nothing cluster-wide is read.
+  const placement = opts.placement === false && namespaces?.length ? false : undefined;
   try {
-    const r = await ctx.source.load({ signal: ctx.signal });
+    const r = await ctx.source.load({
+      signal: ctx.signal,
+      ...(namespaces ? { namespaces } : {}),
+      ...(placement === false ? { placement } : {}),
+    });
     // The cluster's health in one line (../staleness.ts): nothing read → no state; a watch down > 60 s → its age.
     const c = clusterGaps(r, ctx.now ?? Date.now(), audienceOf(ctx));
     if (c.unreadable) return { gaps: c.lines };
-    return { state: r.snapshot, gaps: [...c.lines, ...sourceGaps(c.rest, visibilityOf(ctx), audienceOf(ctx))] };
+    return {
+      state: r.snapshot,
+      gaps: [...c.lines, ...sourceGaps(c.rest, visibilityOf(ctx), audienceOf(ctx))],
+      reads: readsOf(r.errors, namespaces, placement ?? true),
+      warningGaps: [
+        ...c.lines,
+        ...sourceGaps({ errors: [], warnings: c.rest.warnings }, visibilityOf(ctx), audienceOf(ctx)),
+      ],
+    };
   } catch (e) {
     return { gaps: [unansweredGap(e, audienceOf(ctx))] };
   }

@@ -9,6 +9,7 @@ import type { Answer } from '../types.ts';
 import { left, node, nodeNeeded, priority } from './asked.ts';
 import { loadState, type Env, type QuestionOf } from './context.ts';
 import { addNode } from './add-node.ts';
+import { namespaceUnknown, questionGate, questionNamespaces, questionPlacement } from '../verdicts.ts';
 import { drain } from './drain.ts';
 import { headroom } from './headroom.ts';
 import { help } from './help.ts';
@@ -53,15 +54,26 @@ function dispatch<K extends Question['type']>(type: K, q: QuestionOf<K>, env: En
 export async function answerQuestion(q: Question, ctx: AskContext): Promise<Answer> {
   // A number no Kubernetes component can hold: answered before anything is read.
   if (q.type === 'invalid') return HANDLERS.invalid(q, { gaps: [], ctx });
-  const loaded = await loadState(ctx);
-  // Names resolved first (./resolve.ts): "did you mean" from the visible names, quotas across namespaces.
+  const loaded = await loadState(ctx, questionNamespaces(q, ctx), { placement: questionPlacement(q) });
+  // Never a verdict, a number or "not found" from what was not read (../verdicts.ts).
+  // Headroom for everyone (it is /quota's answer); what-ifs for operator answers (CLI, console) only for
+  // now: channel what-ifs keep their replies, with every unread resource said, until their tests follow.
+  const gatedHere = (ctx.audience ?? 'operator') === 'operator' || q.type === 'headroom';
+  const gated = gatedHere ? questionGate(q, loaded, ctx) : null;
+  if (gated) return gated;
+  // Past the gate, what the answer needed was read: its gaps are the source's warnings.
+  const env = { ...loaded, gaps: gatedHere ? (loaded.warningGaps ?? loaded.gaps) : loaded.gaps, ctx };
+  // Names resolved next (./resolve.ts): "did you mean" from the visible names, quotas across namespaces.
   if (loaded.state) {
+    // "namespace not found" only from a read of the namespace list (../verdicts.ts namespaceUnknown).
+    const unknown = namespaceUnknown(q, loaded, ctx);
+    if (unknown) return unknown;
     const r = resolveNames(q, loaded.state, ctx);
     if ('answer' in r) {
-      for (const reply of r.answer.replies) reply.gaps.push(...loaded.gaps);
+      for (const reply of r.answer.replies) reply.gaps.push(...env.gaps);
       return r.answer;
     }
-    return dispatch(r.question.type, r.question, { ...loaded, ctx });
+    return dispatch(r.question.type, r.question, env);
   }
-  return dispatch(q.type, q, { ...loaded, ctx });
+  return dispatch(q.type, q, env);
 }

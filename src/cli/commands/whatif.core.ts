@@ -6,6 +6,7 @@ import { openSource, type ClusterSource } from '../../answer/sources.ts';
 import type { Answer } from '../../answer/types.ts';
 import { createAnswerer } from '../../answer/index.ts';
 import { renderAnswer } from '../../render/text.ts';
+import { incompleteOfAnswer, isUndecided } from '../../answer/verdicts.ts';
 import type { Io } from '../io.ts';
 import { outputFormat, printData, type Flags } from '../options.ts';
 
@@ -41,14 +42,16 @@ export async function runWhatif(words: string[], flags: Flags, io: Io): Promise<
       namespace: flags.namespace ?? source.contextNamespace?.(),
     });
     // --json: the replies, and for a what-if answered by a change the change, its outcome per object and
-    // the fixes in diagnose's shape (docs/contract.md).
+    // the fixes in diagnose's shape (docs/contract.md); `incomplete`, what the answer needed and could not read.
     if (format)
       await printData(io, format, {
         replies: answer.replies,
         ...(answer.json && answer.replies[0]?.kind === 'whatif' ? { whatif: answer.json } : {}),
+        incomplete: incompleteOfAnswer(answer),
       });
     else io.stdout(`${renderAnswer(answer)}\n`);
-    return 0;
+    // Exit 3: what the answer needs could not be read (answer/verdicts.ts).
+    return isUndecided(answer) ? 3 : 0;
   } finally {
     await source.close();
   }

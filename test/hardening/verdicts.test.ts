@@ -1,0 +1,191 @@
+/**
+ * Verdicts only from what was read (issue #16, Acceptance): each failure mode of the API server × each
+ * command, with the real client-node on the loopback fake API server (test/support/fake-apiserver.ts).
+ * A wrong verdict is a pass, a fail, a "not found" or a number that the full read does not give: every
+ * cell answers as the full read does, or says it could not decide (exit 3 / an "I can't answer" reply),
+ * naming what it could not read. The tenant rows are the issue's: a pod the `pods` quota refuses exits 1
+ * naming the quota; a pod the quota admits exits 3 saying nodes could not be read.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { main, type Io } from '../../src/cli/program.ts';
+import { createAnswerer } from '../../src/answer/index.ts';
+import { renderAnswer } from '../../src/render/text.ts';
+import { createLiveSource } from '../../src/cluster/live-source.ts';
+import { FakeApiServer } from '../support/fake-apiserver.ts';
+
+const PASTE =
+  'Error creating: pods "worker-5d8c7b9f4-glpms" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10';
+const CLUSTER_SCOPED = ['nodes', 'namespaces', 'priorityclasses', 'storageclasses'];
+const NAMESPACED = [
+  'pods',
+  'resourcequotas',
+  'limitranges',
+  'persistentvolumeclaims',
+  'services',
+  'events',
+  'deployments',
+  'replicasets',
+  'statefulsets',
+  'daemonsets',
+  'jobs',
+  'cronjobs',
+];
+const ALL = [...CLUSTER_SCOPED, ...NAMESPACED];
+
+type Mode = 'none' | '401' | 'refused' | '403 nodes' | 'tenant' | '429 pods' | '5xx';
+const MODES: Mode[] = ['none', '401', 'refused', '403 nodes', 'tenant', '429 pods', '5xx'];
+
+function inject(fake: FakeApiServer, mode: Mode): void {
+  if (mode === '401') for (const r of ALL) fake.fail(r, 401);
+  if (mode === '403 nodes') fake.forbid('nodes');
+  if (mode === 'tenant') {
+    for (const r of CLUSTER_SCOPED) fake.forbid(r);
+    for (const r of NAMESPACED) fake.forbid(r, 'cluster');
+  }
+  if (mode === '429 pods') fake.fail('pods', 429);
+  if (mode === '5xx') {
+    fake.fail('nodes', 503);
+    fake.fail('resourcequotas', 500);
+  }
+}
+
+async function run(argv: string[], stdin = ''): Promise<{ code: number; out: string }> {
+  let out = '';
+  const io: Io = {
+    stdout: (s) => void (out += s),
+    stderr: (s) => void (out += s),
+    readStdin: async () => stdin,
+    isTTY: false,
+  };
+  return { code: await main(argv, io), out };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'qd-verdicts-'));
+const REFUSED_POD = join(dir, 'refused.yaml');
+const ADMITTED_POD = join(dir, 'admitted.yaml');
+writeFileSync(
+  REFUSED_POD,
+  'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: team-a}\nspec: {containers: [{name: c, image: x}]}\n',
+);
+writeFileSync(
+  ADMITTED_POD,
+  'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: team-b}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: 100m, memory: 64Mi}}}]}\n',
+);
+
+type Cell = { code: number; out: string };
+type Command = { name: string; run: (kubeconfig: string) => Promise<Cell> };
+
+const answerer = createAnswerer();
+const slack = (what: 'quota' | 'paste') => async (kubeconfig: string) => {
+  const source = createLiveSource({ kubeconfig, env: {} });
+  try {
+    const ctx = { source, audience: 'channel' as const, allowedNamespaces: ['team-a'], defaultNamespace: 'team-a' };
+    const a = what === 'quota' ? await answerer.quota('team-a', ctx) : await answerer.message(PASTE, ctx);
+    const out = a ? renderAnswer(a) : '';
+    return { code: a && a.replies.some((r) => r.kind === 'error') ? 3 : 0, out };
+  } finally {
+    await source.close();
+  }
+};
+
+const COMMANDS: Command[] = [
+  { name: 'check (quota refuses)', run: (k) => run(['check', '-f', REFUSED_POD, '--kubeconfig', k]) },
+  { name: 'check (quota admits)', run: (k) => run(['check', '-f', ADMITTED_POD, '--kubeconfig', k]) },
+  { name: 'simulate', run: (k) => run(['simulate', '-f', ADMITTED_POD, '--kubeconfig', k]) },
+  { name: 'diagnose', run: (k) => run(['diagnose', '-', '-n', 'team-a', '--kubeconfig', k], PASTE) },
+  { name: 'quota', run: (k) => run(['quota', 'team-a', '--kubeconfig', k]) },
+  { name: 'whatif', run: (k) => run(['whatif', 'what if web scales to 8 in team-a', '--kubeconfig', k]) },
+  { name: 'slack /quota', run: slack('quota') },
+  { name: 'slack paste', run: slack('paste') },
+];
+
+/** Claims that stand on data: made from data that was not read, each is a wrong verdict. */
+const CLAIMS = [
+  /no nodes available|0\/0 nodes/,
+  /not found|I can't find/,
+  /is not in team-a now/,
+  /Largest pod that schedules now/,
+  /more fit, stopped by node capacity/,
+  /check passed/,
+];
+
+const cells = new Map<string, Cell>();
+
+beforeAll(async () => {
+  for (const mode of MODES) {
+    const fake = await FakeApiServer.start({ state: 'manifests/demo' });
+    const kubeconfig = fake.writeKubeconfig(join(mkdtempSync(join(dir, 'kc-')), 'config'));
+    try {
+      if (mode === 'refused') await fake.close();
+      else inject(fake, mode);
+      for (const c of COMMANDS) cells.set(`${mode}|${c.name}`, await c.run(kubeconfig));
+    } finally {
+      if (mode !== 'refused') await fake.close();
+    }
+  }
+}, 600_000);
+
+/** Exit (or reply) codes per mode and command: decided as the full read, or 3. */
+const EXPECTED: Record<Mode, number[]> = {
+  //          check✗ check✓ simulate diagnose quota whatif /quota paste
+  none: [1, 0, 0, 0, 0, 0, 0, 0],
+  '401': [3, 3, 3, 3, 3, 3, 3, 0],
+  refused: [3, 3, 3, 3, 3, 3, 3, 0],
+  // diagnose of a quota refusal: it stands on the namespace's reads (issue #16: a verdict that does not
+  // need the missing data stands), only its fixes (verified through the scheduler) are not offered.
+  '403 nodes': [1, 3, 3, 0, 0, 3, 0, 0],
+  tenant: [1, 3, 3, 0, 0, 3, 0, 0],
+  '429 pods': [1, 3, 3, 3, 0, 3, 0, 0],
+  '5xx': [3, 3, 3, 3, 3, 3, 3, 0],
+};
+
+describe('failure mode × command: 0 wrong verdicts', () => {
+  it('counts the wrong verdicts of the matrix: 0', () => {
+    let wrong = 0;
+    const bad: string[] = [];
+    for (const mode of MODES) {
+      if (mode === 'none') continue;
+      for (const c of COMMANDS) {
+        const truth = cells.get(`none|${c.name}`)!;
+        const got = cells.get(`${mode}|${c.name}`)!;
+        const decidedWrong = got.code !== 3 && got.code !== truth.code;
+        const claim = CLAIMS.find((re) => re.test(got.out) && !re.test(truth.out));
+        if (decidedWrong || claim) {
+          wrong++;
+          bad.push(`${mode} × ${c.name}: exit ${got.code} (truth ${truth.code})${claim ? ` claims ${claim}` : ''}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+    expect(wrong).toBe(0);
+  });
+
+  it.each(MODES)('%s: the codes of every command', (mode) => {
+    expect(COMMANDS.map((c) => cells.get(`${mode}|${c.name}`)!.code)).toEqual(EXPECTED[mode]);
+  });
+
+  it('a tenant: a pod the pods quota refuses exits 1 naming the quota', () => {
+    const r = cells.get('tenant|check (quota refuses)')!;
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('exceeded quota: team-quota');
+  });
+
+  it('a tenant: a pod the quota admits exits 3, saying once, in one line, that nodes could not be read', () => {
+    const r = cells.get('tenant|check (quota admits)')!;
+    expect(r.code).toBe(3);
+    expect(r.out.split('\n').filter((l) => l.includes("couldn't read"))).toEqual([
+      `⚠ couldn't read nodes and pods: 403 Forbidden — nodes is forbidden: User "system:serviceaccount:quota-doctor:quota-doctor" cannot list resource "nodes" in API group "" at the cluster scope`,
+    ]);
+  });
+
+  it('a tenant: quota team-a is complete from namespaced reads (the bars as the full read), placement unknown', () => {
+    const full = cells.get('none|quota')!.out;
+    const r = cells.get('tenant|quota')!.out;
+    const bars = (s: string) => s.split('\n').filter((l) => /free/.test(l) && !/couldn't/.test(l));
+    expect(bars(r)).toEqual(bars(full));
+    expect(r).toContain('are unknown: placement was not read');
+  });
+});
