@@ -393,6 +393,8 @@ function joinDecision(
   if (/^is (?:forbidden|invalid):/.test(head) && cur.charCodeAt(trimmedEnd(cur) - 1) === 34) return ' ';
   if (head.startsWith('for: ') && lowerAscii(cur.slice(-2048)).includes('must specify')) return ' ';
   if (fieldThenDetail(cur, next, hs)) return ' ';
+  // Karpenter joins its NodePools with `; `; a page that puts each on its own line keeps one message.
+  if (cur.charCodeAt(te - 1) === 59 && next.startsWith('incompatible with nodepool ', hs)) return ' ';
   // In YAML, a key at the indentation of the logical line's first key (or less) is a sibling, not a continuation
   // — unless the line ends where a message must go on (`… failed quota:` ⏎ `q: must specify …`, `requested:` ⏎
   // `used: …`): a `"pod.yaml": pods "x" is forbidden: …` line only looks like a quoted key.

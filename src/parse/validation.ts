@@ -76,6 +76,32 @@ function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelop
         object: { ...(subj.resource ? { resource: subj.resource } : {}), ...(subj.name ? { name: subj.name } : {}) },
       };
   }
+  // A bulleted list under its envelope (kubectl's `The Pod "x" is invalid: ⏎ * field: detail ⏎ * …`,
+  // utilerrors.Aggregate printed one error a line): the envelope is the line above the first bullet.
+  let ls = text.lastIndexOf('\n', fieldStart - 1);
+  if (/^[ \t]*[*-][ \t]+$/.test(text.slice(ls + 1, fieldStart))) {
+    for (let n = 0; n < 64 && ls > 0; n++) {
+      const prev = text.lastIndexOf('\n', ls - 1);
+      const line = text.slice(prev + 1, ls);
+      if (/^[ \t]*[*-][ \t]+\S/.test(line)) {
+        ls = prev;
+        continue;
+      }
+      const t = line.trimEnd();
+      if (t.endsWith(' is invalid:')) {
+        const subj = subjectBefore(text, prev + 1 + t.length + 1);
+        if (subj)
+          return {
+            start: fieldStart,
+            object: {
+              ...(subj.resource ? { resource: subj.resource } : {}),
+              ...(subj.name ? { name: subj.name } : {}),
+            },
+          };
+      }
+      break;
+    }
+  }
   return direct;
 }
 
