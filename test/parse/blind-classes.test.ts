@@ -94,6 +94,27 @@ describe('blind-set classes (issue #17, second measure)', () => {
       ],
     ],
     [
+      'field error cut right after the resource',
+      'spec.template.spec.containers[0].resources.requests: Invalid value: \\"96M\\": must be less than or equal to memory \n```',
+      [
+        [
+          'api-validation',
+          'api-validation',
+          {
+            resource: 'memory',
+            value: '96M',
+            limit: null,
+            field: 'spec.template.spec.containers[0].resources.requests',
+          },
+        ],
+      ],
+    ],
+    [
+      'prose cut after a resource is not a field error',
+      'the request must be less than or equal to memory\nor it fails',
+      [],
+    ],
+    [
       // pkg/scheduler/framework/types.go FitError.Error with no per-node statuses in the PostFilter part.
       'empty preemption part',
       'message: "0/4 nodes are available: 4 Insufficient memory. preemption: 0/4 nodes are available." },',
