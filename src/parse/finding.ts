@@ -149,12 +149,15 @@ export interface ExtenderQuotaFacts {
  * plugin computes from the class (`spec.priority` is set by admission, not by the user).
  */
 export interface PriorityFacts {
-  reason: 'class-not-found' | 'priority-set';
+  reason: 'class-not-found' | 'priority-set' | 'preemption-policy-set';
   /** The class named (`class-not-found`); null where the text does not name it. */
   priorityClass: string | null;
   /** `priority-set`: the integer the spec gave, and the one computed from the class. */
   priority?: number;
   computed?: number;
+  /** `preemption-policy-set`: the PreemptionPolicy the spec gave, and the one computed from the class. */
+  preemptionPolicy?: string;
+  computedPolicy?: string;
 }
 export interface VolcanoFacts {
   scheduler: 'volcano';

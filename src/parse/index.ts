@@ -205,7 +205,21 @@ function dedupe(matches: Match[]): Match[] {
   const namedReasons = new Set(
     matches.flatMap((m) => (m.layer === 'runtime' && m.object?.name ? [m.facts.reason] : [])),
   );
+  // A reason quoted alone in prose (`describe showed: 1 node(s) had taints that the pod didn't tolerate.`)
+  // that a whole FitError in the same paste already lists, with the same count, is that message again.
+  const framedReasons = new Set(
+    matches.flatMap((m) =>
+      m.layer === 'scheduler' && m.facts.total !== null ? m.facts.reasons.map((r) => `${r.count}|${r.reason}`) : [],
+    ),
+  );
   for (const m of matches) {
+    if (
+      m.layer === 'scheduler' &&
+      m.facts.total === null &&
+      m.facts.reasons.length > 0 &&
+      m.facts.reasons.every((r) => framedReasons.has(`${r.count}|${r.reason}`))
+    )
+      continue;
     if (m.layer === 'runtime' && !m.object?.name && namedReasons.has(m.facts.reason)) continue;
     // Exit code 137 next to an OOMKilled of the same pod is the same kill, not a second problem.
     if (

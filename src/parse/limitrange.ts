@@ -65,11 +65,25 @@ function minMax(text: string, k: number): Item | undefined {
   };
 }
 
+/** `maximum cpu` right before ` limit to request ratio per `: how docs retype upstream's `cpu max`. */
+const RETYPED_RATIO_RE = /(?:^|[\s[(,"'])maximum ([A-Za-z0-9][A-Za-z0-9./_-]{0,99})$/i;
+
 function ratio(text: string, k: number): Item | undefined {
-  // `k` is the offset of ` max limit to request ratio per `.
-  const resource = wordBefore(text, k, /[A-Za-z0-9./_-]/, 100);
+  // `k` is the offset of ` limit to request ratio per `: upstream prints `<resource> max limit to request
+  // ratio per <scope> is …` (plugin/pkg/admission/limitranger, limitRequestRatioConstraint); a retyped
+  // copy says `maximum <resource> limit to request ratio …`.
+  let resource: string | undefined;
+  let start: number;
+  if (text.slice(Math.max(0, k - 4), k).toLowerCase() === ' max') {
+    resource = wordBefore(text, k - 4, /[A-Za-z0-9./_-]/, 100);
+    start = k - 4 - (resource?.length ?? 0);
+  } else {
+    const m = RETYPED_RATIO_RE.exec(text.slice(Math.max(0, k - 120), k));
+    resource = m?.[1];
+    start = k - (m ? m[0].length - (/^[\s[(,"']/.test(m[0]) ? 1 : 0) : 0);
+  }
   if (!resource) return undefined;
-  RATIO_RE.lastIndex = k + ' max limit to request ratio per '.length;
+  RATIO_RE.lastIndex = k + ' limit to request ratio per '.length;
   const m = RATIO_RE.exec(text);
   if (!m) return undefined;
   const end = RATIO_RE.lastIndex;
@@ -81,7 +95,7 @@ function ratio(text: string, k: number): Item | undefined {
       limit: bare(m[2]!),
       actual: m[3] !== undefined ? bare(m[3]) : null,
     },
-    start: k - resource.length,
+    start,
     end,
     trailingPeriod: text[end] === '.' || m[3]?.endsWith('.'),
     capital: false,
@@ -124,7 +138,7 @@ export function findLimitRange(text: string, lowerText?: string): Match[] {
     lower,
     [
       ['usage per ', (k) => minMax(text, k)],
-      [' max limit to request ratio per ', (k) => ratio(text, k)],
+      [' limit to request ratio per ', (k) => ratio(text, k)],
     ],
     items,
   );

@@ -271,13 +271,30 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   on('the integer value of priority', (k) => {
     const w = text.slice(k, k + 300);
     const m =
-      /^the integer value of priority(?: \((-?\d{1,10})\))? must not be provided in pod spec(?:; priority admission controller computed (-?\d{1,10}) from the given PriorityClass name|\. The system populates the value from the given PriorityClass name)?/i.exec(
+      /^the integer value of priority(?: \((-?\d{1,10})\))?\s+must\s+not\s+be\s+provided\s+in\s+pod\s+spec(?:;\s+priority\s+admission\s+controller\s+computed\s+(-?\d{1,10})\s+from\s+the\s+given\s+PriorityClass\s+name|\.\s+The\s+system\s+populates\s+the\s+value\s+from\s+the\s+given\s+PriorityClass\s+name)?/i.exec(
         w,
       );
     if (!m) return undefined;
     const facts: Extract<OtherBody, { kind: 'priority' }>['facts'] = { reason: 'priority-set', priorityClass: null };
     if (m[1] !== undefined) facts.priority = Number(m[1]);
     if (m[2] !== undefined) facts.computed = Number(m[2]);
+    return priority(text, k, k + m[0].length, facts);
+  });
+  // Priority admission, NonPreemptingPriority: the spec's preemptionPolicy differs from the class's
+  // (plugin/pkg/admission/priority/admission.go admitPod: `the string value of PreemptionPolicy (%s) must
+  // not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name`).
+  on('the string value of preemptionpolicy', (k) => {
+    const m =
+      /^the string value of PreemptionPolicy(?: \(([A-Za-z]{1,40})\))?\s+must\s+not\s+be\s+provided\s+in\s+pod\s+spec(?:;\s+priority\s+admission\s+controller\s+computed\s+([A-Za-z]{1,40})\s+from\s+the\s+given\s+PriorityClass\s+name)?/i.exec(
+        text.slice(k, k + 300),
+      );
+    if (!m) return undefined;
+    const facts: Extract<OtherBody, { kind: 'priority' }>['facts'] = {
+      reason: 'preemption-policy-set',
+      priorityClass: null,
+    };
+    if (m[1] !== undefined) facts.preemptionPolicy = m[1];
+    if (m[2] !== undefined) facts.computedPolicy = m[2];
     return priority(text, k, k + m[0].length, facts);
   });
   scanMany(lower, table, out);

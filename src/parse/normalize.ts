@@ -198,6 +198,8 @@ export function cleanLine(raw: string): string {
   if (s.includes('\\')) {
     s = s
       .replace(/\\+"/g, '"')
+      // Python and shell single-quoted strings: `didn\'t match Pod\'s node affinity`.
+      .replace(/\\+'/g, "'")
       .replace(/\\u003[cC]/g, '<')
       .replace(/\\u003[eE]/g, '>')
       .replace(/\\u0026/g, '&')
@@ -316,6 +318,9 @@ function isOpen(cur: string): boolean {
   if (n >= 0 && !/\.["'`]?$/.test(t)) return true;
   const u = lower.lastIndexOf('usage per');
   if (u >= 0 && !/ is \S/.test(lower.slice(u))) return true;
+  // `memory max limit to request ratio per Container` ⏎ `is 10, but provided ratio is 96.000000`.
+  const r = lower.lastIndexOf('ratio per');
+  if (r >= 0 && !/ is \S/.test(lower.slice(r))) return true;
   // `must be less than or equal to cpu` ⏎ `limit of 1`: the resource is not the end of the rule.
   if (/must be (?:less|greater) than or ?equal to [a-z0-9./_-]{1,253}$/.test(lower.trimEnd())) return true;
   const endsOpen =
@@ -387,6 +392,9 @@ function joinDecision(
   const head = next.slice(hs, hs + 14);
   if (/^is (?:forbidden|invalid):/.test(head) && cur.charCodeAt(trimmedEnd(cur) - 1) === 34) return ' ';
   if (head.startsWith('for: ') && lowerAscii(cur.slice(-2048)).includes('must specify')) return ' ';
+  if (fieldThenDetail(cur, next, hs)) return ' ';
+  // Karpenter joins its NodePools with `; `; a page that puts each on its own line keeps one message.
+  if (cur.charCodeAt(te - 1) === 59 && next.startsWith('incompatible with nodepool ', hs)) return ' ';
   // In YAML, a key at the indentation of the logical line's first key (or less) is a sibling, not a continuation
   // — unless the line ends where a message must go on (`… failed quota:` ⏎ `q: must specify …`, `requested:` ⏎
   // `used: …`): a `"pod.yaml": pods "x" is forbidden: …` line only looks like a quoted key.
@@ -428,11 +436,25 @@ function mustContinue(cur: string, next: string, hs: number): boolean {
     /(?:failed quota|exceeded quota|requested|used|limited|is forbidden|nodes are available|must specify):$/.test(tail)
   )
     return true;
+  if (fieldThenDetail(cur, next, hs)) return true;
   if (!/^(?:used|limited):/i.test(next.slice(hs, hs + 8))) return false;
   const lower = lowerAscii(cur.length > 4096 ? cur.slice(-4096) : cur);
   const q = lower.lastIndexOf('exceeded quota');
   return q >= 0 && lower.indexOf('limited:', q) < 0;
 }
+
+/**
+ * A field path alone on its line above its error (`spec.containers[0].resources.requests:` ⏎
+ * `Invalid value: "100m": must be …`): pkg/apis/core/validation (field.Error.Error) prints them as one
+ * `field: detail` text, so the break is never the end of the message.
+ */
+function fieldThenDetail(cur: string, next: string, hs: number): boolean {
+  if (!/^(?:invalid|unsupported|required|forbidden|duplicate) value\b/i.test(next.slice(hs, hs + 20))) return false;
+  return FIELD_END_RE.test(cur.slice(Math.max(0, trimmedEnd(cur) - 300), trimmedEnd(cur)));
+}
+
+/** The end of a line that is only a field path and its colon (`spec.template.spec.containers[1].resources.requests:`). */
+const FIELD_END_RE = /(?:^|\s)[a-z][a-z0-9]*(?:\[\d{1,4}\])?(?:\.[a-z][a-z0-9-]*(?:\[\d{1,4}\])?){1,20}:$/i;
 
 /** Does `cur` hold a FailedScheduling message whose preemption part has not come yet? */
 function preemptionOpen(cur: string): boolean {

@@ -77,7 +77,7 @@ function exceeded(text: string, lower: string, k: number): Match | undefined {
   // `exceeds quota:` is how people retype it (the API server has only ever printed `exceeded`).
   const nameFrom = k + (lower.startsWith('exceeds', k) ? 'exceeds quota:' : 'exceeded quota:').length;
   const req = section(text, lower, 'requested:', nameFrom, end);
-  if (req < 0) return undefined;
+  if (req < 0) return nameOnly(text, k, nameFrom);
   // The quota name runs to the `, requested:` (names are DNS subdomains, but pastes redact them as `***`).
   const quota = text
     .slice(nameFrom, req - 'requested:'.length)
@@ -85,12 +85,13 @@ function exceeded(text: string, lower: string, k: number): Match | undefined {
     .replace(/,$/, '')
     .trim();
   const requested = readPairs(text, req, end);
+  if (requested.pairs.length === 0) return undefined;
+  // A paste cut before `used:` or `limited:` (a wrapped docstring, a quote that stops early) keeps
+  // what it printed; the missing numbers are null.
   const usedAt = section(text, lower, 'used:', requested.next, end);
-  if (usedAt < 0) return undefined;
-  const used = readPairs(text, usedAt, end);
-  const limAt = section(text, lower, 'limited:', used.next, end);
-  if (limAt < 0) return undefined;
-  const limited = readPairs(text, limAt, end);
+  const used = usedAt < 0 ? { pairs: [], next: requested.next } : readPairs(text, usedAt, end);
+  const limAt = usedAt < 0 ? -1 : section(text, lower, 'limited:', used.next, end);
+  const limited = limAt < 0 ? { pairs: [], next: used.next } : readPairs(text, limAt, end);
   const resources: Record<string, Usage> = {};
   const usedMap = new Map(used.pairs);
   const limMap = new Map(limited.pairs);
@@ -109,6 +110,36 @@ function exceeded(text: string, lower: string, k: number): Match | undefined {
   };
   if (object) m.object = object;
   if (capital) m.version = '1.2-1.3';
+  return m;
+}
+
+/** The quota's name as `exceeded quota:` prints it: a DNS subdomain, or a paste's `***` redaction. */
+const QUOTA_NAME_RE = /[ \t]*([a-z0-9*](?:[a-z0-9.*-]{0,251}[a-z0-9*])?)(?=$|[\s"'`,.;)\]}])/iy;
+
+/**
+ * `exceeded quota: <name>` with nothing after the name: a client that kept only the head of the message
+ * (`… is forbidden: exceeded quota: dms-storage-quota"`), a test double, a doc's bullet. The quota is
+ * named; what it counted is not.
+ */
+function nameOnly(text: string, k: number, nameFrom: number): Match | undefined {
+  QUOTA_NAME_RE.lastIndex = nameFrom;
+  const n = QUOTA_NAME_RE.exec(text);
+  if (!n) return undefined;
+  const stop = QUOTA_NAME_RE.lastIndex;
+  // Prose that goes on after the name (`exceeded quota: the team's limit …`) is not this message.
+  const after = text.slice(stop, stop + 3);
+  if (/^[ \t]+[a-z]/i.test(after) && !/^[ \t]*$/.test(after)) return undefined;
+  const { start, object } = envelopeBefore(text, k);
+  const m: Match = {
+    layer: 'quota',
+    kind: 'quota-exceeded',
+    facts: { quota: n[1]!, resources: {}, exceeding: [] },
+    message: text.slice(start, stop).trim(),
+    start,
+    end: stop,
+  };
+  if (object) m.object = object;
+  if (text[k] === 'E') m.version = '1.2-1.3';
   return m;
 }
 

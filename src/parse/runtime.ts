@@ -41,6 +41,34 @@ function runtime(text: string, k: number, reason: string, messageFrom?: number):
   };
 }
 
+/** Other status and reason names a prose list puts next to `OOMKilled` (lower case). */
+const LIST_NAMES_RE =
+  /^(?:insufficient [a-z0-9][\w./-]*|too many pods|crashloopbackoff|imagepullbackoff|errimagepull|evicted|pending|failedscheduling|containercreating|createcontainerconfigerror|error|completed|unschedulable|[a-z ]{0,20}(?:affinity|taints?)[a-z ]{0,20})$/;
+
+/**
+ * Is the word at `k` one item of a comma-separated list of status names (`Insufficient memory, OOMKilled,
+ * Too many pods, …`)? Such a list names kinds of failure; it reports no container that was killed.
+ */
+function inNameList(lower: string, k: number, len: number): boolean {
+  const ls = lower.lastIndexOf('\n', k) + 1;
+  let le = lower.indexOf('\n', k);
+  if (le < 0) le = lower.length;
+  if (le - ls > 2000) return false;
+  const before = lower.slice(ls, k).trimEnd();
+  const after = lower.slice(k + len, le).trimStart();
+  if (!before.endsWith(',') && !after.startsWith(',')) return false;
+  const items = lower
+    .slice(ls, le)
+    .split(/,|\band\b/)
+    .map((x) =>
+      x
+        .trim()
+        .replace(/^.*(?:[-:]|\bof)\s+/, '')
+        .replace(/[.;]+$/, ''),
+    );
+  return items.filter((x) => x !== 'oomkilled' && LIST_NAMES_RE.test(x)).length >= 2;
+}
+
 /** All runtime findings in normalized `text` (one per occurrence; `index.ts` dedupes per reason and pod). */
 export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   const lower = lowerText ?? lowerAscii(text);
@@ -49,7 +77,7 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   const on = (needle: string, f: (k: number) => RuntimeMatch | undefined): void => {
     table.push([needle, f]);
   };
-  on('oomkilled', (k) => (wordAt(lower, k, 9) ? runtime(text, k, 'OOMKilled') : undefined));
+  on('oomkilled', (k) => (wordAt(lower, k, 9) && !inNameList(lower, k, 9) ? runtime(text, k, 'OOMKilled') : undefined));
   on('oom killed', (k) => {
     if (!wordAt(lower, k, 10)) return undefined;
     const m = runtime(text, k, 'OOMKilled');

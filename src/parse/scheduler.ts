@@ -246,7 +246,14 @@ function fitError(text: string, k: number): SchedulerMatch | undefined {
     preemption = true;
     pos += pre[0].length;
     const nested = /^(\d{1,9}) ?\/ ?(\d{1,9}) nodes are available:/.exec(rest());
-    if (nested) {
+    // `preemption: 0/6 nodes are available.` with no reason list: the PostFilter FitError had no
+    // per-node statuses to print (pkg/scheduler/framework/types.go FitError.Error), not a reason.
+    const empty = nested ? null : /^(\d{1,9}) ?\/ ?(\d{1,9}) nodes are available(?=\.|[ \t]*$|["'`,}\]])/.exec(rest());
+    if (empty) {
+      facts.preemption = { total: Number(empty[2]), reasons: [] };
+      pos += empty[0].length;
+      if (text[pos] === '.') pos++;
+    } else if (nested) {
       const s = readSentence(text, Number(nested[2]), pos + nested[0].length, end);
       facts.preemption = { total: s.total, reasons: s.reasons };
       pos = s.end;

@@ -57,7 +57,7 @@ function fieldErrorBefore(
   return j === 0 || /[\s.:([,]/.test(w[j - 1]!) ? { field: null, value, length: w.length - j } : undefined;
 }
 const DETAIL_RE =
-  /must be (?:less than or ?equal to|equal to) ([A-Za-z0-9][A-Za-z0-9./_-]{0,252}) limit(?: of ([^\s,\]'"`]{1,64}))?/iy;
+  /must be (?:less than or ?equal to|equal to) ([A-Za-z0-9][A-Za-z0-9./_-]{0,252})(?: limit(?: of ([^\s,\]'"`]{1,64}))?|(?=[ \t]*(?:\r?\n|$)))/iy;
 
 /** The envelope (`The Pod "x" is invalid: [`) of a field error that starts at `fieldStart`, skipping earlier errors of a list. */
 function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelopeBefore> {
@@ -76,6 +76,32 @@ function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelop
         object: { ...(subj.resource ? { resource: subj.resource } : {}), ...(subj.name ? { name: subj.name } : {}) },
       };
   }
+  // A bulleted list under its envelope (kubectl's `The Pod "x" is invalid: ⏎ * field: detail ⏎ * …`,
+  // utilerrors.Aggregate printed one error a line): the envelope is the line above the first bullet.
+  let ls = text.lastIndexOf('\n', fieldStart - 1);
+  if (/^[ \t]*[*-][ \t]+$/.test(text.slice(ls + 1, fieldStart))) {
+    for (let n = 0; n < 64 && ls > 0; n++) {
+      const prev = text.lastIndexOf('\n', ls - 1);
+      const line = text.slice(prev + 1, ls);
+      if (/^[ \t]*[*-][ \t]+\S/.test(line)) {
+        ls = prev;
+        continue;
+      }
+      const t = line.trimEnd();
+      if (t.endsWith(' is invalid:')) {
+        const subj = subjectBefore(text, prev + 1 + t.length + 1);
+        if (subj)
+          return {
+            start: fieldStart,
+            object: {
+              ...(subj.resource ? { resource: subj.resource } : {}),
+              ...(subj.name ? { name: subj.name } : {}),
+            },
+          };
+      }
+      break;
+    }
+  }
   return direct;
 }
 
@@ -84,6 +110,9 @@ function lessOrEqual(text: string, k: number): Match | undefined {
   DETAIL_RE.lastIndex = k;
   const d = DETAIL_RE.exec(text);
   if (!d) return undefined;
+  // A message cut right after the resource (`… must be less than or equal to memory ` ⏎) is read only
+  // after its `field: Invalid value: "x":` head.
+  if (!before && !/ limit/i.test(d[0])) return undefined;
   const end = DETAIL_RE.lastIndex;
   const fieldStart = before ? k - before.length : k;
   const { start, object } = envelopeOf(text, fieldStart);
@@ -98,7 +127,7 @@ function lessOrEqual(text: string, k: number): Match | undefined {
     end,
   };
   if (object) m.object = object;
-  if (/^must be less/i.test(d[0])) m.version = d[2] !== undefined ? '>=1.27' : '<1.27';
+  if (/^must be less/i.test(d[0]) && / limit/i.test(d[0])) m.version = d[2] !== undefined ? '>=1.27' : '<1.27';
   return m;
 }
 

@@ -7,11 +7,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { judge, readSet } from '../../bench/blind-measure.ts';
 
-const items = readSet(join(import.meta.dirname, '..', 'fixtures', 'paste-wild', 'dev.jsonl'));
+const sets = [
+  { file: 'dev.jsonl', count: 103 },
+  { file: 'dev2.jsonl', count: 60 },
+] as const;
 
-describe('pastes from the wild (test/fixtures/paste-wild)', () => {
-  it('holds the DEV half of the blind set, each with a source', () => {
-    expect(items.length).toBe(103);
+describe.each(sets)('pastes from the wild (test/fixtures/paste-wild/$file)', ({ file, count }) => {
+  const items = readSet(join(import.meta.dirname, '..', 'fixtures', 'paste-wild', file));
+
+  it('holds the DEV half of its blind set, each with a source', () => {
+    expect(items.length).toBe(count);
     expect(items.filter((i) => i.source.trim() === '')).toEqual([]);
     expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
   });

@@ -28,6 +28,14 @@ export function priorityText(f: PriorityFinding, state?: Snapshot): LookalikeTex
     ];
     return { headline: 'Rejected at admission — Priority: spec.priority must not be set', lines };
   }
+  if (facts.reason === 'preemption-policy-set') {
+    const lines = [
+      `The pod spec sets preemptionPolicy${facts.preemptionPolicy ? ` (${facts.preemptionPolicy})` : ''} itself; the Priority admission plugin takes it from the PriorityClass${facts.computedPolicy ? ` (${facts.computedPolicy})` : ''}.`,
+      'Fix: remove spec.preemptionPolicy, or use a PriorityClass whose preemptionPolicy is the one you want.',
+      'Not a ResourceQuota or LimitRange decision: the app team fixes the manifest.',
+    ];
+    return { headline: 'Rejected at admission — Priority: spec.preemptionPolicy must not be set', lines };
+  }
   const name = facts.priorityClass;
   const lines = [
     `No PriorityClass ${name ? `"${name}"` : 'of that name'} exists: the Priority admission plugin refuses a pod naming a class that does not exist (PriorityClasses are cluster-wide).`,
