@@ -231,7 +231,7 @@ export function createMcpServer(opts: McpOptions): { server: McpServer; idle: ()
         if (isRefusal(a)) return refused();
         // The same JSON as `whatif --json`: the converged change when the what-if is one.
         const whatif = a.json && a.replies[0]?.kind === 'whatif' ? { whatif: a.json } : {};
-        return ok({ replies: a.replies, incomplete: incompleteOfAnswer(a), ...whatif }, renderAnswer(a));
+        return ok({ replies: a.replies, ...whatif, incomplete: incompleteOfAnswer(a) }, renderAnswer(a));
       }),
   );
 
