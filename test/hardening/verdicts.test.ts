@@ -9,7 +9,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type Io } from '../../src/cli/program.ts';
 import { createAnswerer } from '../../src/answer/index.ts';
 import { renderAnswer } from '../../src/render/text.ts';
@@ -80,7 +80,7 @@ type Command = { name: string; run: (kubeconfig: string) => Promise<Cell> };
 
 const answerer = createAnswerer();
 const slack = (what: 'quota' | 'paste') => async (kubeconfig: string) => {
-  const source = createLiveSource({ kubeconfig, env: {} });
+  const source = createLiveSource({ kubeconfig, env: {}, requestTimeoutMs: TIMEOUT_MS, watch: false });
   try {
     const ctx = { source, audience: 'channel' as const, allowedNamespaces: ['team-a'], defaultNamespace: 'team-a' };
     const a = what === 'quota' ? await answerer.quota('team-a', ctx) : await answerer.message(PASTE, ctx);
@@ -113,8 +113,16 @@ const CLAIMS = [
 ];
 
 const cells = new Map<string, Cell>();
+/** One request's deadline (the CLI's QUOTA_DOCTOR_REQUEST_TIMEOUT_MS): 429/5xx retries stay within 2×. */
+const TIMEOUT_MS = 1500;
+const saved = process.env.QUOTA_DOCTOR_REQUEST_TIMEOUT_MS;
+afterAll(() => {
+  if (saved === undefined) delete process.env.QUOTA_DOCTOR_REQUEST_TIMEOUT_MS;
+  else process.env.QUOTA_DOCTOR_REQUEST_TIMEOUT_MS = saved;
+});
 
 beforeAll(async () => {
+  process.env.QUOTA_DOCTOR_REQUEST_TIMEOUT_MS = String(TIMEOUT_MS);
   for (const mode of MODES) {
     const fake = await FakeApiServer.start({ state: 'manifests/demo' });
     const kubeconfig = fake.writeKubeconfig(join(mkdtempSync(join(dir, 'kc-')), 'config'));
