@@ -56,13 +56,12 @@ export async function answerQuestion(q: Question, ctx: AskContext): Promise<Answ
   if (q.type === 'invalid') return HANDLERS.invalid(q, { gaps: [], ctx });
   const loaded = await loadState(ctx, questionNamespaces(q, ctx), { placement: questionPlacement(q) });
   // Never a verdict, a number or "not found" from what was not read (../verdicts.ts).
-  // Headroom for everyone (it is /quota's answer); what-ifs for operator answers (CLI, console) only for
-  // now: channel what-ifs keep their replies, with every unread resource said, until their tests follow.
-  const gatedHere = (ctx.audience ?? 'operator') === 'operator' || q.type === 'headroom';
-  const gated = gatedHere ? questionGate(q, loaded, ctx) : null;
+  // One gate for every audience (CLI, console, channels): a what-if whose inputs were not read is
+  // undecided, said in one line per unread input, whoever asks.
+  const gated = questionGate(q, loaded, ctx);
   if (gated) return gated;
   // Past the gate, what the answer needed was read: its gaps are the source's warnings.
-  const env = { ...loaded, gaps: gatedHere ? (loaded.warningGaps ?? loaded.gaps) : loaded.gaps, ctx };
+  const env = { ...loaded, gaps: loaded.warningGaps ?? loaded.gaps, ctx };
   // Names resolved next (./resolve.ts): "did you mean" from the visible names, quotas across namespaces.
   if (loaded.state) {
     // "namespace not found" only from a read of the namespace list (../verdicts.ts namespaceUnknown).
