@@ -9,20 +9,14 @@
  * cannot decide exits 3 (or replies "I can't …") naming what it could not read. The count is printed.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type Io } from '../../src/cli/program.ts';
-import { createAnswerer } from '../../src/answer/index.ts';
-import { renderAnswer } from '../../src/render/text.ts';
-import { createLiveSource } from '../../src/cluster/live-source.ts';
+import { type Cell, fillMatrix, matrixCommands, wrongVerdicts } from '../support/verdict-matrix.ts';
 import { KubeApiServer, otherCa, type Rule } from '../support/kube-apiserver.ts';
 
 /** One request's deadline in these runs (the CLI's QUOTA_DOCTOR_REQUEST_TIMEOUT_MS): retries stay within 2×. */
 const TIMEOUT_MS = 1500;
 
-const PASTE =
-  'Error creating: pods "worker-5d8c7b9f4-glpms" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=10, limited: pods=10';
 const RESOURCES = [
   'nodes',
   'namespaces',
@@ -79,83 +73,16 @@ async function serverFor(mode: Mode, dir: string): Promise<{ kube: KubeApiServer
   return { kube, kubeconfig };
 }
 
-async function run(argv: string[], stdin = ''): Promise<Cell> {
-  let out = '';
-  const io: Io = {
-    stdout: (s) => void (out += s),
-    stderr: (s) => void (out += s),
-    readStdin: async () => stdin,
-    isTTY: false,
-  };
-  return { code: await main(argv, io), out };
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'qd-verdicts-strict-'));
-const REFUSED_POD = join(dir, 'refused.yaml');
-const ADMITTED_POD = join(dir, 'admitted.yaml');
-writeFileSync(
-  REFUSED_POD,
-  'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: team-a}\nspec: {containers: [{name: c, image: x}]}\n',
-);
-writeFileSync(
-  ADMITTED_POD,
-  'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: team-b}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: 100m, memory: 64Mi}}}]}\n',
-);
-
-type Cell = { code: number; out: string };
-type Command = { name: string; run: (kubeconfig: string) => Promise<Cell> };
-
-const answerer = createAnswerer();
-/** The Slack app's calls (src/slack: `/quota` → answerer.quota, a channel message → answerer.message), code 3 for "I can't". */
-const slack = (what: 'quota' | 'paste') => async (kubeconfig: string) => {
-  const source = createLiveSource({ kubeconfig, env: {}, requestTimeoutMs: TIMEOUT_MS, watch: false });
-  try {
-    const ctx = { source, audience: 'channel' as const, allowedNamespaces: ['team-a'], defaultNamespace: 'team-a' };
-    const a = what === 'quota' ? await answerer.quota('team-a', ctx) : await answerer.message(PASTE, ctx);
-    const out = a ? renderAnswer(a) : '';
-    return { code: a?.replies.some((r) => r.kind === 'error') ? 3 : 0, out };
-  } finally {
-    await source.close();
-  }
-};
-
-const COMMANDS: Command[] = [
-  { name: 'check (quota refuses)', run: (k) => run(['check', '-f', REFUSED_POD, '--kubeconfig', k]) },
-  { name: 'check (quota admits)', run: (k) => run(['check', '-f', ADMITTED_POD, '--kubeconfig', k]) },
-  { name: 'simulate', run: (k) => run(['simulate', '-f', ADMITTED_POD, '--kubeconfig', k]) },
-  { name: 'diagnose', run: (k) => run(['diagnose', '-', '-n', 'team-a', '--kubeconfig', k], PASTE) },
-  { name: 'quota', run: (k) => run(['quota', 'team-a', '--kubeconfig', k]) },
-  { name: 'whatif', run: (k) => run(['whatif', 'what if web scales to 8 in team-a', '--kubeconfig', k]) },
-  { name: 'slack /quota', run: slack('quota') },
-  { name: 'slack paste', run: slack('paste') },
-];
-
-/** Claims that stand on data: made from data that was not read, each is a wrong verdict. */
-const CLAIMS = [
-  /no nodes available|0\/0 nodes/,
-  /not found|I can't find/,
-  /is not in team-a now/,
-  /Largest pod that schedules now/,
-  /more fit, stopped by node capacity/,
-  /Free cpu \/ memory on untainted nodes|No untainted, schedulable node/,
-  /no pod it counts holds any|held by /,
-  /check passed/,
-  /✓ verified/,
-];
-
-const cells = new Map<string, Cell>();
+const { dir, commands: COMMANDS } = matrixCommands(TIMEOUT_MS);
+let cells = new Map<string, Cell>();
 const saved = process.env.QUOTA_DOCTOR_REQUEST_TIMEOUT_MS;
 
 beforeAll(async () => {
   process.env.QUOTA_DOCTOR_REQUEST_TIMEOUT_MS = String(TIMEOUT_MS);
-  for (const mode of MODES) {
+  cells = await fillMatrix(MODES, COMMANDS, async (mode) => {
     const { kube, kubeconfig } = await serverFor(mode, dir);
-    try {
-      for (const c of COMMANDS) cells.set(`${mode}|${c.name}`, await c.run(kubeconfig));
-    } finally {
-      await kube.close();
-    }
-  }
+    return { kubeconfig, close: () => kube.close() };
+  });
 }, 900_000);
 afterAll(() => {
   if (saved === undefined) delete process.env.QUOTA_DOCTOR_REQUEST_TIMEOUT_MS;
@@ -182,24 +109,12 @@ const EXPECTED: Record<Mode, number[]> = {
 
 describe('strict API server: failure mode × command, 0 wrong verdicts', () => {
   it('counts the wrong verdicts of the matrix: 0', () => {
-    const bad: string[] = [];
-    let n = 0;
-    for (const mode of MODES) {
-      if (mode === 'none') continue;
-      for (const c of COMMANDS) {
-        n++;
-        const truth = cells.get(`none|${c.name}`)!;
-        const got = cells.get(`${mode}|${c.name}`)!;
-        const decidedWrong = got.code !== 3 && got.code !== truth.code;
-        const claim = CLAIMS.find((re) => re.test(got.out) && !re.test(truth.out));
-        if (decidedWrong || claim)
-          bad.push(`${mode} × ${c.name}: exit ${got.code} (truth ${truth.code})${claim ? ` claims ${claim}` : ''}`);
-      }
-    }
+    const { cells: n, wrong } = wrongVerdicts(cells, MODES, COMMANDS);
     console.log(
-      `verdicts (strict API server): ${n} cells, ${bad.length} wrong verdicts${bad.length ? `: ${bad.join('; ')}` : ''}`,
+      `verdicts (strict API server): ${n} cells, ${wrong.length} wrong verdicts${wrong.length ? `: ${wrong.join('; ')}` : ''}`,
     );
-    expect(bad).toEqual([]);
+    expect(n).toBe(64);
+    expect(wrong).toEqual([]);
   });
 
   it.each(MODES)('%s: the codes of every command', (mode) => {
