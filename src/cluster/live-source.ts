@@ -8,6 +8,7 @@
  * Data that may be behind (a watch down, or silent past `staleAfterMs`) is answered with a warning
  * saying since when; a reflector the watchdog cannot unstick makes `health()` wedged (/healthz).
  */
+import { setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -188,7 +189,7 @@ export class LiveSource implements ClusterSource {
       this.startWatchdog();
       cluster = scoped ? [] : this.resources.map((r) => this.reflectorFor(r, undefined));
     }
-    await Promise.all(cluster.map((r) => r.whenAttempted(this.o.syncTimeoutMs, opts.signal)));
+    await allAttempted(cluster, this.o.syncTimeoutMs, opts.signal);
 
     // The asked namespaces one by one: when the question needs nothing else (one-shot), or without a
     // cluster-wide grant (RBAC per namespace).
@@ -201,7 +202,7 @@ export class LiveSource implements ClusterSource {
         if (needed) perNs.push(this.reflectorFor(resource, ns));
       }
     }
-    if (perNs.length) await Promise.all(perNs.map((r) => r.whenAttempted(this.o.syncTimeoutMs, opts.signal)));
+    if (perNs.length) await allAttempted(perNs, this.o.syncTimeoutMs, opts.signal);
 
     const errors: SourceError[] = [];
     const warnings: SourceWarning[] = [];
@@ -657,4 +658,27 @@ function loadInCluster(kc: EdgeKubeConfig, env: NodeJS.ProcessEnv, root: string)
     contexts: [{ name: 'inClusterContext', cluster: 'inCluster', user: 'inClusterUser' }],
     currentContext: 'inClusterContext',
   });
+}
+
+/**
+ * Waits for the first list attempt of every reflector (or `ms`, or the caller's abort). The caller's
+ * signal gets one listener, not one per reflector: a question reads ~22 resources at once, and more than
+ * ten listeners on one AbortSignal is Node's MaxListenersExceededWarning (removed afterwards, so no leak,
+ * but a warning per question in the app's log).
+ */
+async function allAttempted(reflectors: readonly Reflector[], ms: number, signal?: AbortSignal): Promise<void> {
+  if (!signal) {
+    await Promise.all(reflectors.map((r) => r.whenAttempted(ms)));
+    return;
+  }
+  const local = new AbortController();
+  setMaxListeners(reflectors.length + 1, local.signal);
+  const onAbort = () => local.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.all(reflectors.map((r) => r.whenAttempted(ms, local.signal)));
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }

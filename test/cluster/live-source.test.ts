@@ -133,6 +133,24 @@ describe('LiveSource: same snapshot as FileSource over the same objects', () => 
 });
 
 describe('LiveSource: requests', () => {
+  it("a load with the caller's deadline signal: every resource waited on, no MaxListenersExceededWarning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => void warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const { src } = await setup({ objects: [pod('p0', 'ns1', { node: 'n1' })] });
+      const ctl = new AbortController();
+      const r = await src.load({ signal: ctl.signal });
+      expect(r.errors).toEqual([]);
+      expect(ALL_RESOURCES.length).toBeGreaterThan(10);
+      // Warnings are emitted on the next tick.
+      await new Promise((res) => setImmediate(res));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it('cold start: one paged list per resource plus one watch each; warm load() makes no request', async () => {
     const pods = Array.from({ length: 7 }, (_, i) => pod(`p${i}`, 'ns1', { node: 'n1' }));
     const { fake, src } = await setup({ objects: pods }, { pageSize: 3 });
