@@ -139,6 +139,9 @@ const CODE_LANGS = new Set(
   ).split(' '),
 );
 
+/** An inline code span holding a counted scheduler reason list (`` `2 node(s) had …` ``, no quote inside). */
+const CODE_REASON_RE = /(?<!`)`(\d{1,9} (?:Insufficient |node\(s\) |Too many pods)[^`"\n]{0,2000})`(?!`)/g;
+
 /** Zero-width characters (a chat client's or a web page's, invisible in the paste): removed. */
 const ZERO_WIDTH_RE = /[\u200b-\u200d\u2060\ufeff]/g;
 /** No-break and figure spaces (rich-text copies put them before numbers): plain spaces. */
@@ -180,7 +183,9 @@ export function cleanLine(raw: string): string {
     s = s.replace(FENCE_RE, (_m, lang: string | undefined, rest: string) =>
       lang === undefined || rest === '' || CODE_LANGS.has(lang.toLowerCase()) ? '' : `${lang}${rest}`,
     );
-  if (s.includes('`')) s = s.replace(/`+/g, '');
+  // A scheduler reason list quoted in prose (`the event said \`1 Insufficient memory\` and …`): the span keeps
+  // its bounds as double quotes, so that the words after it are not read as part of the last reason.
+  if (s.includes('`')) s = s.replace(CODE_REASON_RE, '"$1"').replace(/`+/g, '');
   // Markdown emphasis around a message: `**0/3 nodes are available: 3 Insufficient memory.**`, `__…__`
   // (markers that open after a space or the line start and close before a space, punctuation or the line
   // end: `kube__x` stays), and a whole line in `*…*` or `_…_` (`requests.*`, `kube_pod_info` stay).

@@ -548,6 +548,15 @@ const KNOWN_REASON_RE =
   /^(?:Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) .{3,200}|Too many pods|Preemption is not helpful for scheduling|No preemption victims found for incoming pod)$/;
 const FRAMELESS_START_RE = /(?:^|[\s"'(:=])(\d{1,9}) (?:Insufficient [A-Za-z0-9]|node\(s\) |Too many pods)/g;
 const SCHEDULING_WORDS_RE = /pending|failedscheduling|unschedulable|schedul/;
+/**
+ * What introduces a quoted message in prose right before a lone reason (`the event said \`1 Insufficient
+ * memory\``, `I got the error message …`, `fails … due to missing tolerations: …`): the reason is a quote of
+ * the scheduler's message, not a count in a sentence.
+ */
+const QUOTED_AFTER_RE =
+  /(?:\b(?:error|errors|message|messages|event|events|said|says|saying|shows?|showed|shown|got|gets|getting|warning|warnings|reason|reports?|reported|complains?|complained|with)|:)\s*["'(]?$/;
+/** Words before a reason list on its line that make it the cluster-autoscaler's (NotTriggerScaleUp). */
+const AUTOSCALER_BEFORE_RE = /trigger scale-up|nottriggerscaleup|scale-up|node group/;
 
 /**
  * A reason list without its `0/N nodes are available:` frame (the user copied only the reasons, or
@@ -573,7 +582,16 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     while (si < spans.length && spans[si]![1] < start) si++;
     if (si < spans.length && start >= spans[si]![0]) continue;
     attempts++;
-    const end = lineEnd(text, start, 2048);
+    // cluster-autoscaler's NotTriggerScaleUp (`pod didn't trigger scale-up: 1 node(s) didn't match …`, `… 2 max
+    // node group size reached`) prints the scheduler's reason form about node groups it simulated: a
+    // look-alike (lookalikes.ts), not a scheduling decision on nodes.
+    if (AUTOSCALER_BEFORE_RE.test(lower.slice(lineStart(text, start, 2048), start))) continue;
+    let end = lineEnd(text, start, 2048);
+    // A list in quotes (a code span in prose, see normalize.ts) ends at its closing quote.
+    if (text[start - 1] === '"') {
+      const q = findWithin(text, '"', start, end);
+      if (q >= 0) end = q;
+    }
     const stop = sentenceEnd(text, start, end);
     const body = trimEndOf(text.slice(start, stop < 0 ? end : stop), ' `\'"*_:;).');
     const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimEndOf(r.reason, ' `\'"*_:;).') }));
@@ -583,7 +601,12 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     )
       continue;
     if (reasons.length === 1) {
-      if (!SCHEDULING_WORDS_RE.test(lineAndLineBefore(text, lower, start, end))) continue;
+      if (
+        text[start - 1] !== '"' &&
+        !SCHEDULING_WORDS_RE.test(lineAndLineBefore(text, lower, start, end)) &&
+        !QUOTED_AFTER_RE.test(lower.slice(Math.max(lineStart(text, start, 2048), start - 48), start))
+      )
+        continue;
     }
     const stopAt = start + body.length;
     out.push({
