@@ -96,6 +96,27 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       sentence(text, k, 600),
     );
   });
+  // Google APIs: `Quota exceeded for quota metric 'CPUs' and limit 'CPUS-per-project-region' of service …`.
+  on("quota exceeded for quota metric '", (k) => {
+    const m = /^quota exceeded for quota metric '([^'\n]{1,80})'/i.exec(text.slice(k, k + 200));
+    return other(
+      { layer: 'other', kind: 'cloud-quota', facts: { provider: 'gcp', quota: m ? m[1]! : null } },
+      text,
+      lineStart(text, k),
+      sentence(text, k, 600),
+    );
+  });
+  // EC2's VcpuLimitExceeded text without its code (a console or Karpenter copy keeps only the sentence).
+  on('you have requested more vcpu capacity than your current vcpu limit', (k) => {
+    const ls = lineStart(text, k);
+    if (lower.slice(ls, k).includes('vcpulimitexceeded')) return undefined;
+    return other(
+      { layer: 'other', kind: 'cloud-quota', facts: { provider: 'aws', quota: 'VcpuLimitExceeded' } },
+      text,
+      ls,
+      sentence(text, k, 600),
+    );
+  });
   on('gce quota exceeded', (k) =>
     other(
       { layer: 'other', kind: 'cloud-quota', facts: { provider: 'gcp', quota: null } },
@@ -134,6 +155,34 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     );
   });
 
+  // Azure Compute: `Code="OperationNotAllowed" Message="Operation could not be completed as it results in
+  // exceeding quota limit of standardDSv3Family Cores. Maximum allowed: 1000, Current in use: 986, Additional
+  // requested: 72.` (a VM family's vCPU quota of the subscription, per region).
+  on('exceeding quota limit of ', (k) => {
+    const w = text.slice(k, k + 400);
+    const m = /^exceeding quota limit of ([A-Za-z0-9_ -]{1,80}?)\.? (?:Maximum allowed|Current|Additional|$)/i.exec(w);
+    const facts: CloudQuotaFacts = { provider: 'azure', quota: m ? m[1]!.trim() : null };
+    const lim = /Maximum allowed: ?(\d{1,12})/i.exec(w);
+    if (lim) facts.limit = lim[1]!;
+    return other({ layer: 'other', kind: 'cloud-quota', facts }, text, lineStart(text, k), sentence(text, k, 600));
+  });
+  // Azure: `Code="QuotaExceeded"` / `ErrCode_InsufficientVCPUQuota` without the sentences above.
+  for (const code of ['code="quotaexceeded"', 'errcode_insufficientvcpuquota', 'insufficientvcpuquota']) {
+    on(code, (k) => {
+      const ls = lineStart(text, k);
+      const line = lower.slice(ls, lineEnd(text, k));
+      // The sentence (`exceeding approved …`, `exceeding quota limit of …`) reads it with more facts.
+      if (line.includes('exceeding approved') || line.includes('exceeding quota limit of')) return undefined;
+      if (code === 'insufficientvcpuquota' && line.includes('errcode_insufficientvcpuquota')) return undefined;
+      return other(
+        { layer: 'other', kind: 'cloud-quota', facts: { provider: 'azure', quota: null } },
+        text,
+        ls,
+        sentence(text, k, 600),
+      );
+    });
+  }
+
   // Admission webhooks (apiserver pkg/admission/plugin/webhook/errors: `admission webhook %q denied the request: %s`).
   on('admission webhook "', (k) => {
     const q = findWithin(text, '"', k + 'admission webhook "'.length, k + 300);
@@ -166,7 +215,7 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
 
   // Pod Security admission: `violates PodSecurity "restricted:latest": …` (enforce) / `would violate …` (warn, audit).
   const podSecurity = (k: number, would: boolean): Match | undefined => {
-    const m = /^(?:would )?violates? PodSecurity "([a-z]{1,20}):([a-z0-9.]{1,20})": /i.exec(text.slice(k, k + 90));
+    const m = /^(?:would )?violates? PodSecurity "([a-z]{1,20}):([a-z0-9.]{1,20})":[ \t]*/i.exec(text.slice(k, k + 90));
     if (!m) return undefined;
     const from = k + m[0].length;
     const end = lineEnd(text, from, 4000);
@@ -266,6 +315,21 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const m = /^no PriorityClass with name ([a-z0-9][a-z0-9.-]{0,252}) was found/i.exec(text.slice(k, k + 300));
     if (!m) return undefined;
     return priority(text, k, k + m[0].length, { reason: 'class-not-found', priorityClass: m[1]! });
+  });
+  // Priority admission: a system PriorityClass (system-cluster-critical, system-node-critical) outside
+  // kube-system (admitPod, priorityClassPermittedInNamespace: `pods with %v priorityClass is not permitted
+  // in %v namespace`; `pod's priorityClass …` is how some copies retype it, without the class).
+  on('priorityclass is not permitted in ', (k) => {
+    const before = /(?:pods? with ([a-z0-9][a-z0-9.-]{0,252})|pod's) $/i.exec(text.slice(Math.max(0, k - 280), k));
+    const m = /^priorityClass is not permitted in ([a-z0-9][a-z0-9-]{0,62}) namespace/i.exec(text.slice(k, k + 120));
+    if (!m) return undefined;
+    const at = before ? k - before[0].length : k;
+    const facts: Extract<OtherBody, { kind: 'priority' }>['facts'] = {
+      reason: 'class-not-permitted',
+      priorityClass: before?.[1] ?? null,
+      inNamespace: m[1]!,
+    };
+    return priority(text, at, k + m[0].length, facts);
   });
   // Priority admission: an integer priority in the spec that the class does not give.
   on('the integer value of priority', (k) => {
@@ -410,7 +474,15 @@ function podSecurityControls(s: string): { control: string; detail?: string }[] 
       start = i + 2;
     }
   }
-  push(s.slice(start).replace(/["',}\s]+$/, (x) => (x.startsWith(')') ? x : '')));
+  // A paste cut inside the list (`… must set securityContext.runAsNonRoot=true), seccompProfile (pod …`):
+  // the ellipsis is not text, and the last control keeps what was left of its detail.
+  const last = s
+    .slice(start)
+    .replace(/\s*(?:…|\.{3,})\s*$/, '')
+    .replace(/["',}\s]+$/, (x) => (x.startsWith(')') ? x : ''));
+  const cut = depth > 0 ? /^([^()]*?)\s*\((.*)$/.exec(last.trim()) : null;
+  if (cut && cut[1]) out.push({ control: cut[1], detail: trimEndOf(cut[2]!.trim(), ' ,.') });
+  else push(last);
   return out;
 }
 

@@ -76,6 +76,8 @@ export const ANCHORS = [
   'has unbound immediate',
   'priorityclass with name',
   'must not be provided',
+  'violates podsecurity',
+  'violate podsecurity',
 ];
 
 /** Any anchor, case-insensitively: one scan answers "is there an anchor at all?" (the usual answer is no). */
@@ -321,6 +323,9 @@ function isOpen(cur: string): boolean {
     return true;
   const n = lower.lastIndexOf('nodes are available:');
   if (n >= 0 && !/\.["'`]?$/.test(t)) return true;
+  // Pod Security's control list broken inside a control's `(containers "a", "b" ⏎ must set …)` detail.
+  const ps = lower.lastIndexOf('podsecurity "');
+  if (ps >= 0 && unclosedParen(lower, ps)) return true;
   const u = lower.lastIndexOf('usage per');
   if (u >= 0 && !/ is \S/.test(lower.slice(u))) return true;
   // `memory max limit to request ratio per Container` ⏎ `is 10, but provided ratio is 96.000000`.
@@ -334,6 +339,17 @@ function isOpen(cur: string): boolean {
       t.slice(-12),
     );
   return endsOpen;
+}
+
+/** Is a `(` after `from` of `s` left open at its end? */
+function unclosedParen(s: string, from: number): boolean {
+  let depth = 0;
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 40) depth++;
+    else if (c === 41 && depth > 0) depth--;
+  }
+  return depth > 0;
 }
 
 function isAlnum(c: number): boolean {
@@ -468,8 +484,25 @@ function preemptionOpen(cur: string): boolean {
   return n >= 0 && lower.indexOf('preemption:', n) < 0;
 }
 
-/** `# ` (a shell comment marker, as in a README's `# Error from server …` output under a command). */
-const COMMENT_RE = /^[ \t]*#+[ \t]?/;
+/**
+ * A marker every line of a block carries: `# ` (a shell comment, as in a README's `# Error from server …`
+ * output under a command), `// ` and ` * ` (code comments), `+` / `-` (a diff: `+     pods "x" is forbidden: …`).
+ */
+const MARKER_RE = /^[ \t]*(?:#+|\/\/+|\*(?=[ \t])|\+|-(?=[ \t]))[ \t]?/;
+
+/** The marker `line` starts with (MARKER_RE), or '' (no allocation for the usual line without one). */
+function markerOf(line: string, indent: number): string {
+  const c = line.charCodeAt(indent);
+  if (c !== 35 && c !== 47 && c !== 42 && c !== 43 && c !== 45) return '';
+  const m = MARKER_RE.exec(line);
+  // `-` alone before the text is a list item, `--`/`---` a rule: only `+`, `#`, `//`, ` * ` or a `-` diff
+  // line (`-  ` + indented text) mark a block.
+  if (!m) return '';
+  const marker = m[0].trim();
+  if (marker === '-' && !/^-[ \t]{2,}/.test(line.slice(indent))) return '';
+  if (marker === '//' && line.charCodeAt(indent + 2) === 47 && line.charCodeAt(indent + 3) !== 32) return '';
+  return m[0].replace(/[ \t]+$/, '');
+}
 
 /** `s.trimEnd().length` without the copy. */
 function trimmedEnd(s: string): number {
@@ -565,13 +598,9 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
         : null;
     // Output pasted as shell comments (`# pods "x" is forbidden: failed quota: ⏎ # q: must specify …`):
     // a commented line continues a commented message as an uncommented one would.
-    if (
-      d === null &&
-      line.charCodeAt(lineIndent) === 35 &&
-      COMMENT_RE.test(cur) &&
-      cur.length + line.length < MAX_MESSAGE
-    ) {
-      const body = line.replace(COMMENT_RE, '');
+    const marker = d === null ? markerOf(line, lineIndent) : '';
+    if (marker !== '' && cur.length + line.length < MAX_MESSAGE && markerOf(cur, indentOf(cur)) === marker) {
+      const body = line.replace(MARKER_RE, '');
       const bodyIndent = indentOf(body);
       d = joinDecision(cur, body, curIndent, curIsKey, false, keyIndent(body, bodyIndent), bodyIndent);
       if (d !== null) {
