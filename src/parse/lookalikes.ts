@@ -335,7 +335,7 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   on('the integer value of priority', (k) => {
     const w = text.slice(k, k + 300);
     const m =
-      /^the integer value of priority(?: \((-?\d{1,10})\))?\s+must\s+not\s+be\s+provided\s+in\s+pod\s+spec(?:;\s+priority\s+admission\s+controller\s+computed\s+(-?\d{1,10})\s+from\s+the\s+given\s+PriorityClass\s+name|\.\s+The\s+system\s+populates\s+the\s+value\s+from\s+the\s+given\s+PriorityClass\s+name)?/i.exec(
+      /^the integer value of priority(?: \((-?\d{1,10})\))?\s+must\s+not\s+be\s+provided\s+in\s+pod\s+spec(?:;\s+priority\s+admission\s+controller\s+computed\s+(-?\d{1,10})(?=\s+f|\s*$|[\s"'.,;)])(?:\s+from\s+the\s+given\s+PriorityClass\s+name)?|\.\s+The\s+system\s+populates\s+the\s+value\s+from\s+the\s+given\s+PriorityClass\s+name)?/i.exec(
         w,
       );
     if (!m) return undefined;
@@ -349,7 +349,7 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   // not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name`).
   on('the string value of preemptionpolicy', (k) => {
     const m =
-      /^the string value of PreemptionPolicy(?: \(([A-Za-z]{1,40})\))?\s+must\s+not\s+be\s+provided\s+in\s+pod\s+spec(?:;\s+priority\s+admission\s+controller\s+computed\s+([A-Za-z]{1,40})\s+from\s+the\s+given\s+PriorityClass\s+name)?/i.exec(
+      /^the string value of PreemptionPolicy(?: \(([A-Za-z]{1,40})\))?\s+must\s+not\s+be\s+provided\s+in\s+pod\s+spec(?:;\s+priority\s+admission\s+controller\s+computed\s+([A-Za-z]{1,40})(?:\s+from\s+the\s+given\s+PriorityClass\s+name)?)?/i.exec(
         text.slice(k, k + 300),
       );
     if (!m) return undefined;
@@ -514,7 +514,7 @@ function karpenter(text: string, k: number): Match {
   for (const part of body.split(/; /)) {
     const inc = /^incompatible with nodepool "([^"\n]{1,253})", (?:daemonset overhead=\{[^}]*\}, )?(.*)$/s.exec(part);
     if (inc) {
-      nodepools.push({ nodepool: inc[1]!, reason: inc[2]!.trim() });
+      nodepools.push({ nodepool: inc[1]!, reason: unopenedQuoteOff(trimEndOf(inc[2]!.trim(), ';')) });
       continue;
     }
     const lim = /^all available instance types exceed limits for nodepool:? "?([^"\s]{1,253})"?/.exec(part);
@@ -531,6 +531,14 @@ function karpenter(text: string, k: number): Match {
     found.namespace = pod.namespace;
   }
   return found;
+}
+
+/** Without a closing quote no quote of `s` opened (the end of the JSON string or log field the message was in). */
+function unopenedQuoteOff(s: string): string {
+  const m = /["'`]+$/.exec(s);
+  if (!m) return s;
+  const q = m[0][0]!;
+  return (s.split(q).length - 1) % 2 === 1 ? s.slice(0, m.index).trimEnd() : s;
 }
 
 /** `Deployment` → `deployments`, `Pod` → `pods`, `Ingress` → `ingresses`, `NetworkPolicy` → `networkpolicies`. */

@@ -129,7 +129,34 @@ const WRAP_WIDTHS = new Set([80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 24
 
 /** A character some cleaning rule starts from: markup, entities, quotes, box drawing, fences, escapes, `''`, `(…)`. */
 const NEEDS_CLEANING_RE =
-  /[<&>\u2500-\u257f`~\\'(\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff]/;
+  /[<&>\u2500-\u257f`~\\'(\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff\u001b\u2190\u27f5]/;
+
+/** Sixteen blanks: a run this long inside a line is padding a copy left where a terminal wrapped. */
+const PAD = '                ';
+
+/**
+ * A word a terminal cut at its width, glued back by a copy with the next line's padding in between
+ * (`1 Insufficient i<90 blanks>ntel.com/sriov-gpudevice`): the halves are one word when the left one is a
+ * 1–3 letter stub that is no word of the messages, or when together they make one.
+ */
+function gluePadding(s: string): string {
+  return s.replace(/(?<=[A-Za-z])[ \t]{16,}(?=[a-z])/g, (run, at: number) => {
+    const a = tailWord(s, at);
+    const b = headWord(s, at + run.length);
+    const stub = /^[a-z]{1,3}$/.test(a) && !vocab(a) && s.charCodeAt(at - a.length - 1) === 32;
+    return stub || (vocab(a + b) && !(vocab(a) && vocab(b))) ? '' : run;
+  });
+}
+
+/** A letter, a padding run, a lower-case letter (what gluePadding looks at). */
+const PAD_WORD_RE = /[A-Za-z][ \t]{16,}[a-z]/;
+
+/** A note someone typed after a line (`3 Insufficient cpu,     ← some nodes lack CPU`, `…  <- here`, `…  # why`). */
+const ANNOTATION_RE = /(?<=\S)[ \t]{2,}(?:\u2190|\u27f5|<-{1,2}|#+)[ \t].*$/;
+
+/** ANSI colour and cursor codes (a terminal's, or their escaped spelling in a JSON log: `\u001b[31m`). */
+const ANSI_RE = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
+const ESCAPED_ANSI_RE = /\\(?:u001[bB]|x1[bB]|033|e)\[[0-9;?]*[A-Za-z]/g;
 
 /** A code fence at the start of a line, its optional info word, and whether text follows on the line. */
 const FENCE_RE = /^\s*(?:```+|~~~+)(?:([A-Za-z][\w+-]*)(?=\s|$))?(\s*(?=\S)|\s*$)/;
@@ -158,10 +185,17 @@ export function cleanLine(raw: string): string {
     !raw.includes('Error from server') &&
     !raw.includes('*') &&
     !raw.includes('__') &&
+    !raw.includes('  #') &&
+    !(raw.includes(PAD) && PAD_WORD_RE.test(raw)) &&
     !/^\s*_/.test(raw)
   )
     return raw;
   let s = raw;
+  if (s.includes('\u001b')) s = s.replace(ANSI_RE, '');
+  if (s.includes('\\') && ESCAPED_ANSI_RE.test(s)) s = s.replace(ESCAPED_ANSI_RE, '');
+  if (s.includes('\u2190') || s.includes('\u27f5') || s.includes('<-') || s.includes('  #'))
+    s = s.replace(ANNOTATION_RE, '');
+  if (s.includes(PAD) && PAD_WORD_RE.test(s)) s = gluePadding(s);
   if (/[\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff]/.test(s)) {
     s = s.replace(ZERO_WIDTH_RE, '').replace(HARD_SPACE_RE, ' ');
     // Typographic quotes from a chat client's or an editor's autocorrect (`pods “web-0” is forbidden`,
