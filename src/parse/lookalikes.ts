@@ -481,7 +481,7 @@ function podSecurityControls(s: string): { control: string; detail?: string }[] 
     .replace(/\s*(?:…|\.{3,})\s*$/, '')
     .replace(/["',}\s]+$/, (x) => (x.startsWith(')') ? x : ''));
   const cut = depth > 0 ? /^([^()]*?)\s*\((.*)$/.exec(last.trim()) : null;
-  if (cut && cut[1]) out.push({ control: cut[1], detail: trimEndOf(cut[2]!.trim(), ' ,.') });
+  if (cut?.[1]) out.push({ control: cut[1], detail: trimEndOf(cut[2]!.trim(), ' ,.') });
   else push(last);
   return out;
 }

@@ -129,7 +129,7 @@ const WRAP_WIDTHS = new Set([80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 24
 
 /** A character some cleaning rule starts from: markup, entities, quotes, box drawing, fences, escapes, `''`, `(…)`. */
 const NEEDS_CLEANING_RE =
-  /[<&>\u2500-\u257f`~\\'(\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff\u001b\u2190\u27f5]/;
+  /[<&>\u2500-\u257f`~\\'(\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff\u2190\u27f5]/;
 
 /** Sixteen blanks: a run this long inside a line is padding a copy left where a terminal wrapped. */
 const PAD = '                ';
@@ -155,7 +155,9 @@ const PAD_WORD_RE = /[A-Za-z][ \t]{16,}[a-z]/;
 const ANNOTATION_RE = /(?<=\S)[ \t]{2,}(?:\u2190|\u27f5|<-{1,2}|#+)[ \t].*$/;
 
 /** ANSI colour and cursor codes (a terminal's, or their escaped spelling in a JSON log: `\u001b[31m`). */
-const ANSI_RE = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
+const ESC = String.fromCharCode(27);
+const BEL = String.fromCharCode(7);
+const ANSI_RE = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)`, 'g');
 const ESCAPED_ANSI_RE = /\\(?:u001[bB]|x1[bB]|033|e)\[[0-9;?]*[A-Za-z]/g;
 
 /** A code fence at the start of a line, its optional info word, and whether text follows on the line. */
@@ -186,13 +188,14 @@ export function cleanLine(raw: string): string {
     !raw.includes('*') &&
     !raw.includes('__') &&
     !raw.includes('  #') &&
+    !raw.includes(ESC) &&
     !(raw.includes(PAD) && PAD_WORD_RE.test(raw)) &&
     !/^\s*_/.test(raw)
   )
     return raw;
   let s = raw;
-  if (s.includes('\u001b')) s = s.replace(ANSI_RE, '');
-  if (s.includes('\\') && ESCAPED_ANSI_RE.test(s)) s = s.replace(ESCAPED_ANSI_RE, '');
+  if (s.includes(ESC)) s = s.replace(ANSI_RE, '');
+  if (s.includes('\\')) s = s.replace(ESCAPED_ANSI_RE, '');
   if (s.includes('\u2190') || s.includes('\u27f5') || s.includes('<-') || s.includes('  #'))
     s = s.replace(ANNOTATION_RE, '');
   if (s.includes(PAD) && PAD_WORD_RE.test(s)) s = gluePadding(s);
@@ -626,14 +629,15 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       continue;
     }
     const hardWrapped = width !== undefined && prevRawLen === width && raw.length > 0 && !/^\s/.test(raw);
+    // Output pasted as shell comments (`# pods "x" is forbidden: failed quota: ⏎ # q: must specify …`), code
+    // comments or a diff: a marked line continues a marked message as an unmarked one would, its marker off.
+    const marker = markerOf(line, lineIndent);
+    const marked = marker !== '' && markerOf(cur, curIndent) === marker;
     let d =
-      cur.length + line.length < MAX_MESSAGE
+      cur.length + line.length < MAX_MESSAGE && !marked
         ? joinDecision(cur, line, curIndent, curIsKey, hardWrapped, lineKey, lineIndent)
         : null;
-    // Output pasted as shell comments (`# pods "x" is forbidden: failed quota: ⏎ # q: must specify …`):
-    // a commented line continues a commented message as an uncommented one would.
-    const marker = d === null ? markerOf(line, lineIndent) : '';
-    if (marker !== '' && cur.length + line.length < MAX_MESSAGE && markerOf(cur, indentOf(cur)) === marker) {
+    if (marked && cur.length + line.length < MAX_MESSAGE) {
       const body = line.replace(MARKER_RE, '');
       const bodyIndent = indentOf(body);
       d = joinDecision(cur, body, curIndent, curIsKey, false, keyIndent(body, bodyIndent), bodyIndent);
