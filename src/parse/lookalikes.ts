@@ -160,9 +160,12 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   // requested: 72.` (a VM family's vCPU quota of the subscription, per region).
   on('exceeding quota limit of ', (k) => {
     const w = text.slice(k, k + 400);
-    const m = /^exceeding quota limit of ([A-Za-z0-9_ -]{1,80}?)\.? (?:Maximum allowed|Current|Additional|$)/i.exec(w);
-    const facts: CloudQuotaFacts = { provider: 'azure', quota: m ? m[1]!.trim() : null };
-    const lim = /Maximum allowed: ?(\d{1,12})/i.exec(w);
+    const m =
+      /^exceeding quota limit of ([A-Za-z0-9_ -]{1,80}?)(?=[.,"']|\s*$|\s+(?:Maximum|Current|Additional)\b)/im.exec(w);
+    // `… exceeding quota limit of 20 for standard DSv3 vCPUs`: a number there is the limit, not the quota.
+    const named = m && !/^\d/.test(m[1]!) ? m[1]!.trim() : null;
+    const facts: CloudQuotaFacts = { provider: 'azure', quota: named };
+    const lim = /Maximum allowed: ?(\d{1,12})/i.exec(w) ?? /^exceeding quota limit of (\d{1,12})\b/i.exec(w);
     if (lim) facts.limit = lim[1]!;
     return other({ layer: 'other', kind: 'cloud-quota', facts }, text, lineStart(text, k), sentence(text, k, 600));
   });
@@ -170,7 +173,9 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   for (const code of ['code="quotaexceeded"', 'errcode_insufficientvcpuquota', 'insufficientvcpuquota']) {
     on(code, (k) => {
       const ls = lineStart(text, k);
-      const line = lower.slice(ls, lineEnd(text, k));
+      // The code and its Message="…" may be on two lines (`Code="QuotaExceeded"` ⏎ `  Message="… exceeding …"`).
+      const le = lineEnd(text, k);
+      const line = lower.slice(ls, le < text.length ? lineEnd(text, le + 1) : le);
       // The sentence (`exceeding approved …`, `exceeding quota limit of …`) reads it with more facts.
       if (line.includes('exceeding approved') || line.includes('exceeding quota limit of')) return undefined;
       if (code === 'insufficientvcpuquota' && line.includes('errcode_insufficientvcpuquota')) return undefined;
@@ -267,7 +272,14 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
 
   // cluster-autoscaler NotTriggerScaleUp (its reasons use the scheduler's histogram form).
   on("didn't trigger scale-up", (k) => {
-    const end = lineEnd(text, k, 2000);
+    let end = lineEnd(text, k, 2000);
+    const start = lower.slice(Math.max(0, k - 4), k) === 'pod ' ? k - 4 : k;
+    // A message inside a JSON or code string (`"message": "Pod didn't trigger scale-up: 1 max node group size
+    // reached"}, …`) ends at the string's closing quote: its reasons never hold one.
+    if (text[start - 1] === '"') {
+      const q = findWithin(text, '"', k, end);
+      if (q >= 0) end = q;
+    }
     const colon = findWithin(text, ':', k, end);
     // A quoted paste (`"pod didn't trigger scale-up: … reached."`) ends in its closing quote.
     const body =
@@ -282,7 +294,6 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       : body
         ? [{ count: null, reason: body }]
         : [];
-    const start = lower.slice(Math.max(0, k - 4), k) === 'pod ' ? k - 4 : k;
     return other(
       { layer: 'other', kind: 'autoscaler', facts: { reason: 'NotTriggerScaleUp', reasons } },
       text,
@@ -290,6 +301,29 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       end,
     );
   });
+
+  // An Events row of the autoscaler's reason without the sentence (`Normal  NotTriggerScaleUp  110s
+  // cluster-autoscaler  max node group size reached`): the same look-alike, its reasons after the source.
+  on('nottriggerscaleup', (k) => {
+    const ls = lineStart(text, k);
+    const le = lineEnd(text, k, 2000);
+    if (lower.slice(ls, le).includes('trigger scale-up')) return undefined;
+    const src = findWithin(lower, 'cluster-autoscaler', k, le);
+    if (src < 0) return undefined;
+    const body = trimEndOf(text.slice(src + 'cluster-autoscaler'.length, le).trim(), '."\'` ');
+    const reasons = /^\d/.test(body) ? splitHistogram(body) : body ? [{ count: null, reason: body }] : [];
+    return other({ layer: 'other', kind: 'autoscaler', facts: { reason: 'NotTriggerScaleUp', reasons } }, text, ls, le);
+  });
+
+  // Azure Container Apps: `Maximum Allowed Cores exceeded for the Managed Environment.` (the environment's core quota).
+  on('maximum allowed cores exceeded', (k) =>
+    other(
+      { layer: 'other', kind: 'cloud-quota', facts: { provider: 'azure', quota: null } },
+      text,
+      k,
+      sentence(text, k, 300),
+    ),
+  );
 
   // Scheduler extender quota (tkestack gpu-admission): `0/2 nodes are available: 2 ExceedsGPUQuota.`
   on('exceedsgpuquota', (k) =>
@@ -460,10 +494,13 @@ function podSecurityControls(s: string): { control: string; detail?: string }[] 
   let depth = 0;
   let start = 0;
   const push = (part: string) => {
-    const t = part.trim();
-    if (!t) return;
+    // `…, ... restricted volume types (…)`: an elision where the paste left controls out is no part of a name.
+    const t = part.trim().replace(/^(?:…|\.{3,})\s*/, '');
+    if (!t || /^(?:…|\.{3,})$/.test(t)) return;
     const m = /^([^()]*?)\s*\((.*)\)$/.exec(t);
-    out.push(m ? { control: m[1]!, detail: m[2]! } : { control: t });
+    // `seccompProfile (...)`: a detail the paste elided is not given.
+    if (m && /^(?:…|\.{3,})$/.test(m[2]!.trim())) out.push({ control: m[1]! });
+    else out.push(m ? { control: m[1]!, detail: m[2]! } : { control: t });
   };
   for (let i = 0; i < s.length && i < 4000; i++) {
     const c = s[i];

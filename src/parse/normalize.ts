@@ -151,8 +151,11 @@ function gluePadding(s: string): string {
 /** A letter, a padding run, a lower-case letter (what gluePadding looks at). */
 const PAD_WORD_RE = /[A-Za-z][ \t]{16,}[a-z]/;
 
-/** A note someone typed after a line (`3 Insufficient cpu,     ← some nodes lack CPU`, `…  <- here`, `…  # why`). */
-const ANNOTATION_RE = /(?<=\S)[ \t]{2,}(?:\u2190|\u27f5|<-{1,2}|#+)[ \t].*$/;
+/**
+ * A note someone typed after a line (`3 Insufficient cpu,     ← some nodes lack CPU`, `…  <- here`). Not a
+ * `  # …` comment: a config file's comment is often where the message was kept (`default = 1  # Error: …`).
+ */
+const ANNOTATION_RE = /(?<=\S)[ \t]{2,}(?:\u2190|\u27f5|<-{1,2})[ \t].*$/;
 
 /** ANSI colour and cursor codes (a terminal's, or their escaped spelling in a JSON log: `\u001b[31m`). */
 const ESC = String.fromCharCode(27);
@@ -187,7 +190,6 @@ export function cleanLine(raw: string): string {
     !raw.includes('Error from server') &&
     !raw.includes('*') &&
     !raw.includes('__') &&
-    !raw.includes('  #') &&
     !raw.includes(ESC) &&
     !(raw.includes(PAD) && PAD_WORD_RE.test(raw)) &&
     !/^\s*_/.test(raw)
@@ -196,8 +198,7 @@ export function cleanLine(raw: string): string {
   let s = raw;
   if (s.includes(ESC)) s = s.replace(ANSI_RE, '');
   if (s.includes('\\')) s = s.replace(ESCAPED_ANSI_RE, '');
-  if (s.includes('\u2190') || s.includes('\u27f5') || s.includes('<-') || s.includes('  #'))
-    s = s.replace(ANNOTATION_RE, '');
+  if (s.includes('\u2190') || s.includes('\u27f5') || s.includes('<-')) s = s.replace(ANNOTATION_RE, '');
   if (s.includes(PAD) && PAD_WORD_RE.test(s)) s = gluePadding(s);
   if (/[\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff]/.test(s)) {
     s = s.replace(ZERO_WIDTH_RE, '').replace(HARD_SPACE_RE, ' ');
@@ -459,6 +460,15 @@ function joinDecision(
   if (startIsKey && nextKeyIndent >= 0 && nextKeyIndent <= indentOfStart && !mustContinue(cur, next, hs)) return null;
   const endsWord = isAlnum(cur.charCodeAt(te - 1));
   const startsWord = isAlnum(next.charCodeAt(hs));
+  // A wrap inside a quantity of an open quota or LimitRange list (`requests.cpu=15` ⏎ `00m, used: …`,
+  // `limits.memory=7G` ⏎ `i, …`): a quantity never holds a blank, so the halves are one.
+  if (
+    endsWord &&
+    QUANTITY_HEAD_RE.test(cur.slice(Math.max(0, te - 40), te)) &&
+    QUANTITY_TAIL_RE.test(next.slice(hs, hs + 24)) &&
+    isOpen(cur)
+  )
+    return '';
   if (endsWord && startsWord) {
     const a = tailWord(cur, te);
     const b = headWord(next, hs);
@@ -483,6 +493,11 @@ function joinDecision(
   }
   return null;
 }
+
+/** The start of a quantity after `name=` at the end of a line (`=15`, `=7G`, `=1.5`). */
+const QUANTITY_HEAD_RE = /[a-z]=\d{1,20}(?:\.\d{0,20})?[numkKMGTPE]?$/;
+/** What may finish a quantity at the start of the next line: digits and/or its suffix, then its end. */
+const QUANTITY_TAIL_RE = /^(?:\d{1,20}(?:\.\d{1,20})?(?:[numkMGTPE]|[KMGTPE]i)?|[numkMGTPE]|[KMGTPE]i|i)(?=[,;\]\s]|$)/;
 
 /**
  * A break no message can end at: right after the label that introduces its next part (`failed quota:`,
