@@ -280,6 +280,9 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       const q = findWithin(text, '"', k, end);
       if (q >= 0) end = q;
     }
+    // Prose after the message (`… PersistentVolumeClaims. It recognizes …`): reasons hold no `. `.
+    const stop = findWithin(text, '. ', k, end);
+    if (stop >= 0) end = stop;
     const colon = findWithin(text, ':', k, end);
     // A quoted paste (`"pod didn't trigger scale-up: … reached."`) ends in its closing quote.
     const body =

@@ -173,8 +173,29 @@ const CODE_LANGS = new Set(
   ).split(' '),
 );
 
-/** An inline code span holding a counted scheduler reason list (`` `2 node(s) had …` ``, no quote inside). */
-const CODE_REASON_RE = /(?<!`)`(\d{1,9} (?:Insufficient |node\(s\) |Too many pods)[^`"\n]{0,2000})`(?!`)/g;
+/**
+ * An inline code span holding a scheduler or autoscaler message (`` `2 node(s) had …` ``, `` `0/3 nodes are
+ * available: 3 Insufficient cpu` ``, `` `pod didn't trigger scale-up: …` ``; no quote inside): its bounds stay
+ * as double quotes, so that prose after it (`…\`, so I added a node`) is not read as the last reason.
+ */
+const CODE_REASON_RE =
+  /(?<!`)`((?:\d{1,9} (?:Insufficient |node\(s\) |Too many pods)|\d{1,9} ?\/ ?\d{1,9} nodes are available|(?:[Pp]od )?didn't trigger scale-up|NotTriggerScaleUp)[^`"\n]{0,2000})`(?!`)/g;
+
+/** A code span opening a message at the end of its line (the text after a lone backtick). */
+const CODE_OPEN_RE =
+  /^`(?:\d{1,9} (?:Insufficient |node\(s\) )|\d{1,9} ?\/ ?\d{1,9} nodes are available|(?:[Pp]od )?didn't trigger scale-up)[^`"]*$/;
+
+/**
+ * The backtick of `line` left without a pair (an odd count, no fence): the first one when it closes a span
+ * opened above, the last when it opens one; else -1.
+ */
+function loneBacktick(line: string, closing: boolean): number {
+  if (line.includes('``')) return -1;
+  let n = 0;
+  for (let i = line.indexOf('`'); i >= 0; i = line.indexOf('`', i + 1)) n++;
+  if (n % 2 === 0) return -1;
+  return closing ? line.indexOf('`') : line.lastIndexOf('`');
+}
 
 /** Zero-width characters (a chat client's or a web page's, invisible in the paste): removed. */
 const ZERO_WIDTH_RE = /[\u200b-\u200d\u2060\ufeff]/g;
@@ -631,8 +652,24 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
   let prevRawLen = -1;
   // A paste no rule changed is its own normal form: no need to build it again (1 MB of YAML, say).
   let changed = input.includes('\r');
+  // Lines left before an inline code span holding a message, opened on an earlier line, must close.
+  let spanOpen = 0;
   for (const raw of physical) {
-    const line = cleanLine(raw);
+    let src = raw;
+    if (raw.includes('`')) {
+      // A message in a code span the text wrapped (`` `0/3 nodes are available: 2 `` ⏎ `` Insufficient cpu`, an
+      // outage``): both of its backticks become quotes, as CODE_REASON_RE does on one line.
+      const close = spanOpen > 0 ? loneBacktick(raw, true) : -1;
+      const at = close >= 0 ? close : loneBacktick(raw, false);
+      if (close >= 0) {
+        src = `${raw.slice(0, at)}"${raw.slice(at + 1)}`;
+        spanOpen = 0;
+      } else if (at >= 0 && CODE_OPEN_RE.test(raw.slice(at))) {
+        src = `${raw.slice(0, at)}"${raw.slice(at + 1)}`;
+        spanOpen = 3;
+      }
+    } else if (spanOpen > 0) spanOpen = raw.trim() === '' ? 0 : spanOpen - 1;
+    const line = cleanLine(src);
     if (line !== raw) changed = true;
     const lineIndent = indentOf(line);
     const lineKey = keyIndent(line, lineIndent);

@@ -478,6 +478,53 @@ describe('how a stranger’s paste is dressed', () => {
       [SCHED_3CPU],
     ],
     [
+      'a FitError in a code span with prose after it',
+      'the event was `0/3 nodes are available: 3 Insufficient cpu`, so I added a node',
+      [SCHED_3CPU],
+    ],
+    [
+      'a FitError in a code span the text wrapped',
+      'the pod went `Pending` - `0/3 nodes are available: 1\nInsufficient memory, 2 Insufficient cpu`, an outage. Later',
+      [
+        [
+          'scheduler',
+          'unschedulable',
+          {
+            total: 3,
+            reasons: [
+              { count: 1, reason: 'Insufficient memory' },
+              { count: 2, reason: 'Insufficient cpu' },
+            ],
+          },
+        ],
+      ],
+    ],
+    [
+      'an autoscaler message in a code span with prose after it',
+      "see `pod didn't trigger scale-up: 2 max node group size reached` in the events",
+      [
+        [
+          'other',
+          'autoscaler',
+          { reason: 'NotTriggerScaleUp', reasons: [{ count: 2, reason: 'max node group size reached' }] },
+        ],
+      ],
+    ],
+    [
+      'an autoscaler message ending a sentence in prose',
+      "its logs show NotTriggerScaleUp: pod didn't trigger scale-up: 1 pod has unbound immediate PersistentVolumeClaims. It knows",
+      [
+        [
+          'other',
+          'autoscaler',
+          {
+            reason: 'NotTriggerScaleUp',
+            reasons: [{ count: 1, reason: 'pod has unbound immediate PersistentVolumeClaims' }],
+          },
+        ],
+      ],
+    ],
+    [
       'a shell comment after a config value keeps its message',
       'default = 1     # Original Error: Code="QuotaExceeded" Message="… results in exceeding quota limit of Core.',
       [['other', 'cloud-quota', { provider: 'azure', quota: 'Core' }]],
