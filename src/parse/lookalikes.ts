@@ -223,7 +223,10 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const m = /^(?:would )?violates? PodSecurity "([a-z]{1,20}):([a-z0-9.]{1,20})":[ \t]*/i.exec(text.slice(k, k + 90));
     if (!m) return undefined;
     const from = k + m[0].length;
-    const end = lineEnd(text, from, 4000);
+    let end = lineEnd(text, from, 4000);
+    // Prose after the message (`… privileged. Nothing was created`): a control's detail holds no `. X`.
+    const prose = /\.\s+[A-Z]/.exec(text.slice(from, end));
+    if (prose) end = from + prose.index;
     const facts: PodSecurityFacts = {
       level: m[1]!,
       version: m[2]!,
@@ -498,7 +501,10 @@ function podSecurityControls(s: string): { control: string; detail?: string }[] 
   let start = 0;
   const push = (part: string) => {
     // `…, ... restricted volume types (…)`: an elision where the paste left controls out is no part of a name.
-    const t = part.trim().replace(/^(?:…|\.{3,})\s*/, '');
+    const t = part
+      .trim()
+      .replace(/^(?:…|\.{3,})\s*/, '')
+      .replace(/\s*(?:…|\.{3,})$/, '');
     if (!t || /^(?:…|\.{3,})$/.test(t)) return;
     const m = /^([^()]*?)\s*\((.*)\)$/.exec(t);
     // `seccompProfile (...)`: a detail the paste elided is not given.

@@ -179,6 +179,24 @@ describe('Pod Security admission broken, diffed or elided', () => {
         enforced: false,
       },
     ],
+    [
+      'prose after the message',
+      'the API server refused it with `violates PodSecurity "baseline:v1.35": privileged`. Nothing was created',
+      { level: 'baseline', version: 'v1.35', controls: [{ control: 'privileged' }], enforced: true },
+    ],
+    [
+      'an elided control',
+      'violates PodSecurity "baseline:latest": forbidden AppArmor profile ..., hostPort (container "c" uses hostPort 80)',
+      {
+        level: 'baseline',
+        version: 'latest',
+        controls: [
+          { control: 'forbidden AppArmor profile' },
+          { control: 'hostPort', detail: 'container "c" uses hostPort 80' },
+        ],
+        enforced: true,
+      },
+    ],
   ])('%s', (_name, text, expected) => {
     expect(facts(text)).toEqual([['other', 'pod-security', expected]]);
   });
@@ -322,8 +340,17 @@ describe('LimitRange: every violation of one message', () => {
         { scope: 'Container', resource: 'memory', bound: 'max', limit: '1Gi', actual: '2Gi' },
       ],
     ],
+    [
+      'a violation cut after its bound (a paste kept only the head)',
+      'Error from server (Forbidden): maximum cpu usage per Container is 800m.',
+      [{ scope: 'Container', resource: 'cpu', bound: 'max', limit: '800m', actual: null }],
+    ],
   ])('%s', (_name, text, violations) => {
     expect(facts(text)).toEqual([['limitrange', 'limitrange', { violations }]]);
+  });
+
+  it('a placeholder is not a bound', () => {
+    expect(facts('| `forbidden: maximum cpu usage per Container is X` | LimitRange max exceeded |')).toEqual([]);
   });
 });
 
