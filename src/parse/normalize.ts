@@ -49,6 +49,7 @@ export const ANCHORS = [
   'must be equal to',
   'must be set for non overcommitable',
   'nodes are available',
+  'nodes available:',
   'nodes are unavailable',
   'no nodes available',
   'failed to fit',
@@ -179,11 +180,11 @@ const CODE_LANGS = new Set(
  * as double quotes, so that prose after it (`…\`, so I added a node`) is not read as the last reason.
  */
 const CODE_REASON_RE =
-  /(?<!`)`((?:\d{1,9} (?:Insufficient |node\(s\) |Too many pods)|\d{1,9} ?\/ ?\d{1,9} nodes are available|(?:[Pp]od )?didn't trigger scale-up|NotTriggerScaleUp)[^`"\n]{0,2000})`(?!`)/g;
+  /(?<!`)`((?:\d{1,9} (?:Insufficient |node\(s\) |Too many pods)|\d{1,9} ?\/ ?\d{1,9} nodes (?:are )?available|(?:[Pp]od )?didn't trigger scale-up|NotTriggerScaleUp)[^`"\n]{0,2000})`(?!`)/g;
 
 /** A code span opening a message at the end of its line (the text after a lone backtick). */
 const CODE_OPEN_RE =
-  /^`(?:\d{1,9} (?:Insufficient |node\(s\) )|\d{1,9} ?\/ ?\d{1,9} nodes are available|(?:[Pp]od )?didn't trigger scale-up)[^`"]*$/;
+  /^`(?:\d{1,9} (?:Insufficient |node\(s\) )|\d{1,9} ?\/ ?\d{1,9} nodes (?:are )?available|(?:[Pp]od )?didn't trigger scale-up)[^`"]*$/;
 
 /**
  * The backtick of `line` left without a pair (an odd count, no fence): the first one when it closes a span

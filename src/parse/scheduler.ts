@@ -141,7 +141,12 @@ function versionOf(msg: string, dra: boolean, doubleDot: boolean, preemption: bo
  * preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling` (the user copied
  * from the middle). The preemption FitError covers the same N nodes (§6.5), so N applies to both parts.
  */
-function fragment(text: string, t: { total: number; start: number }, k: number): SchedulerMatch | undefined {
+function fragment(
+  text: string,
+  t: { total: number; start: number },
+  k: number,
+  len: number,
+): SchedulerMatch | undefined {
   const pre = text.slice(Math.max(0, t.start - 13), t.start);
   if (!/preemption: ?$/.test(pre)) return undefined;
   const p = t.start - (pre.endsWith(' ') ? 'preemption: '.length : 'preemption:'.length);
@@ -155,7 +160,7 @@ function fragment(text: string, t: { total: number; start: number }, k: number):
   const colon = main.lastIndexOf(': ');
   if (colon >= 0 && !/^\d/.test(main)) main = main.slice(colon + 2);
   const end = lineEnd(text, k);
-  const s = readSentence(text, t.total, k + 'nodes are available:'.length, end);
+  const s = readSentence(text, t.total, k + len, end);
   const reasons = main === '' ? [] : /^\d/.test(main) ? splitHistogram(main) : [{ count: t.total, reason: main }];
   const stop = text[s.end] === '.' ? s.end + 1 : s.end;
   const m: SchedulerMatch = {
@@ -219,13 +224,17 @@ function embeddedEnd(text: string, msgStart: number, from: number, end: number):
   return stop;
 }
 
-function fitError(text: string, k: number): SchedulerMatch | undefined {
+/**
+ * `0/N nodes are available: …` at `k` (the offset of `nodes are available:`; `len` its length — a retyped
+ * copy says `0/3 nodes available: 3 Insufficient cpu.`).
+ */
+function fitError(text: string, k: number, len = 'nodes are available:'.length): SchedulerMatch | undefined {
   const t = totalBefore(text, k);
   if (!t) return undefined;
-  const frag = fragment(text, t, k);
+  const frag = fragment(text, t, k, len);
   if (frag) return frag;
-  const end = embeddedEnd(text, t.start, k + 'nodes are available:'.length, lineEnd(text, k));
-  const first = readSentence(text, t.total, k + 'nodes are available:'.length, end);
+  const end = embeddedEnd(text, t.start, k + len, lineEnd(text, k));
+  const first = readSentence(text, t.total, k + len, end);
   const facts: Unschedulable = { total: t.total, reasons: first.reasons };
   let pos = first.end;
   let dra = false;
@@ -638,6 +647,7 @@ const MAX_FRAMELESS_ATTEMPTS = 64;
 
 const ANCHOR_NEEDLES = [
   'nodes are available:',
+  'nodes available:',
   'no nodes are available that match all of the',
   'fit failure summary on nodes',
   'failed to fit in any node',
@@ -668,6 +678,9 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
     switch (needle) {
       case 'nodes are available:':
         m = fitError(text, k);
+        break;
+      case 'nodes available:':
+        m = fitError(text, k, needle.length);
         break;
       case 'no nodes are available that match all of the':
       case 'fit failure summary on nodes':

@@ -505,6 +505,12 @@ describe('how a stranger’s paste is dressed', () => {
       [SCHED_3CPU],
     ],
     [
+      'a FitError retyped without "are"',
+      '  Warning  FailedScheduling  60s   default-scheduler  0/3 nodes available: 3 Insufficient cpu.',
+      [SCHED_3CPU],
+    ],
+    ['other nodes available: lines are no FitError', 'No cluster nodes available: 10.0.0.1', []],
+    [
       'a FitError in a code span with prose after it',
       'the event was `0/3 nodes are available: 3 Insufficient cpu`, so I added a node',
       [SCHED_3CPU],
