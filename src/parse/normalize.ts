@@ -130,7 +130,7 @@ const WRAP_WIDTHS = new Set([80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 24
 
 /** A character some cleaning rule starts from: markup, entities, quotes, box drawing, fences, escapes, `''`, `(…)`. */
 const NEEDS_CLEANING_RE =
-  /[<&>\u2500-\u257f`~\\'(\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff\u2190\u27f5]/;
+  /[<&>\u2500-\u257f`~\\'(\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff]/;
 
 /** Sixteen blanks: a run this long inside a line is padding a copy left where a terminal wrapped. */
 const PAD = '                ';
@@ -138,30 +138,33 @@ const PAD = '                ';
 /**
  * A word a terminal cut at its width, glued back by a copy with the next line's padding in between
  * (`1 Insufficient i<90 blanks>ntel.com/sriov-gpudevice`): the halves are one word when the left one is a
- * 1–3 letter stub that is no word of the messages, or when together they make one.
+ * 1–3 letter stub after a blank that is no word of the messages (`no`, `of`, `to` stay apart). Table columns
+ * are padded between whole words, so this looks only at stubs.
  */
 function gluePadding(s: string): string {
-  return s.replace(/(?<=[A-Za-z])[ \t]{16,}(?=[a-z])/g, (run, at: number) => {
+  return s.replace(PAD_STUB_RE, (run, at: number) => {
     const a = tailWord(s, at);
-    const b = headWord(s, at + run.length);
-    const stub = /^[a-z]{1,3}$/.test(a) && !vocab(a) && s.charCodeAt(at - a.length - 1) === 32;
-    return stub || (vocab(a + b) && !(vocab(a) && vocab(b))) ? '' : run;
+    return a.length <= 3 && !vocab(a) ? '' : run;
   });
 }
 
-/** A letter, a padding run, a lower-case letter (what gluePadding looks at). */
-const PAD_WORD_RE = /[A-Za-z][ \t]{16,}[a-z]/;
+/** A 1–3 letter stub after a blank, a padding run, a lower-case letter (what gluePadding looks at). */
+const PAD_WORD_RE = /[ \t][a-z]{1,3}[ \t]{16,}[a-z]/;
+const PAD_STUB_RE = /(?<=[ \t][a-z]{1,3})[ \t]{16,}(?=[a-z])/g;
 
 /**
  * A note someone typed after a line (`3 Insufficient cpu,     ← some nodes lack CPU`, `…  <- here`). Not a
  * `  # …` comment: a config file's comment is often where the message was kept (`default = 1  # Error: …`).
  */
-const ANNOTATION_RE = /(?<=\S)[ \t]{2,}(?:\u2190|\u27f5|<-{1,2})[ \t].*$/;
+const ARROW_RE = /\u2190|<-/;
+const ANNOTATION_RE = /(?<=\S)[ \t]{2,}(?:\u2190|<-{1,2})[ \t].*$/;
 
 /** ANSI colour and cursor codes (a terminal's, or their escaped spelling in a JSON log: `\u001b[31m`). */
 const ESC = String.fromCharCode(27);
 const BEL = String.fromCharCode(7);
 const ANSI_RE = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)`, 'g');
+/** A cheap first look for ESCAPED_ANSI_RE. */
+const ESCAPED_ANSI_HINT_RE = /\\(?:u001|x1|033|e\[)/i;
 const ESCAPED_ANSI_RE = /\\(?:u001[bB]|x1[bB]|033|e)\[[0-9;?]*[A-Za-z]/g;
 
 /** A code fence at the start of a line, its optional info word, and whether text follows on the line. */
@@ -179,6 +182,8 @@ const CODE_LANGS = new Set(
  * available: 3 Insufficient cpu` ``, `` `pod didn't trigger scale-up: …` ``; no quote inside): its bounds stay
  * as double quotes, so that prose after it (`…\`, so I added a node`) is not read as the last reason.
  */
+/** A cheap first look for CODE_REASON_RE: a backtick before a count or the autoscaler's words. */
+const CODE_REASON_HINT_RE = /`(?:\d|[Pp]od d|NotT)/;
 const CODE_REASON_RE =
   /(?<!`)`((?:\d{1,9} (?:Insufficient |node\(s\) |Too many pods)|\d{1,9} ?\/ ?\d{1,9} nodes (?:are )?available|(?:[Pp]od )?didn't trigger scale-up|NotTriggerScaleUp)[^`"\n]{0,2000})`(?!`)/g;
 
@@ -213,14 +218,16 @@ export function cleanLine(raw: string): string {
     !raw.includes('*') &&
     !raw.includes('__') &&
     !raw.includes(ESC) &&
+    // (`<-` notes are caught by the `<` above; `←` tested apart: in the class above it slows every line.)
+    !raw.includes('\u2190') &&
     !(raw.includes(PAD) && PAD_WORD_RE.test(raw)) &&
     !/^\s*_/.test(raw)
   )
     return raw;
   let s = raw;
   if (s.includes(ESC)) s = s.replace(ANSI_RE, '');
-  if (s.includes('\\')) s = s.replace(ESCAPED_ANSI_RE, '');
-  if (s.includes('\u2190') || s.includes('\u27f5') || s.includes('<-')) s = s.replace(ANNOTATION_RE, '');
+  if (s.includes('[') && s.includes('\\') && ESCAPED_ANSI_HINT_RE.test(s)) s = s.replace(ESCAPED_ANSI_RE, '');
+  if (ARROW_RE.test(s)) s = s.replace(ANNOTATION_RE, '');
   if (s.includes(PAD) && PAD_WORD_RE.test(s)) s = gluePadding(s);
   if (/[\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff]/.test(s)) {
     s = s.replace(ZERO_WIDTH_RE, '').replace(HARD_SPACE_RE, ' ');
@@ -247,7 +254,10 @@ export function cleanLine(raw: string): string {
     );
   // A scheduler reason list quoted in prose (`the event said \`1 Insufficient memory\` and …`): the span keeps
   // its bounds as double quotes, so that the words after it are not read as part of the last reason.
-  if (s.includes('`')) s = s.replace(CODE_REASON_RE, '"$1"').replace(/`+/g, '');
+  if (s.includes('`')) {
+    if (CODE_REASON_HINT_RE.test(s)) s = s.replace(CODE_REASON_RE, '"$1"');
+    s = s.replace(/`+/g, '');
+  }
   // Markdown emphasis around a message: `**0/3 nodes are available: 3 Insufficient memory.**`, `__…__`
   // (markers that open after a space or the line start and close before a space, punctuation or the line
   // end: `kube__x` stays), and a whole line in `*…*` or `_…_` (`requests.*`, `kube_pod_info` stay).
