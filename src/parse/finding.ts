@@ -149,9 +149,14 @@ export interface ExtenderQuotaFacts {
  * plugin computes from the class (`spec.priority` is set by admission, not by the user).
  */
 export interface PriorityFacts {
-  reason: 'class-not-found' | 'priority-set' | 'preemption-policy-set';
-  /** The class named (`class-not-found`); null where the text does not name it. */
+  reason: 'class-not-found' | 'class-not-permitted' | 'priority-set' | 'preemption-policy-set';
+  /** The class named (`class-not-found`, `class-not-permitted`); null where the text does not name it. */
   priorityClass: string | null;
+  /**
+   * `class-not-permitted`: the namespace the pod was created in (`pods with system-cluster-critical
+   * priorityClass is not permitted in default namespace`: the system classes are only for kube-system).
+   */
+  inNamespace?: string;
   /** `priority-set`: the integer the spec gave, and the one computed from the class. */
   priority?: number;
   computed?: number;

@@ -33,9 +33,10 @@ const SCOPES: Record<string, Violation['scope']> = {
   persistentvolumeclaim: 'PersistentVolumeClaim',
 };
 
-const RES_BEFORE_RE = /(minimum|maximum) ([A-Za-z0-9][A-Za-z0-9./_-]{0,99}) $/i;
+/** `minimum cpu `, and the `min`/`max` of a retyped or second violation (`…, but request is 0; max memory usage per Container …`). */
+const RES_BEFORE_RE = /(?<![A-Za-z])(minimum|maximum|min|max) ([A-Za-z0-9][A-Za-z0-9./_-]{0,99}) $/i;
 const MINMAX_RE =
-  /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:(\.?\s{1,4}no (?:request|limit) is specified)|, but (?:(?:request|limit) is|requested) ([^\s,\]]{1,64}))/iy;
+  /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:(\.?\s{1,4}no (?:request|limit) is specified)|, but (?:(?:request|limit) is|requested) ([^\s,\]]{1,64})|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;
 const RATIO_RE =
   /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?), but (?:provided ratio is ([0-9][0-9.]{0,39})|(no (?:request|limit) is specified or (?:request|limit) is 0))/iy;
 
@@ -54,7 +55,7 @@ function minMax(text: string, k: number): Item | undefined {
     v: {
       scope: SCOPES[m[1]!.toLowerCase()]!,
       resource: before[2]!,
-      bound: word.toLowerCase() === 'minimum' ? 'min' : 'max',
+      bound: word.toLowerCase().startsWith('min') ? 'min' : 'max',
       limit: bare(m[2]!),
       actual: m[4] !== undefined ? bare(m[4]) : null,
     },
@@ -102,7 +103,7 @@ function ratio(text: string, k: number): Item | undefined {
   };
 }
 
-/** Items that belong to one aggregated message: separated only by `, `, `. `, `., ` on one line. */
+/** Items that belong to one aggregated message: separated only by `, `, `. `, `., `, `; ` on one line. */
 function group(text: string, items: Item[]): Item[][] {
   const groups: Item[][] = [];
   for (const it of items) {
@@ -111,7 +112,7 @@ function group(text: string, items: Item[]): Item[][] {
       last &&
       it.start >= last.end &&
       it.start - last.end <= 8 &&
-      /^[.,\s]*$/.test(text.slice(last.end, it.start)) &&
+      /^[.,;\s]*$/.test(text.slice(last.end, it.start)) &&
       !text.slice(last.end, it.start).includes('\n')
     ) {
       groups.at(-1)!.push(it);

@@ -96,6 +96,27 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       sentence(text, k, 600),
     );
   });
+  // Google APIs: `Quota exceeded for quota metric 'CPUs' and limit 'CPUS-per-project-region' of service …`.
+  on("quota exceeded for quota metric '", (k) => {
+    const m = /^quota exceeded for quota metric '([^'\n]{1,80})'/i.exec(text.slice(k, k + 200));
+    return other(
+      { layer: 'other', kind: 'cloud-quota', facts: { provider: 'gcp', quota: m ? m[1]! : null } },
+      text,
+      lineStart(text, k),
+      sentence(text, k, 600),
+    );
+  });
+  // EC2's VcpuLimitExceeded text without its code (a console or Karpenter copy keeps only the sentence).
+  on('you have requested more vcpu capacity than your current vcpu limit', (k) => {
+    const ls = lineStart(text, k);
+    if (lower.slice(ls, k).includes('vcpulimitexceeded')) return undefined;
+    return other(
+      { layer: 'other', kind: 'cloud-quota', facts: { provider: 'aws', quota: 'VcpuLimitExceeded' } },
+      text,
+      ls,
+      sentence(text, k, 600),
+    );
+  });
   on('gce quota exceeded', (k) =>
     other(
       { layer: 'other', kind: 'cloud-quota', facts: { provider: 'gcp', quota: null } },
@@ -134,6 +155,39 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     );
   });
 
+  // Azure Compute: `Code="OperationNotAllowed" Message="Operation could not be completed as it results in
+  // exceeding quota limit of standardDSv3Family Cores. Maximum allowed: 1000, Current in use: 986, Additional
+  // requested: 72.` (a VM family's vCPU quota of the subscription, per region).
+  on('exceeding quota limit of ', (k) => {
+    const w = text.slice(k, k + 400);
+    const m =
+      /^exceeding quota limit of ([A-Za-z0-9_ -]{1,80}?)(?=[.,"']|\s*$|\s+(?:Maximum|Current|Additional)\b)/im.exec(w);
+    // `… exceeding quota limit of 20 for standard DSv3 vCPUs`: a number there is the limit, not the quota.
+    const named = m && !/^\d/.test(m[1]!) ? m[1]!.trim() : null;
+    const facts: CloudQuotaFacts = { provider: 'azure', quota: named };
+    const lim = /Maximum allowed: ?(\d{1,12})/i.exec(w) ?? /^exceeding quota limit of (\d{1,12})\b/i.exec(w);
+    if (lim) facts.limit = lim[1]!;
+    return other({ layer: 'other', kind: 'cloud-quota', facts }, text, lineStart(text, k), sentence(text, k, 600));
+  });
+  // Azure: `Code="QuotaExceeded"` / `ErrCode_InsufficientVCPUQuota` without the sentences above.
+  for (const code of ['code="quotaexceeded"', 'errcode_insufficientvcpuquota', 'insufficientvcpuquota']) {
+    on(code, (k) => {
+      const ls = lineStart(text, k);
+      // The code and its Message="…" may be on two lines (`Code="QuotaExceeded"` ⏎ `  Message="… exceeding …"`).
+      const le = lineEnd(text, k);
+      const line = lower.slice(ls, le < text.length ? lineEnd(text, le + 1) : le);
+      // The sentence (`exceeding approved …`, `exceeding quota limit of …`) reads it with more facts.
+      if (line.includes('exceeding approved') || line.includes('exceeding quota limit of')) return undefined;
+      if (code === 'insufficientvcpuquota' && line.includes('errcode_insufficientvcpuquota')) return undefined;
+      return other(
+        { layer: 'other', kind: 'cloud-quota', facts: { provider: 'azure', quota: null } },
+        text,
+        ls,
+        sentence(text, k, 600),
+      );
+    });
+  }
+
   // Admission webhooks (apiserver pkg/admission/plugin/webhook/errors: `admission webhook %q denied the request: %s`).
   on('admission webhook "', (k) => {
     const q = findWithin(text, '"', k + 'admission webhook "'.length, k + 300);
@@ -166,10 +220,13 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
 
   // Pod Security admission: `violates PodSecurity "restricted:latest": …` (enforce) / `would violate …` (warn, audit).
   const podSecurity = (k: number, would: boolean): Match | undefined => {
-    const m = /^(?:would )?violates? PodSecurity "([a-z]{1,20}):([a-z0-9.]{1,20})": /i.exec(text.slice(k, k + 90));
+    const m = /^(?:would )?violates? PodSecurity "([a-z]{1,20}):([a-z0-9.]{1,20})":[ \t]*/i.exec(text.slice(k, k + 90));
     if (!m) return undefined;
     const from = k + m[0].length;
-    const end = lineEnd(text, from, 4000);
+    let end = lineEnd(text, from, 4000);
+    // Prose after the message (`… privileged. Nothing was created`): a control's detail holds no `. X`.
+    const prose = /\.\s+[A-Z]/.exec(text.slice(from, end));
+    if (prose) end = from + prose.index;
     const facts: PodSecurityFacts = {
       level: m[1]!,
       version: m[2]!,
@@ -218,7 +275,17 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
 
   // cluster-autoscaler NotTriggerScaleUp (its reasons use the scheduler's histogram form).
   on("didn't trigger scale-up", (k) => {
-    const end = lineEnd(text, k, 2000);
+    let end = lineEnd(text, k, 2000);
+    const start = lower.slice(Math.max(0, k - 4), k) === 'pod ' ? k - 4 : k;
+    // A message inside a JSON or code string (`"message": "Pod didn't trigger scale-up: 1 max node group size
+    // reached"}, …`) ends at the string's closing quote: its reasons never hold one.
+    if (text[start - 1] === '"') {
+      const q = findWithin(text, '"', k, end);
+      if (q >= 0) end = q;
+    }
+    // Prose after the message (`… PersistentVolumeClaims. It recognizes …`): reasons hold no `. `.
+    const stop = findWithin(text, '. ', k, end);
+    if (stop >= 0) end = stop;
     const colon = findWithin(text, ':', k, end);
     // A quoted paste (`"pod didn't trigger scale-up: … reached."`) ends in its closing quote.
     const body =
@@ -233,7 +300,6 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       : body
         ? [{ count: null, reason: body }]
         : [];
-    const start = lower.slice(Math.max(0, k - 4), k) === 'pod ' ? k - 4 : k;
     return other(
       { layer: 'other', kind: 'autoscaler', facts: { reason: 'NotTriggerScaleUp', reasons } },
       text,
@@ -241,6 +307,29 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       end,
     );
   });
+
+  // An Events row of the autoscaler's reason without the sentence (`Normal  NotTriggerScaleUp  110s
+  // cluster-autoscaler  max node group size reached`): the same look-alike, its reasons after the source.
+  on('nottriggerscaleup', (k) => {
+    const ls = lineStart(text, k);
+    const le = lineEnd(text, k, 2000);
+    if (lower.slice(ls, le).includes('trigger scale-up')) return undefined;
+    const src = findWithin(lower, 'cluster-autoscaler', k, le);
+    if (src < 0) return undefined;
+    const body = trimEndOf(text.slice(src + 'cluster-autoscaler'.length, le).trim(), '."\'` ');
+    const reasons = /^\d/.test(body) ? splitHistogram(body) : body ? [{ count: null, reason: body }] : [];
+    return other({ layer: 'other', kind: 'autoscaler', facts: { reason: 'NotTriggerScaleUp', reasons } }, text, ls, le);
+  });
+
+  // Azure Container Apps: `Maximum Allowed Cores exceeded for the Managed Environment.` (the environment's core quota).
+  on('maximum allowed cores exceeded', (k) =>
+    other(
+      { layer: 'other', kind: 'cloud-quota', facts: { provider: 'azure', quota: null } },
+      text,
+      k,
+      sentence(text, k, 300),
+    ),
+  );
 
   // Scheduler extender quota (tkestack gpu-admission): `0/2 nodes are available: 2 ExceedsGPUQuota.`
   on('exceedsgpuquota', (k) =>
@@ -267,11 +356,26 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (!m) return undefined;
     return priority(text, k, k + m[0].length, { reason: 'class-not-found', priorityClass: m[1]! });
   });
+  // Priority admission: a system PriorityClass (system-cluster-critical, system-node-critical) outside
+  // kube-system (admitPod, priorityClassPermittedInNamespace: `pods with %v priorityClass is not permitted
+  // in %v namespace`; `pod's priorityClass …` is how some copies retype it, without the class).
+  on('priorityclass is not permitted in ', (k) => {
+    const before = /(?:pods? with ([a-z0-9][a-z0-9.-]{0,252})|pod's) $/i.exec(text.slice(Math.max(0, k - 280), k));
+    const m = /^priorityClass is not permitted in ([a-z0-9][a-z0-9-]{0,62}) namespace/i.exec(text.slice(k, k + 120));
+    if (!m) return undefined;
+    const at = before ? k - before[0].length : k;
+    const facts: Extract<OtherBody, { kind: 'priority' }>['facts'] = {
+      reason: 'class-not-permitted',
+      priorityClass: before?.[1] ?? null,
+      inNamespace: m[1]!,
+    };
+    return priority(text, at, k + m[0].length, facts);
+  });
   // Priority admission: an integer priority in the spec that the class does not give.
   on('the integer value of priority', (k) => {
     const w = text.slice(k, k + 300);
     const m =
-      /^the integer value of priority(?: \((-?\d{1,10})\))?\s+must\s+not\s+be\s+provided\s+in\s+pod\s+spec(?:;\s+priority\s+admission\s+controller\s+computed\s+(-?\d{1,10})\s+from\s+the\s+given\s+PriorityClass\s+name|\.\s+The\s+system\s+populates\s+the\s+value\s+from\s+the\s+given\s+PriorityClass\s+name)?/i.exec(
+      /^the integer value of priority(?: \((-?\d{1,10})\))?\s+must\s+not\s+be\s+provided\s+in\s+pod\s+spec(?:;\s+priority\s+admission\s+controller\s+computed\s+(-?\d{1,10})(?=\s+f|\s*$|[\s"'.,;)])(?:\s+from\s+the\s+given\s+PriorityClass\s+name)?|\.\s+The\s+system\s+populates\s+the\s+value\s+from\s+the\s+given\s+PriorityClass\s+name)?/i.exec(
         w,
       );
     if (!m) return undefined;
@@ -285,7 +389,7 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   // not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name`).
   on('the string value of preemptionpolicy', (k) => {
     const m =
-      /^the string value of PreemptionPolicy(?: \(([A-Za-z]{1,40})\))?\s+must\s+not\s+be\s+provided\s+in\s+pod\s+spec(?:;\s+priority\s+admission\s+controller\s+computed\s+([A-Za-z]{1,40})\s+from\s+the\s+given\s+PriorityClass\s+name)?/i.exec(
+      /^the string value of PreemptionPolicy(?: \(([A-Za-z]{1,40})\))?\s+must\s+not\s+be\s+provided\s+in\s+pod\s+spec(?:;\s+priority\s+admission\s+controller\s+computed\s+([A-Za-z]{1,40})(?:\s+from\s+the\s+given\s+PriorityClass\s+name)?)?/i.exec(
         text.slice(k, k + 300),
       );
     if (!m) return undefined;
@@ -396,10 +500,16 @@ function podSecurityControls(s: string): { control: string; detail?: string }[] 
   let depth = 0;
   let start = 0;
   const push = (part: string) => {
-    const t = part.trim();
-    if (!t) return;
+    // `…, ... restricted volume types (…)`: an elision where the paste left controls out is no part of a name.
+    const t = part
+      .trim()
+      .replace(/^(?:…|\.{3,})\s*/, '')
+      .replace(/\s*(?:…|\.{3,})$/, '');
+    if (!t || /^(?:…|\.{3,})$/.test(t)) return;
     const m = /^([^()]*?)\s*\((.*)\)$/.exec(t);
-    out.push(m ? { control: m[1]!, detail: m[2]! } : { control: t });
+    // `seccompProfile (...)`: a detail the paste elided is not given.
+    if (m && /^(?:…|\.{3,})$/.test(m[2]!.trim())) out.push({ control: m[1]! });
+    else out.push(m ? { control: m[1]!, detail: m[2]! } : { control: t });
   };
   for (let i = 0; i < s.length && i < 4000; i++) {
     const c = s[i];
@@ -410,7 +520,15 @@ function podSecurityControls(s: string): { control: string; detail?: string }[] 
       start = i + 2;
     }
   }
-  push(s.slice(start).replace(/["',}\s]+$/, (x) => (x.startsWith(')') ? x : '')));
+  // A paste cut inside the list (`… must set securityContext.runAsNonRoot=true), seccompProfile (pod …`):
+  // the ellipsis is not text, and the last control keeps what was left of its detail.
+  const last = s
+    .slice(start)
+    .replace(/\s*(?:…|\.{3,})\s*$/, '')
+    .replace(/["',}\s]+$/, (x) => (x.startsWith(')') ? x : ''));
+  const cut = depth > 0 ? /^([^()]*?)\s*\((.*)$/.exec(last.trim()) : null;
+  if (cut?.[1]) out.push({ control: cut[1], detail: trimEndOf(cut[2]!.trim(), ' ,.') });
+  else push(last);
   return out;
 }
 
@@ -442,7 +560,7 @@ function karpenter(text: string, k: number): Match {
   for (const part of body.split(/; /)) {
     const inc = /^incompatible with nodepool "([^"\n]{1,253})", (?:daemonset overhead=\{[^}]*\}, )?(.*)$/s.exec(part);
     if (inc) {
-      nodepools.push({ nodepool: inc[1]!, reason: inc[2]!.trim() });
+      nodepools.push({ nodepool: inc[1]!, reason: unopenedQuoteOff(trimEndOf(inc[2]!.trim(), ';')) });
       continue;
     }
     const lim = /^all available instance types exceed limits for nodepool:? "?([^"\s]{1,253})"?/.exec(part);
@@ -459,6 +577,14 @@ function karpenter(text: string, k: number): Match {
     found.namespace = pod.namespace;
   }
   return found;
+}
+
+/** Without a closing quote no quote of `s` opened (the end of the JSON string or log field the message was in). */
+function unopenedQuoteOff(s: string): string {
+  const m = /["'`]+$/.exec(s);
+  if (!m) return s;
+  const q = m[0][0]!;
+  return (s.split(q).length - 1) % 2 === 1 ? s.slice(0, m.index).trimEnd() : s;
 }
 
 /** `Deployment` → `deployments`, `Pod` → `pods`, `Ingress` → `ingresses`, `NetworkPolicy` → `networkpolicies`. */

@@ -49,6 +49,7 @@ export const ANCHORS = [
   'must be equal to',
   'must be set for non overcommitable',
   'nodes are available',
+  'nodes available:',
   'nodes are unavailable',
   'no nodes available',
   'failed to fit',
@@ -76,6 +77,8 @@ export const ANCHORS = [
   'has unbound immediate',
   'priorityclass with name',
   'must not be provided',
+  'violates podsecurity',
+  'violate podsecurity',
 ];
 
 /** Any anchor, case-insensitively: one scan answers "is there an anchor at all?" (the usual answer is no). */
@@ -129,6 +132,41 @@ const WRAP_WIDTHS = new Set([80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 24
 const NEEDS_CLEANING_RE =
   /[<&>\u2500-\u257f`~\\'(\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff]/;
 
+/** Sixteen blanks: a run this long inside a line is padding a copy left where a terminal wrapped. */
+const PAD = '                ';
+
+/**
+ * A word a terminal cut at its width, glued back by a copy with the next line's padding in between
+ * (`1 Insufficient i<90 blanks>ntel.com/sriov-gpudevice`): the halves are one word when the left one is a
+ * 1–3 letter stub after a blank that is no word of the messages (`no`, `of`, `to` stay apart). Table columns
+ * are padded between whole words, so this looks only at stubs.
+ */
+function gluePadding(s: string): string {
+  return s.replace(PAD_STUB_RE, (run, at: number) => {
+    const a = tailWord(s, at);
+    return a.length <= 3 && !vocab(a) ? '' : run;
+  });
+}
+
+/** A 1–3 letter stub after a blank, a padding run, a lower-case letter (what gluePadding looks at). */
+const PAD_WORD_RE = /[ \t][a-z]{1,3}[ \t]{16,}[a-z]/;
+const PAD_STUB_RE = /(?<=[ \t][a-z]{1,3})[ \t]{16,}(?=[a-z])/g;
+
+/**
+ * A note someone typed after a line (`3 Insufficient cpu,     ← some nodes lack CPU`, `…  <- here`). Not a
+ * `  # …` comment: a config file's comment is often where the message was kept (`default = 1  # Error: …`).
+ */
+const ARROW_RE = /\u2190|<-/;
+const ANNOTATION_RE = /(?<=\S)[ \t]{2,}(?:\u2190|<-{1,2})[ \t].*$/;
+
+/** ANSI colour and cursor codes (a terminal's, or their escaped spelling in a JSON log: `\u001b[31m`). */
+const ESC = String.fromCharCode(27);
+const BEL = String.fromCharCode(7);
+const ANSI_RE = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)`, 'g');
+/** A cheap first look for ESCAPED_ANSI_RE. */
+const ESCAPED_ANSI_HINT_RE = /\\(?:u001|x1|033|e\[)/i;
+const ESCAPED_ANSI_RE = /\\(?:u001[bB]|x1[bB]|033|e)\[[0-9;?]*[A-Za-z]/g;
+
 /** A code fence at the start of a line, its optional info word, and whether text follows on the line. */
 const FENCE_RE = /^\s*(?:```+|~~~+)(?:([A-Za-z][\w+-]*)(?=\s|$))?(\s*(?=\S)|\s*$)/;
 const CODE_LANGS = new Set(
@@ -138,6 +176,32 @@ const CODE_LANGS = new Set(
     'ini toml diff dockerfile makefile kotlin scala c cpp csharp cs php perl lua'
   ).split(' '),
 );
+
+/**
+ * An inline code span holding a scheduler or autoscaler message (`` `2 node(s) had …` ``, `` `0/3 nodes are
+ * available: 3 Insufficient cpu` ``, `` `pod didn't trigger scale-up: …` ``; no quote inside): its bounds stay
+ * as double quotes, so that prose after it (`…\`, so I added a node`) is not read as the last reason.
+ */
+/** A cheap first look for CODE_REASON_RE: a backtick before a count or the autoscaler's words. */
+const CODE_REASON_HINT_RE = /`(?:\d|[Pp]od d|NotT)/;
+const CODE_REASON_RE =
+  /(?<!`)`((?:\d{1,9} (?:Insufficient |node\(s\) |Too many pods)|\d{1,9} ?\/ ?\d{1,9} nodes (?:are )?available|(?:[Pp]od )?didn't trigger scale-up|NotTriggerScaleUp)[^`"\n]{0,2000})`(?!`)/g;
+
+/** A code span opening a message at the end of its line (the text after a lone backtick). */
+const CODE_OPEN_RE =
+  /^`(?:\d{1,9} (?:Insufficient |node\(s\) )|\d{1,9} ?\/ ?\d{1,9} nodes (?:are )?available|(?:[Pp]od )?didn't trigger scale-up)[^`"]*$/;
+
+/**
+ * The backtick of `line` left without a pair (an odd count, no fence): the first one when it closes a span
+ * opened above, the last when it opens one; else -1.
+ */
+function loneBacktick(line: string, closing: boolean): number {
+  if (line.includes('``')) return -1;
+  let n = 0;
+  for (let i = line.indexOf('`'); i >= 0; i = line.indexOf('`', i + 1)) n++;
+  if (n % 2 === 0) return -1;
+  return closing ? line.indexOf('`') : line.lastIndexOf('`');
+}
 
 /** Zero-width characters (a chat client's or a web page's, invisible in the paste): removed. */
 const ZERO_WIDTH_RE = /[\u200b-\u200d\u2060\ufeff]/g;
@@ -153,10 +217,18 @@ export function cleanLine(raw: string): string {
     !raw.includes('Error from server') &&
     !raw.includes('*') &&
     !raw.includes('__') &&
+    !raw.includes(ESC) &&
+    // (`<-` notes are caught by the `<` above; `←` tested apart: in the class above it slows every line.)
+    !raw.includes('\u2190') &&
+    !(raw.includes(PAD) && PAD_WORD_RE.test(raw)) &&
     !/^\s*_/.test(raw)
   )
     return raw;
   let s = raw;
+  if (s.includes(ESC)) s = s.replace(ANSI_RE, '');
+  if (s.includes('[') && s.includes('\\') && ESCAPED_ANSI_HINT_RE.test(s)) s = s.replace(ESCAPED_ANSI_RE, '');
+  if (ARROW_RE.test(s)) s = s.replace(ANNOTATION_RE, '');
+  if (s.includes(PAD) && PAD_WORD_RE.test(s)) s = gluePadding(s);
   if (/[\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff]/.test(s)) {
     s = s.replace(ZERO_WIDTH_RE, '').replace(HARD_SPACE_RE, ' ');
     // Typographic quotes from a chat client's or an editor's autocorrect (`pods “web-0” is forbidden`,
@@ -180,7 +252,12 @@ export function cleanLine(raw: string): string {
     s = s.replace(FENCE_RE, (_m, lang: string | undefined, rest: string) =>
       lang === undefined || rest === '' || CODE_LANGS.has(lang.toLowerCase()) ? '' : `${lang}${rest}`,
     );
-  if (s.includes('`')) s = s.replace(/`+/g, '');
+  // A scheduler reason list quoted in prose (`the event said \`1 Insufficient memory\` and …`): the span keeps
+  // its bounds as double quotes, so that the words after it are not read as part of the last reason.
+  if (s.includes('`')) {
+    if (CODE_REASON_HINT_RE.test(s)) s = s.replace(CODE_REASON_RE, '"$1"');
+    s = s.replace(/`+/g, '');
+  }
   // Markdown emphasis around a message: `**0/3 nodes are available: 3 Insufficient memory.**`, `__…__`
   // (markers that open after a space or the line start and close before a space, punctuation or the line
   // end: `kube__x` stays), and a whole line in `*…*` or `_…_` (`requests.*`, `kube_pod_info` stay).
@@ -316,6 +393,9 @@ function isOpen(cur: string): boolean {
     return true;
   const n = lower.lastIndexOf('nodes are available:');
   if (n >= 0 && !/\.["'`]?$/.test(t)) return true;
+  // Pod Security's control list broken inside a control's `(containers "a", "b" ⏎ must set …)` detail.
+  const ps = lower.lastIndexOf('podsecurity "');
+  if (ps >= 0 && unclosedParen(lower, ps)) return true;
   const u = lower.lastIndexOf('usage per');
   if (u >= 0 && !/ is \S/.test(lower.slice(u))) return true;
   // `memory max limit to request ratio per Container` ⏎ `is 10, but provided ratio is 96.000000`.
@@ -329,6 +409,17 @@ function isOpen(cur: string): boolean {
       t.slice(-12),
     );
   return endsOpen;
+}
+
+/** Is a `(` after `from` of `s` left open at its end? */
+function unclosedParen(s: string, from: number): boolean {
+  let depth = 0;
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 40) depth++;
+    else if (c === 41 && depth > 0) depth--;
+  }
+  return depth > 0;
 }
 
 function isAlnum(c: number): boolean {
@@ -401,6 +492,15 @@ function joinDecision(
   if (startIsKey && nextKeyIndent >= 0 && nextKeyIndent <= indentOfStart && !mustContinue(cur, next, hs)) return null;
   const endsWord = isAlnum(cur.charCodeAt(te - 1));
   const startsWord = isAlnum(next.charCodeAt(hs));
+  // A wrap inside a quantity of an open quota or LimitRange list (`requests.cpu=15` ⏎ `00m, used: …`,
+  // `limits.memory=7G` ⏎ `i, …`): a quantity never holds a blank, so the halves are one.
+  if (
+    endsWord &&
+    QUANTITY_HEAD_RE.test(cur.slice(Math.max(0, te - 40), te)) &&
+    QUANTITY_TAIL_RE.test(next.slice(hs, hs + 24)) &&
+    isOpen(cur)
+  )
+    return '';
   if (endsWord && startsWord) {
     const a = tailWord(cur, te);
     const b = headWord(next, hs);
@@ -425,6 +525,11 @@ function joinDecision(
   }
   return null;
 }
+
+/** The start of a quantity after `name=` at the end of a line (`=15`, `=7G`, `=1.5`). */
+const QUANTITY_HEAD_RE = /[a-z]=\d{1,20}(?:\.\d{0,20})?[numkKMGTPE]?$/;
+/** What may finish a quantity at the start of the next line: digits and/or its suffix, then its end. */
+const QUANTITY_TAIL_RE = /^(?:\d{1,20}(?:\.\d{1,20})?(?:[numkMGTPE]|[KMGTPE]i)?|[numkMGTPE]|[KMGTPE]i|i)(?=[,;\]\s]|$)/;
 
 /**
  * A break no message can end at: right after the label that introduces its next part (`failed quota:`,
@@ -463,8 +568,25 @@ function preemptionOpen(cur: string): boolean {
   return n >= 0 && lower.indexOf('preemption:', n) < 0;
 }
 
-/** `# ` (a shell comment marker, as in a README's `# Error from server …` output under a command). */
-const COMMENT_RE = /^[ \t]*#+[ \t]?/;
+/**
+ * A marker every line of a block carries: `# ` (a shell comment, as in a README's `# Error from server …`
+ * output under a command), `// ` and ` * ` (code comments), `+` / `-` (a diff: `+     pods "x" is forbidden: …`).
+ */
+const MARKER_RE = /^[ \t]*(?:#+|\/\/+|\*(?=[ \t])|\+|-(?=[ \t]))[ \t]?/;
+
+/** The marker `line` starts with (MARKER_RE), or '' (no allocation for the usual line without one). */
+function markerOf(line: string, indent: number): string {
+  const c = line.charCodeAt(indent);
+  if (c !== 35 && c !== 47 && c !== 42 && c !== 43 && c !== 45) return '';
+  const m = MARKER_RE.exec(line);
+  // `-` alone before the text is a list item, `--`/`---` a rule: only `+`, `#`, `//`, ` * ` or a `-` diff
+  // line (`-  ` + indented text) mark a block.
+  if (!m) return '';
+  const marker = m[0].trim();
+  if (marker === '-' && !/^-[ \t]{2,}/.test(line.slice(indent))) return '';
+  if (marker === '//' && line.charCodeAt(indent + 2) === 47 && line.charCodeAt(indent + 3) !== 32) return '';
+  return m[0].replace(/[ \t]+$/, '');
+}
 
 /** `s.trimEnd().length` without the copy. */
 function trimmedEnd(s: string): number {
@@ -541,8 +663,24 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
   let prevRawLen = -1;
   // A paste no rule changed is its own normal form: no need to build it again (1 MB of YAML, say).
   let changed = input.includes('\r');
+  // Lines left before an inline code span holding a message, opened on an earlier line, must close.
+  let spanOpen = 0;
   for (const raw of physical) {
-    const line = cleanLine(raw);
+    let src = raw;
+    if (raw.includes('`')) {
+      // A message in a code span the text wrapped (`` `0/3 nodes are available: 2 `` ⏎ `` Insufficient cpu`, an
+      // outage``): both of its backticks become quotes, as CODE_REASON_RE does on one line.
+      const close = spanOpen > 0 ? loneBacktick(raw, true) : -1;
+      const at = close >= 0 ? close : loneBacktick(raw, false);
+      if (close >= 0) {
+        src = `${raw.slice(0, at)}"${raw.slice(at + 1)}`;
+        spanOpen = 0;
+      } else if (at >= 0 && CODE_OPEN_RE.test(raw.slice(at))) {
+        src = `${raw.slice(0, at)}"${raw.slice(at + 1)}`;
+        spanOpen = 3;
+      }
+    } else if (spanOpen > 0) spanOpen = raw.trim() === '' ? 0 : spanOpen - 1;
+    const line = cleanLine(src);
     if (line !== raw) changed = true;
     const lineIndent = indentOf(line);
     const lineKey = keyIndent(line, lineIndent);
@@ -554,19 +692,16 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       continue;
     }
     const hardWrapped = width !== undefined && prevRawLen === width && raw.length > 0 && !/^\s/.test(raw);
+    // Output pasted as shell comments (`# pods "x" is forbidden: failed quota: ⏎ # q: must specify …`), code
+    // comments or a diff: a marked line continues a marked message as an unmarked one would, its marker off.
+    const marker = markerOf(line, lineIndent);
+    const marked = marker !== '' && markerOf(cur, curIndent) === marker;
     let d =
-      cur.length + line.length < MAX_MESSAGE
+      cur.length + line.length < MAX_MESSAGE && !marked
         ? joinDecision(cur, line, curIndent, curIsKey, hardWrapped, lineKey, lineIndent)
         : null;
-    // Output pasted as shell comments (`# pods "x" is forbidden: failed quota: ⏎ # q: must specify …`):
-    // a commented line continues a commented message as an uncommented one would.
-    if (
-      d === null &&
-      line.charCodeAt(lineIndent) === 35 &&
-      COMMENT_RE.test(cur) &&
-      cur.length + line.length < MAX_MESSAGE
-    ) {
-      const body = line.replace(COMMENT_RE, '');
+    if (marked && cur.length + line.length < MAX_MESSAGE) {
+      const body = line.replace(MARKER_RE, '');
       const bodyIndent = indentOf(body);
       d = joinDecision(cur, body, curIndent, curIsKey, false, keyIndent(body, bodyIndent), bodyIndent);
       if (d !== null) {

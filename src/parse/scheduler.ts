@@ -141,7 +141,12 @@ function versionOf(msg: string, dra: boolean, doubleDot: boolean, preemption: bo
  * preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling` (the user copied
  * from the middle). The preemption FitError covers the same N nodes (§6.5), so N applies to both parts.
  */
-function fragment(text: string, t: { total: number; start: number }, k: number): SchedulerMatch | undefined {
+function fragment(
+  text: string,
+  t: { total: number; start: number },
+  k: number,
+  len: number,
+): SchedulerMatch | undefined {
   const pre = text.slice(Math.max(0, t.start - 13), t.start);
   if (!/preemption: ?$/.test(pre)) return undefined;
   const p = t.start - (pre.endsWith(' ') ? 'preemption: '.length : 'preemption:'.length);
@@ -155,7 +160,7 @@ function fragment(text: string, t: { total: number; start: number }, k: number):
   const colon = main.lastIndexOf(': ');
   if (colon >= 0 && !/^\d/.test(main)) main = main.slice(colon + 2);
   const end = lineEnd(text, k);
-  const s = readSentence(text, t.total, k + 'nodes are available:'.length, end);
+  const s = readSentence(text, t.total, k + len, end);
   const reasons = main === '' ? [] : /^\d/.test(main) ? splitHistogram(main) : [{ count: t.total, reason: main }];
   const stop = text[s.end] === '.' ? s.end + 1 : s.end;
   const m: SchedulerMatch = {
@@ -219,13 +224,17 @@ function embeddedEnd(text: string, msgStart: number, from: number, end: number):
   return stop;
 }
 
-function fitError(text: string, k: number): SchedulerMatch | undefined {
+/**
+ * `0/N nodes are available: …` at `k` (the offset of `nodes are available:`; `len` its length — a retyped
+ * copy says `0/3 nodes available: 3 Insufficient cpu.`).
+ */
+function fitError(text: string, k: number, len = 'nodes are available:'.length): SchedulerMatch | undefined {
   const t = totalBefore(text, k);
   if (!t) return undefined;
-  const frag = fragment(text, t, k);
+  const frag = fragment(text, t, k, len);
   if (frag) return frag;
-  const end = embeddedEnd(text, t.start, k + 'nodes are available:'.length, lineEnd(text, k));
-  const first = readSentence(text, t.total, k + 'nodes are available:'.length, end);
+  const end = embeddedEnd(text, t.start, k + len, lineEnd(text, k));
+  const first = readSentence(text, t.total, k + len, end);
   const facts: Unschedulable = { total: t.total, reasons: first.reasons };
   let pos = first.end;
   let dra = false;
@@ -548,6 +557,15 @@ const KNOWN_REASON_RE =
   /^(?:Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) .{3,200}|Too many pods|Preemption is not helpful for scheduling|No preemption victims found for incoming pod)$/;
 const FRAMELESS_START_RE = /(?:^|[\s"'(:=])(\d{1,9}) (?:Insufficient [A-Za-z0-9]|node\(s\) |Too many pods)/g;
 const SCHEDULING_WORDS_RE = /pending|failedscheduling|unschedulable|schedul/;
+/**
+ * What introduces a quoted message in prose right before a lone reason (`the event said \`1 Insufficient
+ * memory\``, `I got the error message …`, `fails … due to missing tolerations: …`): the reason is a quote of
+ * the scheduler's message, not a count in a sentence.
+ */
+const QUOTED_AFTER_RE =
+  /(?:\b(?:error|errors|message|messages|event|events|said|says|saying|shows?|showed|shown|got|gets|getting|warning|warnings|reason|reports?|reported|complains?|complained|with)|:)\s*["'(]?$/;
+/** Words before a reason list on its line that make it the cluster-autoscaler's (NotTriggerScaleUp). */
+const AUTOSCALER_BEFORE_RE = /trigger scale-up|nottriggerscaleup|scale-up|node group/;
 
 /**
  * A reason list without its `0/N nodes are available:` frame (the user copied only the reasons, or
@@ -573,7 +591,16 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     while (si < spans.length && spans[si]![1] < start) si++;
     if (si < spans.length && start >= spans[si]![0]) continue;
     attempts++;
-    const end = lineEnd(text, start, 2048);
+    // cluster-autoscaler's NotTriggerScaleUp (`pod didn't trigger scale-up: 1 node(s) didn't match …`, `… 2 max
+    // node group size reached`) prints the scheduler's reason form about node groups it simulated: a
+    // look-alike (lookalikes.ts), not a scheduling decision on nodes.
+    if (AUTOSCALER_BEFORE_RE.test(lower.slice(lineStart(text, start, 2048), start))) continue;
+    let end = lineEnd(text, start, 2048);
+    // A list in quotes (a code span in prose, see normalize.ts) ends at its closing quote.
+    if (text[start - 1] === '"') {
+      const q = findWithin(text, '"', start, end);
+      if (q >= 0) end = q;
+    }
     const stop = sentenceEnd(text, start, end);
     const body = trimEndOf(text.slice(start, stop < 0 ? end : stop), ' `\'"*_:;).');
     const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimEndOf(r.reason, ' `\'"*_:;).') }));
@@ -583,7 +610,12 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     )
       continue;
     if (reasons.length === 1) {
-      if (!SCHEDULING_WORDS_RE.test(lineAndLineBefore(text, lower, start, end))) continue;
+      if (
+        text[start - 1] !== '"' &&
+        !SCHEDULING_WORDS_RE.test(lineAndLineBefore(text, lower, start, end)) &&
+        !QUOTED_AFTER_RE.test(lower.slice(Math.max(lineStart(text, start, 2048), start - 48), start))
+      )
+        continue;
     }
     const stopAt = start + body.length;
     out.push({
@@ -615,6 +647,7 @@ const MAX_FRAMELESS_ATTEMPTS = 64;
 
 const ANCHOR_NEEDLES = [
   'nodes are available:',
+  'nodes available:',
   'no nodes are available that match all of the',
   'fit failure summary on nodes',
   'failed to fit in any node',
@@ -645,6 +678,9 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
     switch (needle) {
       case 'nodes are available:':
         m = fitError(text, k);
+        break;
+      case 'nodes available:':
+        m = fitError(text, k, needle.length);
         break;
       case 'no nodes are available that match all of the':
       case 'fit failure summary on nodes':

@@ -10,12 +10,18 @@ import { judge, readSet } from '../../bench/blind-measure.ts';
 const sets = [
   { file: 'dev.jsonl', count: 103 },
   { file: 'dev2.jsonl', count: 60 },
+  // The held-out half of the second blind set, measured blind once (86.7% layer, 83.3% facts) and then
+  // opened: since then a table like the others.
+  { file: 'held2.jsonl', count: 60 },
+  // Real pastes of the classes the second measure missed (autoscaler reasons, cloud quotas, Pod Security
+  // broken or elided, the Priority plugin's namespace rule), found after it through the search index.
+  { file: 'classes3.jsonl', count: 23 },
 ] as const;
 
 describe.each(sets)('pastes from the wild (test/fixtures/paste-wild/$file)', ({ file, count }) => {
   const items = readSet(join(import.meta.dirname, '..', 'fixtures', 'paste-wild', file));
 
-  it('holds the DEV half of its blind set, each with a source', () => {
+  it('holds its items, each with a source', () => {
     expect(items.length).toBe(count);
     expect(items.filter((i) => i.source.trim() === '')).toEqual([]);
     expect(new Set(items.map((i) => i.id)).size).toBe(items.length);

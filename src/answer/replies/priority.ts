@@ -36,6 +36,15 @@ export function priorityText(f: PriorityFinding, state?: Snapshot): LookalikeTex
     ];
     return { headline: 'Rejected at admission — Priority: spec.preemptionPolicy must not be set', lines };
   }
+  if (facts.reason === 'class-not-permitted') {
+    const cls = facts.priorityClass ?? 'a system PriorityClass';
+    const lines = [
+      `The pod uses ${cls}${facts.inNamespace ? ` in namespace ${facts.inNamespace}` : ''}: the Priority admission plugin allows the system classes (system-cluster-critical, system-node-critical) only in kube-system.`,
+      'Fix: set priorityClassName to a class of your own (`kubectl get priorityclass`), or deploy the component into kube-system as its docs say.',
+      'Not a ResourceQuota or LimitRange decision: the app team fixes the manifest.',
+    ];
+    return { headline: `Rejected at admission — Priority: ${cls} is not permitted here`, lines };
+  }
   const name = facts.priorityClass;
   const lines = [
     `No PriorityClass ${name ? `"${name}"` : 'of that name'} exists: the Priority admission plugin refuses a pod naming a class that does not exist (PriorityClasses are cluster-wide).`,
