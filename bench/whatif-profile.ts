@@ -28,16 +28,19 @@ nodeInfoIndex(s);
 const w = findWorkload(s, g.bigWorkload, 'Deployment', [g.bigNamespace])!;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 for (let i = 0; i < runs; i++) {
+  const cpu0 = process.cpuUsage();
   let t = performance.now();
   const current = workloadPods(s, w).length;
   const a = whatIfScale(s, w, current + 1000);
   const whatif = performance.now() - t;
+  const cpu = process.cpuUsage(cpu0);
+  const whatifCpu = (cpu.user + cpu.system) / 1000;
   t = performance.now();
   const d = s.get('Deployment', g.bigNamespace, g.bigWorkload)!;
   const target = { kind: 'Deployment', namespace: g.bigNamespace, name: g.bigWorkload };
   const c = converge(s, [{ kind: 'scale', target, replicas: (d.spec.replicas ?? 1) + 1000 }]);
   const conv = performance.now() - t;
   process.stderr.write(
-    `what-if ${r1(whatif)} ms (${a.tally.admitted} admitted, ${a.withRaisedQuota?.admitted} with the raise; answer ${digest(a)}) converge ${r1(conv)} ms (steps ${c.steps}; ${digest(c)})\n`,
+    `what-if ${r1(whatif)} ms, cpu ${r1(whatifCpu)} ms (${a.tally.admitted} admitted, ${a.withRaisedQuota?.admitted} with the raise; answer ${digest(a)}) converge ${r1(conv)} ms (steps ${c.steps}; ${digest(c)})\n`,
   );
 }

@@ -29,10 +29,14 @@ export interface ScheduleOptions extends ProfileOptions {
   cache?: ScheduleCache;
 }
 
-/** A node's Filter verdict (first failing plugin, or ok) and, when it passed, its Score sum. */
-interface NodeVerdict {
-  readonly status: PluginStatus;
-  readonly score: number;
+/**
+ * Verdicts of one pod shape by node position: `known[i]` 0 (none kept), 1 (passed every Filter, its
+ * Score sum in `score[i]`) or 2 (failed, the first failing plugin's status in `status[i]`).
+ */
+interface NodeVerdicts {
+  readonly known: Uint8Array;
+  readonly score: Float64Array;
+  readonly status: (PluginStatus | undefined)[];
 }
 
 /** Volume fields no Filter looks at (the volume plugins read PVCs, generic ephemeral volumes, in-tree disks). */
@@ -83,8 +87,12 @@ export class ScheduleCache {
   /** Verdicts reused so far (a node not filtered again). */
   reused = 0;
   private index: NodeInfoIndex | null = null;
+  /** The index's node names the verdict arrays are aligned with, and each name's position. */
+  private names: readonly string[] | null = null;
+  private positions = new Map<string, number>();
+  /** Log position of `index` already applied. */
   private position = 0;
-  private readonly byKey = new Map<string, Map<string, NodeVerdict>>();
+  private readonly byKey = new Map<string, NodeVerdicts>();
   private readonly frameworks = new Map<readonly SchedulerPlugin[], Framework>();
 
   /** One Framework per registration list for every attempt (a Framework is immutable once built). */
@@ -97,25 +105,38 @@ export class ScheduleCache {
     return fw;
   }
 
-  /** The verdicts kept for `key` on `index`, every node written since the last call forgotten. */
-  verdicts(index: NodeInfoIndex, key: string): Map<string, NodeVerdict> {
-    if (index !== this.index) {
+  /**
+   * The verdicts kept for `key` on `index`, by position in `names` (the index's node list), every
+   * node written since the last call forgotten; all of them when the index or its node list is new.
+   */
+  verdicts(index: NodeInfoIndex, names: readonly string[], key: string): NodeVerdicts {
+    if (index !== this.index || names !== this.names) {
       this.index = index;
+      this.names = names;
+      this.positions = new Map(names.map((n, i) => [n, i]));
       this.byKey.clear();
       this.position = index.followChanges();
     } else {
       const changed = index.changesSince(this.position);
       if (changed.length > 0) {
         this.position += changed.length;
-        for (const m of this.byKey.values()) for (const n of changed) m.delete(n);
+        for (const n of changed) {
+          const i = this.positions.get(n);
+          if (i !== undefined) for (const kept of this.byKey.values()) kept.known[i] = 0;
+        }
       }
     }
-    let m = this.byKey.get(key);
-    if (!m) {
-      m = new Map();
-      this.byKey.set(key, m);
+    let kept = this.byKey.get(key);
+    if (!kept) {
+      const n = names.length;
+      kept = {
+        known: new Uint8Array(n),
+        score: new Float64Array(n),
+        status: Array<PluginStatus | undefined>(n).fill(undefined),
+      };
+      this.byKey.set(key, kept);
     }
-    return m;
+    return kept;
   }
 }
 
@@ -250,38 +271,56 @@ export function schedulePod(snapshot: Snapshot, pod: Pod, opts: ScheduleOptions 
   let best: string | null = null;
   let bestScore = -1;
   const key = opts.cache ? verdictKey(state, plugins) : null;
-  const kept = key !== null ? opts.cache!.verdicts(index, key) : null;
+  // Verdicts by position in `names`: kept only when no PreFilter narrowed the nodes.
+  const kept = key !== null && candidates === names ? opts.cache!.verdicts(index, names, key) : null;
   // findNodesThatPassFilters: stop once numFeasibleNodesToFind nodes passed, starting where the last
   // cycle stopped. An unschedulable pod is still checked against every node (the message needs them).
   const toFind = opts.evaluateAllNodes ? candidates.length : numFeasibleNodesToFind(candidates.length);
   const start = candidates.length > 0 ? index.nextStartNodeIndex % candidates.length : 0;
   let feasible = 0;
   let processed = 0;
+  let reused = 0;
   for (let i = 0; i < candidates.length; i++) {
-    const name = candidates[(start + i) % candidates.length]!;
+    const at = (start + i) % candidates.length;
+    const name = candidates[at]!;
     processed++;
-    let v = kept?.get(name);
-    if (v) opts.cache!.reused++;
-    else {
+    let known = kept ? kept.known[at]! : 0;
+    let score = 0;
+    let status: PluginStatus | undefined;
+    if (known !== 0) {
+      reused++;
+      if (known === 1) score = kept!.score[at]!;
+      else status = kept!.status[at];
+    } else {
       const info = index.get(name)!;
       const st = fw.runFiltersWithNominatedPods(state, info);
-      v = { status: st, score: st.code === 'ok' ? fw.score(state, info) : 0 };
+      if (st.code === 'ok') {
+        known = 1;
+        score = fw.score(state, info);
+      } else {
+        known = 2;
+        status = st;
+      }
       // Nominated pods make the verdict depend on which pod asks (its own nomination is left out).
-      if (kept && info.nominated.size === 0) kept.set(name, v);
+      if (kept && info.nominated.size === 0) {
+        kept.known[at] = known;
+        kept.score[at] = score;
+        kept.status[at] = status;
+      }
     }
-    if (v.status.code !== 'ok') {
-      statuses.set(name, v.status);
-      nodeStatuses.set(name, toNodeStatus(v.status));
+    if (known === 2) {
+      statuses.set(name, status!);
+      nodeStatuses.set(name, toNodeStatus(status!));
       continue;
     }
     // Ties keep the smallest node name, whatever the visiting order.
-    const score = v.score;
     if (score > bestScore || (score === bestScore && best !== null && name < best)) {
       best = name;
       bestScore = score;
     }
     if (++feasible >= toFind) break;
   }
+  if (opts.cache) opts.cache.reused += reused;
   if (candidates.length > 0) index.nextStartNodeIndex = (start + processed) % candidates.length;
   const unknownAfter = draUnknown(state);
   if (unknownAfter !== null)
