@@ -65,7 +65,10 @@ function verdictKey(state: CycleState, plugins: readonly SchedulerPlugin[]): str
   if (spec.affinity?.podAffinity || spec.affinity?.podAntiAffinity) return null;
   const claims: unknown = spec.resourceClaims;
   if (claims !== undefined && claims !== null && !(Array.isArray(claims) && claims.length === 0)) return null;
-  for (const v of spec.volumes ?? []) for (const k of Object.keys(v)) if (!nodeLocalVolumeField(k)) return null;
+  for (const v of spec.volumes ?? []) {
+    if (!v || typeof v !== 'object') return null;
+    for (const k of Object.keys(v)) if (!nodeLocalVolumeField(k)) return null;
+  }
   if (state.index.hasRequiredAntiAffinityPods()) return null;
   return JSON.stringify([
     pod.metadata.namespace ?? '',
