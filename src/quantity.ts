@@ -72,6 +72,10 @@ function abs(x: bigint): bigint {
   return x < 0n ? -x : x;
 }
 
+/** Parsed quantity texts (cleared when full): parse results, never written. */
+const PARSED = new Map<string, Quantity>();
+const MAX_PARSED = 4096;
+
 export class Quantity {
   /** The value in units of 10^-9. */
   readonly nanos: bigint;
@@ -101,6 +105,17 @@ export class Quantity {
 
   /** Parses Kubernetes quantity text (or a YAML/JSON number); throws `QuantityError`. */
   static parse(input: unknown): Quantity {
+    // Quantities are immutable: the same text parses once (a template's replicas repeat theirs).
+    if (typeof input !== 'string') return Quantity.parseValue(input);
+    const hit = PARSED.get(input);
+    if (hit) return hit;
+    const q = Quantity.parseValue(input);
+    if (PARSED.size >= MAX_PARSED) PARSED.clear();
+    PARSED.set(input, q);
+    return q;
+  }
+
+  private static parseValue(input: unknown): Quantity {
     if (input instanceof Quantity) return input;
     if (input === null) return Quantity.zero();
     let text: string;

@@ -8,7 +8,41 @@ import { podRequests } from './pod-resources.ts';
 
 /** A deep copy of plain JSON-like data (objects from YAML/JSON are plain). */
 export function clone<T>(v: T): T {
-  return structuredClone(v);
+  try {
+    return copyPlain(v, 0) as T;
+  } catch (e) {
+    if (e === TOO_DEEP) return structuredClone(v);
+    throw e;
+  }
+}
+
+const TOO_DEEP = Symbol('too deep');
+
+/**
+ * structuredClone's copy of plain data, made directly (it is most of a pod's admission otherwise):
+ * plain objects and arrays member by member (holes kept); a Map, Date or other non-plain value through
+ * structuredClone; deeper than 64 levels (a cycle) the whole value goes through structuredClone.
+ */
+function copyPlain(v: unknown, depth: number): unknown {
+  if (typeof v !== 'object' || v === null)
+    return typeof v === 'function' || typeof v === 'symbol' ? structuredClone(v) : v;
+  if (depth > 64) throw TOO_DEEP;
+  if (Array.isArray(v)) {
+    const out: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) if (i in v) out[i] = copyPlain(v[i], depth + 1);
+    return out;
+  }
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(v);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const x = copyPlain((v as Record<string, unknown>)[k], depth + 1);
+    // An own "__proto__" key (JSON.parse makes one) stays a key, as structuredClone keeps it.
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+    else out[k] = x;
+  }
+  return out;
 }
 
 function defaultContainer(c: Container): void {

@@ -9,6 +9,7 @@ import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
 import { admitObject, commitAdmission, generateNameSuffix } from '../admit.ts';
 import { isTerminal } from '../pod-resources.ts';
 import { releasePod } from '../release.ts';
+import { ScheduleCache } from '../scheduler/schedule.ts';
 import type { AdmitOptions } from '../admit.ts';
 import type { ObjectRef } from '../changes/types.ts';
 
@@ -16,6 +17,12 @@ import type { ObjectRef } from '../changes/types.ts';
 export interface ControllerOptions extends AdmitOptions {
   namespace?: string;
   draEnabled?: boolean;
+  /**
+   * The scheduler reuses per-node verdicts between identical pods (engine/scheduler/schedule.ts
+   * ScheduleCache; default true). Off, every attempt runs every plugin: the same results, slower — the
+   * reference the equivalence test compares against.
+   */
+  scheduleCache?: boolean;
 }
 
 export type ConvergeEvent =
@@ -82,6 +89,8 @@ export class ControllerContext {
   capacityChanged = false;
   /** Whether the unbound pods of the whole state were queued once already (on the first cluster event). */
   pendingScanned = false;
+  /** The scheduler's verdicts per pod shape and node, kept for the whole convergence (schedule.ts). */
+  readonly scheduleCache = new ScheduleCache();
   /** Namespaces where quota usage went down this step: controllers refused by quota there retry. */
   readonly quotaFreed = new Set<string>();
   /** Controllers whose last create was refused, by key → namespace. */

@@ -65,7 +65,11 @@ export function runScheduler(ctx: ControllerContext): boolean {
     // An earlier pod of this round may have preempted or changed it.
     const pod = ctx.state.get('Pod', queued.metadata.namespace, queued.metadata.name ?? '');
     if (!pod || pod.spec.nodeName || !isActive(pod)) continue;
-    const r = schedulePod(ctx.state, pod, { k8sVersion: ctx.opts.k8sVersion, draEnabled: ctx.opts.draEnabled });
+    const r = schedulePod(ctx.state, pod, {
+      k8sVersion: ctx.opts.k8sVersion,
+      draEnabled: ctx.opts.draEnabled,
+      cache: ctx.opts.scheduleCache === false ? undefined : ctx.scheduleCache,
+    });
     if (r.scheduled && r.node) {
       // The kubelet starts it: Running and Ready (probes are not modelled), the scheduler's nomination gone.
       const next: Pod = { ...pod, status: runningStatus(pod) };

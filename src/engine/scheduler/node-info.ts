@@ -375,6 +375,11 @@ export class NodeInfoIndex implements Derived {
   private antiAffinityPods: number;
   /** The request vectors this index's entries share, with every fork of it. */
   private readonly requests: RequestPool;
+  /**
+   * Names of the nodes written (in write order, repeats kept) since a scheduling cache started following
+   * this index (`followChanges`); null while none does, so an index nobody follows keeps no log.
+   */
+  private changeLog: string[] | null = null;
 
   private constructor(
     nodes: Map<string, NodeInfo>,
@@ -420,7 +425,24 @@ export class NodeInfoIndex implements Derived {
     else if (kind === 'Node') this.changeNode(prev as Node | undefined, next as Node | undefined);
   }
 
+  /**
+   * Starts logging which nodes are written (if not already) and returns the log's current position:
+   * `changesSince(position)` then names every node whose info changed after this call.
+   */
+  followChanges(): number {
+    this.changeLog ??= [];
+    return this.changeLog.length;
+  }
+
+  /** Nodes written since `position` (from `followChanges`, plus what earlier calls returned). */
+  changesSince(position: number): readonly string[] {
+    const log = this.changeLog;
+    return log && position < log.length ? log.slice(position) : [];
+  }
+
   private writable(name: string): NodeInfo {
+    // Every change to a node's info comes through here (fresh, cloned or owned alike).
+    this.changeLog?.push(name);
     if (this.nodesShared) {
       this.nodes = new Map(this.nodes);
       this.nodesShared = false;
