@@ -296,10 +296,6 @@ for (const inc of INCIDENTS)
 
 /** Pastes that get no verified fix today (KNOWN_BROKEN, both forms): what the engine offers and what is missing. */
 const NO_VERIFIED_FIX: Record<string, string> = {
-  '02 shop/catalog LimitRange max':
-    'only fix `set resources deploy/catalog -c catalog --limits=cpu=2`, not verified (right: its pods are then refused by shop-compute requests.memory 14848Mi/15Gi); no combination offered (e.g. with `scale deploy/recommender --replicas=0`, whose 2 Pending pods hold 4Gi of that quota, as offered for cart)',
-  '09 search/es-3 anti-affinity':
-    'no fix shown. Tried and hidden: `kubectl -n search scale statefulset/es --replicas=3` (Parallel: removes es-3, the Pending ordinal), rejected as "search/deploy/suggest is left short (4/6 scheduled)" — a real cascade (es-3 frees search-business quota, query\'s refused 5th pod (business) is created and preempts a suggest pod), but the reply says none of it; "add a node like mem-a-1" rejected because node-exporter gets a refused pod on the new node (pods 10/10, reported as "9/10 scheduled" for a DaemonSet that wants 13); and the reply claims "Preemption could free room" though the es pods blocking it have the same priority',
   '13 search/reindex CronJob Job quota':
     'only the search-business raise (pods 11, cpu 8), rightly not verified (preempts payments/ledger-0/1, which come back Pending on their zone-bound PVs); nothing else offered',
 };
