@@ -10,6 +10,7 @@ import { admitObject } from '../admit.ts';
 import type { Convergence } from '../converge.ts';
 import type { Goal } from '../diagnose/goal.ts';
 import { replayPod } from '../diagnose/replay.ts';
+import { schedulePod } from '../scheduler/schedule.ts';
 import type { SimResult } from '../simulate.ts';
 import type { Change } from '../changes/types.ts';
 import type { FieldError } from '../admission/validation.ts';
@@ -187,6 +188,13 @@ function followUps(ctx: FixContext): (plan: Plan, conv: Convergence, goal: Goal)
           for (const node of addNodePlans(pc, pc.admitted, statuses, left)) out.push(combine(plan, node));
         }
       }
+    }
+    // The subject got in only by preempting pods that then have nowhere to go (another workload is left
+    // short): a node of its shape instead, so it schedules without preempting.
+    if (room && goal.reached && conv.events.some((e) => e.type === 'Preempted')) {
+      const statuses = schedulePod(ctx.base, ctx.admitted, ctx.opts).nodeStatuses;
+      for (const node of addNodePlans(ctx, ctx.admitted, statuses, missingPods(ctx)))
+        if (plan.changes.length + node.changes.length <= MAX_CHANGES) out.push(combine(plan, node));
     }
     return out;
   };

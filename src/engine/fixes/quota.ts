@@ -151,9 +151,13 @@ function scalePlan(ctx: FixContext, h: Holder, by: number, primary: string, pend
   const own = ctx.pod.spec.priority ?? podPriority(ctx.state, ctx.pod.spec).priority;
   const stops = Math.max(0, by - h.pending);
   const pays =
-    !pendingOnly && stops > 0 && h.priority > own
-      ? `; ${h.ref} pays: its priority ${h.priorityClassName ? `${h.priorityClassName} ` : ''}${h.priority} is above ${subjectWords(ctx.subject)}'s ${ctx.pod.spec.priorityClassName ? `${ctx.pod.spec.priorityClassName} ` : ''}${own}`
-      : '';
+    pendingOnly || stops === 0
+      ? ''
+      : h.priority > own
+        ? `; ${h.ref} pays: its priority ${h.priorityClassName ? `${h.priorityClassName} ` : ''}${h.priority} is above ${subjectWords(ctx.subject)}'s ${ctx.pod.spec.priorityClassName ? `${ctx.pod.spec.priorityClassName} ` : ''}${own}`
+        : to === 0
+          ? `; ${h.ref} pays: scaled to 0, it stops serving`
+          : '';
   return {
     who: 'app-team',
     summary: pendingOnly
@@ -182,14 +186,33 @@ export function freeQuotaPlans(ctx: FixContext, failure: Exceeded, pods = 1): Pl
   const holders = quotaHolders(ctx.state, ctx.ns, primary, ctx.opts.now, counts).filter(
     (h) => !isSubject(ctx, h) && scalable(h.kind),
   );
+  // Every exceeded resource must be freed, not only the first: the pods to stop are the most any of them
+  // needs (a holder that holds none of a resource still short cannot free it).
+  const others = failure.exceeded.slice(1).flatMap((r) => {
+    const n = failure.used
+      .get(r)!
+      .add(failure.requested.get(r)!.times(pods))
+      .add(waiting.usage.get(r) ?? Quantity.zero())
+      .sub(failure.hard.get(r)!);
+    return n.sign() > 0 ? [{ need: n, holders: quotaHolders(ctx.state, ctx.ns, r, ctx.opts.now, counts) }] : [];
+  });
+  const podsToFree = (h: Holder): number => {
+    let k = Number((need.nanos + h.perPod.nanos - 1n) / h.perPod.nanos);
+    for (const o of others) {
+      const oh = o.holders.find((x) => x.kind === h.kind && x.name === h.name);
+      if (!oh || oh.perPod.sign() <= 0) return Number.POSITIVE_INFINITY;
+      k = Math.max(k, Number((o.need.nanos + oh.perPod.nanos - 1n) / oh.perPod.nanos));
+    }
+    return k;
+  };
   const out: Plan[] = [];
   for (const h of holders) {
     if (h.pending === 0) continue;
-    const k = Number((need.nanos + h.perPod.nanos - 1n) / h.perPod.nanos);
+    const k = podsToFree(h);
     if (k >= 1 && k <= h.pending) out.push(scalePlan(ctx, h, k, primary, true));
   }
   const running = holders
-    .map((h) => ({ h, k: Number((need.nanos + h.perPod.nanos - 1n) / h.perPod.nanos) }))
+    .map((h) => ({ h, k: podsToFree(h) }))
     .filter(({ h, k }) => k >= 1 && k <= h.pods)
     .sort((a, b) => a.k - b.k || b.h.pending - a.h.pending);
   for (const { h, k } of running.slice(0, 2))

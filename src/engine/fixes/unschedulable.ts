@@ -502,7 +502,7 @@ export function taintedNodesWords(infos: readonly NodeInfo[], taint: string): st
  * list is refused: "add operation does not apply: doc is missing path").
  */
 export function addTolerationChange(
-  stored: { tolerations?: unknown[] | null } | undefined,
+  stored: { readonly tolerations?: readonly unknown[] | null } | undefined,
   target: ObjectRef,
   path: string,
   tol: Toleration,

@@ -256,6 +256,7 @@ export function verifyPlans(
   const gentle: VerifiedFix[] = [];
   const paid: VerifiedFix[] = [];
   const notWorking: VerifiedFix[] = [];
+  const planOf = new Map<Plan, VerifiedFix>();
   const seen = new Set<string>();
   let tries = 0;
   const resync = resyncOf(
@@ -272,8 +273,9 @@ export function verifyPlans(
     vopts.trace?.(t.fix);
     if (t.fix.verified) {
       const pays = whoPays(base, t.conv, subject);
-      if (pays) paid.push({ ...t.fix, sideEffects: [pays, ...t.fix.sideEffects] });
-      else gentle.push(t.fix);
+      const fix = pays ? { ...t.fix, sideEffects: [pays, ...t.fix.sideEffects] } : t.fix;
+      planOf.set(plan, fix);
+      (pays ? paid : gentle).push(fix);
     }
     return t;
   };
@@ -305,5 +307,8 @@ export function verifyPlans(
     if (plan.obvious && notWorking.length < maxNotWorking) notWorking.push(t.fix);
     extend(plan, t, 1);
   }
-  return [...[...gentle, ...paid].slice(0, max), ...notWorking];
+  // Follow-ups are tried right after their plan; what is offered is in rank order (rank.ts), paid last.
+  const order = new Map(rankPlans([...planOf.keys()]).map((p, i) => [planOf.get(p)!, i]));
+  const ranked = (xs: VerifiedFix[]) => [...xs].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  return [...[...ranked(gentle), ...ranked(paid)].slice(0, max), ...notWorking];
 }
