@@ -67,7 +67,7 @@ describe('the demo stories, pasted bare with only the namespace known', () => {
       headline: 'Admitted, but no node fits — scheduler (0/10 nodes) — pod notebook-priya (ml)',
       tied: 'This is pod/notebook-priya (ml): FailedScheduling since 09:02, 9 times (last 09:37).',
       line: 'Needs 1 nvidia.com/gpu on one node; free now: gpu-b-1 3 of 4, gpu-a-1 2 of 4.',
-      fix: 'tolerate nvidia.com/gpu=present:NoSchedule (2 nodes of pool gpu, which the pod selects)',
+      fix: "tolerate nvidia.com/gpu=present:NoSchedule (the 2 nodes of pool gpu, tainted nvidia.com/gpu=present; the pod's nodeSelector pool=gpu selects them)",
     },
     {
       story: 'finetune-7b needs 4 GPUs on one node',

@@ -178,7 +178,9 @@ export function applyFix(state: Snapshot, fix: { change?: string; summary: strin
     addNodeLike(state, fix.summary);
     return;
   }
-  // A combination is one line of commands joined by `&&`, applied in order.
+  // A combination is one line of commands joined by `&&`, applied in order; one that also adds a node
+  // (a node-pool change has no command) says so in its summary.
   const parts = fix.change.split(' && ');
   for (const p of parts) applyCommand(state, p);
+  if (/add (\d+ nodes?|a node) like /.test(fix.summary)) addNodeLike(state, fix.summary);
 }

@@ -39,6 +39,9 @@ export interface Holder {
   pending: number;
   perPod: Quantity;
   total: Quantity;
+  /** Its pods' priority (the highest) and PriorityClass, as admission resolved them. */
+  priority: number;
+  priorityClassName?: string;
 }
 
 /**
@@ -72,9 +75,15 @@ export function quotaHolders(
           pending: 0,
           perPod: u,
           total: Quantity.zero(u.format),
+          priority: pod.spec.priority ?? 0,
+          ...(pod.spec.priorityClassName ? { priorityClassName: pod.spec.priorityClassName } : {}),
         }),
       );
     h.pods++;
+    if ((pod.spec.priority ?? 0) > h.priority) {
+      h.priority = pod.spec.priority ?? 0;
+      if (pod.spec.priorityClassName) h.priorityClassName = pod.spec.priorityClassName;
+    }
     if (!pod.spec.nodeName) h.pending++;
     h.total = h.total.add(u);
     if (u.cmp(h.perPod) > 0) h.perPod = u;

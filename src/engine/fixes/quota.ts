@@ -14,6 +14,7 @@ import { expandWorkload } from '../workloads.ts';
 import { shouldRun } from '../controllers/daemon_set.ts';
 import type { Change } from '../changes/types.ts';
 import { subjectWords } from '../diagnose/goal.ts';
+import { podPriority } from '../priority.ts';
 import { resourceChanges, templateMutable } from './changes.ts';
 import { ownerOf, quotaHolders, refOf, scalable, type Holder } from './owners.ts';
 import { biggestContainer, keepLimitRatio, setContainerValue } from './pod-edit.ts';
@@ -51,7 +52,7 @@ export function daemonPodOn(state: Snapshot, ns: string, ds: string, pod: Pod): 
 }
 
 /** The pods a DaemonSet wants: one per node that should run it (controllers/daemon_set.ts shouldRun). */
-function daemonWanted(state: Snapshot, w: Workload): number {
+export function daemonWanted(state: Snapshot, w: Workload): number {
   return expandWorkload(w, { nodes: state.list('Node'), nodeEligible: shouldRun }).pods.length;
 }
 
@@ -146,13 +147,25 @@ function scalePlan(ctx: FixContext, h: Holder, by: number, primary: string, pend
   const replicas = replicasOf(ctx.state, ctx.ns, h);
   const to = Math.max(0, Math.min(replicas, h.pods) - by);
   const change: Change = { kind: 'scale', target: { kind: h.kind, namespace: ctx.ns, name: h.name }, replicas: to };
+  // Stopping running pods of a higher-priority workload for this one: that workload pays, said and ranked low.
+  const own = ctx.pod.spec.priority ?? podPriority(ctx.state, ctx.pod.spec).priority;
+  const stops = Math.max(0, by - h.pending);
+  const pays =
+    pendingOnly || stops === 0
+      ? ''
+      : h.priority > own
+        ? `; ${h.ref} pays: its priority ${h.priorityClassName ? `${h.priorityClassName} ` : ''}${h.priority} is above ${subjectWords(ctx.subject)}'s ${ctx.pod.spec.priorityClassName ? `${ctx.pod.spec.priorityClassName} ` : ''}${own}`
+        : to === 0
+          ? `; ${h.ref} pays: scaled to 0, it stops serving`
+          : '';
   return {
     who: 'app-team',
     summary: pendingOnly
       ? `scale ${h.ref} ${replicas} → ${to}: drops ${by === 1 ? 'its Pending replica, which holds' : `${by} Pending replicas, which hold`} ${primary} without running (costs no running capacity)`
-      : `scale ${h.ref} ${replicas} → ${to} (frees ${h.perPod.times(by)} of ${primary}; stops ${Math.max(0, by - h.pending)} running pod${by - h.pending === 1 ? '' : 's'})`,
+      : `scale ${h.ref} ${replicas} → ${to} (frees ${h.perPod.times(by)} of ${primary}; stops ${stops} running pod${stops === 1 ? '' : 's'}${pays})`,
     changes: [change],
     cost: pendingOnly ? 0 : 2,
+    ...(pays ? { harm: true } : {}),
   };
 }
 
@@ -173,14 +186,33 @@ export function freeQuotaPlans(ctx: FixContext, failure: Exceeded, pods = 1): Pl
   const holders = quotaHolders(ctx.state, ctx.ns, primary, ctx.opts.now, counts).filter(
     (h) => !isSubject(ctx, h) && scalable(h.kind),
   );
+  // Every exceeded resource must be freed, not only the first: the pods to stop are the most any of them
+  // needs (a holder that holds none of a resource still short cannot free it).
+  const others = failure.exceeded.slice(1).flatMap((r) => {
+    const n = failure.used
+      .get(r)!
+      .add(failure.requested.get(r)!.times(pods))
+      .add(waiting.usage.get(r) ?? Quantity.zero())
+      .sub(failure.hard.get(r)!);
+    return n.sign() > 0 ? [{ need: n, holders: quotaHolders(ctx.state, ctx.ns, r, ctx.opts.now, counts) }] : [];
+  });
+  const podsToFree = (h: Holder): number => {
+    let k = Number((need.nanos + h.perPod.nanos - 1n) / h.perPod.nanos);
+    for (const o of others) {
+      const oh = o.holders.find((x) => x.kind === h.kind && x.name === h.name);
+      if (!oh || oh.perPod.sign() <= 0) return Number.POSITIVE_INFINITY;
+      k = Math.max(k, Number((o.need.nanos + oh.perPod.nanos - 1n) / oh.perPod.nanos));
+    }
+    return k;
+  };
   const out: Plan[] = [];
   for (const h of holders) {
     if (h.pending === 0) continue;
-    const k = Number((need.nanos + h.perPod.nanos - 1n) / h.perPod.nanos);
+    const k = podsToFree(h);
     if (k >= 1 && k <= h.pending) out.push(scalePlan(ctx, h, k, primary, true));
   }
   const running = holders
-    .map((h) => ({ h, k: Number((need.nanos + h.perPod.nanos - 1n) / h.perPod.nanos) }))
+    .map((h) => ({ h, k: podsToFree(h) }))
     .filter(({ h, k }) => k >= 1 && k <= h.pods)
     .sort((a, b) => a.k - b.k || b.h.pending - a.h.pending);
   for (const { h, k } of running.slice(0, 2))

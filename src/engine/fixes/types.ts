@@ -36,6 +36,11 @@ export interface Plan {
    * limit, 3 adds a node.
    */
   cost: number;
+  /**
+   * Stops running pods of a workload of higher priority than the subject, or of another team: ranked
+   * after every fix that does not (verification also finds such victims, and says who pays).
+   */
+  harm?: boolean;
   /** Tolerating a taint: offered after everything else. */
   last?: boolean;
   /** The fix people try first: when it does not work it is shown, with the reason. */

@@ -6,10 +6,14 @@
  * that is said instead of offering one. Tolerating a taint comes last, and only for nodes the pod
  * plausibly belongs on (it selects them, or asks for the resource only they have).
  */
-import type { Pod, Taint } from '../../k8s/objects.ts';
+import type { Node, Pod, Taint, Toleration } from '../../k8s/objects.ts';
+import { admitObject } from '../admit.ts';
+import { DAEMONSET_TOLERATIONS, shouldRun } from '../controllers/daemon_set.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { Quantity } from '../../quantity.ts';
-import type { Change } from '../changes/types.ts';
+import type { Change, ObjectRef } from '../changes/types.ts';
+import { matchesRequiredNodeAffinity, readRequiredNodeAffinity } from '../scheduler/plugins/node-affinity.ts';
+import { isTaintTolerated } from '../scheduler/plugins/taint-toleration.ts';
 import { subjectWords } from '../diagnose/goal.ts';
 import { podRequests } from '../pod-resources.ts';
 import {
@@ -21,7 +25,7 @@ import {
 } from '../scheduler/node-info.ts';
 import { podPriority } from '../priority.ts';
 import { resourceChanges, templateMutable } from './changes.ts';
-import { ownerOf } from './owners.ts';
+import { ownerOf, refOf } from './owners.ts';
 import {
   biggestContainer,
   formatMemoryFloor,
@@ -99,10 +103,18 @@ function allocWords(resource: string, v: number): string {
 export function noShapeHolds(state: Snapshot, pod: Pod, statuses: Map<string, { reasons: string[] }>): string[] {
   const index = nodeInfoIndex(state);
   const req = requestOf(pod);
+  // A cordoned node reports only NodeUnschedulable (the first filter that fails): it is usable only if
+  // the pod's node selection matches it too (a GPU pod does not count a cordoned general node).
+  const aff = readRequiredNodeAffinity(pod);
   const usable = [...statuses]
     .filter(([, s]) => s.reasons.length > 0 && s.reasons.every((r) => INSUFFICIENT.test(r) || /unschedulable/.test(r)))
     .map(([n]) => index.get(n))
-    .filter((i): i is NodeInfo => !!i?.node);
+    .filter(
+      (i): i is NodeInfo =>
+        !!i?.node &&
+        (!statuses.get(i.name)!.reasons.some((r) => /unschedulable/.test(r)) ||
+          matchesRequiredNodeAffinity(aff, { name: i.name, labels: i.labels })),
+    );
   if (usable.length === 0 || usable.some((i) => shapeHolds(i.allocatable, req))) return [];
   const out: string[] = [];
   const check = (resource: string, want: number, get: (a: ResourceVector) => number) => {
@@ -169,11 +181,16 @@ function scalePendingPlan(ctx: FixContext): Plan | null {
 }
 
 /** Requesting what the roomiest fitting node has free. */
-function lowerPlan(ctx: FixContext, statuses: Map<string, { reasons: string[] }>): Plan | null {
+/**
+ * Requesting what fits: with `pods` pods to place, each on its own node among the roomiest that refuse
+ * it on cpu/memory only — the request comes down to what the `pods`-th of them has free (the least of
+ * those nodes), so every one of the pods fits one of them.
+ */
+export function lowerPlan(ctx: FixContext, statuses: Map<string, { reasons: string[] }>, pods = 1): Plan | null {
   if (!templateMutable(ctx.subject)) return null;
   const index = nodeInfoIndex(ctx.base);
   const req = podRequestVector(ctx.admitted);
-  let best: { node: string; cpu: number; memory: number; cut: number } | null = null;
+  const candidates: { node: string; cpu: number; memory: number; cut: number }[] = [];
   for (const node of resourceOnlyNodes(statuses)) {
     const info = index.get(node);
     if (!info) continue;
@@ -184,9 +201,16 @@ function lowerPlan(ctx: FixContext, statuses: Map<string, { reasons: string[] }>
     const cut =
       (req.cpu > f.cpu ? (req.cpu - f.cpu) / Math.max(req.cpu, 1) : 0) +
       (req.memory > f.memory ? (req.memory - f.memory) / Math.max(req.memory, 1) : 0);
-    if (!best || cut < best.cut) best = { node, cpu: f.cpu, memory: f.memory, cut };
+    candidates.push({ node, cpu: f.cpu, memory: f.memory, cut });
   }
-  if (!best) return null;
+  if (candidates.length === 0) return null;
+  candidates.sort((a, b) => a.cut - b.cut || (a.node < b.node ? -1 : 1));
+  const chosen = candidates.slice(0, Math.max(1, Math.min(pods, candidates.length)));
+  const best = {
+    node: chosen.map((c) => c.node).join(', '),
+    cpu: Math.min(...chosen.map((c) => c.cpu)),
+    memory: Math.min(...chosen.map((c) => c.memory)),
+  };
   let p = ctx.pod;
   const parts: string[] = [];
   for (const [res, want, free] of [
@@ -242,17 +266,88 @@ export function uncordonPlans(ctx: FixContext, pod: Pod, statuses: Map<string, {
   return out.slice(0, 2);
 }
 
-/** A node of an existing pool's shape that holds the pod: the smallest such shape among the nodes it fits. */
-export function addNodePlan(
+const ANTI_AFFINITY =
+  /^node\(s\) didn't (match pod anti-affinity rules|satisfy existing pods anti-affinity rules|match pod affinity\/anti-affinity)$/;
+
+/**
+ * Nodes whose shape, added empty, would take the pod: those that refuse it only for resources, and —
+ * when every required pod anti-affinity term of the pod is per node (topologyKey kubernetes.io/hostname)
+ * — those that refuse it only for anti-affinity (an empty node holds no pod it repels; InterPodAffinity
+ * counts matching pods per topology domain, and a new hostname is a new domain).
+ */
+export function newNodeHelps(pod: Pod, statuses: Map<string, { reasons: string[] }>): string[] {
+  const terms = pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+  const perNode = terms.every((t) => t.topologyKey === 'kubernetes.io/hostname');
+  return [...statuses]
+    .filter(
+      ([, s]) =>
+        s.reasons.length > 0 && s.reasons.every((r) => INSUFFICIENT.test(r) || (perNode && ANTI_AFFINITY.test(r))),
+    )
+    .map(([n]) => n)
+    .sort();
+}
+
+/** A DaemonSet pod a new node would get, and whether admission lets its controller create it. */
+export interface DaemonPodOnNewNode {
+  /** `kube-system/ds/kube-proxy`. */
+  ref: string;
+  pod: Pod;
+  /** The quota that refuses it, when one does. */
+  refused?: Extract<NonNullable<NonNullable<ReturnType<typeof admitObject>['quota']>['failure']>, { type: 'exceeded' }>;
+}
+
+/**
+ * The DaemonSet pods a node shaped like `like` gets: one per DaemonSet that should run on it, as the
+ * DaemonSet controller decides (pkg/controller/daemon/daemon_controller.go NodeShouldRunDaemonPod: the
+ * template's nodeSelector and required node affinity match the node's labels, and its taints are
+ * tolerated with the tolerations the controller adds), each admitted as its controller would create it.
+ */
+export function daemonPodsOnNewNode(state: Snapshot, like: Node, opts: FixContext['opts']): DaemonPodOnNewNode[] {
+  const out: DaemonPodOnNewNode[] = [];
+  for (const ds of state.list('DaemonSet')) {
+    const ns = ds.metadata.namespace ?? 'default';
+    const name = ds.metadata.name ?? '';
+    const t = (ds.spec as { template: { metadata?: Pod['metadata']; spec: Pod['spec'] } }).template;
+    const pod: Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        ...(t.metadata ?? {}),
+        name: `${name}-new-node`,
+        namespace: ns,
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'DaemonSet', name, uid: ds.metadata.uid ?? '', controller: true },
+        ],
+      },
+      spec: { ...structuredClone(t.spec), tolerations: [...(t.spec.tolerations ?? []), ...DAEMONSET_TOLERATIONS] },
+    };
+    if (!shouldRun(pod, like)) continue;
+    const a = admitObject(pod, state, { ...opts, dryRun: true });
+    const f = a.quota?.failure;
+    out.push({
+      ref: `${ns}/${refOf('DaemonSet', name)}`,
+      pod: (a.object as Pod | undefined) ?? pod,
+      ...(!a.allowed && f?.type === 'exceeded' ? { refused: f } : {}),
+    });
+  }
+  return out.sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+}
+
+/**
+ * A node of an existing pool's shape that holds the pod: the smallest such shape among the nodes it fits,
+ * as many as the pods need once each new node's DaemonSet pods are placed on it. When a quota refuses a
+ * DaemonSet pod the new node wants, that is said, and a second plan raises the quota for it too.
+ */
+export function addNodePlans(
   ctx: FixContext,
   pod: Pod,
   statuses: Map<string, { reasons: string[] }>,
   pods = 1,
-): Plan | null {
+): Plan[] {
   const index = nodeInfoIndex(ctx.base);
   const req = requestOf(pod);
   let best: NodeInfo | null = null;
-  for (const node of resourceOnlyNodes(statuses)) {
+  for (const node of newNodeHelps(pod, statuses)) {
     const info = index.get(node);
     if (!info?.node || !shapeHolds(info.allocatable, req)) continue;
     if (
@@ -262,23 +357,75 @@ export function addNodePlan(
     )
       best = info;
   }
-  if (!best) return null;
-  const perNode = Math.max(
-    1,
-    Math.min(
-      req.cpu > 0 ? Math.floor(best.allocatable.cpu / req.cpu) : pods,
-      req.memory > 0 ? Math.floor(best.allocatable.memory / req.memory) : pods,
-      ...[...req.scalars].map(([k, v]) => (v > 0 ? Math.floor((best!.allocatable.scalars.get(k) ?? 0) / v) : pods)),
-    ),
+  if (!best?.node) return [];
+  const daemons = daemonPodsOnNewNode(ctx.base, best.node, ctx.opts);
+  // What the node's admitted DaemonSet pods take before the subject's pods are placed.
+  const left = { ...best.allocatable, scalars: new Map(best.allocatable.scalars) };
+  for (const d of daemons) {
+    if (d.refused) continue;
+    const r = requestOf(d.pod);
+    left.cpu -= r.cpu;
+    left.memory -= r.memory;
+    for (const [k, v] of r.scalars) left.scalars.set(k, (left.scalars.get(k) ?? 0) - v);
+  }
+  const perNode = Math.min(
+    req.cpu > 0 ? Math.floor(left.cpu / req.cpu) : pods,
+    req.memory > 0 ? Math.floor(left.memory / req.memory) : pods,
+    ...[...req.scalars].map(([k, v]) => (v > 0 ? Math.floor((left.scalars.get(k) ?? 0) / v) : pods)),
   );
+  if (perNode < 1) return [];
   const count = Math.max(1, Math.ceil(pods / perNode));
   const pool = poolOf(best.labels);
-  return {
+  const nodes = count === 1 ? 'a node' : `${count} nodes`;
+  const runs = daemons.length
+    ? `; ${count === 1 ? 'it' : 'each'} also runs ${daemons.length} DaemonSet pod${daemons.length === 1 ? '' : 's'}: ${daemons.map((d) => d.ref).join(', ')}`
+    : '';
+  const refused = daemons.filter((d) => d.refused);
+  const plain: Plan = {
     who: 'platform',
-    summary: `add ${count === 1 ? 'a node' : `${count} nodes`} like ${best.name}${pool ? ` to pool ${pool}` : ''} (${Quantity.fromMilli(best.allocatable.cpu)} CPU / ${formatMemoryFloor(best.allocatable.memory)} allocatable)`,
+    summary: `add ${nodes} like ${best.name}${pool ? ` to pool ${pool}` : ''} (${Quantity.fromMilli(best.allocatable.cpu)} CPU / ${formatMemoryFloor(best.allocatable.memory)} allocatable${runs})`,
     changes: [{ kind: 'addNode', like: best.name, count }],
     cost: 3,
+    sideEffects: refused.map(
+      (d) =>
+        `${d.ref}'s pod on the new node${count === 1 ? '' : 's'} is refused: exceeded quota: ${d.refused!.quota} (${d.refused!.exceeded.map((r) => `${r} ${d.refused!.used.get(r)}/${d.refused!.hard.get(r)}`).join(', ')})`,
+    ),
   };
+  if (refused.length === 0) return [plain];
+  // The quotas raised by what the new nodes' DaemonSet pods add (one per node per DaemonSet).
+  const raises = new Map<string, { namespace: string; name: string; hard: Map<string, Quantity>; for: string[] }>();
+  for (const d of refused) {
+    const f = d.refused!;
+    const ns = d.pod.metadata.namespace ?? '';
+    const key = `${ns}/${f.quota}`;
+    const e = raises.get(key) ?? { namespace: ns, name: f.quota, hard: new Map<string, Quantity>(), for: [] };
+    for (const r of f.exceeded) {
+      const prev = e.hard.get(r) ?? f.used.get(r)!;
+      e.hard.set(r, prev.add(f.requested.get(r)!.times(count)));
+    }
+    e.for.push(d.ref);
+    raises.set(key, e);
+  }
+  const quotaChanges: Change[] = [...raises.values()].map((e) => ({
+    kind: 'quota',
+    namespace: e.namespace,
+    name: e.name,
+    hard: Object.fromEntries([...e.hard].map(([r, v]) => [r, v.toString()])),
+  }));
+  return [
+    plain,
+    {
+      who: 'platform',
+      summary: `${plain.summary}, and raise ${[...raises.values()]
+        .map(
+          (e) =>
+            `${e.namespace}/${e.name} ${[...e.hard].map(([r, v]) => `${r} to ${v}`).join(', ')} for ${e.for.join(', ')} on the new node${count === 1 ? '' : 's'}`,
+        )
+        .join('; ')}`,
+      changes: [plain.changes[0]!, ...quotaChanges],
+      cost: 3,
+    },
+  ];
 }
 
 /**
@@ -315,18 +462,61 @@ function priorityPlan(ctx: FixContext, statuses: Map<string, { reasons: string[]
   };
 }
 
-/** Whether the pod plausibly belongs on nodes with this taint: it selects them, or asks for what only they offer. */
-function belongsOn(pod: Pod, infos: NodeInfo[]): boolean {
-  const selects =
-    Object.keys(pod.spec.nodeSelector ?? {}).length > 0 ||
-    (pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.length ?? 0) >
-      0;
-  if (selects) return true;
-  const req = requestOf(pod);
-  return [...req.scalars.keys()].some((k) => infos.every((i) => (i.allocatable.scalars.get(k) ?? 0) > 0));
+/** The pod's node selection in words: `nodeSelector pool=gpu`, or its required node affinity. */
+function selectionWords(pod: Pod): string {
+  const sel = Object.entries(pod.spec.nodeSelector ?? {});
+  if (sel.length) return `nodeSelector ${sel.map(([k, v]) => `${k}=${v}`).join(',')}`;
+  return 'required node affinity';
 }
 
-/** Tolerating the taint of nodes that refuse the pod only for it: a patch that works with or without existing tolerations. */
+/**
+ * Why the pod plausibly belongs on these tainted nodes, or null: its nodeSelector / required node affinity
+ * matches every one of them (NodeAffinity's RequiredNodeAffinity.Match on their labels — the scheduler
+ * reports only the first failing filter, TaintToleration before NodeAffinity, so "untolerated taint" alone
+ * does not say the pod selects them), or it asks for an extended resource only they offer.
+ */
+export function belongsOn(pod: Pod, infos: readonly NodeInfo[]): string | null {
+  const aff = readRequiredNodeAffinity(pod);
+  const matches = infos.every((i) => matchesRequiredNodeAffinity(aff, { name: i.name, labels: i.labels }));
+  if (!matches) return null;
+  if (aff) return `the pod's ${selectionWords(pod)} selects them`;
+  const req = requestOf(pod);
+  const only = [...req.scalars.keys()].filter((k) => infos.every((i) => (i.allocatable.scalars.get(k) ?? 0) > 0));
+  return only.length ? `only they offer ${only.join(', ')}` : null;
+}
+
+/** The nodes in words from their labels: "the 3 nodes of pool gpu", or "the 2 nodes tainted k=v" when they share no pool. */
+export function taintedNodesWords(infos: readonly NodeInfo[], taint: string): string {
+  const n = infos.length;
+  const pools = new Set(infos.map((i) => poolOf(i.labels)));
+  const pool = pools.size === 1 ? [...pools][0] : undefined;
+  const count = n === 1 ? `node ${infos[0]!.name}` : `the ${n} nodes`;
+  return pool ? `${count} of pool ${pool}, tainted ${taint}` : `${count} tainted ${taint}`;
+}
+
+/**
+ * The change that adds one toleration to the subject's stored pod spec. PodSpec.tolerations carries no
+ * patchStrategy (k8s.io/api core/v1 types.go: `json:"tolerations,omitempty" protobuf:"bytes,22,opt,…"`),
+ * so a strategic merge patch would replace the list as a merge patch does: a JSON patch appends with
+ * `/-` to a list that exists, and adds the whole list where the stored object has none (`/-` on a missing
+ * list is refused: "add operation does not apply: doc is missing path").
+ */
+export function addTolerationChange(
+  stored: { readonly tolerations?: readonly unknown[] | null } | undefined,
+  target: ObjectRef,
+  path: string,
+  tol: Toleration,
+): Change {
+  const has = Array.isArray(stored?.tolerations);
+  return {
+    kind: 'patch',
+    target,
+    type: 'json',
+    body: has ? [{ op: 'add', path: `${path}/-`, value: tol }] : [{ op: 'add', path, value: [tol] }],
+  };
+}
+
+/** Tolerating the taint of nodes that refuse the pod only for it, where the pod plausibly belongs. */
 function tolerationPlans(ctx: FixContext, statuses: Map<string, { reasons: string[] }>): Plan[] {
   const index = nodeInfoIndex(ctx.base);
   const s = ctx.subject;
@@ -339,6 +529,7 @@ function tolerationPlans(ctx: FixContext, statuses: Map<string, { reasons: strin
     for (const t of info.taints) {
       if (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') continue;
       if (t.key.startsWith('node-role.kubernetes.io/') || t.key.startsWith('node.kubernetes.io/')) continue;
+      if (isTaintTolerated(ctx.pod.spec.tolerations ?? [], t)) continue;
       const k = `${t.key}=${t.value ?? ''}:${t.effect}`;
       const g = groups.get(k) ?? { taint: t, nodes: [] };
       g.nodes.push(info);
@@ -347,34 +538,38 @@ function tolerationPlans(ctx: FixContext, statuses: Map<string, { reasons: strin
   }
   const out: Plan[] = [];
   for (const { taint: t, nodes } of groups.values()) {
-    if (!belongsOn(ctx.pod, nodes)) continue;
-    const tol = {
+    const why = belongsOn(ctx.pod, nodes);
+    if (!why) continue;
+    const tol: Toleration = {
       key: t.key,
       operator: t.value ? 'Equal' : 'Exists',
       ...(t.value ? { value: t.value } : {}),
       effect: t.effect,
     };
-    const has = (ctx.pod.spec.tolerations?.length ?? 0) > 0;
-    const target = s.kind === 'workload' ? s.ref : { kind: 'Pod', namespace: s.namespace, name: s.name };
-    const path = s.kind === 'workload' ? '/spec/template/spec/tolerations' : '/spec/tolerations';
-    // With tolerations already there, a JSON patch appends (a merge patch would replace the list); without
-    // any, `/-` has no list to append to (the API server refuses it), so a merge patch sets the list.
-    const change: Change = has
-      ? { kind: 'patch', target, type: 'json', body: [{ op: 'add', path: `${path}/-`, value: tol }] }
-      : {
-          kind: 'patch',
-          target,
-          type: 'merge',
-          body:
-            s.kind === 'workload'
-              ? { spec: { template: { spec: { tolerations: [tol] } } } }
-              : { spec: { tolerations: [tol] } },
-        };
+    // What the API server stores, not the pod as defaulted: a workload's template, a bare Pod's spec.
+    const change =
+      s.kind === 'workload'
+        ? addTolerationChange(
+            (
+              ctx.state.get(s.ref.kind, s.ref.namespace, s.ref.name)?.spec as {
+                template?: { spec?: { tolerations?: unknown[] } };
+              }
+            )?.template?.spec,
+            s.ref,
+            '/spec/template/spec/tolerations',
+            tol,
+          )
+        : addTolerationChange(
+            ctx.state.get('Pod', s.namespace, s.name)?.spec as { tolerations?: unknown[] } | undefined,
+            { kind: 'Pod', namespace: s.namespace, name: s.name },
+            '/spec/tolerations',
+            tol,
+          );
     const p: Pod = { ...ctx.pod, spec: { ...ctx.pod.spec, tolerations: [...(ctx.pod.spec.tolerations ?? []), tol] } };
-    const pool = poolOf(nodes[0]!.labels);
+    const taint = `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`;
     out.push({
       who: 'app-team',
-      summary: `tolerate ${t.key}${t.value ? `=${t.value}` : ''}:${t.effect} (${nodes.length} node${nodes.length === 1 ? '' : 's'}${pool ? ` of pool ${pool}` : ''}, which the pod selects)`,
+      summary: `tolerate ${taint} (${taintedNodesWords(nodes, taint.replace(/:.*$/, ''))}; ${why})`,
       changes: [change],
       cost: 1,
       last: true,
@@ -396,14 +591,13 @@ export function unschedulablePlans(ctx: FixContext, statuses: Map<string, { reas
   const lines = noShapeHolds(ctx.base, ctx.admitted, statuses);
   const scale = scalePendingPlan(ctx);
   if (scale) plans.push(scale);
-  const lower = lowerPlan(ctx, statuses);
+  const lower = lowerPlan(ctx, statuses, podsToPlace(ctx));
   if (lower) plans.push(lower);
   plans.push(...uncordonPlans(ctx, ctx.admitted, statuses));
   const pc = priorityPlan(ctx, statuses);
   if (pc) plans.push(pc);
   if (lines.length === 0) {
-    const node = addNodePlan(ctx, ctx.admitted, statuses, podsToPlace(ctx));
-    if (node) plans.push(node);
+    plans.push(...addNodePlans(ctx, ctx.admitted, statuses, podsToPlace(ctx)));
   }
   plans.push(...tolerationPlans(ctx, statuses));
   return { plans, lines };

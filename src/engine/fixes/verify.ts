@@ -4,11 +4,15 @@
  * (engine/diagnose/goal.ts) and no other workload is left with a refused or Pending pod it did not have.
  * A plan that does not end the incident gets its follow-ups tried as combinations (its changes first).
  */
+import type { Workload } from '../../k8s/objects.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { renderCommand } from '../changes/command.ts';
 import { converge, type ConvergeOptions, type Convergence, type WorkloadOutcome } from '../converge.ts';
-import { goalAfter, resyncOf, workloadOutcome, type FixSubject, type Goal } from '../diagnose/goal.ts';
+import { goalAfter, resyncOf, subjectWords, workloadOutcome, type FixSubject, type Goal } from '../diagnose/goal.ts';
 import type { SimOptions } from '../simulate.ts';
+import { podPriority } from '../priority.ts';
+import { ownerOf } from './owners.ts';
+import { daemonWanted } from './quota.ts';
 import { rankPlans } from './rank.ts';
 import type { Plan, VerifiedFix } from './types.ts';
 
@@ -55,11 +59,28 @@ function newFailures(base: Snapshot, conv: Convergence, subject: FixSubject): { 
       { state: base, steps: 0, bounded: false, workloads: [], events: [], evicted: [], created: [] },
       { kind: w.kind, namespace: w.namespace, name: w.name },
     );
-    const wasShort = before ? !before.complete || before.pending.length > 0 : false;
-    if (wasShort && (before?.pending.length ?? 0) >= w.pending.length) continue;
     const why = w.failedCreate
       ? `a pod is refused: ${w.failedCreate}`
       : `${w.pending.length} pod${w.pending.length === 1 ? '' : 's'} Pending: ${w.pending[0]!.message}`;
+    if (w.kind === 'DaemonSet') {
+      // A DaemonSet wants one pod per node that should run it (daemon_controller.go
+      // NodeShouldRunDaemonPod), before and after the change (an added node may want one more): it is
+      // left short by the change only when more of its pods are missing than before.
+      const ds = conv.state.get('DaemonSet', w.namespace, w.name) as Workload | undefined;
+      const was = base.get('DaemonSet', w.namespace, w.name) as Workload | undefined;
+      if (!ds || !was) continue;
+      const wantedAfter = daemonWanted(conv.state, ds);
+      const wantedBefore = daemonWanted(base, was);
+      const scheduledBefore = before?.scheduled ?? 0;
+      if (wantedAfter - w.scheduled <= wantedBefore - scheduledBefore) continue;
+      out.push({
+        w,
+        words: `${w.namespace}/${shortRef(w)} is left short (${w.scheduled}/${wantedAfter} scheduled, was ${scheduledBefore}/${wantedBefore}): ${why}`,
+      });
+      continue;
+    }
+    const wasShort = before ? !before.complete || before.pending.length > 0 : false;
+    if (wasShort && (before?.pending.length ?? 0) >= w.pending.length) continue;
     out.push({
       w,
       words: `${w.namespace}/${shortRef(w)} is left short (${w.scheduled}/${w.wanted} scheduled): ${why}`,
@@ -140,6 +161,87 @@ function tryPlan(
   return { fix: fix(true, goal.outcome, sideEffects), conv, goal };
 }
 
+/**
+ * Bounds of the combination search (issue #15): a combination holds at most MAX_CHANGES changes, and is
+ * extended by one more only when its last change was a step toward the goal (progressOf: the subject got
+ * further — past a layer, or more pods scheduled). At most MAX_DEEP_FOLLOW_UPS extensions are tried per
+ * combination below the first level, and at most MAX_TRIES convergences per finding, whatever the plans.
+ */
+export const MAX_CHANGES = 3;
+/** Levels of follow-ups below a plan (the last may only grow a node count: MAX_CHANGES still holds). */
+export const MAX_LEVELS = 3;
+export const MAX_DEEP_FOLLOW_UPS = 3;
+export const MAX_TRIES = 30;
+
+/**
+ * How far a try got the subject: [stage, pods scheduled]. Stages: the API server refuses the change (0),
+ * refused at a layer before quota (LimitRange, validation: 2), refused by a quota (3), admitted and
+ * Pending (4), the goal (5).
+ */
+export function progressOf(refused: boolean, goal: Goal): [number, number] {
+  if (refused) return [0, 0];
+  const o = goal.outcome;
+  const stage = goal.reached
+    ? 5
+    : /Pending|of the current template/.test(o)
+      ? 4
+      : /exceeded quota|must specify/.test(o)
+        ? 3
+        : /refused|forbidden|invalid/.test(o)
+          ? 2
+          : 1;
+  const m = /(\d+)\/\d+ pods scheduled/.exec(o);
+  return [stage, m ? Number(m[1]) : 0];
+}
+
+/** Whether `after` got the subject further than `before` (a step toward the goal). */
+export function isStep(before: [number, number], after: [number, number]): boolean {
+  return after[0] > before[0] || (after[0] === before[0] && after[1] > before[1]);
+}
+
+/**
+ * Who pays for a fix that stops running pods of a workload of higher priority than the subject, or of
+ * another namespace (another team): the words, or null when the fix costs only the subject's own team at
+ * its own priority or below.
+ */
+function whoPays(base: Snapshot, conv: Convergence, subject: FixSubject): string | null {
+  const ns = subject.kind === 'workload' ? subject.ref.namespace : subject.namespace;
+  const own = subject.pod.spec.priority ?? podPriority(base, subject.pod.spec).priority;
+  const payers = new Map<string, { words: string; pods: number }>();
+  for (const key of conv.evicted) {
+    const slash = key.indexOf('/');
+    const p = base.get('Pod', key.slice(0, slash), key.slice(slash + 1));
+    if (!p?.spec.nodeName) continue;
+    const owner = ownerOf(base, p);
+    if (subject.kind === 'workload' && owner && sameWorkload({ ...owner, namespace: p.metadata.namespace }, subject))
+      continue;
+    const pns = p.metadata.namespace ?? '';
+    const prio = p.spec.priority ?? podPriority(base, p.spec).priority;
+    const ref = owner ? shortRef(owner) : `pod/${p.metadata.name ?? ''}`;
+    let words: string | null = null;
+    if (pns !== ns) words = `${pns}/${ref} (another team's namespace)`;
+    else if (prio > own)
+      words = `${ref} (priority ${p.spec.priorityClassName ? `${p.spec.priorityClassName} ` : ''}${prio}, above ${subjectWords(subject)}'s ${subject.pod.spec.priorityClassName ? `${subject.pod.spec.priorityClassName} ` : ''}${own})`;
+    if (!words) continue;
+    const k = `${pns}/${ref}`;
+    const e = payers.get(k) ?? { words, pods: 0 };
+    e.pods++;
+    payers.set(k, e);
+  }
+  // Preemption victims the convergence itself had scheduled (Pending before the change): by namespace.
+  for (const e of conv.events) {
+    if (e.type !== 'Preempted') continue;
+    const pns = e.pod.slice(0, e.pod.indexOf('/'));
+    if (pns === ns || base.get('Pod', pns, e.pod.slice(pns.length + 1))?.spec.nodeName) continue;
+    const k = `${pns} preempted`;
+    const entry = payers.get(k) ?? { words: `pods of ${pns} (another team's namespace)`, pods: 0 };
+    entry.pods++;
+    payers.set(k, entry);
+  }
+  if (payers.size === 0) return null;
+  return `who pays: ${[...payers.values()].map((e) => `${e.words} — ${e.pods} running pod${e.pods === 1 ? '' : 's'} stop`).join('; ')}`;
+}
+
 /** Ranks the plans, verifies each, tries combinations for those that do not work, and keeps what to show. */
 export function verifyPlans(
   base: Snapshot,
@@ -150,38 +252,63 @@ export function verifyPlans(
 ): VerifiedFix[] {
   const max = vopts.max ?? 4;
   const maxNotWorking = vopts.maxNotWorking ?? 2;
-  const verified: VerifiedFix[] = [];
+  // Fixes paid by others (a higher-priority workload, another team) rank after every other verified fix.
+  const gentle: VerifiedFix[] = [];
+  const paid: VerifiedFix[] = [];
   const notWorking: VerifiedFix[] = [];
+  const planOf = new Map<Plan, VerifiedFix>();
   const seen = new Set<string>();
+  let tries = 0;
   const resync = resyncOf(
     subject.kind === 'workload' ? subject.ref.namespace : subject.namespace,
     subject.kind === 'workload' ? subject.ref : undefined,
   );
-  for (const plan of rankPlans(plans)) {
-    if (verified.length >= max) break;
+  const done = () => gentle.length >= max || tries >= MAX_TRIES;
+  const attempt = (plan: Plan): Tried | null => {
     const key = `${plan.who} ${planCommand(plan)} ${plan.summary}`;
-    if (seen.has(key)) continue;
+    if (seen.has(key) || tries >= MAX_TRIES) return null;
     seen.add(key);
+    tries++;
     const t = tryPlan(base, subject, plan, opts, resync);
     vopts.trace?.(t.fix);
     if (t.fix.verified) {
-      verified.push(t.fix);
-      continue;
+      const pays = whoPays(base, t.conv, subject);
+      const fix = pays ? { ...t.fix, sideEffects: [pays, ...t.fix.sideEffects] } : t.fix;
+      planOf.set(plan, fix);
+      (pays ? paid : gentle).push(fix);
     }
-    if (plan.obvious && notWorking.length < maxNotWorking) notWorking.push(t.fix);
-    let combos = 0;
-    for (const combo of rankPlans(vopts.followUps?.(plan, t.conv, t.goal) ?? [])) {
-      if (verified.length >= max || combos >= 2) break;
-      const ck = `${combo.who} ${planCommand(combo)} ${combo.summary}`;
-      if (seen.has(ck)) continue;
-      seen.add(ck);
-      const c = tryPlan(base, subject, combo, opts, resync);
-      vopts.trace?.(c.fix);
+    return t;
+  };
+  // Combinations of `parent` with what stops the subject after it, one change deeper each level.
+  const extend = (parent: Plan, t: Tried, level: number) => {
+    let found = 0;
+    let tried = 0;
+    const from = progressOf(!!t.conv.refused, t.goal);
+    for (const combo of rankPlans(vopts.followUps?.(parent, t.conv, t.goal) ?? [])) {
+      if (done() || found >= 2 || (level > 1 && tried >= MAX_DEEP_FOLLOW_UPS)) break;
+      if (combo.changes.length > MAX_CHANGES) continue;
+      const c = attempt(combo);
+      if (!c) continue;
+      tried++;
       if (c.fix.verified) {
-        verified.push(c.fix);
-        combos++;
+        found++;
+        continue;
       }
+      // A pasted object the state does not hold has no command for its own edits (they are what to submit
+      // instead): its combinations stay one level deep, so the printed command still says what it does.
+      if (subject.kind !== 'object' && level < MAX_LEVELS && isStep(from, progressOf(!!c.conv.refused, c.goal)))
+        extend(combo, c, level + 1);
     }
+  };
+  for (const plan of rankPlans(plans)) {
+    if (done()) break;
+    const t = attempt(plan);
+    if (!t || t.fix.verified) continue;
+    if (plan.obvious && notWorking.length < maxNotWorking) notWorking.push(t.fix);
+    extend(plan, t, 1);
   }
-  return [...verified, ...notWorking];
+  // Follow-ups are tried right after their plan; what is offered is in rank order (rank.ts), paid last.
+  const order = new Map(rankPlans([...planOf.keys()]).map((p, i) => [planOf.get(p)!, i]));
+  const ranked = (xs: VerifiedFix[]) => [...xs].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  return [...[...ranked(gentle), ...ranked(paid)].slice(0, max), ...notWorking];
 }

@@ -54,21 +54,25 @@ describe('the other cluster: the verified fix of each incident, exactly', () => 
       ],
     ],
     [
-      '03 checkout: request above the default limit — set the limit (or lower the request) after dropping recommender’s Pending replicas',
+      '03 checkout: request above the default limit — set the limit (or lower the request) after dropping recommender’s Pending replicas; scaling cart to 0 (it stops serving) ranks after the quota raise',
       'shop',
       'Error creating: Pod "checkout-2nzxrc-kzdxz" is invalid: spec.containers[0].resources.requests: Invalid value: "300m": must be less than or equal to cpu limit of 250m',
       [
         'kubectl -n shop scale deploy/recommender --replicas=0 && kubectl -n shop set resources deploy/checkout -c checkout --limits=cpu=300m',
-        'kubectl -n shop scale deploy/cart --replicas=0 && kubectl -n shop set resources deploy/checkout -c checkout --limits=cpu=300m',
         'kubectl -n shop scale deploy/recommender --replicas=0 && kubectl -n shop set resources deploy/checkout -c checkout --requests=cpu=250m',
-        'kubectl -n shop scale deploy/cart --replicas=0 && kubectl -n shop set resources deploy/checkout -c checkout --requests=cpu=250m',
+        `kubectl -n shop patch resourcequota/shop-compute --type merge -p '{"spec":{"hard":{"requests.memory":"19Gi"}}}' && kubectl -n shop set resources deploy/checkout -c checkout --limits=cpu=300m`,
+        `kubectl -n shop patch resourcequota/shop-compute --type merge -p '{"spec":{"hard":{"requests.memory":"19Gi"}}}' && kubectl -n shop set resources deploy/checkout -c checkout --requests=cpu=250m`,
       ],
     ],
     [
-      '10 query: scale to the 4 pods search-business admits (the raise preempts ledger pods that come back Pending)',
+      '10 query: scale to the 4 pods search-business admits; the raise alone preempts ledger pods that come back Pending, so it comes with a node for the preemptor (and monitoring-quota for that node’s node-exporter); scaling es to 0 last',
       'search',
       'Error creating: pods "query-5rv9qjk-rshfj" is forbidden: exceeded quota: search-business, requested: pods=1,requests.cpu=500m, used: pods=8,requests.cpu=5, limited: pods=8,requests.cpu=5',
-      ['kubectl -n search scale deploy/query --replicas=4'],
+      [
+        'kubectl -n search scale deploy/query --replicas=4',
+        `kubectl -n search patch resourcequota/search-business --type merge -p '{"spec":{"hard":{"pods":"11","requests.cpu":"7500m"}}}' && kubectl -n monitoring patch resourcequota/monitoring-quota --type merge -p '{"spec":{"hard":{"pods":"11"}}}'`,
+        `kubectl -n search scale statefulset/es --replicas=0 && kubectl -n monitoring patch resourcequota/monitoring-quota --type merge -p '{"spec":{"hard":{"pods":"11"}}}'`,
+      ],
     ],
   ] as const)('%s', (_name, ns, text, want) => {
     expect(
