@@ -323,44 +323,58 @@ describe('whatIfRequests: every pod replaced with the new template', () => {
   });
 });
 
-describe('whatIfDrain', () => {
-  it('w2 goes: filler (1500m) lands on w1, the web pod is stranded', () => {
+describe('whatIfDrain (converged: evicted pods are re-created by their controllers)', () => {
+  it('w2 drained: filler (no controller) is deleted for good (--force); web-…-bbbbb is re-created on w1', () => {
     const d = whatIfDrain(whatIfState(), 'w2')!;
-    // pods on w2: filler 1500m, web-…-bbbbb 500m; same priority → by name: filler first, fills w1's 1500m.
-    expect(d).toEqual({
+    // pods on w2: filler 1500m (bare), web-…-bbbbb 500m. kubectl drain --force deletes filler and nothing
+    // re-creates it; web's ReplicaSet creates a replacement, which fits w1 (2000 − 500 = 1500m free).
+    expect(d).toMatchObject({
       node: 'w2',
       pods: 2,
-      // The filler pod has no controller: kubectl drain needs --force for it.
       command: 'kubectl drain w2 --ignore-daemonsets --delete-emptydir-data --force',
       rescheduled: { w1: 1 },
-      // w2 stays in the list, cordoned: w1 lacks cpu (no lower-priority victims), w2 is unschedulable (preemption not helpful).
-      stranded: [
-        {
-          pod: 'wi/web-5f7c9-bbbbb',
-          message:
-            '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
-        },
-      ],
+      stranded: [],
+      deleted: ['other/filler'],
+      refusedEvictions: [],
     });
-  });
-
-  it('w2 goes down: the same pods move, and w2 counts as tainted unreachable', () => {
-    const d = whatIfDrain(whatIfState(), 'w2', {}, 'down')!;
-    expect(d.rescheduled).toEqual({ w1: 1 });
-    expect(d.stranded).toEqual([
+    expect(d.fates).toEqual([
+      { pod: 'other/filler', fate: 'deleted' },
       {
         pod: 'wi/web-5f7c9-bbbbb',
+        fate: 'moved',
+        replacement: expect.stringMatching(/^wi\/web-5f7c9-[a-z0-9]{5}$/),
+        node: 'w1',
+      },
+    ]);
+    expect(d.converged.workloads.map((w) => [w.name, w.created, w.scheduled, w.complete])).toEqual([
+      ['web', 1, 2, true],
+    ]);
+  });
+
+  it('w1 drained: the replacement of web-…-aaaaa fits nowhere (w2 full, w1 cordoned)', () => {
+    const d = whatIfDrain(whatIfState(), 'w1')!;
+    expect(d.pods).toBe(1);
+    expect(d.command).toBe('kubectl drain w1 --ignore-daemonsets --delete-emptydir-data');
+    expect(d.rescheduled).toEqual({});
+    expect(d.stranded).toEqual([
+      {
+        pod: 'wi/web-5f7c9-aaaaa',
         message:
-          '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
+          '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
       },
     ]);
   });
 
-  it('w1 goes: its web pod fits nowhere (w2 full)', () => {
-    const d = whatIfDrain(whatIfState(), 'w1')!;
-    expect(d.pods).toBe(1);
-    expect(d.rescheduled).toEqual({});
-    expect(d.stranded.map((x) => x.pod)).toEqual(['wi/web-5f7c9-aaaaa']);
+  it('w1 goes down: the same, and w1 counts as tainted unreachable; no command', () => {
+    const d = whatIfDrain(whatIfState(), 'w1', {}, 'down')!;
+    expect(d.command).toBe('');
+    expect(d.stranded).toEqual([
+      {
+        pod: 'wi/web-5f7c9-aaaaa',
+        message:
+          '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
+      },
+    ]);
   });
 
   it('DaemonSet pods are left out; an unknown node is null', () => {
@@ -368,7 +382,9 @@ describe('whatIfDrain', () => {
     const ds = pod('agent-xyz12', { namespace: 'kube-system', cpu: '100m', node: 'w2' }) as Pod;
     ds.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', controller: true }];
     s.put(ds as KObject);
-    expect(whatIfDrain(s, 'w2')!.pods).toBe(2);
+    const d = whatIfDrain(s, 'w2')!;
+    expect(d.pods).toBe(2);
+    expect(d.converged.evicted).toEqual(['other/filler', 'wi/web-5f7c9-bbbbb']);
     expect(whatIfDrain(s, 'nope')).toBeNull();
   });
 });
