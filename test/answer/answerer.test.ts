@@ -430,9 +430,10 @@ describe('question: a LimitRange value (small state)', () => {
       {
         who: 'platform',
         summary: 'set LimitRange limits Container defaultRequest.cpu to 200m',
-        change: `kubectl -n ro patch limitrange limits --type json -p '[{"op":"add","path":"/spec/limits/0/defaultRequest/cpu","value":"200m"}]'`,
+        change: `kubectl -n ro patch limitrange/limits --type json -p '[{"op":"add","path":"/spec/limits/0/defaultRequest/cpu","value":"200m"}]'`,
         verified: true,
         outcome: "3 default pods fit; no workload's next pod newly refused",
+        sideEffects: [],
       },
     ]);
   });

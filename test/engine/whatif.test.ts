@@ -666,7 +666,7 @@ describe("whatIfLimitRange: stored-form defaulting, each workload's next pod, th
       after: { limitRange: 'fail', message: 'maximum cpu usage per Container is 1, but limit is 2' },
     });
     expect(a.patch).toBe(
-      `kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/0/max","value":{"cpu":"1"}}]'`,
+      `kubectl -n wi patch limitrange/defaults --type json -p '[{"op":"add","path":"/spec/limits/0/max","value":{"cpu":"1"}}]'`,
     );
   });
 
@@ -697,7 +697,7 @@ describe("whatIfLimitRange: stored-form defaulting, each workload's next pod, th
       }),
     ]);
     expect(a.patch).toBe(
-      `kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/0/defaultRequest/cpu","value":"250m"}]'`,
+      `kubectl -n wi patch limitrange/defaults --type json -p '[{"op":"add","path":"/spec/limits/0/defaultRequest/cpu","value":"250m"}]'`,
     );
   });
 
@@ -726,7 +726,7 @@ describe("whatIfLimitRange: stored-form defaulting, each workload's next pod, th
       message: 'maximum cpu usage per Pod is 1, but limit is 2',
     });
     expect(a.patch).toBe(
-      `kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/-","value":{"type":"Pod","max":{"cpu":"1"}}}]'`,
+      `kubectl -n wi patch limitrange/defaults --type json -p '[{"op":"add","path":"/spec/limits/-","value":{"type":"Pod","max":{"cpu":"1"}}}]'`,
     );
   });
 
@@ -760,7 +760,7 @@ describe("whatIfLimitRange: stored-form defaulting, each workload's next pod, th
       after: { limitRange: 'fail', message: 'maximum cpu usage per Container is 1, but limit is 2' },
     });
     expect(a.patch).toBe(
-      `echo '{"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"limits"},"spec":{"limits":[{"type":"Container","max":{"cpu":"1"}}]}}' | kubectl -n wi create -f -`,
+      `echo '{"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"limits","namespace":"wi"},"spec":{"limits":[{"type":"Container","max":{"cpu":"1"}}]}}' | kubectl apply -f -`,
     );
   });
 
