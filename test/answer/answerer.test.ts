@@ -374,24 +374,25 @@ describe('question: rolling out a new template (small state)', () => {
     );
     expect(reply.lines[1]).toBe('Round 1: 1 surge pod next to the 4 running:');
     expect(reply.lines[2]).toBe('   +1 pod: 0 admitted, 1 rejected');
-    // round 1: the surge pod refused (pods 4/4); 4 + 1 − 4 − (1 − 0) = 0 old may go; round 2: the same → stuck
-    expect(reply.lines).toContain('✗ Stalls after 2 rounds: 0 of 4 new pods running, 4 old still running.');
+    // the surge pod refused (pods 4/4); 4 + 1 − 4 − (1 − 0) = 0 old may go; nothing frees quota → stuck
+    // (counted in converge's controller steps since the rollout runs through engine/converge.ts)
+    expect(reply.lines).toContain('✗ Stalls after 3 controller steps: 0 of 4 new pods running, 4 old still running.');
     expect(reply.lines).toContain('   ro-quota pods: 4 of 4 used, a new pod needs 1');
     // maxSurge 0 / maxUnavailable 1: 1 old out, then 4 × (1 in, 1 out) → 5 rounds, 3 running at least
     expect(reply.fixes).toEqual([
       {
         who: 'app-team',
         summary: 'maxSurge 0, maxUnavailable 1 (replace in place)',
-        change: `kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}'`,
+        change: `kubectl -n ro patch deploy/api --type merge -p '{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}'`,
         verified: true,
-        outcome: 'completes in 5 rounds, never fewer than 3 running',
+        outcome: 'completes in 14 controller steps, never fewer than 3 running',
       },
       {
         who: 'app-team',
         summary: 'strategy Recreate (all 4 down at once)',
-        change: `kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'`,
+        change: `kubectl -n ro patch deploy/api --type merge -p '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'`,
         verified: true,
-        outcome: 'completes in 2 rounds, never fewer than 0 running',
+        outcome: 'completes in 5 controller steps, never fewer than 0 running',
       },
     ]);
   });
@@ -404,7 +405,9 @@ describe('question: rolling out a new template (small state)', () => {
       'Per pod: 100m cpu / 128Mi memory → 100m cpu / 128Mi memory (after LimitRange defaults)',
     );
     // each round: 1 new in (pods 5/5), then 4 + 1 − 4 − 0 = 1 old out (pods 4) → 4 rounds, never below 4 running
-    expect(reply.lines).toContain('✓ Completes in 4 rounds: at most 5 pods at once, never fewer than 4 running.');
+    expect(reply.lines).toContain(
+      '✓ Completes in 15 controller steps: at most 5 pods at once, never fewer than 4 running.',
+    );
     expect(reply.fixes).toEqual([]);
   });
 });
