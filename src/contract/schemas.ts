@@ -274,6 +274,8 @@ export const whatifOutputSchema = z.strictObject({
       nowScheduled: z.array(z.strictObject({ pod: z.string(), node: z.string() })),
       evicted: z.array(z.string()),
       preempted: z.array(z.strictObject({ pod: z.string(), by: z.string(), node: z.string() })),
+      /** A drain's evictions a PodDisruptionBudget refuses (429): the pods stay on the cordoned node. */
+      evictionsRefused: z.array(z.strictObject({ pod: z.string(), pdb: z.string(), message: z.string() })).optional(),
       fixes: z.array(fixSchema),
     })
     .optional(),

@@ -170,7 +170,9 @@ describe('question', () => {
   });
 
   it("a node what-if in a team-b channel: team-b's own pods by name, everyone else's as counts", async () => {
-    // general-c-1: 5 pods; team-b's frontend lands elsewhere; of the other 4, batch's nightly-etl pod is stranded
+    // general-c-1: 5 pods; team-b's frontend lands elsewhere; of the other 4, batch's nightly-etl pod is stranded,
+    // and team-a's redis-0 is re-created by its StatefulSet only to be refused by pods 10/10: the evictions free
+    // three team-a slots, and worker's ReplicaSet, short of a pod before, takes one of them (converged).
     const r = await a.question(
       'what if general-c-1 goes down?',
       ctx({ allowedNamespaces: ['team-b'], defaultNamespace: 'team-b' }),
@@ -180,7 +182,7 @@ describe('question', () => {
     expect(r.replies[0]!.lines).toEqual([
       'Yours: 1 pod — 1 lands elsewhere, 0 stay Pending',
       '   land elsewhere: team-b/frontend-79c8d6b5f4-hwdsw',
-      'Other namespaces: 4 pods — 3 land elsewhere, 1 stays Pending.',
+      'Other namespaces: 4 pods — 2 land elsewhere, 2 stay Pending.',
     ]);
     for (const w of [...TEAM_A_WORDS.filter((x) => x !== 'general-'), 'batch', 'nightly-etl'])
       expect(JSON.stringify(r), w).not.toContain(w);
@@ -372,24 +374,25 @@ describe('question: rolling out a new template (small state)', () => {
     );
     expect(reply.lines[1]).toBe('Round 1: 1 surge pod next to the 4 running:');
     expect(reply.lines[2]).toBe('   +1 pod: 0 admitted, 1 rejected');
-    // round 1: the surge pod refused (pods 4/4); 4 + 1 − 4 − (1 − 0) = 0 old may go; round 2: the same → stuck
-    expect(reply.lines).toContain('✗ Stalls after 2 rounds: 0 of 4 new pods running, 4 old still running.');
+    // the surge pod refused (pods 4/4); 4 + 1 − 4 − (1 − 0) = 0 old may go; nothing frees quota → stuck
+    // (counted in converge's controller steps since the rollout runs through engine/converge.ts)
+    expect(reply.lines).toContain('✗ Stalls after 3 controller steps: 0 of 4 new pods running, 4 old still running.');
     expect(reply.lines).toContain('   ro-quota pods: 4 of 4 used, a new pod needs 1');
     // maxSurge 0 / maxUnavailable 1: 1 old out, then 4 × (1 in, 1 out) → 5 rounds, 3 running at least
     expect(reply.fixes).toEqual([
       {
         who: 'app-team',
         summary: 'maxSurge 0, maxUnavailable 1 (replace in place)',
-        change: `kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}'`,
+        change: `kubectl -n ro patch deploy/api --type merge -p '{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}'`,
         verified: true,
-        outcome: 'completes in 5 rounds, never fewer than 3 running',
+        outcome: 'completes in 14 controller steps, never fewer than 3 running',
       },
       {
         who: 'app-team',
         summary: 'strategy Recreate (all 4 down at once)',
-        change: `kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'`,
+        change: `kubectl -n ro patch deploy/api --type merge -p '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'`,
         verified: true,
-        outcome: 'completes in 2 rounds, never fewer than 0 running',
+        outcome: 'completes in 5 controller steps, never fewer than 0 running',
       },
     ]);
   });
@@ -402,7 +405,9 @@ describe('question: rolling out a new template (small state)', () => {
       'Per pod: 100m cpu / 128Mi memory → 100m cpu / 128Mi memory (after LimitRange defaults)',
     );
     // each round: 1 new in (pods 5/5), then 4 + 1 − 4 − 0 = 1 old out (pods 4) → 4 rounds, never below 4 running
-    expect(reply.lines).toContain('✓ Completes in 4 rounds: at most 5 pods at once, never fewer than 4 running.');
+    expect(reply.lines).toContain(
+      '✓ Completes in 15 controller steps: at most 5 pods at once, never fewer than 4 running.',
+    );
     expect(reply.fixes).toEqual([]);
   });
 });
@@ -428,9 +433,10 @@ describe('question: a LimitRange value (small state)', () => {
       {
         who: 'platform',
         summary: 'set LimitRange limits Container defaultRequest.cpu to 200m',
-        change: `kubectl -n ro patch limitrange limits --type json -p '[{"op":"add","path":"/spec/limits/0/defaultRequest/cpu","value":"200m"}]'`,
+        change: `kubectl -n ro patch limitrange/limits --type json -p '[{"op":"add","path":"/spec/limits/0/defaultRequest/cpu","value":"200m"}]'`,
         verified: true,
         outcome: "3 default pods fit; no workload's next pod newly refused",
+        sideEffects: [],
       },
     ]);
   });

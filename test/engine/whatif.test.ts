@@ -323,44 +323,58 @@ describe('whatIfRequests: every pod replaced with the new template', () => {
   });
 });
 
-describe('whatIfDrain', () => {
-  it('w2 goes: filler (1500m) lands on w1, the web pod is stranded', () => {
+describe('whatIfDrain (converged: evicted pods are re-created by their controllers)', () => {
+  it('w2 drained: filler (no controller) is deleted for good (--force); web-…-bbbbb is re-created on w1', () => {
     const d = whatIfDrain(whatIfState(), 'w2')!;
-    // pods on w2: filler 1500m, web-…-bbbbb 500m; same priority → by name: filler first, fills w1's 1500m.
-    expect(d).toEqual({
+    // pods on w2: filler 1500m (bare), web-…-bbbbb 500m. kubectl drain --force deletes filler and nothing
+    // re-creates it; web's ReplicaSet creates a replacement, which fits w1 (2000 − 500 = 1500m free).
+    expect(d).toMatchObject({
       node: 'w2',
       pods: 2,
-      // The filler pod has no controller: kubectl drain needs --force for it.
       command: 'kubectl drain w2 --ignore-daemonsets --delete-emptydir-data --force',
       rescheduled: { w1: 1 },
-      // w2 stays in the list, cordoned: w1 lacks cpu (no lower-priority victims), w2 is unschedulable (preemption not helpful).
-      stranded: [
-        {
-          pod: 'wi/web-5f7c9-bbbbb',
-          message:
-            '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
-        },
-      ],
+      stranded: [],
+      deleted: ['other/filler'],
+      refusedEvictions: [],
     });
-  });
-
-  it('w2 goes down: the same pods move, and w2 counts as tainted unreachable', () => {
-    const d = whatIfDrain(whatIfState(), 'w2', {}, 'down')!;
-    expect(d.rescheduled).toEqual({ w1: 1 });
-    expect(d.stranded).toEqual([
+    expect(d.fates).toEqual([
+      { pod: 'other/filler', fate: 'deleted' },
       {
         pod: 'wi/web-5f7c9-bbbbb',
+        fate: 'moved',
+        replacement: expect.stringMatching(/^wi\/web-5f7c9-[a-z0-9]{5}$/),
+        node: 'w1',
+      },
+    ]);
+    expect(d.converged.workloads.map((w) => [w.name, w.created, w.scheduled, w.complete])).toEqual([
+      ['web', 1, 2, true],
+    ]);
+  });
+
+  it('w1 drained: the replacement of web-…-aaaaa fits nowhere (w2 full, w1 cordoned)', () => {
+    const d = whatIfDrain(whatIfState(), 'w1')!;
+    expect(d.pods).toBe(1);
+    expect(d.command).toBe('kubectl drain w1 --ignore-daemonsets --delete-emptydir-data');
+    expect(d.rescheduled).toEqual({});
+    expect(d.stranded).toEqual([
+      {
+        pod: 'wi/web-5f7c9-aaaaa',
         message:
-          '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
+          '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
       },
     ]);
   });
 
-  it('w1 goes: its web pod fits nowhere (w2 full)', () => {
-    const d = whatIfDrain(whatIfState(), 'w1')!;
-    expect(d.pods).toBe(1);
-    expect(d.rescheduled).toEqual({});
-    expect(d.stranded.map((x) => x.pod)).toEqual(['wi/web-5f7c9-aaaaa']);
+  it('w1 goes down: the same, and w1 counts as tainted unreachable; no command', () => {
+    const d = whatIfDrain(whatIfState(), 'w1', {}, 'down')!;
+    expect(d.command).toBe('');
+    expect(d.stranded).toEqual([
+      {
+        pod: 'wi/web-5f7c9-aaaaa',
+        message:
+          '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
+      },
+    ]);
   });
 
   it('DaemonSet pods are left out; an unknown node is null', () => {
@@ -368,7 +382,9 @@ describe('whatIfDrain', () => {
     const ds = pod('agent-xyz12', { namespace: 'kube-system', cpu: '100m', node: 'w2' }) as Pod;
     ds.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', controller: true }];
     s.put(ds as KObject);
-    expect(whatIfDrain(s, 'w2')!.pods).toBe(2);
+    const d = whatIfDrain(s, 'w2')!;
+    expect(d.pods).toBe(2);
+    expect(d.converged.evicted).toEqual(['other/filler', 'wi/web-5f7c9-bbbbb']);
     expect(whatIfDrain(s, 'nope')).toBeNull();
   });
 });
@@ -445,7 +461,8 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
     // round 2: 2 + 1 = 3 < 5 → new 1 → 3, 2 created (pods 5/5); available 2 + 3 = 5 − 3 = 2 → old 0
     // round 3: new 3 → 4, 1 created → 4 new running, no old → done
     expect(a.surgeTally).toMatchObject({ attempted: 1, admitted: 1, scheduled: 1, nodes: { r1: 1 } });
-    expect(a.run).toMatchObject({ completed: true, rounds: 3, peakPods: 5, minRunning: 3, refusedCreates: 0 });
+    // rounds: converge's controller steps (Deployment, ReplicaSet and scheduler syncs), no longer Deployment syncs
+    expect(a.run).toMatchObject({ completed: true, rounds: 10, peakPods: 5, minRunning: 3, refusedCreates: 0 });
     expect(a.run.stall).toBeUndefined();
     expect(a.alternatives).toEqual([]);
     expect(a.advice).toBeUndefined();
@@ -462,7 +479,9 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
     expect(a.surgeTally.rejections[0]!.message).toMatch(
       /exceeded quota: ro-quota, requested: pods=1, used: pods=4, limited: pods=4$/,
     );
-    expect(a.run).toMatchObject({ completed: true, rounds: 5, peakPods: 4, minRunning: 3, refusedCreates: 4 });
+    // FailedCreate events: the ReplicaSet controller retries a refused create when quota frees (7 refusals
+    // counted over the rollout, where the round model retried once per round: 4)
+    expect(a.run).toMatchObject({ completed: true, rounds: 15, peakPods: 4, minRunning: 3, refusedCreates: 7 });
     expect(a.advice).toBeUndefined();
   });
 
@@ -472,21 +491,22 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
     // round 1: new → 1, refused; scale down 4 + 1 − 4 − (1 − 0) = 0 → nothing. round 2: refused again, nothing moved → stuck
     expect(a.run).toMatchObject({
       completed: false,
-      rounds: 2,
-      refusedCreates: 2,
+      // refused once: nothing frees quota, so the ReplicaSet controller does not retry (the round model: 2)
+      rounds: 3,
+      refusedCreates: 1,
       stall: { oldPods: 4, newRunning: 0, newPending: 0, blockers: ['ro-quota pods: 4 of 4 used, a new pod needs 1'] },
     });
     // maxSurge 0 / maxUnavailable 1 (minAvailable 3): round 1 old 4 → 3; rounds 2–5 one new in (pods 4), one old out → 5 rounds
     // Recreate: all 4 old out (round 1), 4 new in (pods 4/4) (round 2), nothing running in between
     expect(a.alternatives.map((x) => [x.setting, x.run.completed, x.run.rounds, x.run.minRunning])).toEqual([
-      [{ strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1 }, true, 5, 3],
-      [{ strategy: 'Recreate', maxSurge: 0, maxUnavailable: 4 }, true, 2, 0],
+      [{ strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1 }, true, 14, 3],
+      [{ strategy: 'Recreate', maxSurge: 0, maxUnavailable: 4 }, true, 5, 0],
     ]);
     expect(a.alternatives[0]!.patch).toBe(
-      `kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}'`,
+      `kubectl -n ro patch deploy/api --type merge -p '{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}'`,
     );
     expect(a.alternatives[1]!.patch).toBe(
-      `kubectl -n ro patch deploy api --type merge -p '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'`,
+      `kubectl -n ro patch deploy/api --type merge -p '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'`,
     );
     expect(a.advice).toBe(
       'Set strategy.rollingUpdate.maxSurge: 0 with maxUnavailable: 1 (replace in place), or strategy Recreate.',
@@ -507,8 +527,8 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
     // scale down 1 + 4 − 4 − (4 − 3) = 0 · r5: the same → stuck
     expect(a.run).toMatchObject({
       completed: false,
-      rounds: 5,
-      refusedCreates: 2,
+      rounds: 12,
+      refusedCreates: 1,
       stall: { oldPods: 1, newRunning: 3, newPending: 0 },
     });
     expect(a.run.stall!.blockers).toEqual(['ro-quota requests.cpu: 1 of 1200m used, a new pod needs 300m']);
@@ -517,8 +537,8 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
     expect(
       a.alternatives.map((x) => [x.setting.strategy, x.setting.maxUnavailable, x.run.completed, x.run.rounds]),
     ).toEqual([
-      ['RollingUpdate', 1, true, 5],
-      ['Recreate', 4, true, 2],
+      ['RollingUpdate', 1, true, 14],
+      ['Recreate', 4, true, 5],
     ]);
   });
 
@@ -527,7 +547,7 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
     const a = whatIfRollout(s, api(s), {}, [{ field: 'requests', resource: 'cpu', value: '500m' }]);
     // r1 free 1000 − 400 = 600m. round 1: +1 new (500m → 100m free); 2 old out (→ 300m)
     // round 2: +2 new, both Pending (500m > 300m); scale down 2 + 3 − 3 − 2 = 0 · round 3: nothing moves
-    expect(a.run).toMatchObject({ completed: false, rounds: 3, stall: { oldPods: 2, newRunning: 1, newPending: 2 } });
+    expect(a.run).toMatchObject({ completed: false, rounds: 7, stall: { oldPods: 2, newRunning: 1, newPending: 2 } });
     expect(a.run.stall!.blockers).toEqual([
       'Pending: 0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
     ]);
@@ -548,14 +568,14 @@ describe('whatIfRollout: the rollout round by round, as the deployment controlle
       perPodBefore: { cpu: '100m', memory: '128Mi' },
       perPodAfter: { cpu: '100m', memory: '128Mi' },
     });
-    expect(a.run).toMatchObject({ completed: true, rounds: 5, refusedCreates: 4 });
+    expect(a.run).toMatchObject({ completed: true, rounds: 15, refusedCreates: 7 });
   });
 
   it('Recreate: no surge; all 4 down, then 4 new (pods 4/4 is enough)', () => {
     const s = rolloutState({ pods: '4' }, { type: 'Recreate' });
     const a = whatIfRollout(s, api(s));
     expect(a).toMatchObject({ strategy: 'Recreate', maxSurge: 0, maxUnavailable: 4 });
-    expect(a.run).toMatchObject({ completed: true, rounds: 2, peakPods: 4, minRunning: 0 });
+    expect(a.run).toMatchObject({ completed: true, rounds: 5, peakPods: 4, minRunning: 0 });
     expect(a.surgeTally).toMatchObject({ attempted: 4, admitted: 4, scheduled: 4 });
   });
 
@@ -597,7 +617,7 @@ describe('whatIfRollout: a StatefulSet, highest ordinal first, one pod at a time
       { field: 'requests', resource: 'cpu', value: '500m' },
     ]);
     expect(a).toMatchObject({ strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1, replicas: 2, target: 2 });
-    expect(a.run).toMatchObject({ completed: true, rounds: 2, minRunning: 1 });
+    expect(a.run).toMatchObject({ completed: true, rounds: 5, minRunning: 1 });
   });
 
   it('600m: db-1 fits (700m free → 100m), db-0 does not (400m free) → stalls with db-0 Pending', () => {
@@ -605,7 +625,7 @@ describe('whatIfRollout: a StatefulSet, highest ordinal first, one pod at a time
     const a = whatIfRollout(s, findWorkload(s, 'db', undefined, ['st'])!, {}, [
       { field: 'requests', resource: 'cpu', value: '600m' },
     ]);
-    expect(a.run).toMatchObject({ completed: false, rounds: 2, stall: { oldPods: 0, newRunning: 1, newPending: 1 } });
+    expect(a.run).toMatchObject({ completed: false, rounds: 4, stall: { oldPods: 0, newRunning: 1, newPending: 1 } });
     expect(a.run.stall!.blockers[0]).toMatch(/^Pending: 0\/1 nodes are available: 1 Insufficient cpu\./);
     expect(a.alternatives).toEqual([]);
   });
@@ -650,7 +670,7 @@ describe("whatIfLimitRange: stored-form defaulting, each workload's next pod, th
       after: { limitRange: 'fail', message: 'maximum cpu usage per Container is 1, but limit is 2' },
     });
     expect(a.patch).toBe(
-      `kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/0/max","value":{"cpu":"1"}}]'`,
+      `kubectl -n wi patch limitrange/defaults --type json -p '[{"op":"add","path":"/spec/limits/0/max","value":{"cpu":"1"}}]'`,
     );
   });
 
@@ -681,7 +701,7 @@ describe("whatIfLimitRange: stored-form defaulting, each workload's next pod, th
       }),
     ]);
     expect(a.patch).toBe(
-      `kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/0/defaultRequest/cpu","value":"250m"}]'`,
+      `kubectl -n wi patch limitrange/defaults --type json -p '[{"op":"add","path":"/spec/limits/0/defaultRequest/cpu","value":"250m"}]'`,
     );
   });
 
@@ -710,7 +730,7 @@ describe("whatIfLimitRange: stored-form defaulting, each workload's next pod, th
       message: 'maximum cpu usage per Pod is 1, but limit is 2',
     });
     expect(a.patch).toBe(
-      `kubectl -n wi patch limitrange defaults --type json -p '[{"op":"add","path":"/spec/limits/-","value":{"type":"Pod","max":{"cpu":"1"}}}]'`,
+      `kubectl -n wi patch limitrange/defaults --type json -p '[{"op":"add","path":"/spec/limits/-","value":{"type":"Pod","max":{"cpu":"1"}}}]'`,
     );
   });
 
@@ -744,7 +764,7 @@ describe("whatIfLimitRange: stored-form defaulting, each workload's next pod, th
       after: { limitRange: 'fail', message: 'maximum cpu usage per Container is 1, but limit is 2' },
     });
     expect(a.patch).toBe(
-      `echo '{"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"limits"},"spec":{"limits":[{"type":"Container","max":{"cpu":"1"}}]}}' | kubectl -n wi create -f -`,
+      `echo '{"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"limits","namespace":"wi"},"spec":{"limits":[{"type":"Container","max":{"cpu":"1"}}]}}' | kubectl apply -f -`,
     );
   });
 

@@ -1,5 +1,5 @@
 /** "what if node-3 goes down / is drained". */
-import { whatIfDrain } from '../../engine/whatif/index.ts';
+import { changeAnswerJson, whatIfDrain } from '../../engine/whatif/index.ts';
 import { notFound } from '../replies/not-found.ts';
 import { drainAnswer } from '../replies/whatif-drain.ts';
 import { needsState, visibilityOf, type QuestionOf } from './context.ts';
@@ -10,5 +10,8 @@ import { needsState, visibilityOf, type QuestionOf } from './context.ts';
 export const drain = needsState<QuestionOf<'drain'>>((q, { state, ctx, opts, withGaps }) => {
   const d = whatIfDrain(state, q.node, opts, q.how);
   if (!d) return notFound(`node ${q.node}`, []);
-  return withGaps(drainAnswer(state, d, q.how, visibilityOf(ctx)));
+  const vis = visibilityOf(ctx);
+  // The JSON names every namespace's pods: only for an asker who sees everything (the CLI, an operator).
+  const json = vis.seesEverything ? changeAnswerJson(d.converged, [], d.refusedEvictions) : undefined;
+  return withGaps({ ...drainAnswer(state, d, q.how, vis), ...(json ? { json } : {}) });
 });

@@ -1,9 +1,9 @@
 /** "roll out web (with 500m cpu)": a rollout what-if. */
-import { whatIfRollout } from '../../engine/whatif/index.ts';
+import { changeAnswerJson, rolloutFixes, whatIfRollout } from '../../engine/whatif/index.ts';
 import { MAX_ANSWER_PODS } from '../bounds.ts';
 import { notFound } from '../replies/not-found.ts';
 import { rolloutReply, rolloutTooLargeReply } from '../replies/whatif-rollout.ts';
-import { needsState, type QuestionOf } from './context.ts';
+import { needsState, visibilityOf, type QuestionOf } from './context.ts';
 import { askedNamespaces, workloadOf } from './workload.ts';
 
 export const rollout = needsState<QuestionOf<'rollout'>>((q, { state, ctx, opts, withGaps }) => {
@@ -14,5 +14,7 @@ export const rollout = needsState<QuestionOf<'rollout'>>((q, { state, ctx, opts,
   if (wanted > MAX_ANSWER_PODS / 5)
     return withGaps({ replies: [rolloutTooLargeReply(w, wanted)], namespaces: [w.namespace] });
   const a = whatIfRollout(state, w, opts, q.changes ?? []);
-  return withGaps({ replies: [rolloutReply(a)], namespaces: [w.namespace] });
+  // The JSON names every namespace's workloads: only for an asker who sees everything (the CLI, an operator).
+  const json = visibilityOf(ctx).seesEverything ? changeAnswerJson(a.converged, rolloutFixes(a)) : undefined;
+  return withGaps({ replies: [rolloutReply(a)], namespaces: [w.namespace], json });
 });

@@ -65,6 +65,7 @@ export function limitRangeReply(a: LimitRangeChangeAnswer): Reply {
       );
     }
   }
+  for (const e of a.sideEffects.slice(0, 5)) r.lines.push(`Side effect: ${e}.`);
   r.lines.push(
     `Existing pods are untouched: LimitRanger checks pods only when they are created — the ${a.existingPods} running in ${a.namespace} keep running${broken.length ? '; a refused workload fails at its next pod (rollout, rescale, eviction)' : ''}.`,
   );
@@ -75,6 +76,7 @@ export function limitRangeReply(a: LimitRangeChangeAnswer): Reply {
       change: a.patch,
       verified: true,
       outcome: `${f.fits} default pods fit; no workload's next pod newly refused`,
+      sideEffects: a.sideEffects,
     });
   }
   return r;

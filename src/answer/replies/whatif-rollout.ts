@@ -34,7 +34,7 @@ export function rolloutReply(a: RolloutAnswer): Reply {
   const run = a.run;
   if (run.completed) {
     r.lines.push(
-      `✓ Completes in ${run.rounds} round${run.rounds === 1 ? '' : 's'}: at most ${run.peakPods} pods at once, never fewer than ${run.minRunning} running.`,
+      `✓ Completes in ${run.rounds} controller step${run.rounds === 1 ? '' : 's'}: at most ${run.peakPods} pods at once, never fewer than ${run.minRunning} running.`,
     );
     if (run.refusedCreates)
       r.lines.push(
@@ -43,7 +43,7 @@ export function rolloutReply(a: RolloutAnswer): Reply {
   } else if (run.stall) {
     const s = run.stall;
     r.lines.push(
-      `✗ Stalls after ${run.rounds} round${run.rounds === 1 ? '' : 's'}: ${s.newRunning} of ${a.target} new pods running, ${s.oldPods} old still running${s.newPending ? `, ${s.newPending} new Pending` : ''}.`,
+      `✗ Stalls after ${run.rounds} controller step${run.rounds === 1 ? '' : 's'}: ${s.newRunning} of ${a.target} new pods running, ${s.oldPods} old still running${s.newPending ? `, ${s.newPending} new Pending` : ''}.`,
     );
     for (const b of s.blockers.slice(0, 3)) r.lines.push(`   ${b}`);
   }
@@ -58,7 +58,7 @@ export function rolloutReply(a: RolloutAnswer): Reply {
         summary: label,
         change: alt.patch,
         verified: true,
-        outcome: `completes in ${alt.run.rounds} round${alt.run.rounds === 1 ? '' : 's'}, never fewer than ${alt.run.minRunning} running`,
+        outcome: `completes in ${alt.run.rounds} controller step${alt.run.rounds === 1 ? '' : 's'}, never fewer than ${alt.run.minRunning} running`,
       });
     } else
       r.lines.push(

@@ -253,6 +253,10 @@ export function applyChange(input: Snapshot, c: Change, opts: ApplyOptions = {})
         next = c.type === 'merge' ? mergePatch(o, c.body) : strategicMerge(o, c.body);
       }
       if (!isRecord(next) || !isRecord(next.metadata)) return fail("Object 'metadata' is missing");
+      // The registry defaults what it stores (SetDefaults_LimitRangeItem: default from max, defaultRequest
+      // from default then max).
+      const stored = next as KObject;
+      if (isKind(stored, 'LimitRange') && Array.isArray(stored.spec?.limits)) next = defaultLimitRange(stored);
       const err = update(state, o, next as KObject);
       if (err) return fail(err);
       touched.push(c.target);

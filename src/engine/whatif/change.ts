@@ -89,7 +89,12 @@ export function whatIfChange(
  * workload the controllers touched (wanted, admitted, scheduled, the refusal that stops it, whether it
  * stalls), and the fixes in `diagnose --json`'s shape when the what-if leaves something failing.
  */
-export function changeAnswerJson(a: ChangeAnswer, fixes: readonly VerifiedFix[] = []): WhatifJson {
+export function changeAnswerJson(
+  a: ChangeAnswer,
+  fixes: readonly VerifiedFix[] = [],
+  /** A drain's evictions a PodDisruptionBudget refuses (429): the pods stay on the cordoned node. */
+  evictionsRefused: readonly { pod: string; pdb: string; message: string }[] = [],
+): WhatifJson {
   return {
     change: { ...a.change, command: a.command },
     ...(a.refused ? { refused: a.refused } : {}),
@@ -111,6 +116,9 @@ export function changeAnswerJson(a: ChangeAnswer, fixes: readonly VerifiedFix[] 
     nowScheduled: a.nowScheduled,
     evicted: a.evicted,
     preempted: a.preempted,
+    ...(evictionsRefused.length
+      ? { evictionsRefused: evictionsRefused.map((e) => ({ pod: e.pod, pdb: e.pdb, message: e.message })) }
+      : {}),
     fixes: [...fixes],
   };
 }
@@ -139,5 +147,7 @@ export interface WhatifJson {
   nowScheduled: { pod: string; node: string }[];
   evicted: string[];
   preempted: { pod: string; by: string; node: string }[];
+  /** A drain's evictions refused by a PodDisruptionBudget (kubectl drain retries them every 5 s). */
+  evictionsRefused?: { pod: string; pdb: string; message: string }[];
   fixes: VerifiedFix[];
 }

@@ -4,12 +4,16 @@ import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
 import { Quantity, byteCompare } from '../../quantity.ts';
 import { clone, defaultLimitRange } from '../defaults.ts';
 import { refOf } from '../fixes.ts';
-import { isTerminal, podRequests } from '../pod-resources.ts';
+import { isTerminal, podQOS, podRequests } from '../pod-resources.ts';
 import { nodeInfoIndex } from '../scheduler/node-info.ts';
 import type { SimOptions } from '../simulate.ts';
 import { expandWorkload } from '../workloads.ts';
 import { countFits, type FitCount } from '../headroom.ts';
 import { admitObject } from '../admit.ts';
+import { renderCommand } from '../changes/command.ts';
+import type { Change } from '../changes/types.ts';
+import type { VerifiedFix } from '../fixes/types.ts';
+import { type ChangeAnswer, whatIfChange } from './change.ts';
 import { workloadPods } from './shared.ts';
 
 export type LimitRangeField = 'min' | 'max' | 'default' | 'defaultRequest' | 'maxLimitRequestRatio';
@@ -40,6 +44,9 @@ export interface LimitRangeWorkloadCheck {
   perPodAfter: Record<string, string>;
   before: LimitVerdict;
   after: LimitVerdict;
+  /** The QoS class of its next pod before → after (a default that gives a BestEffort pod requests moves it). */
+  qosBefore: string | null;
+  qosAfter: string | null;
 }
 
 export interface LimitRangeChangeAnswer {
@@ -61,8 +68,14 @@ export interface LimitRangeChangeAnswer {
   workloads: LimitRangeWorkloadCheck[];
   /** Live pods in the namespace: LimitRanger validates only new pods, these keep running. */
   existingPods: number;
-  /** The change as a command. */
+  /** The change as its one command (engine/changes renderCommand of `change`). */
   patch: string;
+  /** The change: a JSON patch of the LimitRange, or `kubectl apply` of a new one. */
+  change: Change;
+  /** The change converged: controllers short of pods (refused before) retry against the new LimitRange. */
+  converged: ChangeAnswer;
+  /** What else the edit does: workloads whose new pods stop being BestEffort (and the quota that counts them). */
+  sideEffects: string[];
 }
 
 function quantityStrings(list: Record<string, unknown> | null | undefined): Record<string, string> {
@@ -147,16 +160,16 @@ function checkWorkload(
   state: Snapshot,
   w: Workload & KObject,
   opts: SimOptions,
-): { verdict: LimitVerdict; perPod: Record<string, string> } {
+): { verdict: LimitVerdict; perPod: Record<string, string>; qos: string | null } {
   const nodes = state.list('Node').slice(0, 1);
   const exp = expandWorkload(w as Workload, { replicas: 1, nodes });
   for (const claim of exp.claims) {
     if (state.get('PersistentVolumeClaim', claim.metadata.namespace, claim.metadata.name ?? '')) continue;
     const a = admitObject(claim, state, { ...opts, dryRun: true });
-    if (a.layer === 'limitrange') return { verdict: limitVerdict(a), perPod: {} };
+    if (a.layer === 'limitrange') return { verdict: limitVerdict(a), perPod: {}, qos: null };
   }
   const pod = exp.pods[0];
-  if (!pod) return { verdict: { limitRange: 'pass' }, perPod: {} };
+  if (!pod) return { verdict: { limitRange: 'pass' }, perPod: {}, qos: null };
   const a = admitObject(pod, state, { ...opts, dryRun: true });
   const req = podRequests(a.object);
   const perPod: Record<string, string> = {};
@@ -164,7 +177,53 @@ function checkWorkload(
     const v = req.get(k);
     if (v) perPod[k] = v.toString();
   }
-  return { verdict: limitVerdict(a), perPod };
+  return { verdict: limitVerdict(a), perPod, qos: a.layer === 'limitrange' ? null : podQOS(a.object) };
+}
+
+/** The BestEffort / NotBestEffort scope of a quota (spec.scopes or scopeSelector), or null. */
+function bestEffortScope(q: KObject): 'BestEffort' | 'NotBestEffort' | null {
+  const spec = (q.spec ?? {}) as {
+    scopes?: string[] | null;
+    scopeSelector?: { matchExpressions?: { scopeName?: string; operator?: string }[] | null } | null;
+  };
+  const names = [
+    ...(spec.scopes ?? []),
+    ...(spec.scopeSelector?.matchExpressions ?? [])
+      .filter((e) => e.operator === undefined || e.operator === 'Exists')
+      .map((e) => e.scopeName ?? ''),
+  ];
+  if (names.includes('BestEffort')) return 'BestEffort';
+  if (names.includes('NotBestEffort')) return 'NotBestEffort';
+  return null;
+}
+
+/**
+ * A default that gives a BestEffort pod requests or limits makes it Burstable (or Guaranteed): a quota
+ * scoped BestEffort stops counting its new pods and one scoped NotBestEffort starts (the quota evaluator's
+ * scope match, pkg/quota/v1/evaluator/core/pods.go podMatchesScopeFunc).
+ */
+function qosSideEffects(state: Snapshot, namespace: string, workloads: readonly LimitRangeWorkloadCheck[]): string[] {
+  const scoped = state
+    .list('ResourceQuota', namespace)
+    .map((q) => ({ name: q.metadata.name ?? '', scope: bestEffortScope(q) }))
+    .sort((a, b) => byteCompare(a.name, b.name));
+  const from = scoped.filter((q) => q.scope === 'BestEffort').map((q) => q.name);
+  const to = scoped.filter((q) => q.scope === 'NotBestEffort').map((q) => q.name);
+  const out: string[] = [];
+  for (const w of workloads) {
+    if (w.qosBefore !== 'BestEffort' || !w.qosAfter || w.qosAfter === 'BestEffort') continue;
+    const req = Object.entries(w.perPodAfter)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(' / ');
+    const quotas =
+      from.length || to.length
+        ? `: counted by ${to.length ? `${to.join(', ')} (NotBestEffort)` : 'no NotBestEffort quota'} instead of ${from.length ? `${from.join(', ')} (BestEffort)` : 'no BestEffort quota'}`
+        : '';
+    out.push(
+      `new pods of ${w.ref} stop being BestEffort (now ${w.qosAfter}${req ? `, ${req} requested` : ''})${quotas}; its ${w.pods} running pod${w.pods === 1 ? '' : 's'} stay${w.pods === 1 ? 's' : ''} BestEffort until re-created`,
+    );
+  }
+  return out;
 }
 
 function jsonPointer(s: string): string {
@@ -249,29 +308,44 @@ export function whatIfLimitRange(
         perPodAfter: after.perPod,
         before: before.verdict,
         after: after.verdict,
+        qosBefore: before.qos,
+        qosAfter: after.qos,
       });
     }
   }
   let existingPods = 0;
   for (const p of state.iterate('Pod', namespace)) if (!isTerminal(p)) existingPods++;
 
-  let patch: string;
+  let change: Change;
   if (!existing) {
-    const body = JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'LimitRange',
-      metadata: { name },
-      spec: { limits: [{ type: itemType, [field]: { [resource]: v } }] },
-    });
-    patch = `echo '${body}' | kubectl -n ${namespace} create -f -`;
+    change = {
+      kind: 'apply',
+      objects: [
+        {
+          apiVersion: 'v1',
+          kind: 'LimitRange',
+          metadata: { name, namespace },
+          spec: { limits: [{ type: itemType, [field]: { [resource]: v } }] },
+        },
+      ],
+    };
   } else {
     const op = !itemExisted
       ? { op: 'add', path: '/spec/limits/-', value: { type: itemType, [field]: { [resource]: v } } }
       : !mapExisted
         ? { op: 'add', path: `/spec/limits/${idx}/${field}`, value: { [resource]: v } }
         : { op: 'add', path: `/spec/limits/${idx}/${field}/${jsonPointer(resource)}`, value: v };
-    patch = `kubectl -n ${namespace} patch limitrange ${name} --type json -p '${JSON.stringify([op])}'`;
+    change = { kind: 'patch', target: { kind: 'LimitRange', namespace, name }, type: 'json', body: [op] };
   }
+  const patch = renderCommand(change);
+  // The edit converged: running pods are not re-admitted (admission acts on create and update only); the
+  // controllers of the namespace that are short of pods retry, and their new pods meet the new LimitRange.
+  const converged: ChangeAnswer = invalid.length
+    ? {
+        ...whatIfChange(state, change, { maxSteps: 0 }),
+        refused: `LimitRange "${name}" is invalid: ${invalid.join(', ')}`,
+      }
+    : whatIfChange(state, change, { ...opts, resync: { namespaces: [namespace] } });
   return {
     namespace,
     limitRange: name,
@@ -288,5 +362,30 @@ export function whatIfLimitRange(
     workloads,
     existingPods,
     patch,
+    change,
+    converged,
+    sideEffects: qosSideEffects(state, namespace, workloads),
   };
+}
+
+/** The LimitRange edit as a fix in diagnose's shape: verified when no workload's next pod is newly refused. */
+export function limitRangeFixes(a: LimitRangeChangeAnswer): VerifiedFix[] {
+  if (a.invalid.length) return [];
+  const broken = a.workloads.filter((w) => w.before.limitRange === 'pass' && w.after.limitRange === 'fail');
+  const stalled = a.converged.workloads.filter((w) => !w.complete);
+  const verified = broken.length === 0 && !(a.defaultPodAfter.message && !a.defaultPodBefore.message);
+  return [
+    {
+      who: 'platform',
+      summary: `${a.created ? 'create' : 'set'} LimitRange ${a.limitRange} ${a.type} ${a.field}.${a.resource} ${a.created ? '=' : 'to'} ${a.to}`,
+      change: a.patch,
+      verified,
+      outcome: verified
+        ? `${a.defaultPodAfter.fits} default pods fit; no workload's next pod newly refused${stalled.length ? `; still short: ${stalled.map((w) => `${w.namespace}/${w.name}`).join(', ')}` : ''}`
+        : broken.length
+          ? `new pods of ${broken.map((w) => w.ref).join(', ')} would be refused: ${broken[0]!.after.message ?? ''}`
+          : `a pod with no resources would be refused: ${a.defaultPodAfter.message ?? ''}`,
+      sideEffects: a.sideEffects,
+    },
+  ];
 }

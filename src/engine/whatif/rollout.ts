@@ -1,17 +1,34 @@
-/** "roll out web (with 500m cpu)". */
-import type { Deployment, ReplicaSet, Workload } from '../../k8s/objects.ts';
+/**
+ * "roll out web (with 500m cpu)": the template change as its one command (engine/changes), converged
+ * through the controllers (engine/converge.ts) with the workload's own strategy and, when it stalls, with
+ * maxSurge 0 / growing maxUnavailable and Recreate.
+ */
+import type { Deployment, Workload } from '../../k8s/objects.ts';
 import type { KObject, Snapshot } from '../../k8s/snapshot.ts';
-import { Quantity, byteCompare } from '../../quantity.ts';
+import { Quantity } from '../../quantity.ts';
 import { clone } from '../defaults.ts';
-import { releasePod } from '../release.ts';
-import { schedulePod, bindPod } from '../scheduler/schedule.ts';
 import { nodeInfoIndex } from '../scheduler/node-info.ts';
-import { simulateWorkloadPods, type SimOptions, type SimResult } from '../simulate.ts';
-import { podTemplateHash, surgeBudget, workloadTemplate } from '../workloads.ts';
-import { admitObject, commitAdmission } from '../admit.ts';
+import type { SimOptions } from '../simulate.ts';
+import { surgeBudget, workloadTemplate } from '../workloads.ts';
+import { admitObject } from '../admit.ts';
 import { renderCommand } from '../changes/command.ts';
-import type { Change } from '../changes/types.ts';
-import { tally, emptyTally, workloadPods, perPodOf, type PodTally, type WorkloadRef, targetOf } from './shared.ts';
+import type { Change, ObjectRef } from '../changes/types.ts';
+import { controllerOf } from '../controllers/context.ts';
+import { equalIgnoreHash } from '../controllers/deployment.ts';
+import type { VerifiedFix } from '../fixes/types.ts';
+import { type ChangeAnswer, whatIfChange } from './change.ts';
+import {
+  emptyTally,
+  outcomeFor,
+  ownedBy,
+  perPodOf,
+  probePod,
+  replicaSetRefs,
+  targetOf,
+  workloadPods,
+  type PodTally,
+  type WorkloadRef,
+} from './shared.ts';
 
 export type TemplateChange =
   | { field: 'requests' | 'limits'; resource: string; value: string; container?: string }
@@ -172,295 +189,190 @@ export interface RolloutAnswer {
   command: string;
   /** Set when the kind does not roll out a template (ReplicaSet, Job, DaemonSet, CronJob). */
   unsupported?: string;
-}
-
-/** The lines that say why a new pod is not running: quota numbers, LimitRange or scheduler text. */
-function blockersOf(results: SimResult[], pendingMessages: Iterable<string>): string[] {
-  const out: string[] = [];
-  for (const r of results) {
-    if (r.kind !== 'Pod' || r.admission.allowed) continue;
-    const f = r.detail.admission.quota?.failure;
-    let line: string;
-    if (f?.type === 'exceeded') {
-      line = f.exceeded
-        .map(
-          (k) =>
-            `${f.quota} ${k}: ${f.used.get(k)?.toString() ?? '0'} of ${f.hard.get(k)?.toString() ?? '?'} used, a new pod needs ${f.requested.get(k)?.toString() ?? '?'}`,
-        )
-        .join('; ');
-    } else
-      line = `${r.admission.layer === 'limitrange' ? 'LimitRange: ' : ''}${(r.admission.message ?? '').replace(/^pods "[^"]*" is forbidden: /, '')}`;
-    if (!out.includes(line)) out.push(line);
-  }
-  for (const m of pendingMessages) if (!out.includes(`Pending: ${m}`)) out.push(`Pending: ${m}`);
-  return out;
-}
-
-interface RolloutSim {
-  fork: Snapshot;
-  ns: string;
-  old: Set<string>;
-  created: string[];
-  pending: Map<string, string>;
-  opts: SimOptions;
-}
-
-function running(sim: RolloutSim, name: string): boolean {
-  return !!sim.fork.get('Pod', sim.ns, name)?.spec.nodeName;
-}
-
-/** The scheduler retries Pending pods as room frees. */
-function retryPending(sim: RolloutSim, names: Iterable<string>): void {
-  for (const n of names) {
-    const p = sim.fork.get('Pod', sim.ns, n);
-    if (!p || p.spec.nodeName) continue;
-    const r = schedulePod(sim.fork, p, { k8sVersion: sim.opts.k8sVersion, draEnabled: sim.opts.draEnabled });
-    if (r.scheduled && r.node) {
-      bindPod(sim.fork, p, r.node);
-      sim.pending.delete(n);
-    } else sim.pending.set(n, r.message ?? 'not scheduled');
-  }
-}
-
-/** Creates pods of `owner` (a ReplicaSet, or a StatefulSet ordinal), records what ran and what waits. */
-function createPods(sim: RolloutSim, owner: Workload, count: number, seed: { n: number }): SimResult[] {
-  const results: SimResult[] = [];
-  simulateWorkloadPods(sim.fork, owner, { ...sim.opts, namespace: sim.ns }, results, [], seed, count);
-  const pods = results.filter((r) => r.kind === 'Pod');
-  for (const r of pods) {
-    if (!r.admission.allowed) continue;
-    sim.created.push(r.name);
-    if (!r.scheduling?.scheduled) sim.pending.set(r.name, r.scheduling?.message ?? 'not scheduled');
-  }
-  return pods;
+  /** The template change converged with the workload's own strategy: its outcome per workload. */
+  converged: ChangeAnswer;
 }
 
 /**
- * The ReplicaSet controller's choice when scaling down (ActivePodsWithRanks): unassigned before
- * assigned, then pods doubled up on a node with more of their siblings, then by name.
+ * A rollout converged (engine/converge.ts): the template change — with `strategy` set first when it is an
+ * alternative — applied, then the Deployment controller (controllers/deployment.ts, after upstream
+ * pkg/controller/deployment/rolling.go rolloutRolling and recreate.go rolloutRecreate) or the StatefulSet
+ * controller drives it, the ReplicaSet controller creates the pods through admission, the scheduler binds
+ * them. The run's figures are read off the controllers' events in order.
  */
-function removeOld(sim: RolloutSim, count: number, unhealthyOnly: boolean): number {
-  const perNode = new Map<string, number>();
-  for (const n of sim.old) {
-    const node = sim.fork.get('Pod', sim.ns, n)?.spec.nodeName;
-    if (node) perNode.set(node, (perNode.get(node) ?? 0) + 1);
-  }
-  const nodeOf = (n: string) => sim.fork.get('Pod', sim.ns, n)?.spec.nodeName ?? null;
-  const order = [...sim.old].sort((a, b) => {
-    const na = nodeOf(a);
-    const nb = nodeOf(b);
-    if (!na !== !nb) return na ? 1 : -1;
-    return (na && nb ? (perNode.get(nb) ?? 0) - (perNode.get(na) ?? 0) : 0) || byteCompare(a, b);
-  });
-  let removed = 0;
-  for (const n of order) {
-    if (removed >= count) break;
-    if (unhealthyOnly && running(sim, n)) continue;
-    const p = sim.fork.get('Pod', sim.ns, n);
-    if (p) releasePod(sim.fork, p, sim.opts.now);
-    sim.old.delete(n);
-    sim.pending.delete(n);
-    removed++;
-  }
-  return removed;
+function convergeRollout(
+  state: Snapshot,
+  w: WorkloadRef,
+  change: Change,
+  setting: RolloutSetting,
+  own: boolean,
+  opts: SimOptions,
+): { run: RolloutRun; converged: ChangeAnswer } {
+  const also: Change[] = own
+    ? []
+    : [
+        setting.strategy === 'Recreate'
+          ? { kind: 'rolloutStrategy', target: targetOf(w), strategy: 'Recreate' }
+          : {
+              kind: 'rolloutStrategy',
+              target: targetOf(w),
+              strategy: 'RollingUpdate',
+              maxSurge: setting.maxSurge,
+              maxUnavailable: setting.maxUnavailable,
+            },
+      ];
+  const objects = [targetOf(w), ...replicaSetRefs(state, w)];
+  const converged = whatIfChange(state, change, { ...opts, resync: { namespaces: [], objects } }, also);
+  return { run: runOf(state, w, converged, setting), converged };
 }
 
-function newRun(setting: RolloutSetting, sim: RolloutSim): RolloutRun {
-  return {
+/** The ReplicaSet (or the StatefulSet itself) whose pods are of the template the change left. */
+function newOwner(a: ChangeAnswer, w: WorkloadRef): string | null {
+  if (w.kind !== 'Deployment') return `${w.kind}/${w.name}`;
+  const d = a.state.get('Deployment', w.namespace, w.name) as (Deployment & KObject) | undefined;
+  if (!d) return null;
+  for (const rs of a.state.iterate('ReplicaSet', w.namespace)) {
+    const o = controllerOf(rs);
+    if (o?.kind === 'Deployment' && o.name === w.name && equalIgnoreHash(rs.spec.template, d.spec.template))
+      return `ReplicaSet/${rs.metadata.name ?? ''}`;
+  }
+  return null;
+}
+
+function runOf(state: Snapshot, w: WorkloadRef, a: ChangeAnswer, setting: RolloutSetting): RolloutRun {
+  const old = workloadPods(state, w);
+  const mine = (o: ObjectRef) => ownedBy(a.state, o, w) || ownedBy(state, o, w);
+  const fresh = newOwner(a, w);
+  const isNew = (o: ObjectRef) => fresh !== null && `${o.kind}/${o.name}` === fresh;
+  const run: RolloutRun = {
     ...setting,
     completed: false,
-    rounds: 0,
-    peakPods: sim.old.size,
-    minRunning: [...sim.old].filter((n) => running(sim, n)).length,
+    rounds: a.steps,
+    peakPods: old.length,
+    minRunning: old.filter((p) => !!p.spec.nodeName).length,
     refusedCreates: 0,
     firstRound: emptyTally(),
   };
-}
-
-function countRefusals(run: RolloutRun, results: SimResult[]): void {
-  for (const r of results) {
-    if (r.admission.allowed) continue;
-    run.refusedCreates++;
-    run.firstRefusal ??= { message: r.admission.message ?? '', layer: r.admission.layer };
-  }
-}
-
-function stallOf(sim: RolloutSim, last: SimResult[]): NonNullable<RolloutRun['stall']> {
-  const newRunning = sim.created.filter((n) => running(sim, n)).length;
-  return {
-    oldPods: sim.old.size,
-    newRunning,
-    newPending: sim.created.length - newRunning,
-    blockers: blockersOf(last, new Set(sim.created.filter((n) => sim.pending.has(n)).map((n) => sim.pending.get(n)!))),
-  };
-}
-
-/** A rollout's working state: a fork of the cluster, and the workload's pods as they are now (the old ones). */
-function newRolloutSim(state: Snapshot, w: WorkloadRef, opts: SimOptions): RolloutSim {
-  return {
-    fork: state.fork(),
-    ns: w.namespace,
-    old: new Set(workloadPods(state, w).map((p) => p.metadata.name ?? '')),
-    created: [],
-    pending: new Map(),
-    opts,
-  };
-}
-
-/**
- * A Deployment's rollout as its controller drives it (pkg/controller/deployment/rolling.go,
- * recreate.go), one round per sync: NewRSNewReplicas scales the new ReplicaSet up to at most
- * replicas + maxSurge pods in all; the ReplicaSet controller creates the missing pods (each through
- * admission — quota counts the old pods still there — and the scheduler); reconcileOldReplicaSets scales
- * the old ones down while at least replicas − maxUnavailable pods stay available (unhealthy old pods
- * first). A pod counts as available once bound to a node (minReadySeconds and probes are not modelled).
- * It stops when nothing moves.
- */
-function simulateDeploymentRollout(
-  state: Snapshot,
-  w: WorkloadRef,
-  next: Deployment & KObject,
-  setting: RolloutSetting,
-  opts: SimOptions,
-): RolloutRun {
-  const ns = w.namespace;
-  const sim = newRolloutSim(state, w, opts);
-  const R = Math.max(0, next.spec.replicas ?? 1);
-  const run = newRun(setting, sim);
-  // The new ReplicaSet, as the deployment controller makes it: the template plus pod-template-hash.
-  const tpl = clone(next.spec.template);
-  const hash = podTemplateHash(tpl);
-  const labels = { ...(tpl.metadata?.labels ?? {}), 'pod-template-hash': hash };
-  const rsObj: ReplicaSet = {
-    apiVersion: 'apps/v1',
-    kind: 'ReplicaSet',
-    metadata: {
-      name: `${w.name}-${hash}`,
-      namespace: ns,
-      labels,
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: w.name, controller: true }],
-    },
-    spec: {
-      replicas: 0,
-      selector: {
-        ...(next.spec.selector ?? {}),
-        matchLabels: { ...(next.spec.selector?.matchLabels ?? {}), 'pod-template-hash': hash },
-      },
-      template: { ...tpl, metadata: { ...(tpl.metadata ?? {}), labels } },
-    },
-  };
-  const rsAdm = admitObject(rsObj, sim.fork, { ...opts });
-  if (!rsAdm.allowed) {
-    run.rounds = 1;
-    run.stall = {
-      oldPods: sim.old.size,
-      newRunning: 0,
-      newPending: 0,
-      blockers: [rsAdm.message ?? 'the new ReplicaSet is refused'],
-    };
+  if (a.refused) {
+    run.stall = { oldPods: old.length, newRunning: 0, newPending: 0, blockers: [a.refused] };
     return run;
   }
-  commitAdmission(sim.fork, rsAdm);
-  const rs = rsAdm.object;
-  const seed = { n: 9000 };
-  const newRunning = () => sim.created.filter((n) => running(sim, n)).length;
-  const oldRunning = () => [...sim.old].filter((n) => running(sim, n)).length;
-  let last: SimResult[] = [];
-
-  if (setting.strategy === 'Recreate') {
-    // Round 1: every old pod goes (the controller waits for them to be gone); round 2: all new ones.
-    removeOld(sim, sim.old.size, false);
-    run.minRunning = 0;
-    last = createPods(sim, rs, R, seed);
-    run.firstRound = tally(last);
-    countRefusals(run, last);
-    run.rounds = 2;
-    run.peakPods = Math.max(run.peakPods, sim.created.length);
-    if (newRunning() === R) run.completed = true;
-    else run.stall = stallOf(sim, last);
-    return run;
-  }
-
-  const minAvailable = R - setting.maxUnavailable;
-  let newSpec = 0;
-  const maxRounds = 2 * (R + sim.old.size) + 10;
-  for (let round = 1; round <= maxRounds; round++) {
-    const key = () => `${sim.old.size}/${newSpec}/${sim.created.length}/${newRunning()}/${oldRunning()}`;
-    const before = key();
-    run.rounds = round;
-    // NewRSNewReplicas: up to replicas + maxSurge pods in all, never more than replicas new ones.
-    const total = sim.old.size + newSpec;
-    if (total < R + setting.maxSurge) newSpec = Math.min(R, newSpec + (R + setting.maxSurge - total));
-    // The scheduler retries what waits; the ReplicaSet controller creates what is missing.
-    retryPending(sim, [...sim.created, ...sim.old]);
-    const results = newSpec > sim.created.length ? createPods(sim, rs, newSpec - sim.created.length, seed) : [];
-    if (round === 1) run.firstRound = tally(results);
-    if (results.length) last = results;
-    countRefusals(run, results);
-    run.peakPods = Math.max(run.peakPods, sim.old.size + sim.created.length);
-    // reconcileOldReplicaSets: how far the old ones may shrink.
-    if (sim.old.size > 0) {
-      const newAvail = newRunning();
-      const oldAvail = oldRunning();
-      const maxScaledDown = sim.old.size + newSpec - minAvailable - (newSpec - newAvail);
-      if (maxScaledDown > 0) {
-        // cleanupUnhealthyReplicas first, then scaleDownOldReplicaSetsForRollingUpdate.
-        removeOld(sim, Math.min(maxScaledDown, sim.old.size - oldAvail), true);
-        const available = oldAvail + newAvail;
-        if (available > minAvailable) removeOld(sim, Math.min(sim.old.size, available - minAvailable), false);
+  // Replay the controllers' events: pods of the workload that exist and that run, after each event.
+  const live = new Set(old.map((p) => `${w.namespace}/${p.metadata.name ?? ''}`));
+  const running = new Set(old.filter((p) => !!p.spec.nodeName).map((p) => `${w.namespace}/${p.metadata.name ?? ''}`));
+  const createdBy = new Map<string, ObjectRef>();
+  for (const c of a.created) if (mine(c.owner)) createdBy.set(c.pod, c.owner);
+  let total = old.length;
+  // Round 1 as the reply shows it: the first creates of the new pods, until the controller scales again.
+  let firstOpen = true;
+  let firstSeen = false;
+  const firstPods: string[] = [];
+  const newCreated = [...a.created].filter((c) => isNew(c.owner)).map((c) => c.pod);
+  for (const e of a.events) {
+    if ((e.type === 'ScaledUp' || e.type === 'ScaledDown') && e.object.name === w.name && firstSeen) firstOpen = false;
+    if (e.type === 'SuccessfulCreate' && mine(e.object)) {
+      total += e.count;
+      run.peakPods = Math.max(run.peakPods, total);
+      if (isNew(e.object) && firstOpen) {
+        firstSeen = true;
+        run.firstRound.attempted += e.count;
+        run.firstRound.admitted += e.count;
+        firstPods.push(...newCreated.splice(0, e.count));
       }
+    } else if (e.type === 'FailedCreate' && mine(e.object)) {
+      run.refusedCreates += e.count;
+      run.firstRefusal ??= { message: e.message, layer: e.layer ?? null };
+      if (isNew(e.object) && firstOpen) {
+        firstSeen = true;
+        run.firstRound.attempted += e.count;
+        run.firstRound.rejected += e.count;
+        const m = e.message.replace(/^pods "[^"]*"/, 'pods');
+        const r = run.firstRound.rejections.find((x) => x.message.replace(/^pods "[^"]*"/, 'pods') === m);
+        if (r) r.count += e.count;
+        else run.firstRound.rejections.push({ message: e.message, count: e.count, layer: e.layer ?? null });
+      }
+    } else if (e.type === 'Scheduled' && (live.has(e.pod) || createdBy.has(e.pod))) {
+      live.add(e.pod);
+      running.add(e.pod);
+    } else if ((e.type === 'Killing' || e.type === 'Preempted') && (live.has(e.pod) || createdBy.has(e.pod))) {
+      total--;
+      live.delete(e.pod);
+      running.delete(e.pod);
+      run.minRunning = Math.min(run.minRunning, running.size);
     }
-    run.minRunning = Math.min(run.minRunning, oldRunning() + newRunning());
-    if (sim.old.size === 0 && newSpec === R && newRunning() === R) {
-      run.completed = true;
-      break;
-    }
-    if (key() === before) break;
   }
-  if (!run.completed) run.stall = stallOf(sim, last);
+  // Where round 1's pods went: the first node each was bound to, or the scheduler's message.
+  for (const pod of firstPods) {
+    const bound = a.events.find((e) => e.type === 'Scheduled' && e.pod === pod);
+    if (bound && bound.type === 'Scheduled') {
+      run.firstRound.scheduled++;
+      run.firstRound.nodes[bound.node] = (run.firstRound.nodes[bound.node] ?? 0) + 1;
+    } else {
+      run.firstRound.pending++;
+      const f = a.events.find((e) => e.type === 'FailedScheduling' && e.pod === pod);
+      const m = f && f.type === 'FailedScheduling' ? f.message : 'not scheduled';
+      const x = run.firstRound.pendingMessages.find((y) => y.message === m);
+      if (x) x.count++;
+      else run.firstRound.pendingMessages.push({ message: m, count: 1 });
+    }
+  }
+  const out = outcomeFor(a, w);
+  run.completed = !!out?.complete;
+  if (run.completed || !out) return run;
+  const newPending = out.pending.filter((p) => {
+    const o = createdBy.get(p.pod);
+    return o ? isNew(o) : false;
+  });
+  const newRunning = Math.max(0, out.updated - newPending.length);
+  run.stall = {
+    oldPods: Math.max(0, out.pods - out.updated),
+    newRunning,
+    newPending: newPending.length,
+    blockers: blockersOf(a, w, newPending),
+  };
   return run;
 }
 
-/**
- * A StatefulSet's RollingUpdate: from the highest ordinal down, one pod deleted and re-created with the
- * new template, the next only once it runs. No surge: quota needs no room beyond the difference.
- */
-function simulateStatefulSetRollout(
-  state: Snapshot,
-  w: WorkloadRef,
-  next: Workload & KObject,
-  opts: SimOptions,
-): RolloutRun {
-  const ns = w.namespace;
-  const sim = newRolloutSim(state, w, opts);
-  const run = newRun({ strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1 }, sim);
-  const ordinal = (n: string) => Number(/-(\d+)$/.exec(n)?.[1] ?? -1);
-  const order = [...sim.old].sort((a, b) => ordinal(b) - ordinal(a));
-  let last: SimResult[] = [];
-  for (const name of order) {
-    run.rounds++;
-    const p = sim.fork.get('Pod', ns, name);
-    if (p) releasePod(sim.fork, p, opts.now);
-    sim.old.delete(name);
-    run.minRunning = Math.min(run.minRunning, [...sim.old, ...sim.created].filter((n) => running(sim, n)).length);
-    last = createPods(sim, next as Workload, 1, { n: ordinal(name) });
-    if (run.rounds === 1) run.firstRound = tally(last);
-    countRefusals(run, last);
-    if (!last.every((r) => r.admission.allowed && r.scheduling?.scheduled)) {
-      run.stall = stallOf(sim, last);
-      return run;
-    }
+/** The lines that say why the next new pod is not running: quota numbers, LimitRange or scheduler text. */
+function blockersOf(a: ChangeAnswer, w: WorkloadRef, pending: readonly { message: string }[]): string[] {
+  const out: string[] = [];
+  const d = a.state.get(w.kind, w.namespace, w.name) as (Workload & KObject) | undefined;
+  const out0 = outcomeFor(a, w);
+  if (d && out0?.failedCreate) {
+    // The next pod of the new template against the state the rollout stopped in.
+    const adm = admitObject(probePod({ ...w, object: d }), a.state, { dryRun: true });
+    const f = adm.quota?.failure;
+    if (!adm.allowed && f?.type === 'exceeded')
+      out.push(
+        f.exceeded
+          .map(
+            (k) =>
+              `${f.quota} ${k}: ${f.used.get(k)?.toString() ?? '0'} of ${f.hard.get(k)?.toString() ?? '?'} used, a new pod needs ${f.requested.get(k)?.toString() ?? '?'}`,
+          )
+          .join('; '),
+      );
+    else
+      out.push(
+        `${adm.layer === 'limitrange' ? 'LimitRange: ' : ''}${(adm.message ?? out0.failedCreate).replace(/^pods "[^"]*" is forbidden: /, '')}`,
+      );
   }
-  run.completed = true;
-  return run;
+  for (const p of pending) if (!out.includes(`Pending: ${p.message}`)) out.push(`Pending: ${p.message}`);
+  return out;
 }
 
+/** The strategy change's one command (engine/changes renderCommand). */
 function strategyPatch(w: WorkloadRef, s: RolloutSetting): string {
-  const body =
+  return renderCommand(
     s.strategy === 'Recreate'
-      ? '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'
-      : `{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":${s.maxSurge},"maxUnavailable":${s.maxUnavailable}}}}}`;
-  return `kubectl -n ${w.namespace} patch deploy ${w.name} --type merge -p '${body}'`;
+      ? { kind: 'rolloutStrategy', target: targetOf(w), strategy: 'Recreate' }
+      : {
+          kind: 'rolloutStrategy',
+          target: targetOf(w),
+          strategy: 'RollingUpdate',
+          maxSurge: s.maxSurge,
+          maxUnavailable: s.maxUnavailable,
+        },
+  );
 }
 
 /**
@@ -484,8 +396,9 @@ export function whatIfRollout(
     w.kind === 'Deployment' || w.kind === 'StatefulSet'
       ? Math.max(0, (next as Deployment).spec.replicas ?? 1)
       : replicas;
+  const templateChange = rolloutChange(w, changes, restartedAt);
   const base = {
-    command: renderCommand(rolloutChange(w, changes, restartedAt)),
+    command: renderCommand(templateChange),
     workload: w,
     replicas,
     target,
@@ -496,7 +409,8 @@ export function whatIfRollout(
     unknownContainers,
   };
   if (w.kind === 'StatefulSet') {
-    const run = simulateStatefulSetRollout(state, w, next, opts);
+    const setting: RolloutSetting = { strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1 };
+    const { run, converged } = convergeRollout(state, w, templateChange, setting, true, opts);
     const answer: RolloutAnswer = {
       ...base,
       strategy: 'RollingUpdate',
@@ -504,6 +418,7 @@ export function whatIfRollout(
       maxUnavailable: 1,
       surgeTally: run.firstRound,
       run,
+      converged,
     };
     if (!run.completed)
       answer.advice =
@@ -529,6 +444,7 @@ export function whatIfRollout(
       maxUnavailable: 0,
       surgeTally: run.firstRound,
       run,
+      converged: whatIfChange(state, templateChange, opts),
       unsupported: `A ${w.kind} does not roll out a new template: its new pods get it as they are created.`,
     };
   }
@@ -539,7 +455,7 @@ export function whatIfRollout(
     maxSurge: b.maxSurge,
     maxUnavailable: b.maxUnavailable,
   };
-  const run = simulateDeploymentRollout(state, w, d, setting, opts);
+  const { run, converged } = convergeRollout(state, w, templateChange, setting, true, opts);
   const answer: RolloutAnswer = {
     ...base,
     alternatives: [],
@@ -548,6 +464,7 @@ export function whatIfRollout(
     maxUnavailable: b.maxUnavailable,
     surgeTally: run.firstRound,
     run,
+    converged,
   };
   if (run.completed) return answer;
   // Replace in place: maxSurge 0, maxUnavailable from max(1, current) doubling up to replicas — the first that completes.
@@ -561,12 +478,17 @@ export function whatIfRollout(
     for (const u of candidates) {
       const s: RolloutSetting = { strategy: 'RollingUpdate', maxSurge: 0, maxUnavailable: u };
       if (s.maxSurge === setting.maxSurge && s.maxUnavailable === setting.maxUnavailable) continue;
-      lastTried = { setting: s, patch: strategyPatch(w, s), run: simulateDeploymentRollout(state, w, d, s, opts) };
+      const r = convergeRollout(state, w, templateChange, s, false, opts);
+      lastTried = { setting: s, patch: strategyPatch(w, s), run: r.run };
       if (lastTried.run.completed) break;
     }
     if (lastTried) tried.push(lastTried);
     const rec: RolloutSetting = { strategy: 'Recreate', maxSurge: 0, maxUnavailable: R };
-    tried.push({ setting: rec, patch: strategyPatch(w, rec), run: simulateDeploymentRollout(state, w, d, rec, opts) });
+    tried.push({
+      setting: rec,
+      patch: strategyPatch(w, rec),
+      run: convergeRollout(state, w, templateChange, rec, false, opts).run,
+    });
   }
   answer.alternatives = tried;
   const ok = tried.find((t) => t.run.completed);
@@ -576,4 +498,24 @@ export function whatIfRollout(
       : `Set strategy.rollingUpdate.maxSurge: 0 with maxUnavailable: ${ok.setting.maxUnavailable} (replace in place)${tried.some((t) => t.setting.strategy === 'Recreate' && t.run.completed) ? ', or strategy Recreate' : ''}.`
     : 'No strategy completes: the new pods do not fit even with every old pod gone — make room or lower their requests.';
   return answer;
+}
+
+/** The settings that complete the rollout, as fixes in diagnose's shape (each converged). */
+export function rolloutFixes(a: RolloutAnswer): VerifiedFix[] {
+  return a.alternatives
+    .filter((alt) => alt.run.completed)
+    .map((alt) => ({
+      who: 'app-team' as const,
+      summary:
+        alt.setting.strategy === 'Recreate'
+          ? `strategy Recreate (all ${a.target} down at once)`
+          : `maxSurge 0, maxUnavailable ${alt.setting.maxUnavailable} (replace in place)`,
+      change: alt.patch,
+      verified: true,
+      outcome: `completes in ${alt.run.rounds} controller step${alt.run.rounds === 1 ? '' : 's'}, never fewer than ${alt.run.minRunning} running`,
+      sideEffects:
+        alt.setting.strategy === 'Recreate'
+          ? [`all ${a.target} pods of ${a.workload.namespace}/${a.workload.name} are down together`]
+          : [],
+    }));
 }

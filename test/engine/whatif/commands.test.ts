@@ -11,6 +11,7 @@ import {
   requestsChange,
   rolloutChange,
   whatIfDrain,
+  whatIfLimitRange,
   whatIfQuota,
   whatIfRequests,
   whatIfRollout,
@@ -36,6 +37,26 @@ describe('what-if commands parse back to their change', () => {
       'quota',
       () => whatIfQuota(demo, 'team-a', 'team-quota', 'pods', '14', opts)!.converged,
       `kubectl -n team-a patch resourcequota/team-quota --type merge -p '{"spec":{"hard":{"pods":"14"}}}'`,
+    ],
+    [
+      'drain',
+      () => whatIfDrain(demo, 'general-a-1', opts)!.converged,
+      'kubectl drain general-a-1 --ignore-daemonsets --delete-emptydir-data',
+    ],
+    [
+      'limitrange (an existing LimitRange: a JSON patch)',
+      () => whatIfLimitRange(demo, 'team-a', 'defaults', 'max', 'Container', 'cpu', '4', opts)!.converged,
+      `kubectl -n team-a patch limitrange/defaults --type json -p '[{"op":"add","path":"/spec/limits/0/max/cpu","value":"4"}]'`,
+    ],
+    [
+      'limitrange (none yet: kubectl apply of a new one)',
+      () => whatIfLimitRange(demo, 'kube-system', undefined, 'max', 'Container', 'cpu', '4', opts)!.converged,
+      `echo '{"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"limits","namespace":"kube-system"},"spec":{"limits":[{"type":"Container","max":{"cpu":"4"}}]}}' | kubectl apply -f -`,
+    ],
+    [
+      'rollout',
+      () => whatIfRollout(demo, api, opts, [{ field: 'requests', resource: 'cpu', value: '770m' }]).converged,
+      'kubectl -n team-a set resources deploy/api -c api --requests=cpu=770m',
     ],
   ])('%s', (_, run, command) => {
     const a = run();
