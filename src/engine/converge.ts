@@ -6,7 +6,7 @@
  * on the next step. One step runs every controller once over what is queued, as their work queues would;
  * it ends when no queue has work (a fixpoint) or after `maxSteps` (reported: `bounded`).
  */
-import type { Pod } from '../k8s/objects.ts';
+import type { Pod, PodTemplate } from '../k8s/objects.ts';
 import type { Snapshot } from '../k8s/snapshot.ts';
 import { applyChange } from './changes/apply.ts';
 import type { Change, ObjectRef } from './changes/types.ts';
@@ -21,7 +21,7 @@ import {
   refKey,
 } from './controllers/context.ts';
 import { findNewReplicaSet, replicaSetsOf, syncDeployment } from './controllers/deployment.ts';
-import { syncDaemonSet } from './controllers/daemon_set.ts';
+import { daemonWanted, syncDaemonSet } from './controllers/daemon_set.ts';
 import { syncJob, wantedActive } from './controllers/job.ts';
 import { syncReplicaSet } from './controllers/replica_set.ts';
 import { runScheduler } from './controllers/scheduler.ts';
@@ -272,7 +272,7 @@ function outcomeOf(ctx: ControllerContext, r: ObjectRef): WorkloadOutcome | null
   if (r.kind === 'Job') {
     const succeeded = ctx.podsOf({ ...r, namespace: ns }).filter((p) => p.status?.phase === 'Succeeded').length;
     wanted = wantedActive(spec, succeeded);
-  } else if (r.kind === 'DaemonSet') wanted = pods.length + (lastFailedCreate(ctx, [r]) ? 1 : 0);
+  } else if (r.kind === 'DaemonSet') wanted = daemonWanted(ctx.state.list('Node'), spec.template as PodTemplate);
   else wanted = Math.max(0, spec.replicas ?? 1);
   if (r.kind === 'StatefulSet') {
     const hash = podTemplateHash(spec.template);

@@ -29,6 +29,22 @@ export function shouldRun(pod: Pod, node: Node): boolean {
   return findUntoleratedTaint(node.spec?.taints ?? [], pod.spec.tolerations ?? []) === null;
 }
 
+/**
+ * How many pods a DaemonSet wants: the nodes that should run one (NodeShouldRunDaemonPod on the pod
+ * NewPod builds, with the daemon tolerations AddOrUpdateDaemonPodTolerations adds — so a cordoned node
+ * still wants its pod).
+ */
+export function daemonWanted(nodes: Iterable<Node>, template: PodTemplate): number {
+  const spec = template.spec ?? { containers: [] };
+  const probe = {
+    metadata: {},
+    spec: { ...spec, tolerations: [...(spec.tolerations ?? []), ...DAEMONSET_TOLERATIONS] },
+  } as Pod;
+  let n = 0;
+  for (const node of nodes) if (shouldRun(probe, node)) n++;
+  return n;
+}
+
 function daemonPod(ctx: ControllerContext, ref: ObjectRef, template: PodTemplate, nodeName: string): Pod {
   const pod = podFromTemplate(ctx, { ...ref, apiVersion: 'apps/v1' }, template, ref.name);
   pod.spec.affinity = {

@@ -76,3 +76,29 @@ describe('converge on the demo cluster', () => {
     expect(r.steps).toBe(0);
   });
 });
+
+describe('converge on the other cluster (test/fixtures/clusters/other): a DaemonSet wants one pod per node that should run it', () => {
+  const OTHER = fileURLToPath(new URL('../../fixtures/clusters/other', import.meta.url));
+  const now = Date.parse('2026-04-20T10:00:00Z');
+  const other = readStateFiles(OTHER, { now }).snapshot;
+  // daemon_controller.go NodeShouldRunDaemonPod: node-exporter tolerates everything, so all 12 nodes
+  // want its pod (the stored status says desiredNumberScheduled: 12); 9 run, the rest are refused by
+  // monitoring-quota pods 10/10. It used to say wanted 10 (the pods it has, plus one for the refusal).
+  it.each([
+    ['kubectl -n monitoring set resources ds/node-exporter -c node-exporter --requests=cpu=60m', 12, 9],
+    [
+      `kubectl -n monitoring patch resourcequota/monitoring-quota --type merge -p '{"spec":{"hard":{"pods":"13"}}}'`,
+      12,
+      12,
+    ],
+  ])('%s → wanted %i, scheduled %i', (cmd, wanted, scheduled) => {
+    const c = parseCommand(cmd);
+    if (!c) throw new Error(`not a command: ${cmd}`);
+    const w = converge(other, [c], { now }).workloads.find((x) => x.name === 'node-exporter');
+    expect(w && { wanted: w.wanted, scheduled: w.scheduled, complete: w.complete }).toEqual({
+      wanted,
+      scheduled,
+      complete: wanted === scheduled,
+    });
+  });
+});
