@@ -3,7 +3,7 @@
  * running (costs nothing running), request less, run fewer at a time (a Job), scale down what runs; for
  * the platform team, raise the quota to what admits every missing pod of the subject.
  */
-import type { Pod, ResourceQuota } from '../../k8s/objects.ts';
+import type { Pod, PodTemplate, ResourceQuota } from '../../k8s/objects.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { Quantity } from '../../quantity.ts';
 import type { Workload } from '../../k8s/objects.ts';
@@ -11,7 +11,7 @@ import { podUsage } from '../admission/evaluators/pods.ts';
 import { evaluatorFor, quotaMatches, type QuotaFailure } from '../admission/resourcequota.ts';
 import { admitObject } from '../admit.ts';
 import { expandWorkload } from '../workloads.ts';
-import { shouldRun } from '../controllers/daemon_set.ts';
+import { daemonWanted as daemonWantedOn, shouldRun } from '../controllers/daemon_set.ts';
 import type { Change } from '../changes/types.ts';
 import { subjectWords } from '../diagnose/goal.ts';
 import { podPriority } from '../priority.ts';
@@ -53,7 +53,8 @@ export function daemonPodOn(state: Snapshot, ns: string, ds: string, pod: Pod): 
 
 /** The pods a DaemonSet wants: one per node that should run it (controllers/daemon_set.ts shouldRun). */
 export function daemonWanted(state: Snapshot, w: Workload): number {
-  return expandWorkload(w, { nodes: state.list('Node'), nodeEligible: shouldRun }).pods.length;
+  const template = (w.spec as { template?: PodTemplate }).template;
+  return template ? daemonWantedOn(state.list('Node'), template) : 0;
 }
 
 /** Pods the subject still lacks: wanted replicas (or Job parallelism) minus its live pods; at least 1. */
