@@ -59,6 +59,7 @@ interface SizeResult {
   churnMs: number;
   quotaChurnMs: number;
   diagnoseMs: number;
+  fixesMs: number;
   whatifMs: number;
   convergeMs: number;
   hugeScaleMs: number;
@@ -209,6 +210,33 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
       answers++;
     });
     log(`  diagnose ${r1(diagnoseMs)} ms`);
+    // A diagnose whose fixes must be generated and verified (each through converge): the big namespace's
+    // quota full on pods (hard = used), a ReplicaSet's refusal pasted. The snapshot is the live one with
+    // that quota replaced (a fork: the cache is untouched).
+    const live = (await src.load()).snapshot;
+    const rq = live.get('ResourceQuota', g.bigNamespace, 'team-quota');
+    const usedPods = String(rq?.status?.used?.pods ?? '');
+    if (!rq || !usedPods) throw new Error('bench: no team-quota with used pods in the big namespace');
+    const full = live.fork();
+    const hardFull = { ...(rq.spec?.hard ?? {}), pods: usedPods };
+    full.put({
+      ...rq,
+      kind: 'ResourceQuota',
+      spec: { ...rq.spec, hard: hardFull },
+      status: { ...rq.status, hard: hardFull },
+    });
+    const refusal = `Error creating: pods "${g.bigWorkload}-7c9d8b6f5-abcde" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=${usedPods}, limited: pods=${usedPods}`;
+    let verified = 0;
+    const fixesMs = await time(
+      5,
+      () => {
+        const out = diagnose({ text: refusal, state: full, namespace: g.bigNamespace });
+        verified = out.json.findings.reduce((n, f) => n + (f.fixes ?? []).filter((x) => x.verified).length, 0);
+        answers++;
+      },
+      1,
+    );
+    log(`  diagnose with verified fixes (quota full) ${r1(fixesMs)} ms, ${verified} verified fixes`);
     const whatifMs = await time(
       3,
       async () => {
@@ -298,6 +326,7 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
       churnMs: r1(churnMs),
       quotaChurnMs: r1(quotaChurnMs),
       diagnoseMs: r1(diagnoseMs),
+      fixesMs: r1(fixesMs),
       whatifMs: r1(whatifMs),
       convergeMs: r1(convergeMs),
       hugeScaleMs: r1(hugeScaleMs),
@@ -377,6 +406,7 @@ else {
     'churnMs',
     'quotaChurnMs',
     'diagnoseMs',
+    'fixesMs',
     'whatifMs',
     'convergeMs',
     'hugeScaleMs',
