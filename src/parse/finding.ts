@@ -109,6 +109,20 @@ export interface WebhookDeniedFacts {
   /** Kyverno: the resource it names, `Kind/namespace/name` (`policy Deployment/team-a/api for resource violation`). */
   resource?: string;
 }
+/**
+ * A policy engine's report that an object breaks a rule (Kyverno's PolicyViolation events): in Audit mode
+ * the object was admitted; `blocked` when an Enforce policy refused it.
+ */
+export interface PolicyViolationFacts {
+  engine: 'kyverno';
+  /** Null where the event names only the rule (the policy is then the event's object, not printed). */
+  policy: string | null;
+  rule: string | null;
+  message: string;
+  /** The object, `Kind/namespace/name` (or `Kind/name`), where the message names it. */
+  resource?: string;
+  blocked: boolean;
+}
 /** One rule a policy engine says the object breaks. */
 export interface PolicyViolation {
   /** Gatekeeper: the constraint's name; Kyverno: the policy's. */
@@ -123,7 +137,8 @@ export interface PolicyViolation {
  */
 export interface PodSecurityFacts {
   level: string;
-  version: string;
+  /** Null where the paste left it out (upstream always prints `level:version`). */
+  version: string | null;
   controls: { control: string; detail?: string }[];
   /** False for `would violate` (a warning or audit annotation: the pod was admitted). */
   enforced: boolean;
@@ -164,6 +179,18 @@ export interface PriorityFacts {
   preemptionPolicy?: string;
   computedPolicy?: string;
 }
+/**
+ * The RuntimeClass admission plugin (plugin/pkg/admission/runtimeclass/admission.go): the pod names a
+ * RuntimeClass that does not exist, sets an overhead its class does not define, or a nodeSelector that
+ * conflicts with its class's `scheduling.nodeSelector`.
+ */
+export interface RuntimeClassFacts {
+  reason: 'class-not-found' | 'overhead-mismatch' | 'overhead-without-class' | 'node-selector-conflict';
+  /** The class named (`class-not-found`); null where the message does not name it. */
+  runtimeClass: string | null;
+  /** `node-selector-conflict`: the label key, the class's value and the pod's. */
+  nodeSelector?: { key: string; runtimeClass: string; pod: string };
+}
 export interface VolcanoFacts {
   scheduler: 'volcano';
   gang: boolean;
@@ -181,11 +208,13 @@ export type FindingBody =
   | { layer: 'runtime'; kind: 'runtime'; facts: RuntimeFacts }
   | { layer: 'other'; kind: 'cloud-quota'; facts: CloudQuotaFacts }
   | { layer: 'other'; kind: 'webhook-denied'; facts: WebhookDeniedFacts }
+  | { layer: 'other'; kind: 'policy-violation'; facts: PolicyViolationFacts }
   | { layer: 'other'; kind: 'webhook-unavailable'; facts: WebhookUnavailableFacts }
   | { layer: 'other'; kind: 'autoscaler'; facts: AutoscalerFacts }
   | { layer: 'other'; kind: 'extender-quota'; facts: ExtenderQuotaFacts }
   | { layer: 'other'; kind: 'volcano'; facts: VolcanoFacts }
   | { layer: 'other'; kind: 'priority'; facts: PriorityFacts }
+  | { layer: 'other'; kind: 'runtimeclass'; facts: RuntimeClassFacts }
   | { layer: 'other'; kind: 'pod-security'; facts: PodSecurityFacts }
   | { layer: 'other'; kind: 'karpenter'; facts: KarpenterFacts };
 

@@ -18,6 +18,7 @@ import { extractManifests, type ExtractedManifest } from './manifests.ts';
 import { lowerAscii, normalizeLines } from './normalize.ts';
 import { findQuota } from './quota.ts';
 import { findRuntime } from './runtime.ts';
+import { findRuntimeClass } from './runtimeclass.ts';
 import { findScheduler } from './scheduler.ts';
 import { findValidation } from './validation.ts';
 
@@ -169,6 +170,17 @@ function dropNested(matches: Match[]): Match[] {
 }
 
 /**
+ * A webhook that relays an admission refusal (`admission webhook "resourcesquotas.quota.kubesphere.io"
+ * denied the request: pods "x" is forbidden: exceeded quota: argo, …`) is that refusal: the quota or
+ * LimitRange finding read inside the denial is the problem, the webhook only its messenger.
+ */
+function dropRelays(matches: Match[]): Match[] {
+  const inner = matches.filter((m) => m.layer === 'quota' || m.layer === 'limitrange');
+  if (inner.length === 0) return matches;
+  return matches.filter((m) => m.kind !== 'webhook-denied' || !inner.some((q) => q.start > m.start && q.start < m.end));
+}
+
+/**
  * Facts compared without an order that carries no meaning: LimitRanger lists a Pod's violations in map
  * order, so the same pod recreated prints them in another order (`[min cpu …, min memory …]` then
  * `[min memory …, min cpu …]`): one problem.
@@ -228,7 +240,14 @@ function dedupe(matches: Match[]): Match[] {
       (oomPods.has(m.object?.name ?? '') || oomPods.has(''))
     )
       continue;
-    const who = m.layer === 'runtime' || m.layer === 'other' ? (m.object?.name ?? '') : '';
+    // A look-alike is per object: its name, else the kind the text names (`kubectl run` refused, then
+    // `failed to create deployment:` by the same policy: two objects refused).
+    const who =
+      m.layer === 'runtime'
+        ? (m.object?.name ?? '')
+        : m.layer === 'other'
+          ? (m.object?.name ?? (m.object?.resource ? `${m.object.resource}/` : ''))
+          : '';
     const key = `${m.layer}|${m.kind}|${who}|${factsKey(orderless(m))}`;
     const prev = first.get(key);
     if (prev) {
@@ -267,7 +286,15 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     const { text: norm, lines, physical } = normalizeLines(capped.text);
     const lower = lowerAscii(norm);
     const matches: Match[] = [];
-    for (const find of [findValidation, findLimitRange, findQuota, findScheduler, findRuntime, findLookalikes]) {
+    for (const find of [
+      findValidation,
+      findLimitRange,
+      findQuota,
+      findScheduler,
+      findRuntime,
+      findRuntimeClass,
+      findLookalikes,
+    ]) {
       try {
         for (const m of find(norm, lower)) matches.push(uniform(m));
       } catch {
@@ -277,7 +304,7 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     // The context scan is per line of the whole paste: only worth it when there is something to place.
     if (matches.length > 0) withContext(matches, new PasteContext(norm, lines));
     matches.sort((a, b) => LAYERS[a.layer].rank - LAYERS[b.layer].rank || a.start - b.start);
-    result.findings = dedupe(dropNested(matches)).map(toFinding);
+    result.findings = dedupe(dropNested(dropRelays(matches))).map(toFinding);
     result.manifests = extractManifests(capped.text, physical);
   } catch {
     // Never throw on user text; return what we have.

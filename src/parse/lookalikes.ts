@@ -27,6 +27,7 @@ import type {
   Match,
   PodSecurityFacts,
   PolicyViolation,
+  PolicyViolationFacts,
   WebhookDeniedFacts,
 } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
@@ -189,13 +190,13 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   }
 
   // Admission webhooks (apiserver pkg/admission/plugin/webhook/errors: `admission webhook %q denied the request: %s`).
-  on('admission webhook "', (k) => {
-    const q = findWithin(text, '"', k + 'admission webhook "'.length, k + 300);
-    if (q < 0) return undefined;
-    const webhook = text.slice(k + 'admission webhook "'.length, q);
-    const rest = text.slice(q + 1, q + 40);
-    if (!/^ denied the request/.test(rest)) return undefined;
-    const from = q + 1 + ' denied the request'.length;
+  // A paste may wrap it anywhere, behind comment or quote markers (`admission webhook` ⏎ `//   "x" denied
+  // the request: …`): a line break with its markers counts as one space.
+  on('admission webhook', (k) => {
+    const head = WEBHOOK_HEAD.exec(text.slice(k, k + 400));
+    if (!head) return undefined;
+    const webhook = head[1]!;
+    const from = k + head[0].length;
     let end = lineEnd(text, from, 2000);
     const reason = text.slice(from, end).replace(/^:\s*/, '').trim();
     const facts: WebhookDeniedFacts = { webhook, reason };
@@ -209,6 +210,9 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       if (!facts.reason && body.head) facts.reason = body.head;
     }
     const found = other({ layer: 'other', kind: 'webhook-denied', facts }, text, k, end);
+    // `error: failed to create deployment: admission webhook …` (kubectl create <kind>): the kind refused.
+    const created = /\berror: failed to create (?!resource: )([a-z]{2,40}): $/.exec(text.slice(Math.max(0, k - 60), k));
+    if (created) found.object = { resource: kindResource(created[1]!) };
     // Kyverno names the object: `Deployment/team-a/api` (namespaced) or `Namespace/team-a`.
     const ref = facts.resource ? /^([A-Za-z0-9]+)\/(?:([^/]*)\/)?([^/]+)$/.exec(facts.resource) : null;
     if (ref) {
@@ -218,18 +222,99 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     return found;
   });
 
+  // Kyverno's PolicyViolation events (a report of a rule the object breaks: in Audit mode the object was
+  // admitted, `(blocked)` when an Enforce policy refused it):
+  // - ≤ 1.5: `policy 'P' (Validation) rule 'R' failed. <message>`;
+  // - 1.6+, on the resource: `policy P/R fail: <message>` (pkg/event NewResourceViolationEvent);
+  // - 1.6+, on the policy: `<Kind> <ns>/<name>: [R] fail (blocked); <message>` (NewPolicyFailEvent), and
+  //   1.6's `Rule(s) 'R' failed to apply on resource Kind/ns/name`.
+  on("policy '", (k) => {
+    const m =
+      /^policy '([a-z0-9][a-z0-9.-]{0,252})' \((?:Validation|Mutation|Generation|VerifyImages)\) rule '([^'\n]{1,253})' failed\.?\s*/i.exec(
+        text.slice(k, k + 600),
+      );
+    if (!m) return undefined;
+    const end = lineEnd(text, k, 4000);
+    return policyViolation(text, k, end, {
+      engine: 'kyverno',
+      policy: m[1]!,
+      rule: m[2]!,
+      message: text.slice(k + m[0].length, end).trim(),
+      blocked: false,
+    });
+  });
+  on('policy ', (k) => {
+    const m =
+      /^policy ([a-z0-9][a-z0-9.-]{0,252})\/([A-Za-z0-9][A-Za-z0-9_.-]{0,252}) (fail|error)(?: \(blocked\))?:\s*/.exec(
+        text.slice(k, k + 600),
+      );
+    if (!m) return undefined;
+    const end = lineEnd(text, k, 4000);
+    return policyViolation(text, k, end, {
+      engine: 'kyverno',
+      policy: m[1]!,
+      rule: m[2]!,
+      message: text.slice(k + m[0].length, end).trim(),
+      blocked: m[0].includes('(blocked)'),
+    });
+  });
+  on(': [', (k) => {
+    const m = /^: \[([A-Za-z0-9][A-Za-z0-9_.-]{0,252})\] (fail|error)( \(blocked\))?; */.exec(text.slice(k, k + 300));
+    if (!m) return undefined;
+    const ls = lineStart(text, k);
+    const head = /([A-Z][A-Za-z]{1,62}) (?:([a-z0-9][a-z0-9-]{0,62})\/)?([a-z0-9][a-z0-9.-]{0,252})$/.exec(
+      text.slice(Math.max(ls, k - 400), k),
+    );
+    if (!head) return undefined;
+    const start = k - head[0].length;
+    const end = lineEnd(text, k, 4000);
+    // The policy is the event's object (`clusterpolicy/require-ns-purpose-label` in its row).
+    const row = /\b(?:cluster)?policy\/([a-z0-9][a-z0-9.-]{0,252})\s/i.exec(text.slice(ls, start));
+    const resource = head[2] ? `${head[1]}/${head[2]}/${head[3]}` : `${head[1]}/${head[3]}`;
+    return policyViolation(text, start, end, {
+      engine: 'kyverno',
+      policy: row ? row[1]! : null,
+      rule: m[1]!,
+      message: text.slice(k + m[0].length, end).trim(),
+      resource,
+      blocked: m[3] !== undefined,
+    });
+  });
+  on("rule(s) '", (k) => {
+    const m =
+      /^Rule\(s\) '([^'\n]{1,253})' failed to apply on resource ([A-Za-z0-9]+\/[^\s/]*\/[^\s:'"]+|[A-Za-z0-9]+\/[^\s:'"]+)/i.exec(
+        text.slice(k, k + 700),
+      );
+    if (!m) return undefined;
+    const ls = lineStart(text, k);
+    const row = /\b(?:cluster)?policy\/([a-z0-9][a-z0-9.-]{0,252})\s/i.exec(text.slice(ls, k));
+    return policyViolation(text, k, k + m[0].length, {
+      engine: 'kyverno',
+      policy: row ? row[1]! : null,
+      rule: m[1]!,
+      message: m[0],
+      resource: m[2]!,
+      blocked: false,
+    });
+  });
+
   // Pod Security admission: `violates PodSecurity "restricted:latest": …` (enforce) / `would violate …` (warn, audit).
   const podSecurity = (k: number, would: boolean): Match | undefined => {
-    const m = /^(?:would )?violates? PodSecurity "([a-z]{1,20}):([a-z0-9.]{1,20})":[ \t]*/i.exec(text.slice(k, k + 90));
+    // Upstream always prints `"level:version"`; a retyped copy may give the level alone (`"baseline"`) and
+    // elide the controls (`"baseline:latest" ... seccompProfile`): the version is then not known.
+    const m = /^(?:would )?violates? PodSecurity "([a-z]{1,20})(?::([a-z0-9.]{1,20}))?":?[ \t]*/i.exec(
+      text.slice(k, k + 90),
+    );
     if (!m) return undefined;
     const from = k + m[0].length;
     let end = lineEnd(text, from, 4000);
-    // Prose after the message (`… privileged. Nothing was created`): a control's detail holds no `. X`.
-    const prose = /\.\s+[A-Z]/.exec(text.slice(from, end));
+    // Prose after the message (`… privileged. Nothing was created`): a control's detail holds no `. X`;
+    // nor text in another script (`… seccompProfile という警告が…`), nor a shell note (`… + created`).
+    const prose = /\.\s+[A-Z]|\s*[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]| \+ [a-z]/.exec(text.slice(from, end));
     if (prose) end = from + prose.index;
     const facts: PodSecurityFacts = {
       level: m[1]!,
-      version: m[2]!,
+      version: m[2] ?? null,
       controls: podSecurityControls(text.slice(from, end)),
       enforced: !would,
     };
@@ -244,17 +329,14 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   // Karpenter's provisioner: `incompatible with nodepool "x", daemonset overhead={…}, <why>` (`; ` between
   // NodePools) and `all available instance types exceed limits for nodepool: "x"` (its spec.limits).
   on('incompatible with nodepool ', (k) => {
-    // One finding per message: the first NodePool of it starts it.
-    const before = text.slice(Math.max(0, k - 400), k);
-    const ls = before.lastIndexOf('\n');
-    if (/; $/.test(before) && /incompatible with nodepool |exceed limits for nodepool/.test(before.slice(ls + 1)))
-      return undefined;
+    // One finding per message: the first NodePool of it starts it (the message may wrap over lines).
+    const before = text.slice(wrappedStart(text, k, 2000), k);
+    if (/;\s*$/.test(before) && /incompatible with nodepool |exceed limits for nodepool/.test(before)) return undefined;
     return karpenter(text, k);
   });
   on('all available instance types exceed limits for nodepool', (k) => {
-    const before = text.slice(Math.max(0, k - 400), k);
-    const ls = before.lastIndexOf('\n');
-    if (/incompatible with nodepool |exceed limits for nodepool/.test(before.slice(ls + 1))) return undefined;
+    const before = text.slice(wrappedStart(text, k, 2000), k);
+    if (/incompatible with nodepool |exceed limits for nodepool/.test(before)) return undefined;
     return karpenter(text, k);
   });
 
@@ -315,7 +397,19 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const le = lineEnd(text, k, 2000);
     if (lower.slice(ls, le).includes('trigger scale-up')) return undefined;
     const src = findWithin(lower, 'cluster-autoscaler', k, le);
-    if (src < 0) return undefined;
+    if (src < 0) {
+      // `NotTriggerScaleUp: 2 max node group size reached` (the reason and its message, as a log or a
+      // runbook quotes the event): the reasons are the scheduler's histogram form, up to a closing quote.
+      const m = /^NotTriggerScaleUp:[ \t]+(\d{1,6} [^"'`\n]{1,1500}?)(?=["'`]|\.\s|\.?$|;\s)/im.exec(text.slice(k, le));
+      if (!m) return undefined;
+      const reasons = splitHistogram(trimEndOf(m[1]!.trim(), '.,'));
+      return other(
+        { layer: 'other', kind: 'autoscaler', facts: { reason: 'NotTriggerScaleUp', reasons } },
+        text,
+        k,
+        k + m[0].length,
+      );
+    }
     const body = trimEndOf(text.slice(src + 'cluster-autoscaler'.length, le).trim(), '."\'` ');
     const reasons = /^\d/.test(body) ? splitHistogram(body) : body ? [{ count: null, reason: body }] : [];
     return other({ layer: 'other', kind: 'autoscaler', facts: { reason: 'NotTriggerScaleUp', reasons } }, text, ls, le);
@@ -405,6 +499,21 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
+/** A Kyverno PolicyViolation event, with the object it names (`Kind/ns/name`), else the one its row names. */
+function policyViolation(text: string, start: number, end: number, facts: PolicyViolationFacts): Match {
+  const m = other({ layer: 'other', kind: 'policy-violation', facts }, text, start, end);
+  const ref = facts.resource ? /^([A-Za-z0-9]+)\/(?:([^/]*)\/)?([^/]+)$/.exec(facts.resource) : null;
+  if (ref) {
+    m.object = { resource: kindResource(ref[1]!), name: ref[3]! };
+    if (ref[2]) m.namespace = ref[2];
+  }
+  return m;
+}
+
+/** `admission webhook "<name>" denied the request`, a wrapped line (and its comment or quote markers) as a space. */
+const WEBHOOK_HEAD =
+  /^admission webhook(?:[ \t]|\n[ \t]*(?:\/\/|#|>|\*)?)+"([^"\n]{1,253})"(?:[ \t]|\n[ \t]*(?:\/\/|#|>|\*)?)+denied(?:[ \t]|\n[ \t]*(?:\/\/|#|>|\*)?)+the request/;
+
 /** The policy rules after a Gatekeeper or Kyverno `denied the request`, and where they end. */
 function policyBody(
   text: string,
@@ -435,7 +544,7 @@ function policyBody(
   }
   const w = text.slice(from, limit);
   const head =
-    /^:?\s*(?:policy ([A-Za-z0-9]+\/[^\s/]*\/[^\s:]+|[A-Za-z0-9]+\/[^\s:]+) for resource violations?:|resource ([A-Za-z0-9]+\/[^\s/]*\/[^\s:]+|[A-Za-z0-9]+\/[^\s:]+) was blocked due to the following policies:?)/.exec(
+    /^:?\s*(?:policy ([A-Za-z0-9]+\/[^\s/]*\/[^\s:]+|[A-Za-z0-9]+\/[^\s:]+) for resource violations?:|resource ([A-Za-z0-9]+\/[^\s/]*\/[^\s:]+|[A-Za-z0-9]+\/[^\s:]+) was blocked(?: due to the following policies)?:?)/.exec(
       w,
     );
   if (!head) return undefined;
@@ -455,6 +564,15 @@ function policyBody(
       if (line.trim() === '') {
         // Blank lines separate the header from the policies; one after them ends the message.
         if (violations.length) break;
+        at = stop + 1;
+        continue;
+      }
+      // `1. disallow-root-user: Running as root is forbidden.` (a numbered list of policy: message).
+      const n = /^\s{0,4}\d{1,3}\.\s+([a-z0-9][a-z0-9.-]{0,252}):\s+(\S.*)$/.exec(line);
+      if (n) {
+        current = { name: n[1]!, message: n[2]! };
+        violations.push(current);
+        used = head[0].length + stop;
         at = stop + 1;
         continue;
       }
@@ -534,7 +652,7 @@ function podSecurityControls(s: string): { control: string; detail?: string }[] 
 
 /** A Karpenter message from `k`: each NodePool with its reason, up to the end of the message. */
 function karpenter(text: string, k: number): Match {
-  const le = lineEnd(text, k, 6000);
+  const le = wrappedEnd(text, k, 6000);
   // A log line wraps the message in JSON (`"message":"Could not schedule pod, …","pod":"ns/name"}`): it
   // ends at the first `","key` or `"}` outside the braces of `daemonset overhead={…}`.
   let end = le;
@@ -555,7 +673,8 @@ function karpenter(text: string, k: number): Match {
     const p = /"pod":"([a-z0-9][a-z0-9-]{0,62})\/([a-z0-9][a-z0-9.-]{0,252})"/.exec(text.slice(ls, le));
     if (p) pod = { namespace: p[1]!, name: p[2]! };
   }
-  const body = text.slice(k, end);
+  // A wrapped message (`…nodepool "system",` ⏎ `  daemonset overhead=…`) reads as one line.
+  const body = text.slice(k, end).replace(/\n[ \t]+/g, ' ');
   const nodepools: KarpenterFacts['nodepools'] = [];
   for (const part of body.split(/; /)) {
     const inc = /^incompatible with nodepool "([^"\n]{1,253})", (?:daemonset overhead=\{[^}]*\}, )?(.*)$/s.exec(part);
@@ -577,6 +696,31 @@ function karpenter(text: string, k: number): Match {
     found.namespace = pod.namespace;
   }
   return found;
+}
+
+/**
+ * A message wrapped over lines: a line that ends in `,` or `;` goes on in the next, indented one (an
+ * Events column or a quoted block re-flowed). Where the logical line of `k` ends, within `max`.
+ */
+function wrappedEnd(text: string, k: number, max: number): number {
+  let le = lineEnd(text, k, max);
+  for (let n = 0; n < 16 && le < text.length && le < k + max; n++) {
+    if (!/[,;]\s*$/.test(text.slice(Math.max(k, le - 4), le)) || !/^\n[ \t]+\S/.test(text.slice(le, le + 8))) break;
+    le = lineEnd(text, le + 1, max);
+  }
+  return le;
+}
+
+/** Where the logical line of `k` starts, over wrapped lines as `wrappedEnd` reads them. */
+function wrappedStart(text: string, k: number, max: number): number {
+  let ls = lineStart(text, k);
+  for (let n = 0; n < 16 && ls > 0 && ls > k - max; n++) {
+    if (!/^[ \t]+\S/.test(text.slice(ls, ls + 4))) break;
+    const prev = lineStart(text, ls - 1);
+    if (!/[,;]\s*$/.test(text.slice(prev, ls - 1))) break;
+    ls = prev;
+  }
+  return ls;
 }
 
 /** Without a closing quote no quote of `s` opened (the end of the JSON string or log field the message was in). */

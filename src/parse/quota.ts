@@ -200,8 +200,11 @@ function mustSpecify(text: string, lower: string, k: number, capital: boolean): 
         .split(',')
         .filter((c) => c !== '');
       pos = FOR_RE.lastIndex;
-      if (text[pos] === ';') {
-        pos++;
+      // `…for: a; limits.memory for: a` (upstream's `; `), or a retyped `…for: a, must specify limits.memory
+      // for: a` (the list's comma then the verb again): the next resource of the same message.
+      const comma = text[pos - 1] === ',' && /^\s*must specify\s/i.test(text.slice(pos, pos + 40));
+      if (text[pos] === ';' || comma) {
+        if (!comma) pos++;
         // Pretty-printed with the verb repeated per resource (`…for: nginx; must specify limits.memory for: nginx`).
         const again = /^\s*must specify(?=\s)/i.exec(text.slice(pos, pos + 40));
         if (again) pos += again[0].length;

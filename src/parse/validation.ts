@@ -43,18 +43,28 @@ function fieldErrorBefore(
     return field ? { field, value: null, length: field.length + label.length } : undefined;
   }
   if (!w.endsWith(': ')) return undefined;
-  const word = 'Invalid value: ';
-  const j = w.lastIndexOf(word);
+  let word = 'Invalid value: ';
+  let j = w.lastIndexOf(word);
+  // Retyped without the colon and quotes (`requests: Invalid value 64Mi: must be …`): the value is one word.
+  const loose = / Invalid value ([^\s:"'`]{1,64}): $/.exec(w);
+  if (loose && loose.index + 1 > j) {
+    word = 'Invalid value ';
+    j = loose.index + 1;
+  }
   if (j < 0) return undefined;
   let value = w.slice(j + word.length, w.length - 2);
   if (value.length > 100 || value.includes('\n')) return undefined;
   if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
   const at = j - 2;
-  const field = at >= 0 && w.startsWith(label, at) ? fieldBefore(w, at) : undefined;
+  const field =
+    at >= 0 && (w.startsWith(label, at) || (word === 'Invalid value ' && w.startsWith(': ', at)))
+      ? fieldBefore(w, at)
+      : undefined;
   if (field) return { field, value, length: w.length - at + field.length };
   // The path left out (`Invalid value: "250m": must be …` copied from the middle of a list, `...` in
   // its place): the value is still the one the rule refused.
-  return j === 0 || /[\s.:([,]/.test(w[j - 1]!) ? { field: null, value, length: w.length - j } : undefined;
+  // `message=Invalid value: …` (a Java client's StatusCause) is the same field error, its field given apart.
+  return j === 0 || /[\s.:([,=]/.test(w[j - 1]!) ? { field: null, value, length: w.length - j } : undefined;
 }
 const DETAIL_RE =
   /must be (?:less than or ?equal to|equal to) ([A-Za-z0-9][A-Za-z0-9./_-]{0,252})(?: limit(?: of ([^\s,\]'"`]{1,64}))?|(?=[ \t]*(?:\r?\n|$)))/iy;
@@ -250,5 +260,41 @@ export function findValidation(text: string, lowerText?: string): Match[] {
     ],
     out,
   );
-  return out.sort((a, b) => a.start - b.start);
+  return withoutEchoes(out).sort((a, b) => a.start - b.start);
+}
+
+/**
+ * A field error the same paste prints twice — the Status `message` and its `details.causes[]` entry
+ * (`causes=[StatusCause(field=…, message=Invalid value: "1": must be less than or equal to cpu limit…)]`,
+ * apimachinery's NewInvalid puts each field error in both) — is one error: a match whose every known fact
+ * equals another match's, the other knowing more, is that other one again.
+ */
+function withoutEchoes(out: Match[]): Match[] {
+  if (out.length < 2) return out;
+  const tuple = (m: Match): (string | null)[] | undefined =>
+    m.kind === 'api-validation' ? [m.facts.resource, m.facts.value, m.facts.limit, m.facts.field] : undefined;
+  // The distinct fact tuples, per resource (a paste of a thousand copies compares a handful).
+  const byResource = new Map<string, Map<string, (string | null)[]>>();
+  for (const m of out) {
+    const t = tuple(m);
+    if (!t || t[0] === null) continue;
+    let group = byResource.get(t[0]);
+    if (!group) byResource.set(t[0], (group = new Map()));
+    group.set(JSON.stringify(t), t);
+  }
+  const knowsMore = (x: (string | null)[], y: (string | null)[]): boolean => {
+    let more = false;
+    for (let i = 0; i < x.length; i++) {
+      if (x[i] === null) {
+        if (y[i] !== null) more = true;
+      } else if (x[i] !== y[i]) return false;
+    }
+    return more;
+  };
+  return out.filter((m) => {
+    const t = tuple(m);
+    if (!t || t[0] === null) return true;
+    for (const other of byResource.get(t[0])!.values()) if (knowsMore(t, other)) return false;
+    return true;
+  });
 }

@@ -87,11 +87,11 @@ function webhookText(f: Of<'webhook-denied'>, ns: string | undefined): Lookalike
 
 function podSecurityText(f: Of<'pod-security'>, ns: string | undefined, state?: Snapshot): LookalikeText {
   const facts = f.facts;
-  const level = `${facts.level}:${facts.version}`;
+  const level = facts.version ? `${facts.level}:${facts.version}` : facts.level;
   const lines: string[] = [];
   lines.push(
     facts.enforced
-      ? `Pod Security admission refused the pod: the namespace enforces the "${facts.level}" level (version ${facts.version}), and the pod breaks ${facts.controls.length} control${facts.controls.length === 1 ? '' : 's'}:`
+      ? `Pod Security admission refused the pod: the namespace enforces the "${facts.level}" level${facts.version ? ` (version ${facts.version})` : ''}, and the pod breaks ${facts.controls.length} control${facts.controls.length === 1 ? '' : 's'}:`
       : `A Pod Security warning (would violate "${level}"): the pod was admitted; the namespace's warn/audit level flags ${facts.controls.length} control${facts.controls.length === 1 ? '' : 's'}:`,
   );
   lines.push(...listed(facts.controls, (c) => (c.detail ? `${c.control} — ${c.detail}` : c.control)));

@@ -1,0 +1,90 @@
+/**
+ * The RuntimeClass admission plugin's refusals (plugin/pkg/admission/runtimeclass/admission.go, v1.35; the
+ * engine's copy is src/engine/admission/runtimeclass.ts). Each is `admission.NewForbidden`, so the API
+ * server prints `pods "<name>" is forbidden: <message>`:
+ *
+ * - prepareObjects: `pod rejected: RuntimeClass "<name>" not found` (the lister, then a live GET, found none);
+ * - setOverhead / validateOverhead: `pod rejected: Pod's Overhead doesn't match RuntimeClass's defined
+ *   Overhead` (the pod sets `spec.overhead` other than its class's `overhead.podFixed`);
+ * - validateOverhead: `pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead`;
+ * - setScheduling: `conflict: runtimeClass.scheduling.nodeSelector[<key>] = <class value>;
+ *   pod.spec.nodeSelector[<key>] = <pod value>`.
+ *
+ * Admission, but neither quota nor LimitRange: layer `other`, kind `runtimeclass` (docs/contract.md), as the
+ * Priority plugin's refusals are. The fix is the pod's runtimeClassName or the class itself.
+ */
+
+import type { Match, RuntimeClassFacts } from './finding.ts';
+import { lowerAscii } from './normalize.ts';
+import { scanMany, trimEndOf } from './scan.ts';
+import { envelopeBefore } from './subject.ts';
+
+function refusal(text: string, at: number, end: number, facts: RuntimeClassFacts): Match {
+  // `pod rejected: ` is part of the message; the envelope before it names the pod.
+  const head = text.slice(Math.max(0, at - 'pod rejected: '.length), at).toLowerCase() === 'pod rejected: ';
+  const from = head ? at - 'pod rejected: '.length : at;
+  const { start, object } = envelopeBefore(text, from);
+  const m: Match = {
+    layer: 'other',
+    kind: 'runtimeclass',
+    facts,
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+  };
+  if (object) m.object = object;
+  return m;
+}
+
+/** All RuntimeClass admission refusals in normalized `text`. */
+export function findRuntimeClass(text: string, lowerText?: string): Match[] {
+  const lower = lowerText ?? lowerAscii(text);
+  const out: Match[] = [];
+  scanMany(
+    lower,
+    [
+      [
+        'runtimeclass "',
+        (k) => {
+          // `RuntimeClass "kata" not found` (its name as the pod's runtimeClassName gave it, any text a paste put there).
+          const m = /^RuntimeClass "([^"\n]{0,253})" not found/i.exec(text.slice(k, k + 300));
+          if (!m) return undefined;
+          return refusal(text, k, k + m[0].length, { reason: 'class-not-found', runtimeClass: m[1]! });
+        },
+      ],
+      [
+        "pod's overhead doesn't match runtimeclass's defined overhead",
+        (k) =>
+          refusal(text, k, k + "pod's overhead doesn't match runtimeclass's defined overhead".length, {
+            reason: 'overhead-mismatch',
+            runtimeClass: null,
+          }),
+      ],
+      [
+        'pod overhead set without corresponding runtimeclass defined overhead',
+        (k) =>
+          refusal(text, k, k + 'pod overhead set without corresponding runtimeclass defined overhead'.length, {
+            reason: 'overhead-without-class',
+            runtimeClass: null,
+          }),
+      ],
+      [
+        'conflict: runtimeclass.scheduling.nodeselector[',
+        (k) => {
+          const m =
+            /^conflict: runtimeClass\.scheduling\.nodeSelector\[([^\]\n]{1,317})\] = ([^;\n]{0,63}); pod\.spec\.nodeSelector\[\1\] = ([^\s"'`,;]{0,63})/i.exec(
+              text.slice(k, k + 900),
+            );
+          if (!m) return undefined;
+          return refusal(text, k, k + m[0].length, {
+            reason: 'node-selector-conflict',
+            runtimeClass: null,
+            nodeSelector: { key: m[1]!, runtimeClass: m[2]!.trim(), pod: trimEndOf(m[3]!, '.') },
+          });
+        },
+      ],
+    ],
+    out,
+  );
+  return out.sort((a, b) => a.start - b.start);
+}
