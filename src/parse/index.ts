@@ -175,9 +175,21 @@ function dropNested(matches: Match[]): Match[] {
  * LimitRange finding read inside the denial is the problem, the webhook only its messenger.
  */
 function dropRelays(matches: Match[]): Match[] {
-  const inner = matches.filter((m) => m.layer === 'quota' || m.layer === 'limitrange');
+  // Pod Security admission's own webhook (`pod-security-webhook.kubernetes.io … violates PodSecurity …`)
+  // and a webhook relaying a RuntimeClass refusal are those refusals too; a policy engine that checks the
+  // Pod Security Standards itself (Kyverno's podSecurity rules) stays the engine's denial.
+  const relayed = (m: Match, inner: Match): boolean =>
+    inner.layer === 'quota' ||
+    inner.layer === 'limitrange' ||
+    inner.kind === 'runtimeclass' ||
+    (inner.kind === 'pod-security' && m.kind === 'webhook-denied' && m.facts.engine === undefined);
+  const inner = matches.filter(
+    (m) => m.layer === 'quota' || m.layer === 'limitrange' || m.kind === 'runtimeclass' || m.kind === 'pod-security',
+  );
   if (inner.length === 0) return matches;
-  return matches.filter((m) => m.kind !== 'webhook-denied' || !inner.some((q) => q.start > m.start && q.start < m.end));
+  return matches.filter(
+    (m) => m.kind !== 'webhook-denied' || !inner.some((q) => q.start > m.start && q.start < m.end && relayed(m, q)),
+  );
 }
 
 /**

@@ -512,7 +512,7 @@ function policyViolation(text: string, start: number, end: number, facts: Policy
 
 /** `admission webhook "<name>" denied the request`, a wrapped line (and its comment or quote markers) as a space. */
 const WEBHOOK_HEAD =
-  /^admission webhook(?:[ \t]|\n[ \t]*(?:\/\/|#|>|\*)?)+"([^"\n]{1,253})"(?:[ \t]|\n[ \t]*(?:\/\/|#|>|\*)?)+denied(?:[ \t]|\n[ \t]*(?:\/\/|#|>|\*)?)+the request/;
+  /^admission webhook(?:[ \t]|\n[ \t]*(?:\/\/|#|>|\*)?)+"([^"\n]{1,253})"(?:[ \t]|\n[ \t]*(?:\/\/|#|>|\*)?)*denied(?:[ \t]|\n[ \t]*(?:\/\/|#|>|\*)?)+the request/;
 
 /** The policy rules after a Gatekeeper or Kyverno `denied the request`, and where they end. */
 function policyBody(
@@ -643,6 +643,8 @@ function podSecurityControls(s: string): { control: string; detail?: string }[] 
   const last = s
     .slice(start)
     .replace(/\s*(?:…|\.{3,})\s*$/, '')
+    // The sentence the paste ended the message with (`…: hostPath volumes.`): no control ends in a dot.
+    .replace(/(?<![.)])\.\s*$/, '')
     .replace(/["',}\s]+$/, (x) => (x.startsWith(')') ? x : ''));
   const cut = depth > 0 ? /^([^()]*?)\s*\((.*)$/.exec(last.trim()) : null;
   if (cut?.[1]) out.push({ control: cut[1], detail: trimEndOf(cut[2]!.trim(), ' ,.') });

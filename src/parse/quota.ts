@@ -129,6 +129,9 @@ function nameOnly(text: string, k: number, nameFrom: number): Match | undefined 
   // Prose that goes on after the name (`exceeded quota: the team's limit …`) is not this message.
   const after = text.slice(stop, stop + 3);
   if (/^[ \t]+[a-z]/i.test(after) && !/^[ \t]*$/.test(after)) return undefined;
+  // `exceeded quota: requests.gpu, requested(5) + used(0) > limited(2)`: a webhook's own quota in its own
+  // words (the quota plugin prints `requested: r=v`), not a ResourceQuota refusal.
+  if (/^,\s*requested\s*\(/i.test(text.slice(stop, stop + 16))) return undefined;
   const { start, object } = envelopeBefore(text, k);
   const m: Match = {
     layer: 'quota',
@@ -228,6 +231,28 @@ function mustSpecify(text: string, lower: string, k: number, capital: boolean): 
   };
   if (object) out.object = object;
   return out;
+}
+
+/**
+ * `pods "x" is forbidden: exceeded quota` and nothing after it (a runbook's list of messages, a log that
+ * kept only the head): a quota refusal whose quota and numbers the paste does not give.
+ */
+function headOnly(text: string, k: number): Match | undefined {
+  const after = k + 'exceeded quota'.length;
+  if (!/^(?:[\s"'`.)\]]|$)/.test(text.slice(after, after + 1))) return undefined;
+  if (/^\s*:/.test(text.slice(after, after + 8))) return undefined;
+  const { start, object } = envelopeBefore(text, k);
+  if (!object) return undefined;
+  const m: Match = {
+    layer: 'quota',
+    kind: 'quota-exceeded',
+    facts: { quota: null, resources: {}, exceeding: [] },
+    message: text.slice(start, after).trim(),
+    start,
+    end: after,
+  };
+  m.object = object;
+  return m;
 }
 
 /**
@@ -353,6 +378,7 @@ export function findQuota(text: string, lowerText?: string): Match[] {
   };
   scan('exceeded quota:', (k) => exceeded(text, lower, k));
   scan('exceeds quota:', (k) => exceeded(text, lower, k));
+  scan('is forbidden: exceeded quota', (k) => headOnly(text, k + 'is forbidden: '.length));
   scan(' quota is ', (k) =>
     lower.startsWith(', current usage is', findWithin(lower, ',', k, k + 200)) ? pre12Exceeded(text, k) : undefined,
   );

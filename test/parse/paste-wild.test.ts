@@ -19,6 +19,9 @@ const sets = [
   // The third blind set (160 real pastes, ids xNNN), measured blind twice (83.8% layer, 81.3% facts) and
   // then opened: its misses carry `pending` until the parser reads them.
   { file: 'held3.jsonl', count: 160 },
+  // Real pastes of the admission classes held3 missed (RuntimeClass admission, Pod Security without a
+  // version, a refusal relayed by a webhook, Gatekeeper, Kyverno PolicyViolation events, a StatusCause echo).
+  { file: 'classes4b.jsonl', count: 21 },
 ] as const;
 
 describe.each(sets)('pastes from the wild (test/fixtures/paste-wild/$file)', ({ file, count }) => {
