@@ -54,6 +54,8 @@ export interface DiagnoseInput {
   audience?: Audience;
   /** Layers whose inputs the source could not read: a finding's `now` that depends on one is `unknown`. */
   unread?: NowInputs['unread'];
+  /** Resources the source could not read (`runtimeclasses`): a reply that needs one says it is unknown. */
+  unreadResources?: readonly string[];
 }
 
 /** A finding of `diagnose --json` (docs/contract.md): keyed by `kind` like the parser's, with its facts typed. */
@@ -253,6 +255,8 @@ export function diagnose(input: DiagnoseInput): DiagnoseOutput {
     const r = textReply(f, ns);
     if (f.kind === 'runtime' && input.state && ns && visibility.allows(ns))
       r.lines = runtimeLines(f, ns, runtimeState(input.state, f, ns));
+    else if (input.state && f.kind === 'runtimeclass' && !input.unreadResources?.includes('runtimeclasses'))
+      explained(r, f, ns, input.state);
     else if (input.state && (f.kind === 'priority' || (f.kind === 'pod-security' && ns && visibility.allows(ns))))
       explained(r, f, ns, input.state);
     let fixes: Fix[] = [];

@@ -67,6 +67,7 @@ export function createAnswerer(): Answerer {
       now: ctx.now,
       gaps: loaded.gaps,
       ...(loaded.unread ? { unread: loaded.unread } : {}),
+      ...(loaded.reads ? { unreadResources: loaded.reads.unread.map((u) => u.resource) } : {}),
       allowedNamespaces: visibilityOf(ctx).list(),
       audience: audienceOf(ctx),
     });

@@ -12,6 +12,7 @@ import type { Snapshot } from '../../k8s/snapshot.ts';
 import { runtimeLines } from './runtime.ts';
 import { lookalikeText, type LookalikeText } from './lookalike.ts';
 import { priorityText } from './priority.ts';
+import { policyViolationText, runtimeClassText } from './runtimeclass.ts';
 import { decodeText, isDecodeError } from './decode.ts';
 
 function str(v: unknown): string {
@@ -35,6 +36,10 @@ export function explain(f: Finding): string {
       return 'The API server validates every container: a request may not exceed its limit (and extended resources need request = limit).';
     case 'priority':
       return 'The Priority admission plugin refused the pod: its PriorityClass is missing or its spec sets priority itself. Not quota or LimitRange.';
+    case 'runtimeclass':
+      return 'The RuntimeClass admission plugin refused the pod: its RuntimeClass is missing, or its spec sets an overhead or a nodeSelector the class contradicts. Not quota or LimitRange.';
+    case 'policy-violation':
+      return "Kyverno reports that the object breaks one of the cluster's policies (a PolicyViolation event: admitted in Audit mode, refused when blocked). Not quota or LimitRange.";
     case 'pod-security':
       return "Pod Security admission checks each pod against the namespace's Pod Security Standard level; it is about securityContext, not resources.";
     case 'webhook-denied':
@@ -209,6 +214,8 @@ export function textReply(f: Finding, ns: string | undefined): Reply {
 /** The explained text of a look-alike, a Priority refusal or a decode error; undefined for the other kinds. */
 function explainedText(f: Finding, ns: string | undefined, state?: Snapshot): LookalikeText | undefined {
   if (f.kind === 'priority') return priorityText(f, state);
+  if (f.kind === 'runtimeclass') return runtimeClassText(f, state);
+  if (f.kind === 'policy-violation') return policyViolationText(f);
   if (f.kind === 'api-validation' && isDecodeError(f)) return decodeText(f);
   return lookalikeText(f, ns, state);
 }

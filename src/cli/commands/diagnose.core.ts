@@ -66,6 +66,7 @@ export async function diagnoseWith(
     now: Date.now(),
     k8sVersion: input.k8sVersion ?? loaded?.serverVersion,
     gaps,
+    ...(loaded ? { unreadResources: readsOf(loaded.errors, namespaces).unread.map((u) => u.resource) } : {}),
     allowedNamespaces: input.allowedNamespaces,
     audience: input.audience,
   });
