@@ -400,7 +400,9 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (src < 0) {
       // `NotTriggerScaleUp: 2 max node group size reached` (the reason and its message, as a log or a
       // runbook quotes the event): the reasons are the scheduler's histogram form, up to a closing quote.
-      const m = /^NotTriggerScaleUp:[ \t]+(\d{1,6} [^"'`\n]{1,1500}?)(?=["'`]|\.\s|\.?$|;\s)/im.exec(text.slice(k, le));
+      const m = /^NotTriggerScaleUp:[ \t]+(\d{1,6} [^"`\n]{1,1500}?)(?=["`]|'(?![a-z])|\.\s|\.?$|;\s)/im.exec(
+        text.slice(k, le),
+      );
       if (!m) return undefined;
       const reasons = splitHistogram(trimEndOf(m[1]!.trim(), '.,'));
       return other(

@@ -205,7 +205,26 @@ function mustSpecify(text: string, lower: string, k: number, capital: boolean): 
       pos = FOR_RE.lastIndex;
       // `…for: a; limits.memory for: a` (upstream's `; `), or a retyped `…for: a, must specify limits.memory
       // for: a` (the list's comma then the verb again): the next resource of the same message.
-      const comma = text[pos - 1] === ',' && /^\s*must specify\s/i.test(text.slice(pos, pos + 40));
+      let comma = text[pos - 1] === ',' && /^\s*must specify\s/i.test(text.slice(pos, pos + 40));
+      // A list retyped or wrapped with spaces after its commas (`for: chmod, kine,` ⏎ `  kube-scheduler`):
+      // container names are DNS labels, so `, name` goes on with the list.
+      if (text[pos - 1] === ',' && !comma) {
+        const more =
+          /^(?:\s+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?,)*\s+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?=[;,\]"'`]|[ \t]*(?:\n|$))/.exec(
+            text.slice(pos, Math.min(end, pos + 4096)),
+          );
+        if (more && !/^\s+for:/.test(text.slice(pos + more[0].length, pos + more[0].length + 8))) {
+          resources[r[1]!]!.push(
+            ...more[0]
+              .split(',')
+              .map((c) => c.trim())
+              .filter((c) => c !== ''),
+          );
+          pos += more[0].length;
+          comma = text[pos] === ',' && /^,\s*must specify\s/i.test(text.slice(pos, pos + 40));
+          if (comma) pos++;
+        }
+      }
       if (text[pos] === ';' || comma) {
         if (!comma) pos++;
         // Pretty-printed with the verb repeated per resource (`…for: nginx; must specify limits.memory for: nginx`).
@@ -239,7 +258,8 @@ function mustSpecify(text: string, lower: string, k: number, capital: boolean): 
  */
 function headOnly(text: string, k: number): Match | undefined {
   const after = k + 'exceeded quota'.length;
-  if (!/^(?:[\s"'`.)\]]|$)/.test(text.slice(after, after + 1))) return undefined;
+  if (!/^(?:[\s"'`.,)\]]|$)/.test(text.slice(after, after + 1))) return undefined;
+  if (/^,\s*(?:requested|used|limited)\b/i.test(text.slice(after, after + 16))) return undefined;
   if (/^\s*:/.test(text.slice(after, after + 8))) return undefined;
   const { start, object } = envelopeBefore(text, k);
   if (!object) return undefined;
