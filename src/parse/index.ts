@@ -18,7 +18,6 @@ import { extractManifests, type ExtractedManifest } from './manifests.ts';
 import { lowerAscii, normalizeLines } from './normalize.ts';
 import { findQuota } from './quota.ts';
 import { findRuntime } from './runtime.ts';
-import { findRuntimeClass } from './runtimeclass.ts';
 import { findScheduler } from './scheduler.ts';
 import { findValidation } from './validation.ts';
 
@@ -298,15 +297,7 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     const { text: norm, lines, physical } = normalizeLines(capped.text);
     const lower = lowerAscii(norm);
     const matches: Match[] = [];
-    for (const find of [
-      findValidation,
-      findLimitRange,
-      findQuota,
-      findScheduler,
-      findRuntime,
-      findRuntimeClass,
-      findLookalikes,
-    ]) {
+    for (const find of [findValidation, findLimitRange, findQuota, findScheduler, findRuntime, findLookalikes]) {
       try {
         for (const m of find(norm, lower)) matches.push(uniform(m));
       } catch {

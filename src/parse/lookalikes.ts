@@ -31,6 +31,7 @@ import type {
   WebhookDeniedFacts,
 } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
+import { runtimeClassTable } from './runtimeclass.ts';
 import { findWithin, lineEnd, lineStart, scanMany, trimEndOf } from './scan.ts';
 import { splitHistogram } from './scheduler.ts';
 
@@ -497,6 +498,8 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (m[2] !== undefined) facts.computedPolicy = m[2];
     return priority(text, k, k + m[0].length, facts);
   });
+  // The RuntimeClass plugin's refusals (./runtimeclass.ts) ride on the same pass over the paste.
+  table.push(...runtimeClassTable(text));
   scanMany(lower, table, out);
   return out.sort((a, b) => a.start - b.start);
 }

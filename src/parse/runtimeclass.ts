@@ -36,55 +36,58 @@ function refusal(text: string, at: number, end: number, facts: RuntimeClassFacts
   return m;
 }
 
+/**
+ * The needles of the RuntimeClass refusals and their readers, for a scan of `text` (lookalikes.ts adds
+ * them to its own single pass over the paste, so the paste is not scanned once more for four needles).
+ */
+export function runtimeClassTable(text: string): [string, (k: number) => Match | undefined][] {
+  return [
+    [
+      'runtimeclass "',
+      (k) => {
+        // `RuntimeClass "kata" not found` (its name as the pod's runtimeClassName gave it, any text a paste put there).
+        const m = /^RuntimeClass "([^"\n]{0,253})" not found/i.exec(text.slice(k, k + 300));
+        if (!m) return undefined;
+        return refusal(text, k, k + m[0].length, { reason: 'class-not-found', runtimeClass: m[1]! });
+      },
+    ],
+    [
+      "pod's overhead doesn't match runtimeclass's defined overhead",
+      (k) =>
+        refusal(text, k, k + "pod's overhead doesn't match runtimeclass's defined overhead".length, {
+          reason: 'overhead-mismatch',
+          runtimeClass: null,
+        }),
+    ],
+    [
+      'pod overhead set without corresponding runtimeclass defined overhead',
+      (k) =>
+        refusal(text, k, k + 'pod overhead set without corresponding runtimeclass defined overhead'.length, {
+          reason: 'overhead-without-class',
+          runtimeClass: null,
+        }),
+    ],
+    [
+      'conflict: runtimeclass.scheduling.nodeselector[',
+      (k) => {
+        const m =
+          /^conflict: runtimeClass\.scheduling\.nodeSelector\[([^\]\n]{1,317})\] = ([^;\n]{0,63}); pod\.spec\.nodeSelector\[\1\] = ([^\s"'`,;]{0,63})/i.exec(
+            text.slice(k, k + 900),
+          );
+        if (!m) return undefined;
+        return refusal(text, k, k + m[0].length, {
+          reason: 'node-selector-conflict',
+          runtimeClass: null,
+          nodeSelector: { key: m[1]!, runtimeClass: m[2]!.trim(), pod: trimEndOf(m[3]!, '.') },
+        });
+      },
+    ],
+  ];
+}
+
 /** All RuntimeClass admission refusals in normalized `text`. */
 export function findRuntimeClass(text: string, lowerText?: string): Match[] {
-  const lower = lowerText ?? lowerAscii(text);
   const out: Match[] = [];
-  scanMany(
-    lower,
-    [
-      [
-        'runtimeclass "',
-        (k) => {
-          // `RuntimeClass "kata" not found` (its name as the pod's runtimeClassName gave it, any text a paste put there).
-          const m = /^RuntimeClass "([^"\n]{0,253})" not found/i.exec(text.slice(k, k + 300));
-          if (!m) return undefined;
-          return refusal(text, k, k + m[0].length, { reason: 'class-not-found', runtimeClass: m[1]! });
-        },
-      ],
-      [
-        "pod's overhead doesn't match runtimeclass's defined overhead",
-        (k) =>
-          refusal(text, k, k + "pod's overhead doesn't match runtimeclass's defined overhead".length, {
-            reason: 'overhead-mismatch',
-            runtimeClass: null,
-          }),
-      ],
-      [
-        'pod overhead set without corresponding runtimeclass defined overhead',
-        (k) =>
-          refusal(text, k, k + 'pod overhead set without corresponding runtimeclass defined overhead'.length, {
-            reason: 'overhead-without-class',
-            runtimeClass: null,
-          }),
-      ],
-      [
-        'conflict: runtimeclass.scheduling.nodeselector[',
-        (k) => {
-          const m =
-            /^conflict: runtimeClass\.scheduling\.nodeSelector\[([^\]\n]{1,317})\] = ([^;\n]{0,63}); pod\.spec\.nodeSelector\[\1\] = ([^\s"'`,;]{0,63})/i.exec(
-              text.slice(k, k + 900),
-            );
-          if (!m) return undefined;
-          return refusal(text, k, k + m[0].length, {
-            reason: 'node-selector-conflict',
-            runtimeClass: null,
-            nodeSelector: { key: m[1]!, runtimeClass: m[2]!.trim(), pod: trimEndOf(m[3]!, '.') },
-          });
-        },
-      ],
-    ],
-    out,
-  );
+  scanMany(lowerText ?? lowerAscii(text), runtimeClassTable(text), out);
   return out.sort((a, b) => a.start - b.start);
 }
