@@ -230,10 +230,8 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   // - 1.6+, on the policy: `<Kind> <ns>/<name>: [R] fail (blocked); <message>` (NewPolicyFailEvent), and
   //   1.6's `Rule(s) 'R' failed to apply on resource Kind/ns/name`.
   on("policy '", (k) => {
-    const m =
-      /^policy '([a-z0-9][a-z0-9.-]{0,252})' \((?:Validation|Mutation|Generation|VerifyImages)\) rule '([^'\n]{1,253})' failed\.?\s*/i.exec(
-        text.slice(k, k + 600),
-      );
+    KYVERNO_OLD_EVENT.lastIndex = k;
+    const m = KYVERNO_OLD_EVENT.exec(text);
     if (!m) return undefined;
     const end = lineEnd(text, k, 4000);
     return policyViolation(text, k, end, {
@@ -245,10 +243,9 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     });
   });
   on('policy ', (k) => {
-    const m =
-      /^policy ([a-z0-9][a-z0-9.-]{0,252})\/([A-Za-z0-9][A-Za-z0-9_.-]{0,252}) (fail|error)(?: \(blocked\))?:\s*/.exec(
-        text.slice(k, k + 600),
-      );
+    // `policy ` is a common word: a sticky match where it stands, no copy of the text after it.
+    KYVERNO_EVENT.lastIndex = k;
+    const m = KYVERNO_EVENT.exec(text);
     if (!m) return undefined;
     const end = lineEnd(text, k, 4000);
     return policyViolation(text, k, end, {
@@ -503,6 +500,13 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   scanMany(lower, table, out);
   return out.sort((a, b) => a.start - b.start);
 }
+
+/** Kyverno ≤ 1.5's event: `policy 'P' (Validation) rule 'R' failed. ` (sticky, read where the needle is). */
+const KYVERNO_OLD_EVENT =
+  /policy '([a-z0-9][a-z0-9.-]{0,252})' \((?:Validation|Mutation|Generation|VerifyImages)\) rule '([^'\n]{1,253})' failed\.?\s*/iy;
+/** Kyverno 1.6+'s event on the resource: `policy P/R fail: `. */
+const KYVERNO_EVENT =
+  /policy ([a-z0-9][a-z0-9.-]{0,252})\/([A-Za-z0-9][A-Za-z0-9_.-]{0,252}) (fail|error)(?: \(blocked\))?:\s*/y;
 
 /** A Kyverno PolicyViolation event, with the object it names (`Kind/ns/name`), else the one its row names. */
 function policyViolation(text: string, start: number, end: number, facts: PolicyViolationFacts): Match {
