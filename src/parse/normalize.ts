@@ -179,13 +179,14 @@ const CODE_LANGS = new Set(
 
 /**
  * An inline code span holding a scheduler or autoscaler message (`` `2 node(s) had …` ``, `` `0/3 nodes are
- * available: 3 Insufficient cpu` ``, `` `pod didn't trigger scale-up: …` ``; no quote inside): its bounds stay
+ * available: 3 Insufficient cpu` ``, `` `pod didn't trigger scale-up: …` ``, a bare reason `` `Insufficient
+ * amd.com/gpu` ``; no quote inside): its bounds stay
  * as double quotes, so that prose after it (`…\`, so I added a node`) is not read as the last reason.
  */
 /** A cheap first look for CODE_REASON_RE: a backtick before a count or the autoscaler's words. */
-const CODE_REASON_HINT_RE = /`(?:\d|[Pp]od d|NotT)/;
+const CODE_REASON_HINT_RE = /`(?:\d|[Pp]od d|NotT|Insufficient |node\(s\) |Too many pods)/;
 const CODE_REASON_RE =
-  /(?<!`)`((?:\d{1,9} (?:Insufficient |node\(s\) |Too many pods)|\d{1,9} ?\/ ?\d{1,9} nodes (?:are )?available|(?:[Pp]od )?didn't trigger scale-up|NotTriggerScaleUp)[^`"\n]{0,2000})`(?!`)/g;
+  /(?<!`)`((?:(?:\d{1,9} )?(?:Insufficient |node\(s\) |Too many pods)|\d{1,9} ?\/ ?\d{1,9} nodes (?:are )?available|(?:[Pp]od )?didn't trigger scale-up|NotTriggerScaleUp)[^`"\n]{0,2000})`(?!`)/g;
 
 /** A code span opening a message at the end of its line (the text after a lone backtick). */
 const CODE_OPEN_RE =

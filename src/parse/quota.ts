@@ -143,6 +143,26 @@ function nameOnly(text: string, k: number, nameFrom: number): Match | undefined 
   return m;
 }
 
+/**
+ * `… is forbidden: exceeded quota` and nothing after it: a doc or a chat that kept only the head of the
+ * message (plugin/pkg/admission/resourcequota prints `exceeded quota: <name>, requested: …`). No quota named.
+ */
+function headOnly(text: string, k: number): Match | undefined {
+  if (!/^exceeded quota[ \t]*(?:$|[\n"'`.)\]])/i.test(text.slice(k, k + 18))) return undefined;
+  const stop = k + 'exceeded quota'.length;
+  const { start, object } = envelopeBefore(text, k);
+  const m: Match = {
+    layer: 'quota',
+    kind: 'quota-exceeded',
+    facts: { quota: null, resources: {}, exceeding: [] },
+    message: text.slice(start, stop).trim(),
+    start,
+    end: stop,
+  };
+  if (object) m.object = object;
+  return m;
+}
+
 /** 1.1: `cpu quota is 200m, current usage is 200m, requesting 100m.` */
 const PRE12_EXCEEDED_RE =
   /([A-Za-z][A-Za-z0-9./_-]{0,99}) quota is ([^\s,]{1,64}), current usage is ([^\s,]{1,64}), requesting ([^\s,]{1,64})/y;
@@ -350,6 +370,7 @@ export function findQuota(text: string, lowerText?: string): Match[] {
   };
   scan('exceeded quota:', (k) => exceeded(text, lower, k));
   scan('exceeds quota:', (k) => exceeded(text, lower, k));
+  scan('forbidden: exceeded quota', (k) => headOnly(text, k + 'forbidden: '.length));
   scan(' quota is ', (k) =>
     lower.startsWith(', current usage is', findWithin(lower, ',', k, k + 200)) ? pre12Exceeded(text, k) : undefined,
   );

@@ -36,6 +36,8 @@ function sentenceEnd(text: string, i: number, end: number): number {
       continue;
     }
     const c = text[p + 1];
+    // `.; ` too: the old scheduler's log line `Unable to schedule ns/name: no fit: <FitError>.; waiting`
+    // (pkg/scheduler/factory/factory.go MakeDefaultErrorFunc, 1.9–1.18).
     // `., ` too: a vendor scheduler appends `, reject the pod X … even after PostFilter.` (kuscia).
     // `._` / `.*`: markdown emphasis closing around the message (`_0/1 nodes are available: …._`).
     if (
@@ -48,6 +50,7 @@ function sentenceEnd(text: string, i: number, end: number): number {
       c === '.' ||
       c === ')' ||
       c === ',' ||
+      c === ';' ||
       c === '_' ||
       c === '*'
     )
@@ -537,7 +540,10 @@ function barePrefilter(text: string, lower: string, covered: readonly SchedulerM
       // Part of another sentence (`1 pod has unbound …` in an autoscaler event, `the pod has …` in prose).
       if (/[A-Za-z0-9] $/.test(text.slice(Math.max(0, k - 2), k))) continue;
       const context = lineAndLineBefore(text, lower, k, lineEnd(text, k, 2048));
-      if (!/failedscheduling|unschedulable|default-scheduler/.test(context)) continue;
+      // The event's reason or source, the old scheduler's log line (`Error scheduling ns/name: …; retrying`,
+      // pkg/scheduler/factory/factory.go MakeDefaultErrorFunc), or the pod's Pending status near it.
+      if (!/failedscheduling|unschedulable|default-scheduler|error scheduling|unable to schedule|pending/.test(context))
+        continue;
       const end = k + needle.length;
       out.push({
         layer: 'scheduler',
@@ -642,6 +648,119 @@ function lineAndLineBefore(text: string, lower: string, start: number, end: numb
   return lower.slice(lineStart(text, Math.max(0, prev), 2048), end);
 }
 
+/**
+ * A resource FitError names after `Insufficient ` (NodeResourcesFit's `Insufficient <resource name>`,
+ * pkg/scheduler/framework/plugins/noderesources/fit.go): the standard ones and extended resources
+ * (`vendor.com/name`), never a word that goes on (`Insufficient cpu/memory`, `Insufficient quota`).
+ */
+const BARE_INSUFFICIENT_RE =
+  /Insufficient (cpu|memory|ephemeral-storage|hugepages-[0-9]{1,6}[KMGTP]i|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,10}[a-z]{2,63}\/[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)(?![\w/-]|\.[\w])/g;
+/** The other reason texts FitError prints, distinctive enough to read without their count. */
+const BARE_OTHER_RE = /node\(s\) (?:had|didn't|were|exceed|did not)[^\n]{3,200}|Too many pods(?![\w-])/g;
+/** Resources so common in other software's messages (`fprintf("Insufficient memory.")`) that a scheduling word must be near. */
+const GENERIC_REASON_RE = /^(?:Insufficient (?:cpu|memory)|Too many pods)$/;
+/**
+ * Names of reasons, statuses and events that a catalogue lists next to each other (a troubleshooting page's
+ * "common causes", a glossary). Two different ones near a bare reason make it an entry of such a list.
+ */
+const CATALOGUE_NAME_RE =
+  /Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) [a-z']{2,12} [a-z]{2,20}|Too many pods|PodToleratesNodeTaints|PodFitsResources|MatchNodeSelector|NodeAffinity|ImagePullBackOff|ErrImagePull|CrashLoopBackOff|FailedCreatePodSandBox|FailedMount|FailedAttachVolume|OOMKilled|CreateContainerConfigError|unbound immediate PersistentVolumeClaims|NotTriggerScaleUp|FailedScheduling/g;
+
+/** The shape around [start, end): the whole of a quote, a parenthesis, a table cell or a line. */
+function enclosed(text: string, start: number, end: number): boolean {
+  const before = text[start - 1] ?? '\n';
+  let e = end;
+  while (text[e] === '.' || text[e] === ' ') e++;
+  const after = text[e] ?? '\n';
+  if ((before === '"' || before === "'") && after === before) return true;
+  if (before === '(' && after === ')') return true;
+  const ls = lineStart(text, start, 2048);
+  const le = lineEnd(text, start, 2048);
+  const lead = text.slice(ls, start);
+  const tail = text.slice(e, le);
+  if (/\|\s*$/.test(lead) && /^\s*\|/.test(tail)) return true;
+  // Alone on its line (a code block holding only the reason), or after a list marker or a label.
+  return /^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:[A-Za-z][\w ]{0,40}:\s*)?["'(]?$/.test(lead) && /^["')]?\s*$/.test(tail);
+}
+
+/** Distinct reason and status names on the lines around `start` (at most 3 each way), `own` excepted. */
+function catalogueNear(text: string, start: number, own: string): number {
+  let from = lineStart(text, start, 2048);
+  for (let i = 0; i < 3 && from > 0; i++) from = lineStart(text, from - 1, 2048);
+  let to = lineEnd(text, start, 2048);
+  for (let i = 0; i < 3 && to < text.length; i++) to = lineEnd(text, to + 1, 2048);
+  const names = new Set<string>();
+  CATALOGUE_NAME_RE.lastIndex = 0;
+  const window = text.slice(from, to);
+  for (let m = CATALOGUE_NAME_RE.exec(window); m; m = CATALOGUE_NAME_RE.exec(window))
+    if (!own.startsWith(m[0]) && m[0] !== 'FailedScheduling') names.add(m[0]);
+  // `FailedScheduling` names the event a bare reason came in, except in a list of other names.
+  if (names.size > 0 && window.includes('FailedScheduling')) names.add('FailedScheduling');
+  return names.size;
+}
+
+/**
+ * A reason FitError prints, without its count and without the `0/N nodes are available:` frame: quoted in
+ * prose (`the VM stays \`Pending\` with \`Insufficient hugepages-2Mi\``), alone in a code block, in a table
+ * cell, in parentheses (`cannot be scheduled (Insufficient amd.com/gpu)`). It counts when its shape or a
+ * scheduling word near says the text reports it; a reason as common as `Insufficient memory` needs the word.
+ * Not an entry of a catalogue (several reason or status names listed together), not a reason a whole
+ * message of the paste already gives, not a heading. Count and total: null (neither is printed).
+ */
+function bareReasons(text: string, lower: string, covered: readonly SchedulerMatch[]): SchedulerMatch[] {
+  if (!text.includes('Insufficient ') && !text.includes('node(s) ') && !text.includes('Too many pods')) return [];
+  let known: Set<string> | undefined;
+  const out: SchedulerMatch[] = [];
+  const seen = new Set<string>();
+  let attempts = 0;
+  for (const re of [BARE_INSUFFICIENT_RE, BARE_OTHER_RE]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m && attempts < MAX_FRAMELESS_ATTEMPTS; m = re.exec(text)) {
+      attempts++;
+      const start = m.index;
+      // On the line of a whole message (its reason, or prose about it): that message's.
+      const lineFrom = lineStart(text, start, 2048);
+      const lineTo = lineEnd(text, start, 2048);
+      if (covered.some((c) => c.start < lineTo && c.end > lineFrom)) continue;
+      // A count before it is a frameless list's (read there, or refused there).
+      if (/\d[ \t]?$/.test(text.slice(Math.max(0, start - 2), start))) continue;
+      const ls = lineStart(text, start, 2048);
+      if (/^\s*#{1,6}\s/.test(text.slice(ls, start + 1))) continue;
+      if (AUTOSCALER_BEFORE_RE.test(lower.slice(ls, start))) continue;
+      let reason = m[0];
+      if (re === BARE_OTHER_RE && reason.startsWith('node(s)')) {
+        // To the end of the reason: a sentence end, a closing quote, parenthesis or cell border.
+        const le = lineEnd(text, start, 2048);
+        const stop = sentenceEnd(text, start, le);
+        const to = embeddedEnd(text, start, start, stop < 0 ? le : stop);
+        reason = trimEndOf(closeOfQuote(text.slice(start, to)), ' `\'"*_:;).,');
+        const q = /["')|]/.exec(reason);
+        if (q) reason = trimEndOf(reason.slice(0, q.index), ' ,;:.');
+        if (reason.length < 12) continue;
+      }
+      known ??= new Set(covered.flatMap((c) => c.facts.reasons.map((r) => r.reason)));
+      if (known.has(reason) || seen.has(reason)) continue;
+      const end = start + reason.length;
+      const shaped = enclosed(text, start, end);
+      const context = lineAndLineBefore(text, lower, start, lineEnd(text, start, 2048));
+      const worded =
+        SCHEDULING_WORDS_RE.test(context) || QUOTED_AFTER_RE.test(lower.slice(Math.max(ls, start - 48), start));
+      if (GENERIC_REASON_RE.test(reason) ? !worded : !shaped && !worded) continue;
+      if (catalogueNear(text, start, reason) > 0) continue;
+      seen.add(reason);
+      out.push({
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: { total: null, reasons: [{ count: null, reason }] },
+        message: reason,
+        start,
+        end,
+      });
+    }
+  }
+  return out;
+}
+
 /** Candidate frameless lists looked at, at most: the rest of a huge paste is not read for them. */
 const MAX_FRAMELESS_ATTEMPTS = 64;
 
@@ -654,6 +773,7 @@ const ANCHOR_NEEDLES = [
   'fit failure on node (',
   'failed to find fit for pod',
   'no nodes available to schedule pods',
+  'no nodes are registered to the cluster',
   'failed for reason ',
   'persistentvolumeclaim is not bound:',
   'nodes are unavailable:',
@@ -726,6 +846,9 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
         m = findFit(text, k);
         break;
       case 'no nodes available to schedule pods':
+      // 1.9–1.18 MakeDefaultErrorFunc (pkg/scheduler/factory/factory.go) for ErrNoNodesAvailable:
+      // `Unable to schedule ns/name: no nodes are registered to the cluster; waiting`.
+      case 'no nodes are registered to the cluster':
         m = {
           layer: 'scheduler',
           kind: 'unschedulable',
@@ -743,6 +866,9 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
   }
   const kept = dropCopiedFragments(text, out);
   const loose = frameless(text, lower, kept);
-  const bare = lower.includes(BARE_PREFILTER[0]!) ? barePrefilter(text, lower, [...kept, ...loose]) : [];
-  return loose.length || bare.length ? [...kept, ...loose, ...bare].sort((a, b) => a.start - b.start) : kept;
+  const pre = lower.includes(BARE_PREFILTER[0]!) ? barePrefilter(text, lower, [...kept, ...loose]) : [];
+  const bare = bareReasons(text, lower, [...kept, ...loose, ...pre]);
+  return loose.length || pre.length || bare.length
+    ? [...kept, ...loose, ...pre, ...bare].sort((a, b) => a.start - b.start)
+    : kept;
 }
