@@ -128,7 +128,9 @@ function nameOnly(text: string, k: number, nameFrom: number): Match | undefined 
   const stop = QUOTA_NAME_RE.lastIndex;
   // Prose that goes on after the name (`exceeded quota: the team's limit …`) is not this message.
   const after = text.slice(stop, stop + 3);
-  if (/^[ \t]+[a-z]/i.test(after) && !/^[ \t]*$/.test(after)) return undefined;
+  // A conjunction after it is the writer's own sentence going on (`exceeded quota: object-counts and the pod …`).
+  const conj = /^[ \t]+(?:and|but|so|which|when|while|after|because)\b/i.test(text.slice(stop, stop + 10));
+  if (/^[ \t]+[a-z]/i.test(after) && !/^[ \t]*$/.test(after) && !conj) return undefined;
   const { start, object } = envelopeBefore(text, k);
   const m: Match = {
     layer: 'quota',

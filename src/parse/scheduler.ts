@@ -74,6 +74,20 @@ function closeOfQuote(raw: string): string {
   return close && (main.split('"').length - 1) % 2 === 1 ? main.slice(0, close.index).trimEnd() : main;
 }
 
+/**
+ * Prose the writer went on with after a message that has no closing period (`… 1 Insufficient cpu and the pod
+ * never started.`, `… 2 Too many pods — so I scaled the pool`): a conjunction and a word prose starts a clause
+ * with, or a dash between blanks. FitError's reasons never hold one
+ * (pkg/scheduler/framework/plugins/*: `Insufficient <resource>`, `node(s) …`, `Too many pods`, the PreFilter texts).
+ */
+const PROSE_AFTER_RE =
+  /,? (?:and|but|so|which|when|while|after|because|since|though|although) (?:the|a|an|it|its|i|i'm|we|my|our|this|that|these|they|then|now|still|nothing|no|there|so|even|only|also|not|is|was|has|had|keeps?)\b| [-\u2013\u2014]{1,2} /i;
+
+function proseCut(s: string): string {
+  const m = PROSE_AFTER_RE.exec(s);
+  return m ? s.slice(0, m.index).trimEnd() : s;
+}
+
 /** `n reason, m reason` → entries; a piece that does not start with a count belongs to the previous reason. */
 export function splitHistogram(main: string): ReasonCount[] {
   const out: ReasonCount[] = [];
@@ -108,7 +122,7 @@ interface Sentence {
 function readSentence(text: string, total: number, bodyStart: number, end: number): Sentence {
   const stop = sentenceEnd(text, bodyStart, end);
   const mainEnd = stop < 0 ? end : stop;
-  const main = closeOfQuote(text.slice(bodyStart, mainEnd));
+  const main = proseCut(closeOfQuote(text.slice(bodyStart, mainEnd)));
   let reasons: ReasonCount[];
   if (main === '') reasons = [];
   else if (/^\d/.test(main)) reasons = splitHistogram(main);
@@ -505,7 +519,8 @@ function filterPluginError(text: string, lower: string, k: number): SchedulerMat
   if (!m) return undefined;
   const bodyStart = k + m[0].length;
   const stop = sentenceEnd(text, bodyStart, end);
-  const reason = closeOfQuote(text.slice(bodyStart, stop < 0 ? end : stop));
+  const bar = findWithin(text, ' |', bodyStart, stop < 0 ? end : stop);
+  const reason = proseCut(closeOfQuote(text.slice(bodyStart, bar >= 0 ? bar : stop < 0 ? end : stop)));
   if (reason === '') return undefined;
   const start = lower.slice(Math.max(0, k - 14), k) === 'error while ' ? k - 14 : k;
   const stopAt = stop < 0 ? end : stop + 1;
@@ -608,7 +623,7 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
       if (q >= 0) end = q;
     }
     const stop = sentenceEnd(text, start, end);
-    const body = trimEndOf(text.slice(start, stop < 0 ? end : stop), ' `\'"*_:;).');
+    const body = trimEndOf(proseCut(text.slice(start, stop < 0 ? end : stop)), ' `\'"*_:;).');
     const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimEndOf(r.reason, ' `\'"*_:;).') }));
     if (
       !reasons.length ||
