@@ -204,6 +204,13 @@ function loneBacktick(line: string, closing: boolean): number {
   return closing ? line.indexOf('`') : line.lastIndexOf('`');
 }
 
+/** A list item that is one later part of a quota refusal: `- requested: pods=1`, `- used: …`, `- limited: …`. */
+const QUOTA_PART_ITEM_RE =
+  /^\s*[-*+]\s+(?:requested|used|limited):\s*[^\s=,]{1,253}=[^\s,]{1,64}(?:,[^\s=,]{1,253}=[^\s,]{1,64}){0,63}\s*$/;
+/** A list item ending where a quota refusal goes on: after `exceeded quota: <name>`, or after its `requested:` or `used:` pairs. */
+const QUOTA_PART_OPEN_RE =
+  /(?:^|\s)[-*+]\s+(?:[^\n]{0,400}exceeded quota:\s*[a-z0-9][a-z0-9.-]{0,252}|[^\n]{0,600}(?:requested|used):\s*[^\s=,]{1,253}=[^\s,]{1,64}(?:,[^\s=,]{1,253}=[^\s,]{1,64}){0,63})\s*$/;
+
 /** Zero-width characters (a chat client's or a web page's, invisible in the paste): removed. */
 const ZERO_WIDTH_RE = /[\u200b-\u200d\u2060\ufeff]/g;
 /** No-break and figure spaces (rich-text copies put them before numbers): plain spaces. */
@@ -689,6 +696,15 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       cur = line;
       curIndent = lineIndent;
       curIsKey = lineKey >= 0;
+      prevRawLen = raw.length;
+      continue;
+    }
+    // A quota refusal split into list items, one part each (`- exceeded quota: q` ⏎ `- requested: pods=1` ⏎
+    // `- used: pods=3` ⏎ `- limited: pods=3`): the parts are one message again, joined the way the API server
+    // prints them (plugin/pkg/admission/resourcequota: `exceeded quota: %s, requested: %s, used: %s, limited: %s`).
+    if (QUOTA_PART_ITEM_RE.test(line) && QUOTA_PART_OPEN_RE.test(cur) && cur.length + line.length < MAX_MESSAGE) {
+      cur = `${cur.trimEnd()}, ${line.replace(/^\s*[-*+]\s+/, '').trim()}`;
+      changed = true;
       prevRawLen = raw.length;
       continue;
     }

@@ -382,5 +382,19 @@ export function findQuota(text: string, lowerText?: string): Match[] {
   scan('status unknown for quota:', (k) => statusUnknown(text, lower, k));
   scan('insufficient quota to ', (k) => insufficient(text, lower, k));
   scanMany(lower, table, out);
-  return out.sort((a, b) => a.start - b.start);
+  // A quota named alone (`- \`exceeded quota: mem-cpu-demo\` - Quota name that was exceeded`) in a paste that
+  // holds that quota's whole refusal is a gloss of that refusal, not another one.
+  const whole = new Set(
+    out.flatMap((m) =>
+      m.kind === 'quota-exceeded' && Object.keys(m.facts.resources).length > 0 ? [m.facts.quota] : [],
+    ),
+  );
+  const kept =
+    whole.size === 0
+      ? out
+      : out.filter(
+          (m) =>
+            !(m.kind === 'quota-exceeded' && Object.keys(m.facts.resources).length === 0 && whole.has(m.facts.quota)),
+        );
+  return kept.sort((a, b) => a.start - b.start);
 }

@@ -477,10 +477,9 @@ function storageLimitNumbers(text: string): Partial<RuntimeFacts> {
       text,
     );
   if (pod) return { resource: 'ephemeral-storage', limit: pod[1]! };
-  const c = /Container ([a-z0-9][a-z0-9.-]{0,62}) exceeded its local ephemeral storage limit "([^"\n]{1,32})"/.exec(
-    text,
-  );
-  if (c) return { container: c[1]!, resource: 'ephemeral-storage', limit: c[2]! };
+  const c =
+    /Container ([a-z0-9][a-z0-9.-]{0,62}) exceeded its local ephemeral storage limit(?: "([^"\n]{1,32})")?/.exec(text);
+  if (c) return { container: c[1]!, resource: 'ephemeral-storage', ...(c[2] ? { limit: c[2] } : {}) };
   const e = /Usage of EmptyDir volume "[^"\n]{1,253}" exceeds the limit "([^"\n]{1,32})"/i.exec(text);
   if (e) return { resource: 'ephemeral-storage', limit: e[1]! };
   return {};

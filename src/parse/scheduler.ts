@@ -77,11 +77,11 @@ function closeOfQuote(raw: string): string {
 /**
  * Prose the writer went on with after a message that has no closing period (`… 1 Insufficient cpu and the pod
  * never started.`, `… 2 Too many pods — so I scaled the pool`): a conjunction and a word prose starts a clause
- * with, or a dash between blanks. FitError's reasons never hold one
+ * with, or a dash between blanks; and the old scheduler log's own tail (`…; retrying`, `…; waiting`). FitError's reasons never hold one
  * (pkg/scheduler/framework/plugins/*: `Insufficient <resource>`, `node(s) …`, `Too many pods`, the PreFilter texts).
  */
 const PROSE_AFTER_RE =
-  /,? (?:and|but|so|which|when|while|after|because|since|though|although) (?:the|a|an|it|its|i|i'm|we|my|our|this|that|these|they|then|now|still|nothing|no|there|so|even|only|also|not|is|was|has|had|keeps?)\b| [-\u2013\u2014]{1,2} /i;
+  /; (?:retrying|waiting)\b|,? (?:and|but|so|which|when|while|after|because|since|though|although) (?:the|a|an|it|its|i|i'm|we|my|our|this|that|these|they|then|now|still|nothing|no|there|so|even|only|also|not|is|was|has|had|keeps?)\b| [-\u2013\u2014]{1,2} /i;
 
 function proseCut(s: string): string {
   const m = PROSE_AFTER_RE.exec(s);
@@ -557,7 +557,11 @@ function barePrefilter(text: string, lower: string, covered: readonly SchedulerM
       const context = lineAndLineBefore(text, lower, k, lineEnd(text, k, 2048));
       // The event's reason or source, the old scheduler's log line (`Error scheduling ns/name: …; retrying`,
       // pkg/scheduler/factory/factory.go MakeDefaultErrorFunc), or the pod's Pending status near it.
-      if (!/failedscheduling|unschedulable|default-scheduler|error scheduling|unable to schedule|pending/.test(context))
+      // Or quoted alone on its line (`the pod failed with :` ⏎ `> pod has unbound …`): the text itself.
+      if (
+        !/failedscheduling|unschedulable|default-scheduler|error scheduling|unable to schedule|pending/.test(context) &&
+        !enclosed(text, k, k + needle.length)
+      )
         continue;
       const end = k + needle.length;
       out.push({
@@ -681,6 +685,15 @@ const GENERIC_REASON_RE = /^(?:Insufficient (?:cpu|memory)|Too many pods)$/;
 const CATALOGUE_NAME_RE =
   /Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) [a-z']{2,12} [a-z]{2,20}|Too many pods|PodToleratesNodeTaints|PodFitsResources|MatchNodeSelector|NodeAffinity|ImagePullBackOff|ErrImagePull|CrashLoopBackOff|FailedCreatePodSandBox|FailedMount|FailedAttachVolume|OOMKilled|CreateContainerConfigError|unbound immediate PersistentVolumeClaims|NotTriggerScaleUp|FailedScheduling/g;
 
+/** Is the `#`-marked line at `ls` one of a block of them (a shell or config comment), not a lone heading? */
+function commentBlock(text: string, ls: number): boolean {
+  const le = lineEnd(text, ls, 2048);
+  const next = text.slice(le + 1, le + 8);
+  const prevStart = ls > 0 ? lineStart(text, ls - 1, 2048) : -1;
+  const prev = prevStart >= 0 ? text.slice(prevStart, ls) : '';
+  return /^\s*#(?!#)/.test(next) || /^\s*#(?!#)/.test(prev);
+}
+
 /** The shape around [start, end): the whole of a quote, a parenthesis, a table cell or a line. */
 function enclosed(text: string, start: number, end: number): boolean {
   const before = text[start - 1] ?? '\n';
@@ -740,7 +753,9 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
       // A count before it is a frameless list's (read there, or refused there).
       if (/\d[ \t]?$/.test(text.slice(Math.max(0, start - 2), start))) continue;
       const ls = lineStart(text, start, 2048);
-      if (/^\s*#{1,6}\s/.test(text.slice(ls, start + 1))) continue;
+      // A markdown heading names a section (`### Pods Pending with Insufficient …`); a comment block's line
+      // (`# … hits FailedScheduling` ⏎ `# (Insufficient nvidia.com/gpu) and …`) has marked lines around it.
+      if (/^\s*#{1,6}\s/.test(text.slice(ls, start + 1)) && !commentBlock(text, ls)) continue;
       if (AUTOSCALER_BEFORE_RE.test(lower.slice(ls, start))) continue;
       let reason = m[0];
       if (re === BARE_OTHER_RE && reason.startsWith('node(s)')) {

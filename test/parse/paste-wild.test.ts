@@ -19,6 +19,9 @@ const sets = [
   // The third blind set (160 real pastes, ids xNNN), measured blind twice (83.8% layer, 81.3% facts) and
   // then opened: its misses carry `pending` until the parser reads them.
   { file: 'held3.jsonl', count: 160 },
+  // Real pastes of classes the third measure missed (bare scheduler reasons, the old scheduler's log lines,
+  // quota refusals in lists, kernel OOM and storage-limit eviction wordings, OOM talked about in general).
+  { file: 'classes4a.jsonl', count: 36 },
 ] as const;
 
 describe.each(sets)('pastes from the wild (test/fixtures/paste-wild/$file)', ({ file, count }) => {
