@@ -76,6 +76,10 @@ const GENERAL_AFTER_RE =
 const GENERAL_BEFORE_RE =
   /\b(?:avoid(?:s|ing)?|prevent(?:s|ing)?|risk(?:s|ing)? (?:of )?|(?:can|could|may|might|would|will)(?: not)? (?:be|get|become))(?: \w+)?[ \t]+$/;
 
+/** A verb before it that reports kills seen (`seeing OOMKilled errors`, `got OOMKilled events`, `there were …`). */
+const SEEN_BEFORE_RE =
+  /\b(?:see|sees|seeing|saw|seen|get|gets|getting|got|hit|hits|hitting|have|has|having|had|experienc\w+|observ\w+|notic\w+|there (?:are|were|was|is)|keeps?|kept)(?: \w+){0,2}[ \t]+$/;
+
 /**
  * Is the OOM word at `k` about OOM kills in general (a doc's `Running VMs into OOMKilled states … is the most
  * common failure mode`) rather than a kill that happened? Not when a field or status column gives it.
@@ -83,7 +87,9 @@ const GENERAL_BEFORE_RE =
 function generalOom(lower: string, k: number, len: number): boolean {
   const before = lower.slice(Math.max(0, k - 40), k);
   if (/(?:reason|status|state)["']?\s*[:=]\s*["']?$/.test(before)) return false;
-  return GENERAL_AFTER_RE.test(lower.slice(k + len, k + len + 16)) || GENERAL_BEFORE_RE.test(before);
+  if (GENERAL_BEFORE_RE.test(before)) return true;
+  // `we keep seeing OOMKilled errors on the api pods` reports kills; `… into OOMKilled states` does not.
+  return GENERAL_AFTER_RE.test(lower.slice(k + len, k + len + 16)) && !SEEN_BEFORE_RE.test(before);
 }
 
 /** All runtime findings in normalized `text` (one per occurrence; `index.ts` dedupes per reason and pod). */
@@ -139,6 +145,15 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   // result of limit of <cgroup>`; 4.19+ (mm/oom_kill.c dump_oom_summary): `oom-kill:constraint=CONSTRAINT_MEMCG,…`.
   on('killed as a result of limit of', (k) => runtime(text, k, 'OOMKilled'));
   on('oom-kill:constraint=', (k) => runtime(text, k, 'OOMKilled'));
+  // The kill itself, alone (4.x prints it without the `… out of memory:` prefix): `Killed process N (name)
+  // total-vm:…` (`, UID N,` before total-vm on some kernels).
+  on('killed process ', (k) =>
+    (k === 0 || !/[a-z]/.test(lower[k - 1]!)) &&
+    /^killed process \d{1,10} \([^)\n]{1,64}\),? (?:uid \d{1,10}, )?total-vm:\d/.test(lower.slice(k, k + 120)) &&
+    !/out of memory: $/.test(lower.slice(Math.max(0, k - 16), k))
+      ? runtime(text, k, 'OOMKilled')
+      : undefined,
+  );
   on('out of memory: kill', (k) =>
     lower.slice(Math.max(0, k - 14), k) === 'memory cgroup ' ? undefined : runtime(text, k, 'OOMKilled'),
   );

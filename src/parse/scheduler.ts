@@ -720,8 +720,10 @@ function catalogueNear(text: string, start: number, own: string): number {
   const names = new Set<string>();
   CATALOGUE_NAME_RE.lastIndex = 0;
   const window = text.slice(from, to);
-  for (let m = CATALOGUE_NAME_RE.exec(window); m; m = CATALOGUE_NAME_RE.exec(window))
-    if (!own.startsWith(m[0]) && m[0] !== 'FailedScheduling') names.add(m[0]);
+  for (let m = CATALOGUE_NAME_RE.exec(window); m; m = CATALOGUE_NAME_RE.exec(window)) {
+    const name = trimEndOf(m[0], '.,;:');
+    if (!own.startsWith(name) && !name.startsWith(own) && name !== 'FailedScheduling') names.add(name);
+  }
   // `FailedScheduling` names the event a bare reason came in, except in a list of other names.
   if (names.size > 0 && window.includes('FailedScheduling')) names.add('FailedScheduling');
   return names.size;
@@ -763,9 +765,10 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
         const le = lineEnd(text, start, 2048);
         const stop = sentenceEnd(text, start, le);
         const to = embeddedEnd(text, start, start, stop < 0 ? le : stop);
-        reason = trimEndOf(closeOfQuote(text.slice(start, to)), ' `\'"*_:;).,');
-        const q = /["')|]/.exec(reason);
-        if (q) reason = trimEndOf(reason.slice(0, q.index), ' ,;:.');
+        reason = trimEndOf(proseCut(closeOfQuote(text.slice(start, to))), ' `\'"*_:;).,');
+        // A quote, parenthesis or cell border closing around it (an apostrophe inside a word is the reason's).
+        const q = /[")|]|(?<![A-Za-z])'|'(?![A-Za-z])/.exec(reason.slice('node(s)'.length));
+        if (q) reason = trimEndOf(reason.slice(0, 'node(s)'.length + q.index), ' ,;:.');
         if (reason.length < 12) continue;
       }
       known ??= new Set(covered.flatMap((c) => c.facts.reasons.map((r) => r.reason)));
