@@ -702,7 +702,12 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
     // A quota refusal split into list items, one part each (`- exceeded quota: q` ⏎ `- requested: pods=1` ⏎
     // `- used: pods=3` ⏎ `- limited: pods=3`): the parts are one message again, joined the way the API server
     // prints them (plugin/pkg/admission/resourcequota: `exceeded quota: %s, requested: %s, used: %s, limited: %s`).
-    if (QUOTA_PART_ITEM_RE.test(line) && QUOTA_PART_OPEN_RE.test(cur) && cur.length + line.length < MAX_MESSAGE) {
+    if (
+      line.includes('ed:') &&
+      QUOTA_PART_ITEM_RE.test(line) &&
+      QUOTA_PART_OPEN_RE.test(cur) &&
+      cur.length + line.length < MAX_MESSAGE
+    ) {
       cur = `${cur.trimEnd()}, ${line.replace(/^\s*[-*+]\s+/, '').trim()}`;
       changed = true;
       prevRawLen = raw.length;
