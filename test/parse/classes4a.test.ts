@@ -9,6 +9,7 @@
  * software's `Insufficient …` messages, OOM talked about in general.
  */
 import { describe, expect, it } from 'vitest';
+import { runtimeLines } from '../../src/answer/replies/runtime.ts';
 import { parsePaste } from '../../src/parse/index.ts';
 
 interface Said {
@@ -238,5 +239,20 @@ const cases: [name: string, text: string, want: Said[]][] = [
 describe('classes of the third blind set, read in general', () => {
   it.each(cases)('%s', (_name, text, want) => {
     expect(said(text)).toEqual(want);
+  });
+});
+
+describe('a storage-limit eviction is answered as the pod over its own limit', () => {
+  it('says so and gives the limit to raise, not the request', () => {
+    const f = parsePaste(
+      'Warning  Evicted  Pod ephemeral local storage usage exceeds the total limit of containers 5Gi.',
+    ).findings[0];
+    if (f?.kind !== 'runtime') throw new Error(`expected a runtime finding, got ${f?.kind}`);
+    expect(runtimeLines(f, 'shop')).toEqual([
+      "The kubelet evicted the pod for going over its own ephemeral-storage limit of 5Gi (the containers' ephemeral-storage limits, or an emptyDir's sizeLimit), not for node pressure.",
+      'Raise that limit above what the pod writes, or move the data to a volume:',
+      'kubectl -n shop set resources deploy/WORKLOAD --limits=ephemeral-storage=SIZE',
+      'The paste does not name the container: without -c this sets every container; add -c NAME for one.',
+    ]);
   });
 });
