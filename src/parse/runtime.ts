@@ -145,6 +145,10 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   // result of limit of <cgroup>`; 4.19+ (mm/oom_kill.c dump_oom_summary): `oom-kill:constraint=CONSTRAINT_MEMCG,…`.
   on('killed as a result of limit of', (k) => runtime(text, k, 'OOMKilled'));
   on('oom-kill:constraint=', (k) => runtime(text, k, 'OOMKilled'));
+  // The reaper freeing a killed task's memory (mm/oom_kill.c oom_reap_task_mm), and prose saying who killed what.
+  on('oom_reaper: reaped process ', (k) => runtime(text, k, 'OOMKilled'));
+  on('oom killer killed', (k) => runtime(text, k, 'OOMKilled'));
+  on('oom-killer killed', (k) => runtime(text, k, 'OOMKilled'));
   // The kill itself, alone (4.x prints it without the `… out of memory:` prefix): `Killed process N (name)
   // total-vm:…` (`, UID N,` before total-vm on some kernels).
   on('killed process ', (k) =>
@@ -444,7 +448,9 @@ function kernelNumbers(text: string): { process?: string; used?: string; limit?:
     out.process = killed[1]!;
     if (killed[2]) out.used = canonical(`${killed[2]}Ki`);
   } else {
-    const task = /oom-kill:constraint=[A-Z_]{1,40}\b[^\n]{0,600}?,task=([^,\s]{1,64}),pid=\d/.exec(text);
+    const task =
+      /oom-kill:constraint=[A-Z_]{1,40}\b[^\n]{0,600}?,task=([^,\s]{1,64}),pid=\d/.exec(text) ??
+      /oom_reaper: reaped process \d{1,10} \(([^)\n]{1,64})\)/.exec(text);
     if (task) out.process = task[1]!;
   }
   const cg = /memory: usage (\d{1,20})kB, limit (\d{1,20})kB/.exec(text);

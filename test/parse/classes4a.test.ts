@@ -160,6 +160,16 @@ const cases: [name: string, text: string, want: Said[]][] = [
     [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'OOMKilled', process: 'java' } }],
   ],
   [
+    "the reaper freeing a killed task's memory",
+    '[ 7063.263325] oom_reaper: reaped process 63214 (uwsgi), now anon-rss:0kB, file-rss:0kB, shmem-rss:92kB',
+    [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'OOMKilled', process: 'uwsgi' } }],
+  ],
+  [
+    'prose saying what the OOM killer killed',
+    'dmesg shows the OOM killer killed java (pid 1234) at 03:00',
+    [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'OOMKilled' } }],
+  ],
+  [
     'prose naming what the OOM killer killed',
     'my container was killed by the OOM killer again',
     [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'OOMKilled' } }],
