@@ -140,6 +140,12 @@ const JSON_POD_KEY_RE = /^\s{0,2}"([a-z0-9][a-z0-9.-]{0,252}-[a-z0-9]{5})":\s*\{
 const QUOTED_NS_NAME_RE = new RegExp(`(?:for|pod|Pod|object|key)[ =]"(${NS})/(${NAME})"`);
 const KLOG_POD_RE = new RegExp(`(?:pod|Pod)="(${NS})/([a-z0-9][a-z0-9.-]{0,252})"`);
 const ASSIGNED_RE = new RegExp(`Successfully assigned (${NS})/([a-z0-9][a-z0-9.-]{0,252}) to `);
+/**
+ * The scheduler's own log line about a pod it could not place (pkg/scheduler/factory/factory.go
+ * MakeDefaultErrorFunc): `Error scheduling ns/name: …; retrying`, `Unable to schedule ns/name: no fit: …;
+ * waiting` (1.11–1.18), `ns name:` with a blank before 1.11.
+ */
+const SCHED_LOG_RE = new RegExp(`(?:Error scheduling|Unable to schedule) (${NS})[/ ]([a-z0-9][a-z0-9.-]{0,252}): `);
 const STS_RE = /create Pod ([a-z0-9][a-z0-9.-]{0,252}) in StatefulSet ([a-z0-9][a-z0-9.-]{0,252}) failed error:/;
 const IN_NS_RE = new RegExp(`(?:in (?:the )?namespace|namespace) "(${NS})"`);
 const YAML_NS_RE = new RegExp(`^\\s*-?\\s*["']?namespace["']?\\s*:\\s*["']?(${NS})["']?\\s*,?\\s*$`);
@@ -301,6 +307,10 @@ export class PasteContext {
       const k =
         (line.includes('od="') ? KLOG_POD_RE.exec(line) : null) ??
         (line.includes('Successfully assigned ') ? ASSIGNED_RE.exec(line) : null);
+      if (k) this.addLine(lineNo, mark(pos, k[1]!, { kind: 'Pod', name: k[2]! }));
+    }
+    if (line.includes(' schedul')) {
+      const k = SCHED_LOG_RE.exec(line);
       if (k) this.addLine(lineNo, mark(pos, k[1]!, { kind: 'Pod', name: k[2]! }));
     }
     if (line.includes('/namespaces/')) {

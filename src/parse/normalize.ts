@@ -179,13 +179,14 @@ const CODE_LANGS = new Set(
 
 /**
  * An inline code span holding a scheduler or autoscaler message (`` `2 node(s) had …` ``, `` `0/3 nodes are
- * available: 3 Insufficient cpu` ``, `` `pod didn't trigger scale-up: …` ``; no quote inside): its bounds stay
+ * available: 3 Insufficient cpu` ``, `` `pod didn't trigger scale-up: …` ``, a bare reason `` `Insufficient
+ * amd.com/gpu` ``; no quote inside): its bounds stay
  * as double quotes, so that prose after it (`…\`, so I added a node`) is not read as the last reason.
  */
 /** A cheap first look for CODE_REASON_RE: a backtick before a count or the autoscaler's words. */
-const CODE_REASON_HINT_RE = /`(?:\d|[Pp]od d|NotT)/;
+const CODE_REASON_HINT_RE = /`(?:\d|[Pp]od d|NotT|Insufficient |node\(s\) |Too many pods)/;
 const CODE_REASON_RE =
-  /(?<!`)`((?:\d{1,9} (?:Insufficient |node\(s\) |Too many pods)|\d{1,9} ?\/ ?\d{1,9} nodes (?:are )?available|(?:[Pp]od )?didn't trigger scale-up|NotTriggerScaleUp)[^`"\n]{0,2000})`(?!`)/g;
+  /(?<!`)`((?:(?:\d{1,9} )?(?:Insufficient |node\(s\) |Too many pods)|\d{1,9} ?\/ ?\d{1,9} nodes (?:are )?available|(?:[Pp]od )?didn't trigger scale-up|NotTriggerScaleUp)[^`"\n]{0,2000})`(?!`)/g;
 
 /** A code span opening a message at the end of its line (the text after a lone backtick). */
 const CODE_OPEN_RE =
@@ -202,6 +203,13 @@ function loneBacktick(line: string, closing: boolean): number {
   if (n % 2 === 0) return -1;
   return closing ? line.indexOf('`') : line.lastIndexOf('`');
 }
+
+/** A list item that is one later part of a quota refusal: `- requested: pods=1`, `- used: …`, `- limited: …`. */
+const QUOTA_PART_ITEM_RE =
+  /^\s*[-*+]\s+(?:requested|used|limited):\s*[^\s=,]{1,253}=[^\s,]{1,64}(?:,[^\s=,]{1,253}=[^\s,]{1,64}){0,63}\s*$/;
+/** A list item ending where a quota refusal goes on: after `exceeded quota: <name>`, or after its `requested:` or `used:` pairs. */
+const QUOTA_PART_OPEN_RE =
+  /(?:^|\s)[-*+]\s+(?:[^\n]{0,400}exceeded quota:\s*[a-z0-9][a-z0-9.-]{0,252}|[^\n]{0,600}(?:requested|used):\s*[^\s=,]{1,253}=[^\s,]{1,64}(?:,[^\s=,]{1,253}=[^\s,]{1,64}){0,63})\s*$/;
 
 /** Zero-width characters (a chat client's or a web page's, invisible in the paste): removed. */
 const ZERO_WIDTH_RE = /[\u200b-\u200d\u2060\ufeff]/g;
@@ -688,6 +696,20 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       cur = line;
       curIndent = lineIndent;
       curIsKey = lineKey >= 0;
+      prevRawLen = raw.length;
+      continue;
+    }
+    // A quota refusal split into list items, one part each (`- exceeded quota: q` ⏎ `- requested: pods=1` ⏎
+    // `- used: pods=3` ⏎ `- limited: pods=3`): the parts are one message again, joined the way the API server
+    // prints them (plugin/pkg/admission/resourcequota: `exceeded quota: %s, requested: %s, used: %s, limited: %s`).
+    if (
+      line.includes('ed:') &&
+      QUOTA_PART_ITEM_RE.test(line) &&
+      QUOTA_PART_OPEN_RE.test(cur) &&
+      cur.length + line.length < MAX_MESSAGE
+    ) {
+      cur = `${cur.trimEnd()}, ${line.replace(/^\s*[-*+]\s+/, '').trim()}`;
+      changed = true;
       prevRawLen = raw.length;
       continue;
     }

@@ -15,7 +15,7 @@
 
 import { Quantity } from '../quantity.ts';
 import type { Match, QuotaInsufficientFacts, QuotaUsage } from './finding.ts';
-import { bare, findWithin, lineEnd, scanMany, trimEndOf, wordBefore } from './scan.ts';
+import { bare, findWithin, lineEnd, scanAll, scanMany, trimEndOf, wordBefore } from './scan.ts';
 import { lowerAscii } from './normalize.ts';
 import { envelopeBefore } from './subject.ts';
 
@@ -128,7 +128,9 @@ function nameOnly(text: string, k: number, nameFrom: number): Match | undefined 
   const stop = QUOTA_NAME_RE.lastIndex;
   // Prose that goes on after the name (`exceeded quota: the team's limit …`) is not this message.
   const after = text.slice(stop, stop + 3);
-  if (/^[ \t]+[a-z]/i.test(after) && !/^[ \t]*$/.test(after)) return undefined;
+  // A conjunction after it is the writer's own sentence going on (`exceeded quota: object-counts and the pod …`).
+  const conj = /^[ \t]+(?:and|but|so|which|when|while|after|because)\b/i.test(text.slice(stop, stop + 10));
+  if (/^[ \t]+[a-z]/i.test(after) && !/^[ \t]*$/.test(after) && !conj) return undefined;
   // `exceeded quota: requests.gpu, requested(5) + used(0) > limited(2)`: a webhook's own quota in its own
   // words (the quota plugin prints `requested: r=v`), not a ResourceQuota refusal.
   if (/^,\s*requested\s*\(/i.test(text.slice(stop, stop + 16))) return undefined;
@@ -408,5 +410,19 @@ export function findQuota(text: string, lowerText?: string): Match[] {
   scan('status unknown for quota:', (k) => statusUnknown(text, lower, k));
   scan('insufficient quota to ', (k) => insufficient(text, lower, k));
   scanMany(lower, table, out);
-  return out.sort((a, b) => a.start - b.start);
+  // A quota named alone (`- \`exceeded quota: mem-cpu-demo\` - Quota name that was exceeded`) in a paste that
+  // holds that quota's whole refusal is a gloss of that refusal, not another one.
+  const whole = new Set(
+    out.flatMap((m) =>
+      m.kind === 'quota-exceeded' && Object.keys(m.facts.resources).length > 0 ? [m.facts.quota] : [],
+    ),
+  );
+  const kept =
+    whole.size === 0
+      ? out
+      : out.filter(
+          (m) =>
+            !(m.kind === 'quota-exceeded' && Object.keys(m.facts.resources).length === 0 && whole.has(m.facts.quota)),
+        );
+  return kept.sort((a, b) => a.start - b.start);
 }

@@ -69,6 +69,29 @@ function inNameList(lower: string, k: number, len: number): boolean {
   return items.filter((x) => x !== 'oomkilled' && LIST_NAMES_RE.test(x)).length >= 2;
 }
 
+/** Nouns after `OOMKilled` that make it a kind of state talked about (`into OOMKilled states`, `OOMKilled errors`). */
+const GENERAL_AFTER_RE =
+  /^[ \t]+(?:states?|errors?|events?|issues?|problems?|failures?|scenarios?|situations?|conditions?|kills|loops?|crash(?:es)?|risks?)\b/;
+/** What before it says the kill may happen, not that it did (`to avoid being OOMKilled`, `can get OOMKilled`). */
+const GENERAL_BEFORE_RE =
+  /\b(?:avoid(?:s|ing)?|prevent(?:s|ing)?|risk(?:s|ing)? (?:of )?|(?:can|could|may|might|would|will)(?: not)? (?:be|get|become))(?: \w+)?[ \t]+$/;
+
+/** A verb before it that reports kills seen (`seeing OOMKilled errors`, `got OOMKilled events`, `there were …`). */
+const SEEN_BEFORE_RE =
+  /\b(?:see|sees|seeing|saw|seen|get|gets|getting|got|hit|hits|hitting|have|has|having|had|experienc\w+|observ\w+|notic\w+|there (?:are|were|was|is)|keeps?|kept)(?: \w+){0,2}[ \t]+$/;
+
+/**
+ * Is the OOM word at `k` about OOM kills in general (a doc's `Running VMs into OOMKilled states … is the most
+ * common failure mode`) rather than a kill that happened? Not when a field or status column gives it.
+ */
+function generalOom(lower: string, k: number, len: number): boolean {
+  const before = lower.slice(Math.max(0, k - 40), k);
+  if (/(?:reason|status|state)["']?\s*[:=]\s*["']?$/.test(before)) return false;
+  if (GENERAL_BEFORE_RE.test(before)) return true;
+  // `we keep seeing OOMKilled errors on the api pods` reports kills; `… into OOMKilled states` does not.
+  return GENERAL_AFTER_RE.test(lower.slice(k + len, k + len + 16)) && !SEEN_BEFORE_RE.test(before);
+}
+
 /** All runtime findings in normalized `text` (one per occurrence; `index.ts` dedupes per reason and pod). */
 export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   const lower = lowerText ?? lowerAscii(text);
@@ -77,16 +100,29 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   const on = (needle: string, f: (k: number) => RuntimeMatch | undefined): void => {
     table.push([needle, f]);
   };
-  on('oomkilled', (k) => (wordAt(lower, k, 9) && !inNameList(lower, k, 9) ? runtime(text, k, 'OOMKilled') : undefined));
+  on('oomkilled', (k) =>
+    wordAt(lower, k, 9) && !inNameList(lower, k, 9) && !generalOom(lower, k, 9)
+      ? runtime(text, k, 'OOMKilled')
+      : undefined,
+  );
   on('oom killed', (k) => {
-    if (!wordAt(lower, k, 10)) return undefined;
+    if (!wordAt(lower, k, 10) || generalOom(lower, k, 10)) return undefined;
     const m = runtime(text, k, 'OOMKilled');
     // The 2014 kubelet's reason `OOM Killed`; prose (`was OOM killed`) dates nothing.
     if (/(?:"|reason:\s{0,20})$/.test(lower.slice(Math.max(0, k - 24), k))) m.version = '2014';
     return m;
   });
   // Prose: `the pod was OOM-killed`, `got out of memory killed`, `the container ran out of memory`.
-  on('oom-killed', (k) => (wordAt(lower, k, 10) ? runtime(text, k, 'OOMKilled') : undefined));
+  on('oom-killed', (k) =>
+    wordAt(lower, k, 10) && !generalOom(lower, k, 10) ? runtime(text, k, 'OOMKilled') : undefined,
+  );
+  // `was killed by the OOM killer`, `got killed by oom-killer` (prose naming what was killed).
+  on('killed by the oom', (k) =>
+    /^killed by the oom[ -]?killer/.test(lower.slice(k, k + 30)) ? runtime(text, k, 'OOMKilled') : undefined,
+  );
+  on('killed by oom', (k) =>
+    /^killed by oom[ -]?killer/.test(lower.slice(k, k + 26)) ? runtime(text, k, 'OOMKilled') : undefined,
+  );
   on('out of memory killed', (k) => (wordAt(lower, k, 20) ? runtime(text, k, 'OOMKilled') : undefined));
   // "ran out of memory" is a kill only when a container, pod or process did: "the node ran out of memory"
   // is node pressure (an eviction or a scheduler message), not this.
@@ -105,6 +141,23 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   on('outofmemorykilled', (k) => (wordAt(lower, k, 17) ? runtime(text, k, 'OOMKilled') : undefined));
   on('killed due to an out of memory condition', (k) => runtime(text, k, 'OOMKilled'));
   on('invoked oom-killer', (k) => runtime(text, k, 'OOMKilled'));
+  // cgroup v1 before kernel 4.19 (mm/memcontrol.c mem_cgroup_print_oom_info): `Task in <cgroup> killed as a
+  // result of limit of <cgroup>`; 4.19+ (mm/oom_kill.c dump_oom_summary): `oom-kill:constraint=CONSTRAINT_MEMCG,…`.
+  on('killed as a result of limit of', (k) => runtime(text, k, 'OOMKilled'));
+  on('oom-kill:constraint=', (k) => runtime(text, k, 'OOMKilled'));
+  // The reaper freeing a killed task's memory (mm/oom_kill.c oom_reap_task_mm), and prose saying who killed what.
+  on('oom_reaper: reaped process ', (k) => runtime(text, k, 'OOMKilled'));
+  on('oom killer killed', (k) => runtime(text, k, 'OOMKilled'));
+  on('oom-killer killed', (k) => runtime(text, k, 'OOMKilled'));
+  // The kill itself, alone (4.x prints it without the `… out of memory:` prefix): `Killed process N (name)
+  // total-vm:…` (`, UID N,` before total-vm on some kernels).
+  on('killed process ', (k) =>
+    (k === 0 || !/[a-z]/.test(lower[k - 1]!)) &&
+    /^killed process \d{1,10} \([^)\n]{1,64}\),? (?:uid \d{1,10}, )?total-vm:\d/.test(lower.slice(k, k + 120)) &&
+    !/out of memory: $/.test(lower.slice(Math.max(0, k - 16), k))
+      ? runtime(text, k, 'OOMKilled')
+      : undefined,
+  );
   on('out of memory: kill', (k) =>
     lower.slice(Math.max(0, k - 14), k) === 'memory cgroup ' ? undefined : runtime(text, k, 'OOMKilled'),
   );
@@ -115,6 +168,18 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     return m;
   });
   on('evicted', (k) => (wordAt(lower, k, 7) ? runtime(text, k, 'Evicted') : undefined));
+  // The kubelet's local-storage evictions (pkg/kubelet/eviction/helpers.go: podEphemeralStorageMessageFmt,
+  // containerEphemeralStorageMessageFmt, emptyDirMessageFmt), pasted without the `Evicted` reason.
+  on('pod ephemeral local storage usage exceeds the total limit of containers', (k) => runtime(text, k, 'Evicted', k));
+  on('exceeded its local ephemeral storage limit', (k) => {
+    const c = /Container ([a-z0-9][a-z0-9.-]{0,62}) $/.exec(text.slice(Math.max(0, k - 80), k));
+    return runtime(text, c ? k - c[0].length : k, 'Evicted', c ? k - c[0].length : k);
+  });
+  on('usage of emptydir volume', (k) =>
+    /^usage of emptydir volume "[^"\n]{1,253}" exceeds the limit/.test(lower.slice(k, k + 300))
+      ? runtime(text, k, 'Evicted', k)
+      : undefined,
+  );
   on('the node had condition: [', (k) => {
     // The kubelet rejected or evicted the pod for the node condition: the pod's status reason is Evicted.
     return runtime(text, k, 'Evicted', k);
@@ -373,14 +438,19 @@ function canonical(q: string): string {
 /** The kernel's words: the killed process, its anon-rss, and the cgroup's `memory: usage NkB, limit NkB`. */
 function kernelNumbers(text: string): { process?: string; used?: string; limit?: string } {
   const out: { process?: string; used?: string; limit?: string } = {};
-  const killed = /Killed process \d{1,10} \(([^)\n]{1,64})\)(?:,? total-vm:\d{1,20}kB, anon-rss:(\d{1,20})kB)?/.exec(
-    text,
-  );
+  // mm/oom_kill.c: `Killed process N (name) total-vm:…kB, anon-rss:…kB, …` (`, UID N,` before total-vm on
+  // some 3.x/4.x kernels), and before 5.0 first `… out of memory: Kill process N (name) score S or sacrifice child`.
+  const killed =
+    /Killed process \d{1,10} \(([^)\n]{1,64})\)(?:,? UID \d{1,10})?(?:,? total-vm:\d{1,20}kB, anon-rss:(\d{1,20})kB)?/.exec(
+      text,
+    ) ?? /Kill process \d{1,10} \(([^)\n]{1,64})\) score \d/.exec(text);
   if (killed) {
     out.process = killed[1]!;
     if (killed[2]) out.used = canonical(`${killed[2]}Ki`);
   } else {
-    const task = /oom-kill:constraint=[A-Z_]{1,40}\b[^\n]{0,600}?,task=([^,\s]{1,64}),pid=\d/.exec(text);
+    const task =
+      /oom-kill:constraint=[A-Z_]{1,40}\b[^\n]{0,600}?,task=([^,\s]{1,64}),pid=\d/.exec(text) ??
+      /oom_reaper: reaped process \d{1,10} \(([^)\n]{1,64})\)/.exec(text);
     if (task) out.process = task[1]!;
   }
   const cg = /memory: usage (\d{1,20})kB, limit (\d{1,20})kB/.exec(text);
@@ -401,7 +471,7 @@ const NUM = '([0-9]+(?:\\.[0-9]+)?[A-Za-z]{0,2})';
 export function evictionNumbers(text: string): Partial<RuntimeFacts> {
   const out: Partial<RuntimeFacts> = {};
   const at = text.search(/The node was low on resource: /i);
-  if (at < 0) return out;
+  if (at < 0) return storageLimitNumbers(text);
   const w = text.slice(at, Math.min(text.length, at + 1200));
   const low = /^The node was low on resource: ([a-z][a-z0-9./-]{0,60}?)\.?(?:\s|$)/i.exec(w);
   if (low) out.resource = low[1]!;
@@ -414,6 +484,26 @@ export function evictionNumbers(text: string): Partial<RuntimeFacts> {
     out.request = c[3] ?? c[4]!;
   }
   return out;
+}
+
+/**
+ * The local-storage limit evictions' numbers (pkg/kubelet/eviction/helpers.go): `Pod ephemeral local storage
+ * usage exceeds the total limit of containers 500Mi.`, `Container app exceeded its local ephemeral storage
+ * limit "1Gi".` and `Usage of EmptyDir volume "cache" exceeds the limit "1Gi".`: resource `ephemeral-storage`
+ * and the limit.
+ */
+function storageLimitNumbers(text: string): Partial<RuntimeFacts> {
+  const pod =
+    /Pod ephemeral local storage usage exceeds the total limit of containers ([0-9]+(?:\.[0-9]+)?(?:[KMGTPE]i|[kMGTPE])?)\b/i.exec(
+      text,
+    );
+  if (pod) return { resource: 'ephemeral-storage', limit: pod[1]! };
+  const c =
+    /Container ([a-z0-9][a-z0-9.-]{0,62}) exceeded its local ephemeral storage limit(?: "([^"\n]{1,32})")?/.exec(text);
+  if (c) return { container: c[1]!, resource: 'ephemeral-storage', ...(c[2] ? { limit: c[2] } : {}) };
+  const e = /Usage of EmptyDir volume "[^"\n]{1,253}" exceeds the limit "([^"\n]{1,32})"/i.exec(text);
+  if (e) return { resource: 'ephemeral-storage', limit: e[1]! };
+  return {};
 }
 
 /** Adds the numbers the paste holds to the OOM and eviction findings (others keep `{reason}`). */
@@ -437,7 +527,10 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     if (ev.resource) f.resource = ev.resource;
     const mine = container ? memory.find((c) => c.name === container) : undefined;
     const own = mine ?? (memory.length === 1 && (!memory[0]!.name || !container) ? memory[0] : undefined);
-    const limit = own?.limit ?? (evicted ? undefined : kernel.limit);
+    const limit =
+      ev.limit ??
+      (ev.resource && ev.resource !== 'memory' ? undefined : own?.limit) ??
+      (evicted ? undefined : kernel.limit);
     if (limit) f.limit = limit;
     const request = ev.request ?? (!ev.resource || ev.resource === 'memory' ? own?.request : undefined);
     if (request) f.request = request;

@@ -36,6 +36,8 @@ function sentenceEnd(text: string, i: number, end: number): number {
       continue;
     }
     const c = text[p + 1];
+    // `.; ` too: the old scheduler's log line `Unable to schedule ns/name: no fit: <FitError>.; waiting`
+    // (pkg/scheduler/factory/factory.go MakeDefaultErrorFunc, 1.9–1.18).
     // `., ` too: a vendor scheduler appends `, reject the pod X … even after PostFilter.` (kuscia).
     // `._` / `.*`: markdown emphasis closing around the message (`_0/1 nodes are available: …._`).
     if (
@@ -48,6 +50,7 @@ function sentenceEnd(text: string, i: number, end: number): number {
       c === '.' ||
       c === ')' ||
       c === ',' ||
+      c === ';' ||
       c === '_' ||
       c === '*'
     )
@@ -69,6 +72,20 @@ function closeOfQuote(raw: string): string {
   const main = trimEndOf(raw.trim(), '*_ ');
   const close = /"[\]})]*[,;]?$/.exec(main);
   return close && (main.split('"').length - 1) % 2 === 1 ? main.slice(0, close.index).trimEnd() : main;
+}
+
+/**
+ * Prose the writer went on with after a message that has no closing period (`… 1 Insufficient cpu and the pod
+ * never started.`, `… 2 Too many pods — so I scaled the pool`): a conjunction and a word prose starts a clause
+ * with, or a dash between blanks; and the old scheduler log's own tail (`…; retrying`, `…; waiting`). FitError's reasons never hold one
+ * (pkg/scheduler/framework/plugins/*: `Insufficient <resource>`, `node(s) …`, `Too many pods`, the PreFilter texts).
+ */
+const PROSE_AFTER_RE =
+  /; (?:retrying|waiting)\b|,? (?:and|but|so|which|when|while|after|because|since|though|although) (?:the|a|an|it|its|i|i'm|we|my|our|this|that|these|they|then|now|still|nothing|no|there|so|even|only|also|not|is|was|has|had|keeps?)\b| [-\u2013\u2014]{1,2} /i;
+
+function proseCut(s: string): string {
+  const m = PROSE_AFTER_RE.exec(s);
+  return m ? s.slice(0, m.index).trimEnd() : s;
 }
 
 /** `n reason, m reason` → entries; a piece that does not start with a count belongs to the previous reason. */
@@ -105,7 +122,7 @@ interface Sentence {
 function readSentence(text: string, total: number, bodyStart: number, end: number): Sentence {
   const stop = sentenceEnd(text, bodyStart, end);
   const mainEnd = stop < 0 ? end : stop;
-  const main = closeOfQuote(text.slice(bodyStart, mainEnd));
+  const main = proseCut(closeOfQuote(text.slice(bodyStart, mainEnd)));
   let reasons: ReasonCount[];
   if (main === '') reasons = [];
   else if (/^\d/.test(main)) reasons = splitHistogram(main);
@@ -502,7 +519,8 @@ function filterPluginError(text: string, lower: string, k: number): SchedulerMat
   if (!m) return undefined;
   const bodyStart = k + m[0].length;
   const stop = sentenceEnd(text, bodyStart, end);
-  const reason = closeOfQuote(text.slice(bodyStart, stop < 0 ? end : stop));
+  const bar = findWithin(text, ' |', bodyStart, stop < 0 ? end : stop);
+  const reason = proseCut(closeOfQuote(text.slice(bodyStart, bar >= 0 ? bar : stop < 0 ? end : stop)));
   if (reason === '') return undefined;
   const start = lower.slice(Math.max(0, k - 14), k) === 'error while ' ? k - 14 : k;
   const stopAt = stop < 0 ? end : stop + 1;
@@ -537,7 +555,14 @@ function barePrefilter(text: string, lower: string, covered: readonly SchedulerM
       // Part of another sentence (`1 pod has unbound …` in an autoscaler event, `the pod has …` in prose).
       if (/[A-Za-z0-9] $/.test(text.slice(Math.max(0, k - 2), k))) continue;
       const context = lineAndLineBefore(text, lower, k, lineEnd(text, k, 2048));
-      if (!/failedscheduling|unschedulable|default-scheduler/.test(context)) continue;
+      // The event's reason or source, the old scheduler's log line (`Error scheduling ns/name: …; retrying`,
+      // pkg/scheduler/factory/factory.go MakeDefaultErrorFunc), or the pod's Pending status near it.
+      // Or quoted alone on its line (`the pod failed with :` ⏎ `> pod has unbound …`): the text itself.
+      if (
+        !/failedscheduling|unschedulable|default-scheduler|error scheduling|unable to schedule|pending/.test(context) &&
+        !enclosed(text, k, k + needle.length)
+      )
+        continue;
       const end = k + needle.length;
       out.push({
         layer: 'scheduler',
@@ -602,7 +627,7 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
       if (q >= 0) end = q;
     }
     const stop = sentenceEnd(text, start, end);
-    const body = trimEndOf(text.slice(start, stop < 0 ? end : stop), ' `\'"*_:;).');
+    const body = trimEndOf(proseCut(text.slice(start, stop < 0 ? end : stop)), ' `\'"*_:;).');
     const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimEndOf(r.reason, ' `\'"*_:;).') }));
     if (
       !reasons.length ||
@@ -642,6 +667,133 @@ function lineAndLineBefore(text: string, lower: string, start: number, end: numb
   return lower.slice(lineStart(text, Math.max(0, prev), 2048), end);
 }
 
+/**
+ * A resource FitError names after `Insufficient ` (NodeResourcesFit's `Insufficient <resource name>`,
+ * pkg/scheduler/framework/plugins/noderesources/fit.go): the standard ones and extended resources
+ * (`vendor.com/name`), never a word that goes on (`Insufficient cpu/memory`, `Insufficient quota`).
+ */
+const BARE_INSUFFICIENT_RE =
+  /Insufficient (cpu|memory|ephemeral-storage|hugepages-[0-9]{1,6}[KMGTP]i|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,10}[a-z]{2,63}\/[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)(?![\w/-]|\.[\w])/g;
+/** The other reason texts FitError prints, distinctive enough to read without their count. */
+const BARE_OTHER_RE = /node\(s\) (?:had|didn't|were|exceed|did not)[^\n]{3,200}|Too many pods(?![\w-])/g;
+/** Resources so common in other software's messages (`fprintf("Insufficient memory.")`) that a scheduling word must be near. */
+const GENERIC_REASON_RE = /^(?:Insufficient (?:cpu|memory)|Too many pods)$/;
+/**
+ * Names of reasons, statuses and events that a catalogue lists next to each other (a troubleshooting page's
+ * "common causes", a glossary). Two different ones near a bare reason make it an entry of such a list.
+ */
+const CATALOGUE_NAME_RE =
+  /Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) [a-z']{2,12} [a-z]{2,20}|Too many pods|PodToleratesNodeTaints|PodFitsResources|MatchNodeSelector|NodeAffinity|ImagePullBackOff|ErrImagePull|CrashLoopBackOff|FailedCreatePodSandBox|FailedMount|FailedAttachVolume|OOMKilled|CreateContainerConfigError|unbound immediate PersistentVolumeClaims|NotTriggerScaleUp|FailedScheduling/g;
+
+/** Is the `#`-marked line at `ls` one of a block of them (a shell or config comment), not a lone heading? */
+function commentBlock(text: string, ls: number): boolean {
+  const le = lineEnd(text, ls, 2048);
+  const next = text.slice(le + 1, le + 8);
+  const prevStart = ls > 0 ? lineStart(text, ls - 1, 2048) : -1;
+  const prev = prevStart >= 0 ? text.slice(prevStart, ls) : '';
+  return /^\s*#(?!#)/.test(next) || /^\s*#(?!#)/.test(prev);
+}
+
+/** The shape around [start, end): the whole of a quote, a parenthesis, a table cell or a line. */
+function enclosed(text: string, start: number, end: number): boolean {
+  const before = text[start - 1] ?? '\n';
+  let e = end;
+  while (text[e] === '.' || text[e] === ' ') e++;
+  const after = text[e] ?? '\n';
+  if ((before === '"' || before === "'") && after === before) return true;
+  if (before === '(' && after === ')') return true;
+  const ls = lineStart(text, start, 2048);
+  const le = lineEnd(text, start, 2048);
+  const lead = text.slice(ls, start);
+  const tail = text.slice(e, le);
+  if (/\|\s*$/.test(lead) && /^\s*\|/.test(tail)) return true;
+  // Alone on its line (a code block holding only the reason), or after a list marker or a label.
+  return /^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:[A-Za-z][\w ]{0,40}:\s*)?["'(]?$/.test(lead) && /^["')]?\s*$/.test(tail);
+}
+
+/** Distinct reason and status names on the lines around `start` (at most 3 each way), `own` excepted. */
+function catalogueNear(text: string, start: number, own: string): number {
+  let from = lineStart(text, start, 2048);
+  for (let i = 0; i < 3 && from > 0; i++) from = lineStart(text, from - 1, 2048);
+  let to = lineEnd(text, start, 2048);
+  for (let i = 0; i < 3 && to < text.length; i++) to = lineEnd(text, to + 1, 2048);
+  const names = new Set<string>();
+  CATALOGUE_NAME_RE.lastIndex = 0;
+  const window = text.slice(from, to);
+  for (let m = CATALOGUE_NAME_RE.exec(window); m; m = CATALOGUE_NAME_RE.exec(window)) {
+    const name = trimEndOf(m[0], '.,;:');
+    if (!own.startsWith(name) && !name.startsWith(own) && name !== 'FailedScheduling') names.add(name);
+  }
+  // `FailedScheduling` names the event a bare reason came in, except in a list of other names.
+  if (names.size > 0 && window.includes('FailedScheduling')) names.add('FailedScheduling');
+  return names.size;
+}
+
+/**
+ * A reason FitError prints, without its count and without the `0/N nodes are available:` frame: quoted in
+ * prose (`the VM stays \`Pending\` with \`Insufficient hugepages-2Mi\``), alone in a code block, in a table
+ * cell, in parentheses (`cannot be scheduled (Insufficient amd.com/gpu)`). It counts when its shape or a
+ * scheduling word near says the text reports it; a reason as common as `Insufficient memory` needs the word.
+ * Not an entry of a catalogue (several reason or status names listed together), not a reason a whole
+ * message of the paste already gives, not a heading. Count and total: null (neither is printed).
+ */
+function bareReasons(text: string, lower: string, covered: readonly SchedulerMatch[]): SchedulerMatch[] {
+  if (!text.includes('Insufficient ') && !text.includes('node(s) ') && !text.includes('Too many pods')) return [];
+  let known: Set<string> | undefined;
+  const out: SchedulerMatch[] = [];
+  const seen = new Set<string>();
+  let attempts = 0;
+  for (const re of [BARE_INSUFFICIENT_RE, BARE_OTHER_RE]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m && attempts < MAX_FRAMELESS_ATTEMPTS; m = re.exec(text)) {
+      attempts++;
+      const start = m.index;
+      // On the line of a whole message (its reason, or prose about it): that message's.
+      const lineFrom = lineStart(text, start, 2048);
+      const lineTo = lineEnd(text, start, 2048);
+      if (covered.some((c) => c.start < lineTo && c.end > lineFrom)) continue;
+      // A count before it is a frameless list's (read there, or refused there).
+      if (/\d[ \t]?$/.test(text.slice(Math.max(0, start - 2), start))) continue;
+      const ls = lineStart(text, start, 2048);
+      // A markdown heading names a section (`### Pods Pending with Insufficient …`); a comment block's line
+      // (`# … hits FailedScheduling` ⏎ `# (Insufficient nvidia.com/gpu) and …`) has marked lines around it.
+      if (/^\s*#{1,6}\s/.test(text.slice(ls, start + 1)) && !commentBlock(text, ls)) continue;
+      if (AUTOSCALER_BEFORE_RE.test(lower.slice(ls, start))) continue;
+      let reason = m[0];
+      if (re === BARE_OTHER_RE && reason.startsWith('node(s)')) {
+        // To the end of the reason: a sentence end, a closing quote, parenthesis or cell border.
+        const le = lineEnd(text, start, 2048);
+        const stop = sentenceEnd(text, start, le);
+        const to = embeddedEnd(text, start, start, stop < 0 ? le : stop);
+        reason = trimEndOf(proseCut(closeOfQuote(text.slice(start, to))), ' `\'"*_:;).,');
+        // A quote, parenthesis or cell border closing around it (an apostrophe inside a word is the reason's).
+        const q = /[")|]|(?<![A-Za-z])'|'(?![A-Za-z])/.exec(reason.slice('node(s)'.length));
+        if (q) reason = trimEndOf(reason.slice(0, 'node(s)'.length + q.index), ' ,;:.');
+        if (reason.length < 12) continue;
+      }
+      known ??= new Set(covered.flatMap((c) => c.facts.reasons.map((r) => r.reason)));
+      if (known.has(reason) || seen.has(reason)) continue;
+      const end = start + reason.length;
+      const shaped = enclosed(text, start, end);
+      const context = lineAndLineBefore(text, lower, start, lineEnd(text, start, 2048));
+      const worded =
+        SCHEDULING_WORDS_RE.test(context) || QUOTED_AFTER_RE.test(lower.slice(Math.max(ls, start - 48), start));
+      if (GENERIC_REASON_RE.test(reason) ? !worded : !shaped && !worded) continue;
+      if (catalogueNear(text, start, reason) > 0) continue;
+      seen.add(reason);
+      out.push({
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: { total: null, reasons: [{ count: null, reason }] },
+        message: reason,
+        start,
+        end,
+      });
+    }
+  }
+  return out;
+}
+
 /** Candidate frameless lists looked at, at most: the rest of a huge paste is not read for them. */
 const MAX_FRAMELESS_ATTEMPTS = 64;
 
@@ -654,6 +806,7 @@ const ANCHOR_NEEDLES = [
   'fit failure on node (',
   'failed to find fit for pod',
   'no nodes available to schedule pods',
+  'no nodes are registered to the cluster',
   'failed for reason ',
   'persistentvolumeclaim is not bound:',
   'nodes are unavailable:',
@@ -726,6 +879,9 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
         m = findFit(text, k);
         break;
       case 'no nodes available to schedule pods':
+      // 1.9–1.18 MakeDefaultErrorFunc (pkg/scheduler/factory/factory.go) for ErrNoNodesAvailable:
+      // `Unable to schedule ns/name: no nodes are registered to the cluster; waiting`.
+      case 'no nodes are registered to the cluster':
         m = {
           layer: 'scheduler',
           kind: 'unschedulable',
@@ -743,6 +899,9 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
   }
   const kept = dropCopiedFragments(text, out);
   const loose = frameless(text, lower, kept);
-  const bare = lower.includes(BARE_PREFILTER[0]!) ? barePrefilter(text, lower, [...kept, ...loose]) : [];
-  return loose.length || bare.length ? [...kept, ...loose, ...bare].sort((a, b) => a.start - b.start) : kept;
+  const pre = lower.includes(BARE_PREFILTER[0]!) ? barePrefilter(text, lower, [...kept, ...loose]) : [];
+  const bare = bareReasons(text, lower, [...kept, ...loose, ...pre]);
+  return loose.length || pre.length || bare.length
+    ? [...kept, ...loose, ...pre, ...bare].sort((a, b) => a.start - b.start)
+    : kept;
 }

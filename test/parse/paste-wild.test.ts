@@ -23,6 +23,10 @@ const sets = [
   // version, a refusal relayed by a webhook, Gatekeeper, Kyverno PolicyViolation events, a StatusCause echo,
   // must-specify clauses over lines, NotTriggerScaleUp quoted, a bare 'exceeded quota').
   { file: 'classes4b.jsonl', count: 34 },
+
+  // Real pastes of classes the third measure missed (bare scheduler reasons, the old scheduler's log lines,
+  // quota refusals in lists, kernel OOM and storage-limit eviction wordings, OOM talked about in general).
+  { file: 'classes4a.jsonl', count: 36 },
 ] as const;
 
 describe.each(sets)('pastes from the wild (test/fixtures/paste-wild/$file)', ({ file, count }) => {

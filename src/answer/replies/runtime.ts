@@ -347,6 +347,17 @@ function evictionLines(f: RuntimeFinding, ns: string | undefined, st?: RuntimeSt
   const resource = facts.resource ?? 'memory';
   const request = facts.request ?? st?.request;
   const who = containerWords(facts, st);
+  // The kubelet's local-storage limit evictions (pkg/kubelet/eviction/helpers.go): the pod went over a limit
+  // of its own, not the node over a threshold — the request does not help.
+  if (!facts.used && resource === 'ephemeral-storage' && facts.limit) {
+    out.push(
+      `The kubelet evicted the pod for going over its own ephemeral-storage limit of ${facts.limit} (the containers' ephemeral-storage limits, or an emptyDir's sizeLimit), not for node pressure.`,
+    );
+    out.push('Raise that limit above what the pod writes, or move the data to a volume:');
+    out.push(command(f, ns, st, '--limits=ephemeral-storage=SIZE'));
+    out.push(...unnamed(facts, st));
+    return out;
+  }
   if (!facts.used) {
     if (request) out.push(`${who}: ${resource} request ${request}.`);
     out.push(
