@@ -1,6 +1,6 @@
 /** "what if node-3 goes down / is drained". */
 import { drainNeeds } from '../../engine/completeness.ts';
-import { changeAnswerJson, whatIfDrain } from '../../engine/whatif/index.ts';
+import { changeAnswerJson, drainFixes, whatIfDrain } from '../../engine/whatif/index.ts';
 import { unreadGaps } from '../gaps.ts';
 import { notFound } from '../replies/not-found.ts';
 import { budgetsUnknownLine, drainAnswer } from '../replies/whatif-drain.ts';
@@ -15,8 +15,13 @@ export const drain = needsState<QuestionOf<'drain'>>((q, { state, ctx, opts, wit
   if (!d) return notFound(`node ${q.node}`, []);
   const vis = visibilityOf(ctx);
   // The JSON names every namespace's pods: only for an asker who sees everything (the CLI, an operator).
-  const json = vis.seesEverything ? changeAnswerJson(d.converged, [], d.refusedEvictions) : undefined;
-  const a = withGaps({ ...drainAnswer(state, d, q.how, vis), ...(json ? { json } : {}) });
+  // What the drain strands gets the fixes diagnose would give it on the drained state, each verified after
+  // the drain (only for namespaces the asker may see).
+  const fixes = drainFixes(state, d, opts, (ns) => vis.allows(ns));
+  const json = vis.seesEverything ? changeAnswerJson(d.converged, fixes, d.refusedEvictions) : undefined;
+  const reply = drainAnswer(state, d, q.how, vis);
+  reply.replies[0]!.fixes.push(...fixes);
+  const a = withGaps({ ...reply, ...(json ? { json } : {}) });
   // A drain asks the eviction API, which checks the PodDisruptionBudgets of each evicted pod's namespace:
   // unread, every eviction looks allowed, so whether the drain finishes is not decided (a node going down
   // asks no budget).
