@@ -30,7 +30,7 @@ import { boundWorkloads, MAX_ANSWER_PODS } from './bounds.ts';
 import { refusalAnswer, Visibility } from './policy.ts';
 import { foreignAffinityTerm } from './manifest-scope.ts';
 import type { Audience } from './gaps.ts';
-import { explain, explained, notWorkingLines, textReply } from './replies/diagnosis.ts';
+import { enginePreemptionLine, explain, explained, notWorkingLines, textReply } from './replies/diagnosis.ts';
 import { annotate, asTied, needsTie, tie } from './tie.ts';
 import { runtimeLines, runtimeState } from './replies/runtime.ts';
 
@@ -210,6 +210,19 @@ function enrichWithState(
       );
     if (now.scheduling.message && f.message && !sameHistogram(now.scheduling.message, f.message))
       r.lines.unshift(`Now the scheduler would say: ${now.scheduling.message}`);
+    // Preemption as the engine's DefaultPreemption decides it on the state (victims only of lower priority:
+    // SelectVictimsOnNode), in place of what the paste's text alone allowed.
+    const sched = now.detail.schedule;
+    const engineReasons = sched.nominatedNode
+      ? undefined
+      : parsePaste(now.scheduling.message ?? '').findings.find((x) => x.kind === 'unschedulable')?.facts.preemption
+          ?.reasons;
+    const line = enginePreemptionLine(sched, engineReasons, ns);
+    if (line) {
+      const i = r.lines.findIndex((l) => l.startsWith('Preemption '));
+      if (i >= 0) r.lines[i] = line;
+      else r.lines.push(line);
+    }
   }
   const { fixes, lines } = fixesFor(ctx, now, fixTrace);
   r.lines.push(...lines);

@@ -53,7 +53,7 @@ const CAUSE_WORDS: Record<Cause, string> = {
 };
 
 /** A cause's words; a server error names its status (`server error (HTTP 502)`). */
-function causeWords(u: Unread): string {
+export function causeWords(u: Unread): string {
   if (u.cause === 'ServerError' && u.reason !== 'ServerError' && REASON.test(u.reason))
     return `${CAUSE_WORDS.ServerError} (${u.reason})`;
   return CAUSE_WORDS[u.cause];

@@ -29,6 +29,7 @@ import { emptyReply, type Answer } from './types.ts';
 
 export {
   causeOf,
+  drainNeeds,
   headroomNeeds,
   incompleteOf,
   missingOf,
@@ -236,6 +237,15 @@ export function incompleteOfAnswer(a: Answer): Incomplete[] {
 /** Whether an answer could not be decided (a what-if on data that was not read). */
 export function isUndecided(a: Answer): boolean {
   return UNDECIDED.has(a);
+}
+
+/**
+ * An answer given whole with one part undecided (a drain whose PodDisruptionBudgets were not read: where
+ * the pods land is decided, whether the drain finishes is not): `incomplete` and exit 3, the reply kept.
+ */
+export function partlyUndecided(a: Answer, missing: readonly Unread[]): Answer {
+  if (missing.length) UNDECIDED.set(a, incompleteOf(missing));
+  return a;
 }
 
 /** The answer when what a question needs could not be read: what was not read, and no verdict. */

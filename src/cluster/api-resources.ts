@@ -8,6 +8,7 @@ import {
   BatchV1Api,
   CoreV1Api,
   NodeV1Api,
+  PolicyV1Api,
   ResourceV1Api,
   SchedulingV1Api,
   StorageV1Api,
@@ -33,6 +34,7 @@ export type ResourceName =
   | 'priorityclasses'
   | 'storageclasses'
   | 'runtimeclasses'
+  | 'poddisruptionbudgets'
   | 'csinodes'
   | 'csidrivers'
   | 'resourceclaims'
@@ -55,6 +57,7 @@ export interface Apis {
   scheduling: SchedulingV1Api;
   storage: StorageV1Api;
   node: NodeV1Api;
+  policy: PolicyV1Api;
   resource: ResourceV1Api;
 }
 
@@ -66,6 +69,7 @@ export function makeApis(kc: KubeConfig): Apis {
     scheduling: kc.makeApiClient(SchedulingV1Api),
     storage: kc.makeApiClient(StorageV1Api),
     node: kc.makeApiClient(NodeV1Api),
+    policy: kc.makeApiClient(PolicyV1Api),
     resource: kc.makeApiClient(ResourceV1Api),
   };
 }
@@ -145,6 +149,12 @@ export const RESOURCES: Record<ResourceName, ResourceDef> = {
   ),
   events: def('events', 'Event', '', 'v1', true, (a, p, ns, o) =>
     ns ? a.core.listNamespacedEvent({ ...p, namespace: ns }, o) : a.core.listEventForAllNamespaces(p, o),
+  ),
+  // A drain's evictions are checked against the PodDisruptionBudgets (engine/controllers/disruption.ts).
+  poddisruptionbudgets: def('poddisruptionbudgets', 'PodDisruptionBudget', 'policy', 'v1', true, (a, p, ns, o) =>
+    ns
+      ? a.policy.listNamespacedPodDisruptionBudget({ ...p, namespace: ns }, o)
+      : a.policy.listPodDisruptionBudgetForAllNamespaces(p, o),
   ),
   deployments: def('deployments', 'Deployment', 'apps', 'v1', true, (a, p, ns, o) =>
     ns ? a.apps.listNamespacedDeployment({ ...p, namespace: ns }, o) : a.apps.listDeploymentForAllNamespaces(p, o),

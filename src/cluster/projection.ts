@@ -425,6 +425,7 @@ export const API_VERSION_OF: Record<string, string> = {
   PriorityClass: 'scheduling.k8s.io/v1',
   StorageClass: 'storage.k8s.io/v1',
   RuntimeClass: 'node.k8s.io/v1',
+  PodDisruptionBudget: 'policy/v1',
   CSINode: 'storage.k8s.io/v1',
   CSIDriver: 'storage.k8s.io/v1',
   ResourceClaim: 'resource.k8s.io/v1',

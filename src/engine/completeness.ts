@@ -195,6 +195,20 @@ export function schedulerNeeds(reads: Reads, pod: KObject | undefined): Unread[]
   return out;
 }
 
+/**
+ * What a drain's evictions read: the PodDisruptionBudgets of each namespace whose pods it evicts (the
+ * eviction API checks every one, pkg/registry/core/pod/storage/eviction.go). Unread, an eviction looks
+ * allowed — absence reads as "no budget" — so the drain's finishing is not decided.
+ */
+export function drainNeeds(reads: Reads, namespaces: readonly string[]): Unread[] {
+  const out: Unread[] = [];
+  for (const ns of namespaces) {
+    const u = unreadIn(reads, 'poddisruptionbudgets', ns);
+    if (u && !out.includes(u)) out.push(u);
+  }
+  return out;
+}
+
 /** One result's parts: each layer's verdict, the whole, and the unread resources it depended on. */
 export interface ResultVerdict {
   limitrange: Verdict;

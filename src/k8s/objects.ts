@@ -338,6 +338,34 @@ export const runtimeClassSchema = z.looseObject({
 });
 export type RuntimeClass = z.infer<typeof runtimeClassSchema>;
 
+/**
+ * policy/v1 PodDisruptionBudget: what the eviction API checks a drain's evictions against
+ * (engine/controllers/disruption.ts). Read-only: its status is the disruption controller's.
+ */
+export const podDisruptionBudgetSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.literal('PodDisruptionBudget').optional(),
+  metadata: objectMetaSchema,
+  spec: z
+    .looseObject({
+      minAvailable: z.union([z.number(), z.string()]).nullish(),
+      maxUnavailable: z.union([z.number(), z.string()]).nullish(),
+      selector: labelSelectorSchema.nullish(),
+      unhealthyPodEvictionPolicy: z.enum(['IfHealthyBudget', 'AlwaysAllow']).nullish(),
+    })
+    .nullish(),
+  status: z
+    .looseObject({
+      disruptionsAllowed: z.number().nullish(),
+      currentHealthy: z.number().nullish(),
+      desiredHealthy: z.number().nullish(),
+      expectedPods: z.number().nullish(),
+      observedGeneration: z.number().nullish(),
+    })
+    .nullish(),
+});
+export type PodDisruptionBudget = z.infer<typeof podDisruptionBudgetSchema>;
+
 export const taintSchema = z.looseObject({ key: z.string(), value: z.string().nullish(), effect: z.string() });
 export type Taint = z.infer<typeof taintSchema>;
 
@@ -607,6 +635,7 @@ export const schemaByKind = {
   StorageClass: storageClassSchema,
   PriorityClass: priorityClassSchema,
   RuntimeClass: runtimeClassSchema,
+  PodDisruptionBudget: podDisruptionBudgetSchema,
   Service: serviceSchema,
   Deployment: deploymentSchema,
   ReplicaSet: replicaSetSchema,
@@ -672,6 +701,7 @@ export const RESOURCE_OF_KIND: Record<string, { resource: string; group: string 
   PriorityClass: { resource: 'priorityclasses', group: 'scheduling.k8s.io' },
   StorageClass: { resource: 'storageclasses', group: 'storage.k8s.io' },
   RuntimeClass: { resource: 'runtimeclasses', group: 'node.k8s.io' },
+  PodDisruptionBudget: { resource: 'poddisruptionbudgets', group: 'policy' },
   Ingress: { resource: 'ingresses', group: 'networking.k8s.io' },
   CSINode: { resource: 'csinodes', group: 'storage.k8s.io' },
   CSIDriver: { resource: 'csidrivers', group: 'storage.k8s.io' },

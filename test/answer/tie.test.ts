@@ -114,10 +114,16 @@ describe('the demo stories, pasted bare with only the namespace known', () => {
     expect(r.lines[0]).toBe(tied);
     expect(r.lines).toContain(line);
     if (fix) expect(r.fixes.map((x) => x.summary)).toContain(fix);
-    // reindex is never told that lower-priority pods are the matter.
-    expect(r.lines.some((l) => l === 'Preemption cannot help: no lower-priority pods would make room.')).toBe(
-      text !== REINDEX && text.includes('Preemption is not helpful'),
-    );
+    // Preemption as the engine decides it on the demo state (only lower-priority victims: SelectVictimsOnNode);
+    // reindex is never told that lower-priority pods are the matter, a quota refusal says nothing of it.
+    const pre = (parts: string) =>
+      `Preemption cannot help: no node would fit it after evicting lower-priority pods — ${parts}.`;
+    const PREEMPTION = new Map<string, string[]>([
+      [API, [pre('6 nodes hold no lower-priority pod to evict; 4 nodes fail for a reason no eviction changes')]],
+      [NOTEBOOK, [pre('10 nodes fail for a reason no eviction changes')]],
+      [FINETUNE, [pre('2 nodes hold no lower-priority pod to evict; 8 nodes fail for a reason no eviction changes')]],
+    ]);
+    expect(r.lines.filter((l) => l.startsWith('Preemption'))).toEqual(PREEMPTION.get(text) ?? []);
   });
 
   it('api and reindex share the first sentence; the preemption part tells them apart', () => {

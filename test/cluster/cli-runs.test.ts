@@ -1,7 +1,7 @@
 /**
  * One CLI run against the strict stand-in (test/support/kube-apiserver.ts) over manifests/demo, as a
  * user with an exec credential plugin runs it: the plugin runs once, each resource is listed once
- * (22 lists + /version = 23 requests), no watch is opened, and a manifest without a namespace goes to
+ * (23 lists + /version = 24 requests), no watch is opened, and a manifest without a namespace goes to
  * the kubeconfig context's namespace (docs/contract.md: the object's, else -n, else the context's,
  * else default). Before this change the same run made 33 requests (16 lists, 16 watches, /version
  * not read) and ran the plugin 16 times.
@@ -58,10 +58,10 @@ describe('requests and plugin runs per CLI run (demo state)', () => {
       name: 'check -f pod.yaml (placement: cluster-wide lists)',
       argv: () => ['check', '-f', manifest, '-o', 'json'],
       code: 1,
-      requests: 23,
+      requests: 24,
     },
-    { name: 'simulate -f pod.yaml', argv: () => ['simulate', '-f', manifest, '-o', 'json'], code: 0, requests: 23 },
-    { name: 'quota team-a', argv: () => ['quota', 'team-a', '-o', 'json'], code: 0, requests: 23 },
+    { name: 'simulate -f pod.yaml', argv: () => ['simulate', '-f', manifest, '-o', 'json'], code: 0, requests: 24 },
+    { name: 'quota team-a', argv: () => ['quota', 'team-a', '-o', 'json'], code: 0, requests: 24 },
   ];
   it.each(cases)('$name: exec plugin runs 1, $requests requests, no watch', async (c) => {
     writeFileSync(log, '');

@@ -151,6 +151,7 @@ describe('each failure mode → one error value per resource, with its cause and
           'namespaces',
           'nodes',
           'persistentvolumeclaims',
+          'poddisruptionbudgets',
           'pods',
           'priorityclasses',
           'replicasets',
@@ -306,7 +307,7 @@ describe('a tenant with a RoleBinding in team-a only', () => {
     expect(r.errors).toEqual([]);
     expect(r.snapshot.list('ResourceQuota', 'team-a').length).toBeGreaterThan(0);
     const paths = kube.requests.map((x) => x.path).filter((p) => p !== '/version');
-    expect(paths.length).toBe(13);
+    expect(paths.length).toBe(14);
     expect(paths.every((p) => p.includes('/namespaces/team-a/'))).toBe(true);
   });
 
@@ -412,7 +413,7 @@ describe('kubeconfig as kubectl reads it (client-go tools/clientcmd/loader.go)',
 });
 
 describe('an exec credential plugin runs once per run; connections are reused', () => {
-  it('a relative exec command, no expirationTimestamp: 1 run for the whole load; 23 requests (22 lists + /version), no watch', async () => {
+  it('a relative exec command, no expirationTimestamp: 1 run for the whole load; 24 requests (23 lists + /version), no watch', async () => {
     const d = dirOf();
     const log = join(d, 'runs.log');
     mkdirSync(join(d, 'bin'));
@@ -433,9 +434,9 @@ describe('an exec credential plugin runs once per run; connections are reused', 
     expect(r.errors).toEqual([]);
     expect(readFileSync(log, 'utf8')).toBe('run\n');
     expect(EdgeKubeConfig.execRuns - runs0).toBe(1);
-    expect(kube.requestCount()).toBe(23);
+    expect(kube.requestCount()).toBe(24);
     expect(kube.requests.filter((x) => x.query.includes('watch=')).length).toBe(0);
-    expect([...kube.byUser.entries()]).toEqual([['reader', 23]]);
+    expect([...kube.byUser.entries()]).toEqual([['reader', 24]]);
   });
 
   it('keep-alive: paged lists reuse the connections of the first requests (before: one TLS connection per request)', async () => {
@@ -445,7 +446,7 @@ describe('an exec credential plugin runs once per run; connections are reused', 
     await src.close();
     expect(r.errors).toEqual([]);
     expect(kube.requestCount()).toBeGreaterThan(40);
-    expect(kube.connections).toBeLessThanOrEqual(23);
+    expect(kube.connections).toBeLessThanOrEqual(24);
   });
 
   it('an expired credential is fetched again; a valid one is kept', async () => {

@@ -9,6 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readStateFiles, type LoadedState } from '../../src/cluster/file-source.ts';
 import { admitObject } from '../../src/engine/admit.ts';
 import { computeQuotaUsed } from '../../src/engine/quota-ledger.ts';
+import { budgetStatus } from '../../src/engine/controllers/disruption.ts';
+import { whatIfDrain } from '../../src/engine/whatif/drain.ts';
 import { isTerminal, podRequests } from '../../src/engine/pod-resources.ts';
 import { schedulePod } from '../../src/engine/scheduler/schedule.ts';
 import type { KEvent } from '../../src/k8s/objects.ts';
@@ -351,6 +353,33 @@ describe('demo cluster: the stories', () => {
     expect(eventsFor('Pod', 'team-a', 'api-6b9f4c7d8-gnt9f', 'FailedScheduling')[0]!.message).toBe(
       '0/10 nodes are available: 1 node(s) were unschedulable, 3 node(s) had untolerated taint(s), 6 Insufficient cpu. no new claims to deallocate, preemption: 0/10 nodes are available: 4 Preemption is not helpful for scheduling, 6 No preemption victims found for incoming pod.',
     );
+  });
+});
+
+describe('demo cluster: disruption budgets', () => {
+  it('every PodDisruptionBudget has the status the disruption controller computes (disruption.go updatePdbStatus)', () => {
+    const got = snap.list('PodDisruptionBudget').map((p) => {
+      const { expectedPods, desiredHealthy, currentHealthy, disruptionsAllowed } = p.status ?? {};
+      return { pdb: key(p), expectedPods, desiredHealthy, currentHealthy, disruptionsAllowed };
+    });
+    expect(got).toEqual([
+      { pdb: 'team-a/api', expectedPods: 3, desiredHealthy: 2, currentHealthy: 2, disruptionsAllowed: 0 },
+    ]);
+    for (const p of snap.list('PodDisruptionBudget')) expect(got).toContainEqual(budgetStatus(snap, p));
+  });
+
+  it('story: draining general-a-2 does not finish — the api budget refuses the eviction of api-6b9f4c7d8-t5zcx (429)', () => {
+    const d = whatIfDrain(snap, 'general-a-2')!;
+    expect(d.refusedEvictions).toEqual([
+      {
+        pod: 'team-a/api-6b9f4c7d8-t5zcx',
+        pdb: 'team-a/api',
+        message:
+          'error when evicting pods/"api-6b9f4c7d8-t5zcx" -n "team-a" (will retry after 5s): Cannot evict pod as it would violate the pod\'s disruption budget.',
+        cause: 'The disruption budget api needs 2 healthy pods and has 2 currently',
+      },
+    ]);
+    expect(d.fates.find((f) => f.pod === 'team-a/api-6b9f4c7d8-t5zcx')?.fate).toBe('stays');
   });
 });
 

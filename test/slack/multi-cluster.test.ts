@@ -42,6 +42,7 @@ const RESOURCES = [
   'persistentvolumeclaims',
   'services',
   'events',
+  'poddisruptionbudgets',
   'deployments',
   'replicasets',
   'statefulsets',
@@ -264,7 +265,7 @@ describe('cluster B read once, then gone', () => {
       const b = await quota(w.h, CH_B);
       expect(b.text.split('\n')[0]).toBe(TEAM_A_HEADROOM);
       expect(b.gaps).toEqual([
-        `⚠ cluster prod-b: namespaces, nodes, priorityclasses and 19 more last synced 4m ago — watch down: ${why}`,
+        `⚠ cluster prod-b: namespaces, nodes, priorityclasses and 20 more last synced 4m ago — watch down: ${why}`,
       ]);
       expect(Date.now() - syncedAt).toBeLessThan(60_000);
 

@@ -94,6 +94,7 @@ export const FAKE_KINDS: readonly KindDef[] = [
   k('PriorityClass', 'priorityclasses', 'scheduling.k8s.io', 'v1', false),
   k('StorageClass', 'storageclasses', 'storage.k8s.io', 'v1', false),
   k('RuntimeClass', 'runtimeclasses', 'node.k8s.io', 'v1', false),
+  k('PodDisruptionBudget', 'poddisruptionbudgets', 'policy', 'v1', true),
   k('CSINode', 'csinodes', 'storage.k8s.io', 'v1', false),
   k('CSIDriver', 'csidrivers', 'storage.k8s.io', 'v1', false),
   k('ResourceClaim', 'resourceclaims', 'resource.k8s.io', 'v1', true),

@@ -189,15 +189,10 @@ export function textReply(f: Finding, ns: string | undefined): Reply {
         const hint = schedulerHint(x.reason);
         if (hint) r.lines.push(hint);
       }
+      // A preemption part in the message is DefaultPreemption's failure: a PostFilter that found victims
+      // adds no text (pkg/scheduler/schedule_one.go). So the paste alone never says preemption could help.
       const pre = f.facts.preemption;
-      if (pre?.reasons?.length) {
-        const helpful = pre.reasons.filter((x) => !/not helpful|No preemption victims/.test(x.reason));
-        r.lines.push(
-          helpful.length
-            ? 'Preemption could free room by evicting lower-priority pods.'
-            : 'Preemption cannot help: no lower-priority pods would make room.',
-        );
-      }
+      if (pre?.reasons?.length) r.lines.push(preemptionLine(pre.reasons));
       r.lines.push('Quota is not the problem here: raising it will not help.');
       break;
     }
@@ -209,6 +204,62 @@ export function textReply(f: Finding, ns: string | undefined): Reply {
   }
   explained(r, f, ns);
   return r;
+}
+
+const NO_VICTIMS = 'No preemption victims found for incoming pod';
+const NOT_HELPFUL = 'Preemption is not helpful for scheduling';
+
+/**
+ * Why preemption cannot place the pod, from the reasons of DefaultPreemption's failure message
+ * (pkg/scheduler/framework/preemption: PodEligibleToPreemptOthers, nodesWherePreemptionMightHelp, and
+ * SelectVictimsOnNode, which removes every pod of LOWER priority and runs the filters again): nodes with no
+ * lower-priority pod, nodes whose failure no eviction fixes, and nodes that would still not fit with
+ * every lower-priority pod gone (what blocks it there is of the same or higher priority).
+ */
+export function preemptionLine(reasons: readonly { count: number | null; reason: string }[]): string {
+  const ineligible = reasons.find((x) => x.reason.startsWith('not eligible due to '));
+  if (ineligible)
+    return /preemptionPolicy=Never/.test(ineligible.reason)
+      ? 'Preemption cannot help: its preemptionPolicy is Never, so it never evicts other pods.'
+      : 'Preemption cannot help yet: a pod it preempted is still terminating on its nominated node.';
+  // A count the paste lost (a fragment) is "some nodes".
+  const nodes = (list: readonly { count: number | null }[]) => {
+    if (list.some((x) => x.count === null)) return 'some nodes';
+    const n = list.reduce((a, x) => a + (x.count ?? 0), 0);
+    return `${n} node${n === 1 ? '' : 's'}`;
+  };
+  const none = reasons.filter((x) => x.reason === NO_VICTIMS);
+  const unhelpful = reasons.filter((x) => x.reason === NOT_HELPFUL);
+  const still = reasons.filter((x) => x.reason !== NO_VICTIMS && x.reason !== NOT_HELPFUL);
+  const parts: string[] = [];
+  const one = (list: readonly { count: number | null }[]) => nodes(list) === '1 node';
+  if (none.length) parts.push(`${nodes(none)} ${one(none) ? 'holds' : 'hold'} no lower-priority pod to evict`);
+  if (still.length)
+    parts.push(
+      `on ${nodes(still)} it would still not fit with every lower-priority pod evicted (${still.map((x) => x.reason).join(', ')}): what blocks it there is not of lower priority`,
+    );
+  if (unhelpful.length)
+    parts.push(`${nodes(unhelpful)} ${one(unhelpful) ? 'fails' : 'fail'} for a reason no eviction changes`);
+  return `Preemption cannot help: no node would fit it after evicting lower-priority pods — ${parts.join('; ')}.`;
+}
+
+/**
+ * The engine's preemption verdict for the pod replayed now: the victims it would evict (named in the
+ * asker's namespace, counted elsewhere), or why it finds none (preemptionLine of its own message).
+ */
+export function enginePreemptionLine(
+  schedule: { nominatedNode?: string; victims?: readonly string[] },
+  preemptionReasons: readonly { count: number | null; reason: string }[] | undefined,
+  ns: string,
+): string | undefined {
+  if (schedule.nominatedNode) {
+    const victims = schedule.victims ?? [];
+    const mine = victims.filter((v) => v.startsWith(`${ns}/`));
+    const others = victims.length - mine.length;
+    const named = [...mine, ...(others ? [`${others} pod${others === 1 ? '' : 's'} of other namespaces`] : [])];
+    return `Preemption would make room now: it evicts ${victims.length} lower-priority pod${victims.length === 1 ? '' : 's'} on ${schedule.nominatedNode} (${named.join(', ')}).`;
+  }
+  return preemptionReasons?.length ? preemptionLine(preemptionReasons) : undefined;
 }
 
 /** The explained text of a look-alike, a Priority refusal or a decode error; undefined for the other kinds. */

@@ -1,6 +1,8 @@
 /** "what if node-3 goes down / is drained": where its pods land, which stay Pending, as the asker may see it. */
+import type { Unread } from '../../engine/completeness.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import type { DrainAnswer } from '../../engine/whatif/index.ts';
+import { causeWords } from '../gaps.ts';
 import type { Visibility } from '../policy.ts';
 import { emptyReply, type Answer } from '../types.ts';
 
@@ -11,6 +13,16 @@ function refusedLines(lines: string[], refused: DrainAnswer['refusedEvictions'])
     `✗ The drain does not finish: ${refused.length} eviction${refused.length === 1 ? '' : 's'} refused by a PodDisruptionBudget (429); the pod${refused.length === 1 ? ' stays' : 's stay'} on the cordoned node and kubectl drain keeps retrying`,
   );
   for (const e of refused.slice(0, 5)) lines.push(`   ${e.pod}: ${e.message}${e.cause ? ` (${e.cause})` : ''}`);
+}
+
+/**
+ * The one line of a drain whose PodDisruptionBudgets were not read: the evictions were simulated as if no
+ * budget refuses one, so the drain's finishing is unknown (never "it goes through"). No namespace named:
+ * the reply's gaps say which reads failed, as the asker may see them.
+ */
+export function budgetsUnknownLine(missing: readonly Unread[]): string {
+  const why = [...new Set(missing.map(causeWords))].join('; ');
+  return `? Disruption budgets unknown: PodDisruptionBudgets were not read (${why}), so every eviction is shown as allowed and the drain may not finish`;
 }
 
 /** A drain / "goes down" what-if as the asker may see it: their pods by name, everyone else's as counts. */

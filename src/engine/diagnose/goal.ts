@@ -25,8 +25,19 @@ export type FixSubject =
   /** An object the state does not hold: the pod the pasted message describes. */
   | { kind: 'object'; namespace: string; pod: Pod };
 
+/**
+ * How far the subject got, in the order of its path: the API server refused the change itself
+ * ('api-refused'), the subject is gone or could not be replayed ('gone'), a pod of it refused at admission
+ * before quota — LimitRange, validation, another plugin ('admission') — or by a ResourceQuota ('quota'),
+ * admitted and Pending, or not all of the current template yet ('pending'), the goal ('reached').
+ */
+export type GoalStage = 'api-refused' | 'gone' | 'admission' | 'quota' | 'pending' | 'reached';
+
 export interface Goal {
   reached: boolean;
+  stage: GoalStage;
+  /** The subject's pods bound to a node: a workload's active pods, 1 or 0 for a pod. */
+  scheduled: number;
   /** What happened to the subject, in words: "3/3 pods of deploy/api scheduled", "schedules on gpu-b-1". */
   outcome: string;
   /** The replay of the subject's pod, when the subject is a pod or an object. */
@@ -98,18 +109,52 @@ export function workloadOutcome(conv: Convergence, ref: ObjectRef & { namespace:
   );
 }
 
+/** The goal of a change the API server refuses (nothing of it was applied). */
+export function apiRefusedGoal(message: string): Goal {
+  return {
+    reached: false,
+    stage: 'api-refused',
+    scheduled: 0,
+    outcome: `the API server refuses the change: ${message}`,
+  };
+}
+
+/**
+ * The stage of a controller's refused create, from the API error it recorded (a WorkloadOutcome keeps
+ * the message only): the ResourceQuota plugin's own errors (k8s.io/apiserver
+ * pkg/admission/plugin/resourcequota/controller.go: exceeded, failed … must specify, insufficient quota to
+ * match these scopes, status unknown) are 'quota'; any other refusal came before it.
+ */
+export function refusalStage(message: string): 'quota' | 'admission' {
+  return /(?:^|: )(?:exceeded quota: |failed quota: |insufficient quota to match these scopes: |status unknown for quota: )/.test(
+    message,
+  )
+    ? 'quota'
+    : 'admission';
+}
+
 function replayOutcome(r: SimResult | undefined): Goal {
-  if (!r) return { reached: false, outcome: 'could not be replayed' };
+  if (!r) return { reached: false, stage: 'gone', scheduled: 0, outcome: 'could not be replayed' };
   if (!r.admission.allowed)
     return {
       reached: false,
+      stage: r.admission.layer === 'quota' ? 'quota' : 'admission',
+      scheduled: 0,
       outcome: `refused: ${(r.admission.message ?? '').replace(/^.*? is forbidden: /, '')}`,
       replay: r,
     };
   if (r.scheduling && !r.scheduling.scheduled)
-    return { reached: false, outcome: `admitted, stays Pending: ${r.scheduling.message ?? ''}`, replay: r };
+    return {
+      reached: false,
+      stage: 'pending',
+      scheduled: 0,
+      outcome: `admitted, stays Pending: ${r.scheduling.message ?? ''}`,
+      replay: r,
+    };
   return {
     reached: true,
+    stage: 'reached',
+    scheduled: r.scheduling?.node ? 1 : 0,
     outcome: r.scheduling?.node ? `admitted, schedules on ${r.scheduling.node}` : 'admitted',
     replay: r,
   };
@@ -120,11 +165,13 @@ export function goalAfter(conv: Convergence, s: FixSubject, opts: SimOptions): G
   if (s.kind === 'workload') {
     const w = workloadOutcome(conv, s.ref);
     const name = subjectWords(s);
-    if (!w) return { reached: false, outcome: `${name} is gone` };
+    if (!w) return { reached: false, stage: 'gone', scheduled: 0, outcome: `${name} is gone` };
     if (w.complete) {
       const nodes = [...new Set(w.pending.length ? [] : nodesOf(conv.state, s.ref))];
       return {
         reached: true,
+        stage: 'reached',
+        scheduled: w.scheduled,
         outcome: `${w.scheduled}/${w.wanted} pods of ${name} admitted and scheduled${nodes.length && nodes.length <= 3 ? ` (${nodes.join(', ')})` : ''}`,
       };
     }
@@ -132,23 +179,30 @@ export function goalAfter(conv: Convergence, s: FixSubject, opts: SimOptions): G
       const stalled = w.kind === 'Deployment' && w.pods > w.updated;
       return {
         reached: false,
+        stage: refusalStage(w.failedCreate),
+        scheduled: w.scheduled,
         outcome: `${stalled ? 'the rollout stalls: ' : ''}${w.scheduled}/${w.wanted} pods scheduled; a new pod is refused: ${w.failedCreate}`,
       };
     }
     if (w.pending.length)
       return {
         reached: false,
+        stage: 'pending',
+        scheduled: w.scheduled,
         outcome: `${w.scheduled}/${w.wanted} pods scheduled; ${w.pending.length} stay${w.pending.length === 1 ? 's' : ''} Pending: ${w.pending[0]!.message}`,
       };
     return {
       reached: false,
+      stage: 'pending',
+      scheduled: w.scheduled,
       outcome: `${w.scheduled}/${w.wanted} pods scheduled, ${w.updated} of the current template`,
     };
   }
   if (s.kind === 'pod') {
     const p = conv.state.get('Pod', s.namespace, s.name);
-    if (!p) return { reached: false, outcome: `pod ${s.name} is gone` };
-    if (p.spec.nodeName) return { reached: true, outcome: `admitted, runs on ${p.spec.nodeName}` };
+    if (!p) return { reached: false, stage: 'gone', scheduled: 0, outcome: `pod ${s.name} is gone` };
+    if (p.spec.nodeName)
+      return { reached: true, stage: 'reached', scheduled: 1, outcome: `admitted, runs on ${p.spec.nodeName}` };
     return replayOutcome(replayPod(conv.state, p, true, s.namespace, opts)?.now);
   }
   return replayOutcome(replayPod(conv.state, s.pod, false, s.namespace, opts)?.now);
@@ -200,6 +254,7 @@ export function goalNow(input: Snapshot, s: FixSubject, opts: SimOptions, replay
       const g = replayOutcome(replay);
       return {
         ...g,
+        scheduled: g.reached ? w.wanted : w.scheduled,
         outcome: `${g.reached ? w.wanted : w.scheduled}/${w.wanted} pods of ${subjectWords(s)} scheduled: ${g.outcome}`,
       };
     }

@@ -8,7 +8,16 @@ import type { Workload } from '../../k8s/objects.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { renderCommand } from '../changes/command.ts';
 import { converge, type ConvergeOptions, type Convergence, type WorkloadOutcome } from '../converge.ts';
-import { goalAfter, resyncOf, subjectWords, workloadOutcome, type FixSubject, type Goal } from '../diagnose/goal.ts';
+import {
+  apiRefusedGoal,
+  goalAfter,
+  resyncOf,
+  subjectWords,
+  workloadOutcome,
+  type FixSubject,
+  type Goal,
+  type GoalStage,
+} from '../diagnose/goal.ts';
 import type { SimOptions } from '../simulate.ts';
 import { podPriority } from '../priority.ts';
 import { ownerOf } from './owners.ts';
@@ -139,7 +148,7 @@ function tryPlan(
     sideEffects,
   });
   if (conv.refused) {
-    const goal: Goal = { reached: false, outcome: `the API server refuses the change: ${conv.refused.message}` };
+    const goal: Goal = apiRefusedGoal(conv.refused.message);
     return { fix: fix(false, goal.outcome, plan.sideEffects ?? []), conv, goal };
   }
   const goal = goalAfter(conv, subject.kind === 'object' && plan.pod ? { ...subject, pod: plan.pod } : subject, opts);
@@ -175,23 +184,21 @@ export const MAX_TRIES = 30;
 
 /**
  * How far a try got the subject: [stage, pods scheduled]. Stages: the API server refuses the change (0),
- * refused at a layer before quota (LimitRange, validation: 2), refused by a quota (3), admitted and
- * Pending (4), the goal (5).
+ * the subject gone (1), refused at a layer before quota (LimitRange, validation: 2), refused by a quota (3),
+ * admitted and Pending (4), the goal (5) — the Goal's own `stage` and `scheduled`, set where it is computed.
  */
+const STAGE_RANK: Record<GoalStage, number> = {
+  'api-refused': 0,
+  gone: 1,
+  admission: 2,
+  quota: 3,
+  pending: 4,
+  reached: 5,
+};
+
 export function progressOf(refused: boolean, goal: Goal): [number, number] {
   if (refused) return [0, 0];
-  const o = goal.outcome;
-  const stage = goal.reached
-    ? 5
-    : /Pending|of the current template/.test(o)
-      ? 4
-      : /exceeded quota|must specify/.test(o)
-        ? 3
-        : /refused|forbidden|invalid/.test(o)
-          ? 2
-          : 1;
-  const m = /(\d+)\/\d+ pods scheduled/.exec(o);
-  return [stage, m ? Number(m[1]) : 0];
+  return [STAGE_RANK[goal.stage], goal.scheduled];
 }
 
 /** Whether `after` got the subject further than `before` (a step toward the goal). */

@@ -20,6 +20,10 @@ import type { Change, ObjectRef } from '../changes/types.ts';
 import { type BudgetStatus, budgetsFor, evict } from '../controllers/disruption.ts';
 import { controllerOf, isActive } from '../controllers/context.ts';
 import type { WorkloadOutcome } from '../converge.ts';
+import { subjectOf } from '../diagnose/goal.ts';
+import { replayPod } from '../diagnose/replay.ts';
+import { fixesFor } from '../fixes/generate.ts';
+import type { VerifiedFix } from '../fixes/types.ts';
 import { isTerminal } from '../pod-resources.ts';
 import { nodeInfoIndex } from '../scheduler/node-info.ts';
 import type { SimOptions } from '../simulate.ts';
@@ -289,4 +293,62 @@ export function whatIfDrain(
     command,
     converged,
   };
+}
+
+/** At most this many stranded workloads get fixes (each runs its own verification). */
+const MAX_FIXED_WORKLOADS = 2;
+
+/**
+ * Verified fixes for what a drain strands: for each workload whose replacement stays Pending or is refused
+ * (the first MAX_FIXED_WORKLOADS, in pod order; only namespaces `allows` admits), the fixes `diagnose` would
+ * offer for it on the drained state — a node of the pool, uncordoning another node, a quota raise, a scale
+ * down, lower requests — each verified by converging it after the drain (engine/fixes verifyPlans), so a
+ * fix is "run this after the drain and the pod is back". Uncordoning the drained node itself undoes the
+ * drain: never offered.
+ */
+export function drainFixes(
+  input: Snapshot,
+  d: DrainAnswer,
+  opts: SimOptions = {},
+  allows: (ns: string) => boolean = () => true,
+): VerifiedFix[] {
+  const drained = d.converged.state;
+  const out: VerifiedFix[] = [];
+  const seen = new Set<string>();
+  const workloads = new Set<string>();
+  for (const f of d.fates) {
+    if (f.fate !== 'pending' && f.fate !== 'refused') continue;
+    const ns = f.pod.slice(0, f.pod.indexOf('/'));
+    if (!allows(ns)) continue;
+    // The Pending replacement as it is, or the evicted pod standing in for the create that was refused.
+    const ref = f.fate === 'pending' ? f.replacement : f.pod;
+    const name = ref.slice(ref.indexOf('/') + 1);
+    const pod = f.fate === 'pending' ? drained.get('Pod', ns, name) : input.get('Pod', ns, name);
+    if (!pod) continue;
+    const existing = f.fate === 'pending';
+    const subject = subjectOf(drained, pod, existing, ns);
+    const id = subject.kind === 'workload' ? `${subject.ref.kind}/${ns}/${subject.ref.name}` : `${ns}/${name}`;
+    if (workloads.has(id)) continue;
+    if (workloads.size >= MAX_FIXED_WORKLOADS) break;
+    workloads.add(id);
+    const replay = replayPod(drained, pod, existing, ns, opts);
+    if (!replay) continue;
+    const ctx = {
+      state: drained,
+      base: replay.base,
+      subject,
+      pod: replay.submitted,
+      admitted: replay.admitted,
+      ns,
+      opts,
+    };
+    for (const fix of fixesFor(ctx, replay.now).fixes) {
+      if (!fix.verified || fix.change.split(' && ').includes(`kubectl uncordon ${d.node}`)) continue;
+      const key = `${fix.who} ${fix.change} ${fix.summary}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(fix);
+    }
+  }
+  return out;
 }

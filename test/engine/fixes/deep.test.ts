@@ -20,6 +20,7 @@ import {
   taintedNodesWords,
 } from '../../../src/engine/fixes/unschedulable.ts';
 import type { Plan } from '../../../src/engine/fixes/types.ts';
+import { apiRefusedGoal, type Goal } from '../../../src/engine/diagnose/goal.ts';
 import {
   isStep,
   MAX_CHANGES,
@@ -266,22 +267,49 @@ describe('combinations up to MAX_CHANGES changes, each a step toward the goal (v
   });
 
   it.each([
-    ['the API server refuses the change', true, { reached: false, outcome: 'x' }, [0, 0]],
+    ['the API server refuses the change', true, apiRefusedGoal('x'), [0, 0]],
+    [
+      'the subject is gone',
+      false,
+      { reached: false, stage: 'gone', scheduled: 0, outcome: 'deploy/c is gone' },
+      [1, 0],
+    ],
     [
       'refused by a LimitRange',
       false,
-      { reached: false, outcome: '0/2 pods scheduled; a new pod is refused: pods "c" is forbidden: maximum cpu usage' },
+      {
+        reached: false,
+        stage: 'admission',
+        scheduled: 0,
+        outcome: '0/2 pods scheduled; a new pod is refused: pods "c" is forbidden: maximum cpu usage',
+      },
       [2, 0],
     ],
     [
       'refused by a quota',
       false,
-      { reached: false, outcome: '0/2 pods scheduled; a new pod is refused: … exceeded quota: q' },
-      [3, 0],
+      {
+        reached: false,
+        stage: 'quota',
+        scheduled: 1,
+        outcome: '1/2 pods scheduled; a new pod is refused: … exceeded quota: q',
+      },
+      [3, 1],
     ],
-    ['Pending', false, { reached: false, outcome: '1/2 pods scheduled; 1 stays Pending: 0/13 nodes' }, [4, 1]],
-    ['the goal', false, { reached: true, outcome: '2/2 pods of deploy/c admitted and scheduled' }, [5, 0]],
-  ] as const)('progressOf: %s', (_name, refused, goal, want) => {
+    [
+      'Pending',
+      false,
+      { reached: false, stage: 'pending', scheduled: 1, outcome: '1/2 pods scheduled; 1 stays Pending: 0/13 nodes' },
+      [4, 1],
+    ],
+    // The outcome's words once decided this by regex, which read 0 pods from "2/2 pods of … admitted and scheduled".
+    [
+      'the goal',
+      false,
+      { reached: true, stage: 'reached', scheduled: 2, outcome: '2/2 pods of deploy/c admitted and scheduled' },
+      [5, 2],
+    ],
+  ] as [string, boolean, Goal, [number, number]][])('progressOf: %s', (_name, refused, goal, want) => {
     expect(progressOf(refused, goal)).toEqual(want);
   });
 
