@@ -16,6 +16,7 @@ import { resourceList } from '../../quantity.ts';
 import { isTerminal, podRequests, type AggregateOptions } from '../pod-resources.ts';
 import { compileAffinityTerm, type AffinityTerm } from './affinity-term.ts';
 import type { Labels } from './label-selectors.ts';
+import type { SharedRow } from './schedule.ts';
 
 /** schedutil.DefaultMilliCPURequest / DefaultMemoryRequest: used for scoring only, never for fitting. */
 export const DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -380,6 +381,17 @@ export class NodeInfoIndex implements Derived {
    * this index (`followChanges`); null while none does, so an index nobody follows keeps no log.
    */
   private changeLog: string[] | null = null;
+  /** Writes so far (every `writable` call): an index whose count moved is not the one a table was built on. */
+  private writes = 0;
+  /**
+   * The index this one was forked from (directly or through forks that had not diverged from it) as it
+   * stood then, and the nodes written on the way since: every other node's info is the anchor's own
+   * object. Null on an index built from a snapshot. Schedulers of many forks of one state share what
+   * they learn of its unchanged nodes through it (schedule.ts SharedVerdicts).
+   */
+  private lineage: { anchor: NodeInfoIndex; anchorWrites: number; touched: Set<string> } | null = null;
+  /** What schedulers of forks anchored here learned (schedule.ts), with `writes` when it was started. */
+  sharedTables: { writes: number; names: readonly string[]; rows: Map<string, SharedRow> } | null = null;
 
   private constructor(
     nodes: Map<string, NodeInfo>,
@@ -415,9 +427,28 @@ export class NodeInfoIndex implements Derived {
     f.nodesShared = true;
     this.nodesShared = true;
     f.nextStartNodeIndex = this.nextStartNodeIndex;
+    const l = this.anchorOf();
+    f.lineage = l
+      ? { anchor: l.anchor, anchorWrites: this.lineage!.anchorWrites, touched: new Set(l.touched) }
+      : { anchor: this, anchorWrites: this.writes, touched: new Set() };
     // NodeInfos are now shared: this side must copy before its next change too.
     this.owned.clear();
     return f;
+  }
+
+  /**
+   * The anchor (see `lineage`) while it has not been written since, with the nodes whose info here may
+   * differ from its; null when there is none or it changed.
+   */
+  anchorOf(): { anchor: NodeInfoIndex; touched: ReadonlySet<string> } | null {
+    const l = this.lineage;
+    if (!l || l.anchor.writes !== l.anchorWrites) return null;
+    return { anchor: l.anchor, touched: l.touched };
+  }
+
+  /** Writes to this index so far (a table built on it holds while this is unchanged). */
+  writeCount(): number {
+    return this.writes;
   }
 
   onChange(kind: string, prev: KObject | undefined, next: KObject | undefined): void {
@@ -443,6 +474,8 @@ export class NodeInfoIndex implements Derived {
   private writable(name: string): NodeInfo {
     // Every change to a node's info comes through here (fresh, cloned or owned alike).
     this.changeLog?.push(name);
+    this.writes++;
+    this.lineage?.touched.add(name);
     if (this.nodesShared) {
       this.nodes = new Map(this.nodes);
       this.nodesShared = false;
