@@ -23,6 +23,13 @@ export interface ControllerOptions extends AdmitOptions {
    * reference the equivalence test compares against.
    */
   scheduleCache?: boolean;
+  /**
+   * A convergence takes what does not depend on its changes from the state it forks (default true):
+   * the pods-by-owner index and Pending pods of namespaces it did not write (Snapshot.memoNs), and the
+   * scheduler's verdicts on nodes it did not write (schedule.ts SharedRow). Off, it computes everything
+   * from its own fork: the same results, slower — the reference the shared-base test compares against.
+   */
+  shareBase?: boolean;
 }
 
 export type ConvergeEvent =
@@ -108,7 +115,7 @@ export class ControllerContext {
   /** Whether the unbound pods of the whole state were queued once already (on the first cluster event). */
   pendingScanned = false;
   /** The scheduler's verdicts per pod shape and node, kept for the whole convergence (schedule.ts). */
-  readonly scheduleCache = new ScheduleCache();
+  readonly scheduleCache: ScheduleCache;
   /** Namespaces where quota usage went down this step: controllers refused by quota there retry. */
   readonly quotaFreed = new Set<string>();
   /** Controllers whose last create was refused, by key → namespace. */
@@ -142,6 +149,7 @@ export class ControllerContext {
     private readonly base?: Snapshot,
   ) {
     this.divergedAtStart = base ? state.divergedNamespaces(base, 'Pod') : new Set();
+    this.scheduleCache = new ScheduleCache({ shared: opts.shareBase !== false });
   }
 
   /** Order of objects created during convergence (their creationTimestamp sorts after the cluster's). */
@@ -167,8 +175,11 @@ export class ControllerContext {
     if (this.indexedNs.has(ns)) return;
     this.indexedNs.add(ns);
     const from = this.base && !this.divergedAtStart.has(ns) ? this.base : this.state;
-    for (const [k, names] of from.memoNs('Pod', ns, 'controllers.pods-by-owner', podsByOwner))
-      this.podsByOwner.set(k, names);
+    const index =
+      this.opts.shareBase === false
+        ? podsByOwner(this.state.iterate('Pod', ns))
+        : from.memoNs('Pod', ns, 'controllers.pods-by-owner', podsByOwner);
+    for (const [k, names] of index) this.podsByOwner.set(k, names);
   }
 
   private addToIndex(o: ObjectRef, name: string): void {

@@ -18,6 +18,7 @@ import { type ControllerContext, controllerOf, isActive, podKey } from './contex
  */
 function allPending(ctx: ControllerContext): string[] {
   const out: string[] = [];
+  if (ctx.opts.shareBase === false) return unboundActive(ctx.state.iterate('Pod'));
   for (const ns of ctx.state.storeNamespaces('Pod'))
     for (const k of ctx.state.memoNs('Pod', ns, 'controllers.unbound-active', unboundActive)) out.push(k);
   return out;

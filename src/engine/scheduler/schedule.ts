@@ -156,6 +156,12 @@ export class ScheduleCache {
   private live: Uint8Array | null = null;
   private livePositions: number[] = [];
   private readonly frameworks = new Map<readonly SchedulerPlugin[], Framework>();
+  /** Whether verdicts on an anchor's unchanged nodes are shared with its other forks (SharedRow). */
+  private readonly sharing: boolean;
+
+  constructor(opts: { shared?: boolean } = {}) {
+    this.sharing = opts.shared ?? true;
+  }
 
   /** One Framework per registration list for every attempt (a Framework is immutable once built). */
   framework(plugins: readonly SchedulerPlugin[]): Framework {
@@ -182,7 +188,7 @@ export class ScheduleCache {
       this.rows = null;
       this.live = null;
       this.livePositions = [];
-      const a = index.anchorOf();
+      const a = this.sharing ? index.anchorOf() : null;
       if (a && names === a.anchor.nodeNames()) {
         const writes = a.anchor.writeCount();
         let t = a.anchor.sharedTables;
