@@ -16,7 +16,7 @@ import { resourceList } from '../../quantity.ts';
 import { isTerminal, podRequests, type AggregateOptions } from '../pod-resources.ts';
 import { compileAffinityTerm, type AffinityTerm } from './affinity-term.ts';
 import type { Labels } from './label-selectors.ts';
-import type { SharedRow } from './schedule.ts';
+import type { PluginStatus } from './plugin-status.ts';
 
 /** schedutil.DefaultMilliCPURequest / DefaultMemoryRequest: used for scoring only, never for fitting. */
 export const DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -361,6 +361,24 @@ function isBound(pod: Pod | undefined): pod is Pod {
 function nominatedNodeOf(pod: Pod | undefined): string | null {
   if (!pod || pod.spec.nodeName || isTerminal(pod)) return null;
   return pod.status?.nominatedNodeName || null;
+}
+
+/**
+ * One pod shape's verdicts on the nodes of an anchor index (`anchorOf`), by position in its
+ * node list, shared by the schedulers of every fork of it (each fix a convergence verifies is one; engine/scheduler/schedule.ts fills and reads them):
+ * filled on the nodes a fork visits that are still the anchor's own, so each is filtered once for all
+ * forks. Once every node is known, only the feasible positions and their scores are kept, and an attempt
+ * visits those and the fork's changed nodes, nothing else.
+ */
+export interface SharedRow {
+  known: Uint8Array | null;
+  score: Float64Array | null;
+  /** The failing status of each position known to fail. */
+  status: Map<number, PluginStatus | undefined> | null;
+  filled: number;
+  /** Once every node is known: the feasible positions, ascending, with their scores. */
+  feasible: Int32Array | null;
+  feasibleScore: Float64Array | null;
 }
 
 /** The Derived index; obtain it with `nodeInfoIndex(snapshot)`. */

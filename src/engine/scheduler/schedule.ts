@@ -10,7 +10,7 @@ import { podPriority } from '../priority.ts';
 import { CycleState } from './cycle-state.ts';
 import { Framework } from './framework.ts';
 import { formatFitError, NO_NODES_AVAILABLE } from './fit-error.ts';
-import { freeResources, makePodEntry, nodeInfoIndex, type NodeInfoIndex } from './node-info.ts';
+import { freeResources, makePodEntry, nodeInfoIndex, type NodeInfoIndex, type SharedRow } from './node-info.ts';
 import { unresolvable, type PluginStatus } from './plugin-status.ts';
 import { preemptPod } from './preemption.ts';
 import type { SchedulerPlugin } from './plugin.ts';
@@ -32,24 +32,6 @@ export interface ScheduleOptions extends ProfileOptions {
    * an attempt that binds may then leave them out, which lets it skip the nodes known not to fit.
    */
   statusesOnlyWhenUnscheduled?: boolean;
-}
-
-/**
- * One pod shape's verdicts on the nodes of an anchor index (NodeInfoIndex.anchorOf), by position in its
- * node list, shared by the schedulers of every fork of it (each fix a convergence verifies is one):
- * filled on the nodes a fork visits that are still the anchor's own, so each is filtered once for all
- * forks. Once every node is known, only the feasible positions and their scores are kept, and an attempt
- * visits those and the fork's changed nodes, nothing else.
- */
-export interface SharedRow {
-  known: Uint8Array | null;
-  score: Float64Array | null;
-  /** The failing status of each position known to fail. */
-  status: Map<number, PluginStatus | undefined> | null;
-  filled: number;
-  /** Once every node is known: the feasible positions, ascending, with their scores. */
-  feasible: Int32Array | null;
-  feasibleScore: Float64Array | null;
 }
 
 /**
