@@ -329,7 +329,7 @@ export function converge(input: Snapshot, changes: readonly Change[], opts: Conv
     touched.push(...seeds(state, c));
   }
   if (state === input) state = input.fork();
-  const ctx = new ControllerContext(state, opts);
+  const ctx = new ControllerContext(state, opts, opts.shareBase === false ? undefined : input);
   for (const [k, v] of startRevisions) ctx.startRevision.set(k, v);
   for (const t of touched)
     ctx.markDirty({ ...t, namespace: t.namespace ?? (t.kind === 'Node' ? undefined : 'default') });

@@ -23,6 +23,9 @@ export interface Derived {
 
 const CLUSTER = '';
 
+/** Values computed from one shared (kind, namespace) store, by memo key (see `Snapshot.memoNs`). */
+const storeMemos = new WeakMap<Map<string, KObject>, Map<string, unknown>>();
+
 type NsStore = Map<string, KObject>;
 type KindStore = Map<string, NsStore>;
 
@@ -174,6 +177,53 @@ export class Snapshot {
     if (this.get('Namespace', undefined, ns)) return true;
     for (const [kind, ks] of this.stores) if (kind !== 'Namespace' && (ks.get(ns)?.size ?? 0) > 0) return true;
     return false;
+  }
+
+  /** Namespaces that hold a store of `kind` (possibly empty), in store order. */
+  storeNamespaces(kind: string): IterableIterator<string> {
+    return (this.stores.get(kind) ?? new Map<string, NsStore>()).keys();
+  }
+
+  /**
+   * Namespaces whose objects of `kind` may differ between this snapshot and `other` (a fork and the
+   * state it came from): every namespace whose store is not the very same one on both sides.
+   */
+  divergedNamespaces(other: Snapshot, kind: string): Set<string> {
+    const mine = this.stores.get(kind);
+    const theirs = other.stores.get(kind);
+    const out = new Set<string>();
+    if (mine === theirs) return out;
+    for (const [ns, store] of mine ?? []) if (theirs?.get(ns) !== store) out.add(ns);
+    for (const ns of theirs?.keys() ?? []) if (!mine?.has(ns)) out.add(ns);
+    return out;
+  }
+
+  /**
+   * `compute` over the objects of one kind in one namespace, kept with that store while it is shared:
+   * a store no snapshot may write in place any more (it was forked: a write on either side copies it
+   * first) never changes, so every snapshot that still holds it reuses the value. A store this snapshot
+   * may still write is computed afresh each call. `key` names what is computed (one function per key).
+   */
+  memoNs<K extends KnownKind, T>(
+    kind: K,
+    ns: string,
+    key: string,
+    compute: (objects: IterableIterator<KindMap[K]>) => T,
+  ): T;
+  memoNs<T>(kind: string, ns: string, key: string, compute: (objects: IterableIterator<KObject>) => T): T;
+  memoNs<T>(kind: string, ns: string, key: string, compute: (objects: IterableIterator<KObject>) => T): T {
+    const store = this.stores.get(kind)?.get(ns);
+    if (!store) return compute([].values());
+    if (this.owned.has(this.nsKey(kind, ns))) return compute(store.values());
+    let memo = storeMemos.get(store);
+    if (!memo) {
+      memo = new Map();
+      storeMemos.set(store, memo);
+    }
+    if (memo.has(key)) return memo.get(key) as T;
+    const v = compute(store.values());
+    memo.set(key, v);
+    return v;
   }
 
   /** A derived value, built on first use and kept current afterwards. */

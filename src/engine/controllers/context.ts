@@ -23,6 +23,13 @@ export interface ControllerOptions extends AdmitOptions {
    * reference the equivalence test compares against.
    */
   scheduleCache?: boolean;
+  /**
+   * A convergence takes what does not depend on its changes from the state it forks (default true):
+   * the pods-by-owner index and Pending pods of namespaces it did not write (Snapshot.memoNs), and the
+   * scheduler's verdicts on nodes it did not write (schedule.ts SharedRow). Off, it computes everything
+   * from its own fork: the same results, slower — the reference the shared-base test compares against.
+   */
+  shareBase?: boolean;
 }
 
 export type ConvergeEvent =
@@ -58,6 +65,24 @@ export function controllerOf(o: KObject): ObjectRef | null {
   return null;
 }
 
+/** Pod names of a namespace by their controlling owner's key, each list sorted. */
+function podsByOwner(pods: IterableIterator<Pod>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const p of pods) {
+    const o = controllerOf(p);
+    if (!o) continue;
+    const k = refKey(o);
+    let names = out.get(k);
+    if (!names) {
+      names = [];
+      out.set(k, names);
+    }
+    names.push(p.metadata.name ?? '');
+  }
+  for (const names of out.values()) names.sort();
+  return out;
+}
+
 /** A pod that counts toward its controller: not terminal, not being deleted (controller.FilterActivePods). */
 export function isActive(p: Pod): boolean {
   return !isTerminal(p) && !p.metadata.deletionTimestamp;
@@ -90,15 +115,21 @@ export class ControllerContext {
   /** Whether the unbound pods of the whole state were queued once already (on the first cluster event). */
   pendingScanned = false;
   /** The scheduler's verdicts per pod shape and node, kept for the whole convergence (schedule.ts). */
-  readonly scheduleCache = new ScheduleCache();
+  readonly scheduleCache: ScheduleCache;
   /** Namespaces where quota usage went down this step: controllers refused by quota there retry. */
   readonly quotaFreed = new Set<string>();
   /** Controllers whose last create was refused, by key → namespace. */
   readonly blocked = new Map<string, ObjectRef>();
   /** Last FailedScheduling message per pod key. */
   readonly pendingMessage = new Map<string, string>();
-  private podsByOwner = new Map<string, Set<string>>();
+  /**
+   * Pod names by controlling owner key: a sorted list shared with the base state's namespace (read
+   * only), or this convergence's own set once it adds to or drops from it.
+   */
+  private podsByOwner = new Map<string, Set<string> | readonly string[]>();
   private indexedNs = new Set<string>();
+  /** Namespaces whose pods differed from the base state's when the convergence started. */
+  private readonly divergedAtStart: ReadonlySet<string>;
   private nameSeed = 0;
   /** The admission layer of the last refused create (limitrange, api-validation, quota …). */
   lastRefusalLayer: string | null = null;
@@ -106,10 +137,20 @@ export class ControllerContext {
   /** Template hashes of StatefulSets and DaemonSets as the convergence found them (their pods' revision). */
   readonly startRevision = new Map<string, string>();
 
+  /**
+   * `base`: the state `state` was forked from, if any. A namespace whose pods were the base's when the
+   * convergence started takes its owner index from the base's namespace, built once for every fork of
+   * it: the controllers change which pods an owner has only through `createPod` and `deletePod`
+   * (binding and nominating keep a pod's owner), so the index is the one `state` would give.
+   */
   constructor(
     readonly state: Snapshot,
     readonly opts: ControllerOptions,
-  ) {}
+    private readonly base?: Snapshot,
+  ) {
+    this.divergedAtStart = base ? state.divergedNamespaces(base, 'Pod') : new Set();
+    this.scheduleCache = new ScheduleCache({ shared: opts.shareBase !== false });
+  }
 
   /** Order of objects created during convergence (their creationTimestamp sorts after the cluster's). */
   nextSeq(): number {
@@ -133,19 +174,19 @@ export class ControllerContext {
   private indexNs(ns: string): void {
     if (this.indexedNs.has(ns)) return;
     this.indexedNs.add(ns);
-    for (const p of this.state.iterate('Pod', ns)) {
-      const o = controllerOf(p);
-      if (o) this.addToIndex(o, p.metadata.name ?? '');
-    }
+    const from = this.base && !this.divergedAtStart.has(ns) ? this.base : this.state;
+    const index =
+      this.opts.shareBase === false
+        ? podsByOwner(this.state.iterate('Pod', ns))
+        : from.memoNs('Pod', ns, 'controllers.pods-by-owner', podsByOwner);
+    for (const [k, names] of index) this.podsByOwner.set(k, names);
   }
 
   private addToIndex(o: ObjectRef, name: string): void {
     const k = refKey(o);
-    let s = this.podsByOwner.get(k);
-    if (!s) {
-      s = new Set();
-      this.podsByOwner.set(k, s);
-    }
+    const had = this.podsByOwner.get(k);
+    const s = had instanceof Set ? had : new Set(had ?? []);
+    if (s !== had) this.podsByOwner.set(k, s);
     s.add(name);
   }
 
@@ -156,10 +197,13 @@ export class ControllerContext {
     const names = this.podsByOwner.get(refKey({ ...owner, namespace: ns }));
     if (!names) return [];
     const out: Pod[] = [];
-    for (const n of [...names].sort()) {
+    const own = names instanceof Set;
+    for (const n of own ? [...names].sort() : names) {
       const p = this.state.get('Pod', ns, n);
-      if (p) out.push(p);
-      else names.delete(n);
+      // A name whose pod is gone (deleted: dropped from an own set), or that a new pod of another owner took.
+      const o = p ? controllerOf(p) : null;
+      if (p && o?.kind === owner.kind && o.name === owner.name) out.push(p);
+      else if (!p && own) names.delete(n);
     }
     return out;
   }

@@ -11,10 +11,24 @@ import { podPriority } from '../priority.ts';
 import { bindPod, schedulePod } from '../scheduler/schedule.ts';
 import { type ControllerContext, controllerOf, isActive, podKey } from './context.ts';
 
-/** Unbound active pods of the whole state, keyed, found once when the first cluster event asks for them. */
+/**
+ * Unbound active pods of the whole state, keyed, found once when the first cluster event asks for them.
+ * By namespace: a namespace the convergence has not written is the state's it came from, whose list is
+ * kept with it (Snapshot.memoNs), so the forks of one state each scan only the namespaces they changed.
+ */
 function allPending(ctx: ControllerContext): string[] {
   const out: string[] = [];
-  for (const p of ctx.state.iterate('Pod')) if (!p.spec.nodeName && isActive(p)) out.push(podKey(p));
+  if (ctx.opts.shareBase === false) return unboundActive(ctx.state.iterate('Pod'));
+  for (const ns of ctx.state.storeNamespaces('Pod'))
+    for (const k of ctx.state.memoNs('Pod', ns, 'controllers.unbound-active', unboundActive)) out.push(k);
+  return out;
+}
+
+function unboundActive(pods: IterableIterator<Pod>): string[] {
+  const out: string[] = [];
+  for (const p of pods) {
+    if (!p.spec.nodeName && isActive(p)) out.push(podKey(p));
+  }
   return out;
 }
 
@@ -69,6 +83,8 @@ export function runScheduler(ctx: ControllerContext): boolean {
       k8sVersion: ctx.opts.k8sVersion,
       draEnabled: ctx.opts.draEnabled,
       cache: ctx.opts.scheduleCache === false ? undefined : ctx.scheduleCache,
+      // Only a pod left unscheduled has its node statuses read (its FailedScheduling message, preemption).
+      statusesOnlyWhenUnscheduled: true,
     });
     if (r.scheduled && r.node) {
       // The kubelet starts it: Running and Ready (probes are not modelled), the scheduler's nomination gone.

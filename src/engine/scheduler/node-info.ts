@@ -16,6 +16,7 @@ import { resourceList } from '../../quantity.ts';
 import { isTerminal, podRequests, type AggregateOptions } from '../pod-resources.ts';
 import { compileAffinityTerm, type AffinityTerm } from './affinity-term.ts';
 import type { Labels } from './label-selectors.ts';
+import type { PluginStatus } from './plugin-status.ts';
 
 /** schedutil.DefaultMilliCPURequest / DefaultMemoryRequest: used for scoring only, never for fitting. */
 export const DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -362,6 +363,24 @@ function nominatedNodeOf(pod: Pod | undefined): string | null {
   return pod.status?.nominatedNodeName || null;
 }
 
+/**
+ * One pod shape's verdicts on the nodes of an anchor index (`anchorOf`), by position in its
+ * node list, shared by the schedulers of every fork of it (each fix a convergence verifies is one; engine/scheduler/schedule.ts fills and reads them):
+ * filled on the nodes a fork visits that are still the anchor's own, so each is filtered once for all
+ * forks. Once every node is known, only the feasible positions and their scores are kept, and an attempt
+ * visits those and the fork's changed nodes, nothing else.
+ */
+export interface SharedRow {
+  known: Uint8Array | null;
+  score: Float64Array | null;
+  /** The failing status of each position known to fail. */
+  status: Map<number, PluginStatus | undefined> | null;
+  filled: number;
+  /** Once every node is known: the feasible positions, ascending, with their scores. */
+  feasible: Int32Array | null;
+  feasibleScore: Float64Array | null;
+}
+
 /** The Derived index; obtain it with `nodeInfoIndex(snapshot)`. */
 export class NodeInfoIndex implements Derived {
   static readonly KEY = 'scheduler.node-info';
@@ -380,6 +399,17 @@ export class NodeInfoIndex implements Derived {
    * this index (`followChanges`); null while none does, so an index nobody follows keeps no log.
    */
   private changeLog: string[] | null = null;
+  /** Writes so far (every `writable` call): an index whose count moved is not the one a table was built on. */
+  private writes = 0;
+  /**
+   * The index this one was forked from (directly or through forks that had not diverged from it) as it
+   * stood then, and the nodes written on the way since: every other node's info is the anchor's own
+   * object. Null on an index built from a snapshot. Schedulers of many forks of one state share what
+   * they learn of its unchanged nodes through it (schedule.ts SharedVerdicts).
+   */
+  private lineage: { anchor: NodeInfoIndex; anchorWrites: number; touched: Set<string> } | null = null;
+  /** What schedulers of forks anchored here learned (schedule.ts), with `writes` when it was started. */
+  sharedTables: { writes: number; names: readonly string[]; rows: Map<string, SharedRow> } | null = null;
 
   private constructor(
     nodes: Map<string, NodeInfo>,
@@ -415,9 +445,28 @@ export class NodeInfoIndex implements Derived {
     f.nodesShared = true;
     this.nodesShared = true;
     f.nextStartNodeIndex = this.nextStartNodeIndex;
+    const l = this.anchorOf();
+    f.lineage = l
+      ? { anchor: l.anchor, anchorWrites: this.lineage!.anchorWrites, touched: new Set(l.touched) }
+      : { anchor: this, anchorWrites: this.writes, touched: new Set() };
     // NodeInfos are now shared: this side must copy before its next change too.
     this.owned.clear();
     return f;
+  }
+
+  /**
+   * The anchor (see `lineage`) while it has not been written since, with the nodes whose info here may
+   * differ from its; null when there is none or it changed.
+   */
+  anchorOf(): { anchor: NodeInfoIndex; touched: ReadonlySet<string> } | null {
+    const l = this.lineage;
+    if (!l || l.anchor.writes !== l.anchorWrites) return null;
+    return { anchor: l.anchor, touched: l.touched };
+  }
+
+  /** Writes to this index so far (a table built on it holds while this is unchanged). */
+  writeCount(): number {
+    return this.writes;
   }
 
   onChange(kind: string, prev: KObject | undefined, next: KObject | undefined): void {
@@ -443,6 +492,8 @@ export class NodeInfoIndex implements Derived {
   private writable(name: string): NodeInfo {
     // Every change to a node's info comes through here (fresh, cloned or owned alike).
     this.changeLog?.push(name);
+    this.writes++;
+    this.lineage?.touched.add(name);
     if (this.nodesShared) {
       this.nodes = new Map(this.nodes);
       this.nodesShared = false;
