@@ -74,7 +74,7 @@ describe('what if general-a-2 is drained: the budgets read, forbidden, throttled
       has: [unknownLine('403 Forbidden')],
       hasNot: [REFUSED],
       gaps: [
-        'couldn\'t read poddisruptionbudgets: 403 Forbidden — poddisruptionbudgets is forbidden: User "no-pdb" cannot list resource "poddisruptionbudgets" in API group "policy" at the cluster scope',
+        'couldn\'t read poddisruptionbudgets: 403 Forbidden — poddisruptionbudgets.policy is forbidden: User "no-pdb" cannot list resource "poddisruptionbudgets" in API group "policy" at the cluster scope',
       ],
       incomplete: [{ resource: 'poddisruptionbudgets', namespace: null, reason: 'Forbidden' }],
     },

@@ -180,7 +180,7 @@ describe('RBAC: the strict stand-in, a user without list on poddisruptionbudgets
       'granted all but poddisruptionbudgets',
       'no-pdb',
       [
-        'poddisruptionbudgets Forbidden: poddisruptionbudgets is forbidden: User "no-pdb" cannot list resource "poddisruptionbudgets" in API group "policy" at the cluster scope',
+        'poddisruptionbudgets Forbidden: poddisruptionbudgets.policy is forbidden: User "no-pdb" cannot list resource "poddisruptionbudgets" in API group "policy" at the cluster scope',
       ],
       0,
     ],

@@ -714,7 +714,7 @@ export class FakeApiServer {
     const verb = watch ? 'watch' : name ? 'get' : 'list';
     if (this.isForbidden(d.resource, namespace)) {
       const where = namespace ? `in the namespace "${namespace}"` : 'at the cluster scope';
-      const msg = `${d.resource}${name ? ` "${name}"` : ''} is forbidden: User "${this.user}" cannot ${verb} resource "${d.resource}" in API group "${d.group}" ${where}`;
+      const msg = `${d.resource}${d.group ? `.${d.group}` : ''}${name ? ` "${name}"` : ''} is forbidden: User "${this.user}" cannot ${verb} resource "${d.resource}" in API group "${d.group}" ${where}`;
       return json(
         res,
         403,

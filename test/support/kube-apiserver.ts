@@ -478,7 +478,7 @@ export class KubeApiServer {
     const verb = watch ? 'watch' : route.name ? 'get' : 'list';
     if (!this.allowed(id, verb, route.resource, route.namespace)) {
       const where = route.namespace ? `in the namespace "${route.namespace}"` : 'at the cluster scope';
-      const msg = `${route.resource}${route.name ? ` "${route.name}"` : ''} is forbidden: User "${id.name}" cannot ${verb} resource "${route.resource}" in API group "${route.group}" ${where}`;
+      const msg = `${route.resource}${route.group ? `.${route.group}` : ''}${route.name ? ` "${route.name}"` : ''} is forbidden: User "${id.name}" cannot ${verb} resource "${route.resource}" in API group "${route.group}" ${where}`;
       return reply(
         403,
         statusBody(403, 'Forbidden', msg, {
