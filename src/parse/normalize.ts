@@ -491,6 +491,17 @@ function joinDecision(
   const head = next.slice(hs, hs + 14);
   if (/^is (?:forbidden|invalid):/.test(head) && cur.charCodeAt(trimmedEnd(cur) - 1) === 34) return ' ';
   if (head.startsWith('for: ') && lowerAscii(cur.slice(-2048)).includes('must specify')) return ' ';
+  // A must-specify list printed one resource a line (`failed quota: q: must specify limits.cpu for: c` ⏎
+  // `must specify limits.memory for: c`): each line is the next resource of the same message.
+  if (head.startsWith('must specify ') && MUST_SPECIFY_OPEN_RE.test(lowerAscii(cur.slice(-4096)))) return ' ';
+  // The envelope broken between the resource and its object's name (`Error creating: pods` ⏎
+  // `"x" is forbidden: …`): the quoted name never starts a record of its own.
+  if (
+    next.charCodeAt(hs) === 34 &&
+    ENVELOPE_TAIL_RE.test(cur.slice(Math.max(0, te - 80), te)) &&
+    ENVELOPE_HEAD_RE.test(next.slice(hs, hs + 300))
+  )
+    return ' ';
   if (fieldThenDetail(cur, next, hs)) return ' ';
   // Karpenter joins its NodePools with `; `; a page that puts each on its own line keeps one message.
   if (cur.charCodeAt(te - 1) === 59 && next.startsWith('incompatible with nodepool ', hs)) return ' ';
@@ -534,6 +545,13 @@ function joinDecision(
   return null;
 }
 
+/** A line that holds a must-specify message whose last resource was given its containers. */
+const MUST_SPECIFY_OPEN_RE = /must specify [a-z0-9./_-]{1,253} for: [^\n]*$/;
+/** A line that ends with a plural resource word (`Error creating: pods`, `error: pods`). */
+const ENVELOPE_TAIL_RE =
+  /(?:^|[\s:])(?:pods|persistentvolumeclaims|services|replicationcontrollers|deployments(?:\.apps)?)$/;
+/** A line that starts with the object's quoted name and the envelope's verb. */
+const ENVELOPE_HEAD_RE = /^"[^"\n]{1,253}" is (?:forbidden|invalid):/;
 /** The start of a quantity after `name=` at the end of a line (`=15`, `=7G`, `=1.5`). */
 const QUANTITY_HEAD_RE = /[a-z]=\d{1,20}(?:\.\d{0,20})?[numkKMGTPE]?$/;
 /** What may finish a quantity at the start of the next line: digits and/or its suffix, then its end. */
