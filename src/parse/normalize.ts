@@ -545,6 +545,15 @@ function joinDecision(
   return null;
 }
 
+/** `cur` is a string literal ending `: '` (a label then its quote) and `line` opens the next literal with that quote. */
+function literalBreak(cur: string, line: string): boolean {
+  const c = cur.trimEnd();
+  const quote = c[c.length - 1];
+  if ((quote !== "'" && quote !== '"') || !c.endsWith(`: ${quote}`)) return false;
+  const l = line.trimStart();
+  return l[0] === quote && l.length > 1 && c.trimStart()[0] === quote;
+}
+
 /** A line that holds a must-specify message whose last resource was given its containers. */
 const MUST_SPECIFY_OPEN_RE = /must specify [a-z0-9./_-]{1,253} for: [^\n]*$/;
 /** A line that ends with a plural resource word (`Error creating: pods`, `error: pods`). */
@@ -714,6 +723,16 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       cur = line;
       curIndent = lineIndent;
       curIsKey = lineKey >= 0;
+      prevRawLen = raw.length;
+      continue;
+    }
+    // A message split into adjacent string literals of source code (Python's implicit concatenation,
+    // `'…Invalid value: \\"500m\\": '` ⏎ `'must be greater than …'`): one literal broken after a label,
+    // the next opening with the same quote, are one string.
+    const q = literalBreak(cur, line);
+    if (q && cur.length + line.length < MAX_MESSAGE) {
+      cur = cur.trimEnd().slice(0, -1) + line.trimStart().slice(1);
+      changed = true;
       prevRawLen = raw.length;
       continue;
     }

@@ -3,7 +3,11 @@
  * read in general, each positive next to a negative:
  * - must-specify refusals (plugin/pkg/admission/resourcequota/controller.go: `failed quota: %s: must specify %s`)
  *   printed one resource a line, retyped without their `failed quota: ` label, and under an envelope broken
- *   between the resource and the object's name (`Error creating: pods` ⏎ `"x" is forbidden: …`).
+ *   between the resource and the object's name (`Error creating: pods` ⏎ `"x" is forbidden: …`);
+ * - API validation (pkg/apis/core/validation/validation.go): pod-level resources below the containers' aggregate
+ *   (validatePodResourceConsistency), negative quantities (ValidateNonnegativeQuantity), the limit-below-request
+ *   rule in its wording without the resource, a message split into adjacent source literals, and a limit a page
+ *   glued to the sentence after it.
  */
 import { describe, expect, it } from 'vitest';
 import { parsePaste } from '../../src/parse/index.ts';
@@ -30,6 +34,19 @@ const mustSpecify = (quota: string, resources: Record<string, string[]>, object?
   layer: 'quota',
   kind: 'quota-must-specify',
   facts: { quota, resources },
+  ...(object ? { object } : {}),
+});
+
+const api = (
+  resource: string,
+  value: string | null,
+  limit: string | null,
+  field: string | null,
+  object?: Said['object'],
+): Said => ({
+  layer: 'api-validation',
+  kind: 'api-validation',
+  facts: { resource, value, limit, field },
   ...(object ? { object } : {}),
 });
 
@@ -74,6 +91,59 @@ const cases: [name: string, text: string, want: Said[]][] = [
     [mustSpecify('q1', { 'limits.memory': [] }, { resource: 'pods', name: 'job-1' })],
   ],
   ['negative: "pods" then a quoted word that is no envelope', 'Note that pods\n"x" is a name', []],
+  // ---- API validation: the other `must be greater than or equal to …` rules, old wordings, glued prose
+  [
+    "pod-level requests below the containers' aggregate (validatePodResourceConsistency)",
+    'The Pod "fry" is invalid: spec.resources.requests[memory]: Invalid value: "576Mi": must be greater than or equal to aggregate container requests of 6Gi',
+    [api('memory', '576Mi', null, 'spec.resources.requests[memory]', { resource: 'pods', name: 'fry' })],
+  ],
+  [
+    "pod-level limits below the containers' aggregate: the value is a limit",
+    'spec.resources.limits[cpu]: Invalid value: "1": must be greater than or equal to aggregate container limits of 2',
+    [api('cpu', null, '1', 'spec.resources.limits[cpu]')],
+  ],
+  [
+    'the message split into adjacent Python string literals',
+    '    x = (\n        \'"message":"spec.resources.requests[cpu]: Invalid value: \\"500m\\": \'\n        \'must be greater than or equal to aggregate container requests of 1"\'\n    )',
+    [api('cpu', '500m', null, 'spec.resources.requests[cpu]')],
+  ],
+  ['negative: a YAML scalar opened at the end of a line', "key: '\n'value'", []],
+  [
+    'a negative quantity (ValidateNonnegativeQuantity)',
+    'spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater than or equal to 0.',
+    [api('cpu', '-1', null, 'spec.containers[0].resources.requests[cpu]')],
+  ],
+  [
+    'negative: a non-resource field greater than or equal to 0',
+    'replicas: Invalid value: -1: must be greater than or equal to 0',
+    [],
+  ],
+  ['negative: the rule in prose', 'the value must be greater than or equal to 0', []],
+  [
+    'the old wording with no resource in it: the value is the limit',
+    'spec.containers[0].resources.limits[memory]: Invalid value: "256Mi": must be greater than or equal to request',
+    [api('memory', null, '256Mi', 'spec.containers[0].resources.limits[memory]')],
+  ],
+  [
+    '"invalid value \'v\', Details: limit cannot be smaller than request"',
+    "spec.containers[0].resources.limits[memory]: invalid value '256Mi', Details: limit cannot be smaller than request",
+    [api('memory', null, '256Mi', 'spec.containers[0].resources.limits[memory]')],
+  ],
+  [
+    'negative: "limit cannot be smaller than request" in prose',
+    'a limit cannot be smaller than request, says the doc',
+    [],
+  ],
+  [
+    'a limit glued to the next sentence of a page (`2` ⏎ `**Why**`)',
+    'Error: `nvidia.com/gpu requests: Invalid value: "1": must be equal to nvidia.com/gpu limit of 2`\n**Why**: GPUs cannot be shared.',
+    [api('nvidia.com/gpu', '1', '2', 'requests')],
+  ],
+  [
+    'negative: a limit with a binary suffix is not cut',
+    'resources.requests[memory]: Invalid value: "1Gi": must be less than or equal to memory limit of 512Mi',
+    [api('memory', '1Gi', '512Mi', 'resources.requests[memory]')],
+  ],
 ];
 
 describe('classes of the fourth blind set (held4), exact findings', () => {
