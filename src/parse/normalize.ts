@@ -547,11 +547,17 @@ function joinDecision(
 
 /** `cur` is a string literal ending `: '` (a label then its quote) and `line` opens the next literal with that quote. */
 function literalBreak(cur: string, line: string): boolean {
-  const c = cur.trimEnd();
-  const quote = c[c.length - 1];
-  if ((quote !== "'" && quote !== '"') || !c.endsWith(`: ${quote}`)) return false;
-  const l = line.trimStart();
-  return l[0] === quote && l.length > 1 && c.trimStart()[0] === quote;
+  // Offsets, not trimmed copies: this runs once per line of the paste.
+  let e = cur.length;
+  while (e > 0 && isBlank(cur.charCodeAt(e - 1))) e--;
+  const quote = cur.charCodeAt(e - 1);
+  if (quote !== 39 && quote !== 34) return false;
+  if (cur.charCodeAt(e - 2) !== 32 || cur.charCodeAt(e - 3) !== 58) return false;
+  let b = 0;
+  while (b < cur.length && isBlank(cur.charCodeAt(b))) b++;
+  let h = 0;
+  while (h < line.length && isBlank(line.charCodeAt(h))) h++;
+  return cur.charCodeAt(b) === quote && line.charCodeAt(h) === quote && h + 1 < line.length;
 }
 
 /** A line that holds a must-specify message whose last resource was given its containers. */
