@@ -7,7 +7,9 @@
  * - API validation (pkg/apis/core/validation/validation.go): pod-level resources below the containers' aggregate
  *   (validatePodResourceConsistency), negative quantities (ValidateNonnegativeQuantity), the limit-below-request
  *   rule in its wording without the resource, a message split into adjacent source literals, and a limit a page
- *   glued to the sentence after it.
+ *   glued to the sentence after it;
+ * - the kubelet's eviction message (pkg/kubelet/eviction/helpers.go nodeLowMessageFmt, containerMessageFmt) in a
+ *   quoted string, spaced out by a terminal, its comma without a blank.
  */
 import { describe, expect, it } from 'vitest';
 import { parsePaste } from '../../src/parse/index.ts';
@@ -49,6 +51,8 @@ const api = (
   facts: { resource, value, limit, field },
   ...(object ? { object } : {}),
 });
+
+const runtime = (facts: Record<string, string>): Said => ({ layer: 'runtime', kind: 'runtime', facts });
 
 const cases: [name: string, text: string, want: Said[]][] = [
   // ---- must-specify: one resource a line, no label, a broken envelope
@@ -143,6 +147,30 @@ const cases: [name: string, text: string, want: Said[]][] = [
     'negative: a limit with a binary suffix is not cut',
     'resources.requests[memory]: Invalid value: "1Gi": must be less than or equal to memory limit of 512Mi',
     [api('memory', '1Gi', '512Mi', 'resources.requests[memory]')],
+  ],
+  // ---- evictions: the resource closing a quoted string, spaced-out columns, no blank after the comma
+  [
+    'the eviction message in a quoted Go string',
+    'podMessage: "The node was low on resource: memory.",',
+    [runtime({ reason: 'Evicted', resource: 'memory' })],
+  ],
+  [
+    "a terminal's spacing and no blank after the comma (old wording)",
+    ' Reason :    Evicted\n The node was low on resource:   ephemeral-storage.\n Container certified-operators was using 44156Ki,which exceeds its request of 0.\n',
+    [
+      runtime({
+        reason: 'Evicted',
+        container: 'certified-operators',
+        resource: 'ephemeral-storage',
+        request: '0',
+        used: '44156Ki',
+      }),
+    ],
+  ],
+  [
+    "negative: a container sentence that is not the kubelet's gives no numbers",
+    'The node was low on resource: memory. Container app was using 1843Mi,which is fine.',
+    [runtime({ reason: 'Evicted', resource: 'memory' })],
   ],
 ];
 
