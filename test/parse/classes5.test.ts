@@ -9,7 +9,10 @@
  *   rule in its wording without the resource, a message split into adjacent source literals, and a limit a page
  *   glued to the sentence after it;
  * - the kubelet's eviction message (pkg/kubelet/eviction/helpers.go nodeLowMessageFmt, containerMessageFmt) in a
- *   quoted string, spaced out by a terminal, its comma without a blank.
+ *   quoted string, spaced out by a terminal, its comma without a blank;
+ * - look-alikes: `pod rejected: RuntimeClass x not found` unquoted, an admission webhook's refusal quoted from its
+ *   name on (apiserver webhook errors; a webhook name has three segments or more), Karpenter's Provisioner-era
+ *   `incompatible with provisioner` and its `no instance type satisfied resources` quoted alone.
  */
 import { describe, expect, it } from 'vitest';
 import { parsePaste } from '../../src/parse/index.ts';
@@ -172,6 +175,68 @@ const cases: [name: string, text: string, want: Said[]][] = [
     'The node was low on resource: memory. Container app was using 1843Mi,which is fine.',
     [runtime({ reason: 'Evicted', resource: 'memory' })],
   ],
+  // ---- look-alikes: a RuntimeClass without quotes, a webhook without its head, Karpenter's older wordings
+  [
+    'pod rejected: RuntimeClass without quotes (plugin/pkg/admission/runtimeclass)',
+    'workflows hit "pod rejected: RuntimeClass nvidia not found". Apply runs',
+    [{ layer: 'other', kind: 'runtimeclass', facts: { reason: 'class-not-found', runtimeClass: 'nvidia' } }],
+  ],
+  ["negative: the unquoted class without the plugin's head", 'we set RuntimeClass nvidia not found in the docs', []],
+  [
+    'a webhook refusal quoted from its name on (Gatekeeper)',
+    '> "validation.gatekeeper.sh" denied the request: [container-must-have-limits] container \\<name> has no resource/memory limit',
+    [
+      {
+        layer: 'other',
+        kind: 'webhook-denied',
+        facts: {
+          webhook: 'validation.gatekeeper.sh',
+          reason: '[container-must-have-limits] container \\<name> has no resource/memory limit',
+          engine: 'gatekeeper',
+          violations: [
+            { name: 'container-must-have-limits', message: 'container \\<name> has no resource/memory limit' },
+          ],
+        },
+      },
+    ],
+  ],
+  [
+    'a webhook refusal quoted from its name on (Kyverno)',
+    '"mutate.kyverno.svc-fail" denied the request: policy check-labels: rule x failed',
+    [
+      {
+        layer: 'other',
+        kind: 'webhook-denied',
+        facts: { webhook: 'mutate.kyverno.svc-fail', reason: 'policy check-labels: rule x failed', engine: 'kyverno' },
+      },
+    ],
+  ],
+  ['negative: a quoted word of one segment "denied the request"', 'the "reviewer" denied the request for access', []],
+  [
+    'Karpenter before v0.32: incompatible with provisioner',
+    'Could not schedule pod, incompatible with provisioner "default", no instance type satisfied resources {"cpu":"800m","pods":"1"} and requirements karpenter.sh/capacity-type In [on-demand spot]',
+    [
+      {
+        layer: 'other',
+        kind: 'karpenter',
+        facts: {
+          nodepools: [
+            {
+              nodepool: 'default',
+              reason:
+                'no instance type satisfied resources {"cpu":"800m","pods":"1"} and requirements karpenter.sh/capacity-type In [on-demand spot]',
+            },
+          ],
+        },
+      },
+    ],
+  ],
+  [
+    "Karpenter's reason quoted alone, elided",
+    'could not schedule pod ... no instance type satisfied resources ...',
+    [{ layer: 'other', kind: 'karpenter', facts: { nodepools: [] } }],
+  ],
+  ['negative: instance types in prose', 'Karpenter picks the cheapest instance type that satisfies the resources.', []],
 ];
 
 describe('classes of the fourth blind set (held4), exact findings', () => {
