@@ -12,7 +12,9 @@
  *   quoted string, spaced out by a terminal, its comma without a blank;
  * - look-alikes: `pod rejected: RuntimeClass x not found` unquoted, an admission webhook's refusal quoted from its
  *   name on (apiserver webhook errors; a webhook name has three segments or more), Karpenter's Provisioner-era
- *   `incompatible with provisioner` and its `no instance type satisfied resources` quoted alone.
+ *   `incompatible with provisioner` and its `no instance type satisfied resources` quoted alone;
+ * - LimitRanger's `<res> max limit to request ratio per <T> is <q>` cut after the maximum
+ *   (plugin/pkg/admission/limitranger limitRequestRatioConstraint).
  */
 import { describe, expect, it } from 'vitest';
 import { parsePaste } from '../../src/parse/index.ts';
@@ -56,6 +58,12 @@ const api = (
 });
 
 const runtime = (facts: Record<string, string>): Said => ({ layer: 'runtime', kind: 'runtime', facts });
+
+const ratio = (resource: string, limit: string, actual: string | null): Said => ({
+  layer: 'limitrange',
+  kind: 'limitrange',
+  facts: { violations: [{ scope: 'Container', resource, bound: 'ratio', limit, actual }] },
+});
 
 const cases: [name: string, text: string, want: Said[]][] = [
   // ---- must-specify: one resource a line, no label, a broken envelope
@@ -237,6 +245,18 @@ const cases: [name: string, text: string, want: Said[]][] = [
     [{ layer: 'other', kind: 'karpenter', facts: { nodepools: [] } }],
   ],
   ['negative: instance types in prose', 'Karpenter picks the cheapest instance type that satisfies the resources.', []],
+  // ---- LimitRange: the ratio violation cut after its maximum (as the min/max ones already are read)
+  [
+    'ratio violations cut after the maximum, one a line (one finding a line, as classes3 d019 labels them)',
+    'Error from server (Forbidden):\ncpu max limit to request ratio per Container is 10\nmemory max limit to request ratio per Container is 8\n',
+    [ratio('cpu', '10', null), ratio('memory', '8', null)],
+  ],
+  [
+    'the whole ratio violation still reads its provided ratio',
+    'pods "p" is forbidden: cpu max limit to request ratio per Container is 4, but provided ratio is 10.000000',
+    [{ ...ratio('cpu', '4', '10.000000'), object: { resource: 'pods', name: 'p' } }],
+  ],
+  ['negative: the ratio named in prose', 'the cpu max limit to request ratio per Container is configurable', []],
 ];
 
 describe('classes of the fourth blind set (held4), exact findings', () => {
