@@ -14,7 +14,9 @@
  *   name on (apiserver webhook errors; a webhook name has three segments or more), Karpenter's Provisioner-era
  *   `incompatible with provisioner` and its `no instance type satisfied resources` quoted alone;
  * - LimitRanger's `<res> max limit to request ratio per <T> is <q>` cut after the maximum
- *   (plugin/pkg/admission/limitranger limitRequestRatioConstraint).
+ *   (plugin/pkg/admission/limitranger limitRequestRatioConstraint);
+ * - scheduler: a frameless reason next to the Filter plugin that prints it (a catalogue: names.go), and the 1.6
+ *   `pod (x) failed to fit in any node fit failure summary on nodes : …` on one line.
  */
 import { describe, expect, it } from 'vitest';
 import { parsePaste } from '../../src/parse/index.ts';
@@ -257,6 +259,53 @@ const cases: [name: string, text: string, want: Said[]][] = [
     [{ ...ratio('cpu', '4', '10.000000'), object: { resource: 'pods', name: 'p' } }],
   ],
   ['negative: the ratio named in prose', 'the cpu max limit to request ratio per Container is configurable', []],
+  // ---- scheduler: a reason next to the plugin that prints it (a catalogue), the 1.6 summary on the header's line
+  [
+    'negative: a catalogue row naming the Filter plugin that prints the reason',
+    '| NodeVolumeLimits | Nodes already at their maximum attached volume count | "node(s) exceed max volume count" |',
+    [],
+  ],
+  [
+    'a reason in a table row of pods (no plugin named) is still read',
+    '| web-0 | Pending | "node(s) exceed max volume count" |',
+    [
+      {
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: { total: null, reasons: [{ count: null, reason: 'node(s) exceed max volume count' }] },
+      },
+    ],
+  ],
+  [
+    "1.6 fit failure summary on the header's own line",
+    'pod (demo-1) failed to fit in any node fit failure summary on nodes : Insufficient cpu (1), Insufficient memory (1)',
+    [
+      {
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: {
+          total: null,
+          reasons: [
+            { count: 1, reason: 'Insufficient cpu' },
+            { count: 1, reason: 'Insufficient memory' },
+          ],
+        },
+        object: { resource: 'pods', name: 'demo-1' },
+      },
+    ],
+  ],
+  [
+    '1.6 fit failure summary on the line under the header (as before)',
+    'pod (demo-1) failed to fit in any node\nfit failure summary on nodes : Insufficient cpu (2)',
+    [
+      {
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: { total: null, reasons: [{ count: 2, reason: 'Insufficient cpu' }] },
+        object: { resource: 'pods', name: 'demo-1' },
+      },
+    ],
+  ],
 ];
 
 describe('classes of the fourth blind set (held4), exact findings', () => {
