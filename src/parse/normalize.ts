@@ -493,7 +493,7 @@ function joinDecision(
   if (head.startsWith('for: ') && lowerAscii(cur.slice(-2048)).includes('must specify')) return ' ';
   // A must-specify list printed one resource a line (`failed quota: q: must specify limits.cpu for: c` ⏎
   // `must specify limits.memory for: c`): each line is the next resource of the same message.
-  if (head.startsWith('must specify ') && MUST_SPECIFY_OPEN_RE.test(lowerAscii(cur.slice(-4096)))) return ' ';
+  if (head.startsWith('must specify ') && mustSpecifyOpen(cur)) return ' ';
   // The envelope broken between the resource and its object's name (`Error creating: pods` ⏎
   // `"x" is forbidden: …`): the quoted name never starts a record of its own.
   if (
@@ -560,8 +560,13 @@ function literalBreak(cur: string, line: string): boolean {
   return cur.charCodeAt(b) === quote && line.charCodeAt(h) === quote && h + 1 < line.length;
 }
 
-/** A line that holds a must-specify message whose last resource was given its containers. */
-const MUST_SPECIFY_OPEN_RE = /must specify [a-z0-9./_-]{1,253} for: [^\n]*$/;
+/** Does the line end in a must-specify message whose last resource was given its containers? (Its last 600 characters.) */
+function mustSpecifyOpen(cur: string): boolean {
+  const t = lowerAscii(cur.length > 600 ? cur.slice(-600) : cur);
+  const i = t.lastIndexOf('must specify ');
+  return i >= 0 && MUST_SPECIFY_FOR_RE.test(t.slice(i, i + 300));
+}
+const MUST_SPECIFY_FOR_RE = /^must specify [a-z0-9./_-]{1,253} for: /;
 /** A line that ends with a plural resource word (`Error creating: pods`, `error: pods`). */
 const ENVELOPE_TAIL_RE =
   /(?:^|[\s:])(?:pods|persistentvolumeclaims|services|replicationcontrollers|deployments(?:\.apps)?)$/;
