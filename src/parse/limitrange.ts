@@ -38,7 +38,7 @@ const RES_BEFORE_RE = /(?<![A-Za-z])(minimum|maximum|min|max) ([A-Za-z0-9][A-Za-
 const MINMAX_RE =
   /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:(\.?\s{1,4}no (?:request|limit) is specified)|, but (?:(?:request|limit) is|requested) ([^\s,\]]{1,64})|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;
 const RATIO_RE =
-  /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?), but (?:provided ratio is ([0-9][0-9.]{0,39})|(no (?:request|limit) is specified or (?:request|limit) is 0))/iy;
+  /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:, but (?:provided ratio is ([0-9][0-9.]{0,39})|(no (?:request|limit) is specified or (?:request|limit) is 0))|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;
 
 function minMax(text: string, k: number): Item | undefined {
   // `k` is the offset of `usage per `.
@@ -108,13 +108,8 @@ function group(text: string, items: Item[]): Item[][] {
   const groups: Item[][] = [];
   for (const it of items) {
     const last = groups.at(-1)?.at(-1);
-    if (
-      last &&
-      it.start >= last.end &&
-      it.start - last.end <= 8 &&
-      /^[.,;\s]*$/.test(text.slice(last.end, it.start)) &&
-      !text.slice(last.end, it.start).includes('\n')
-    ) {
+    const gap = last ? text.slice(last.end, it.start) : '';
+    if (last && it.start >= last.end && it.start - last.end <= 8 && /^[.,;\s]*$/.test(gap) && !gap.includes('\n')) {
       groups.at(-1)!.push(it);
     } else groups.push([it]);
   }

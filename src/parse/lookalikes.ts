@@ -196,8 +196,21 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   on('admission webhook', (k) => {
     const head = WEBHOOK_HEAD.exec(text.slice(k, k + 400));
     if (!head) return undefined;
-    const webhook = head[1]!;
-    const from = k + head[0].length;
+    return webhookDenied(k, head[1]!, k + head[0].length);
+  });
+  // The same refusal quoted from its webhook's name on (`"validation.gatekeeper.sh" denied the request: …`,
+  // the `admission webhook` head left out): a webhook's name is a fully qualified name of three segments or
+  // more (apiserver pkg/apis/admissionregistration/validation: validateWebhook), so a quoted word before
+  // `denied the request` is not enough.
+  on('" denied the request', (k) => {
+    const q = text.lastIndexOf('"', k - 1);
+    if (q < 0 || k - q > 254) return undefined;
+    const webhook = text.slice(q + 1, k);
+    if (!/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?){2,}$/.test(webhook)) return undefined;
+    if (lower.slice(Math.max(0, q - 80), q).includes('admission webhook')) return undefined;
+    return webhookDenied(q, webhook, k + '" denied the request'.length);
+  });
+  function webhookDenied(k: number, webhook: string, from: number): Match {
     let end = lineEnd(text, from, 2000);
     const reason = text.slice(from, end).replace(/^:\s*/, '').trim();
     const facts: WebhookDeniedFacts = { webhook, reason };
@@ -221,7 +234,7 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       if (ref[2]) found.namespace = ref[2];
     }
     return found;
-  });
+  }
 
   // Kyverno's PolicyViolation events (a report of a rule the object breaks: in Audit mode the object was
   // admitted, `(blocked)` when an Enforce policy refused it):
@@ -332,9 +345,25 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (/;\s*$/.test(before) && /incompatible with nodepool |exceed limits for nodepool/.test(before)) return undefined;
     return karpenter(text, k);
   });
+  // Before v0.32 Karpenter's NodePools were Provisioners (`incompatible with provisioner "default", no instance
+  // type satisfied resources {…} and requirements …`).
+  on('incompatible with provisioner ', (k) => {
+    const before = text.slice(wrappedStart(text, k, 2000), k);
+    if (/;\s*$/.test(before) && /incompatible with (?:nodepool|provisioner) /.test(before)) return undefined;
+    return karpenter(text, k);
+  });
+  // Its reason quoted alone (`could not schedule pod ... no instance type satisfied resources ...`): Karpenter's
+  // own words (pkg/controllers/provisioning/scheduling), the NodePool left out.
+  on('no instance type satisfied resources', (k) => {
+    const ls = wrappedStart(text, k, 2000);
+    if (/incompatible with (?:nodepool|provisioner) /.test(lower.slice(ls, k))) return undefined;
+    const head = /(?:could not|failed to) schedule pod\b/.exec(lower.slice(ls, k));
+    const start = head ? ls + head.index : k;
+    return other({ layer: 'other', kind: 'karpenter', facts: { nodepools: [] } }, text, start, sentence(text, k, 2000));
+  });
   on('all available instance types exceed limits for nodepool', (k) => {
     const before = text.slice(wrappedStart(text, k, 2000), k);
-    if (/incompatible with nodepool |exceed limits for nodepool/.test(before)) return undefined;
+    if (/incompatible with (?:nodepool|provisioner) |exceed limits for nodepool/.test(before)) return undefined;
     return karpenter(text, k);
   });
 
@@ -688,7 +717,10 @@ function karpenter(text: string, k: number): Match {
   const body = text.slice(k, end).replace(/\n[ \t]+/g, ' ');
   const nodepools: KarpenterFacts['nodepools'] = [];
   for (const part of body.split(/; /)) {
-    const inc = /^incompatible with nodepool "([^"\n]{1,253})", (?:daemonset overhead=\{[^}]*\}, )?(.*)$/s.exec(part);
+    const inc =
+      /^incompatible with (?:nodepool|provisioner) "([^"\n]{1,253})", (?:daemonset overhead=\{[^}]*\}, )?(.*)$/s.exec(
+        part,
+      );
     if (inc) {
       nodepools.push({ nodepool: inc[1]!, reason: unopenedQuoteOff(trimEndOf(inc[2]!.trim(), ';')) });
       continue;

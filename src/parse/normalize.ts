@@ -491,6 +491,17 @@ function joinDecision(
   const head = next.slice(hs, hs + 14);
   if (/^is (?:forbidden|invalid):/.test(head) && cur.charCodeAt(trimmedEnd(cur) - 1) === 34) return ' ';
   if (head.startsWith('for: ') && lowerAscii(cur.slice(-2048)).includes('must specify')) return ' ';
+  // A must-specify list printed one resource a line (`failed quota: q: must specify limits.cpu for: c` ⏎
+  // `must specify limits.memory for: c`): each line is the next resource of the same message.
+  if (head.startsWith('must specify ') && mustSpecifyOpen(cur)) return ' ';
+  // The envelope broken between the resource and its object's name (`Error creating: pods` ⏎
+  // `"x" is forbidden: …`): the quoted name never starts a record of its own.
+  if (
+    next.charCodeAt(hs) === 34 &&
+    ENVELOPE_TAIL_RE.test(cur.slice(Math.max(0, te - 80), te)) &&
+    ENVELOPE_HEAD_RE.test(next.slice(hs, hs + 300))
+  )
+    return ' ';
   if (fieldThenDetail(cur, next, hs)) return ' ';
   // Karpenter joins its NodePools with `; `; a page that puts each on its own line keeps one message.
   if (cur.charCodeAt(te - 1) === 59 && next.startsWith('incompatible with nodepool ', hs)) return ' ';
@@ -534,6 +545,33 @@ function joinDecision(
   return null;
 }
 
+/** `cur` is a string literal ending `: '` (a label then its quote) and `line` opens the next literal with that quote. */
+function literalBreak(cur: string, line: string): boolean {
+  // Offsets, not trimmed copies: this runs once per line of the paste.
+  let e = cur.length;
+  while (e > 0 && isBlank(cur.charCodeAt(e - 1))) e--;
+  const quote = cur.charCodeAt(e - 1);
+  if (quote !== 39 && quote !== 34) return false;
+  if (cur.charCodeAt(e - 2) !== 32 || cur.charCodeAt(e - 3) !== 58) return false;
+  let b = 0;
+  while (b < cur.length && isBlank(cur.charCodeAt(b))) b++;
+  let h = 0;
+  while (h < line.length && isBlank(line.charCodeAt(h))) h++;
+  return cur.charCodeAt(b) === quote && line.charCodeAt(h) === quote && h + 1 < line.length;
+}
+
+/** Does the line end in a must-specify message whose last resource was given its containers? (Its last 600 characters.) */
+function mustSpecifyOpen(cur: string): boolean {
+  const t = lowerAscii(cur.length > 600 ? cur.slice(-600) : cur);
+  const i = t.lastIndexOf('must specify ');
+  return i >= 0 && MUST_SPECIFY_FOR_RE.test(t.slice(i, i + 300));
+}
+const MUST_SPECIFY_FOR_RE = /^must specify [a-z0-9./_-]{1,253} for: /;
+/** A line that ends with a plural resource word (`Error creating: pods`, `error: pods`). */
+const ENVELOPE_TAIL_RE =
+  /(?:^|[\s:])(?:pods|persistentvolumeclaims|services|replicationcontrollers|deployments(?:\.apps)?)$/;
+/** A line that starts with the object's quoted name and the envelope's verb. */
+const ENVELOPE_HEAD_RE = /^"[^"\n]{1,253}" is (?:forbidden|invalid):/;
 /** The start of a quantity after `name=` at the end of a line (`=15`, `=7G`, `=1.5`). */
 const QUANTITY_HEAD_RE = /[a-z]=\d{1,20}(?:\.\d{0,20})?[numkKMGTPE]?$/;
 /** What may finish a quantity at the start of the next line: digits and/or its suffix, then its end. */
@@ -696,6 +734,16 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       cur = line;
       curIndent = lineIndent;
       curIsKey = lineKey >= 0;
+      prevRawLen = raw.length;
+      continue;
+    }
+    // A message split into adjacent string literals of source code (Python's implicit concatenation,
+    // `'…Invalid value: \\"500m\\": '` ⏎ `'must be greater than …'`): one literal broken after a label,
+    // the next opening with the same quote, are one string.
+    const q = literalBreak(cur, line);
+    if (q && cur.length + line.length < MAX_MESSAGE) {
+      cur = cur.trimEnd().slice(0, -1) + line.trimStart().slice(1);
+      changed = true;
       prevRawLen = raw.length;
       continue;
     }

@@ -182,9 +182,9 @@ function pre12Exceeded(text: string, k: number): Match | undefined {
 const RES_LIST_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252}(?:,[A-Za-z0-9][A-Za-z0-9./_-]{0,252}){0,64})/y;
 const FOR_RE = /\s+for:\s*([^\s;,][^\s;]{0,4096})/y;
 
-function mustSpecify(text: string, lower: string, k: number, capital: boolean): Match | undefined {
+function mustSpecify(text: string, lower: string, k: number, capital: boolean, bareName = false): Match | undefined {
   const end = Math.min(lineEnd(text, k), k + 8192);
-  const nameFrom = k + 'failed quota:'.length;
+  const nameFrom = bareName ? k : k + 'failed quota:'.length;
   const ms = findWithin(lower, ': must specify', nameFrom, end);
   if (ms < 0) return undefined;
   const quota = text.slice(nameFrom, ms).trim();
@@ -227,6 +227,12 @@ function mustSpecify(text: string, lower: string, k: number, capital: boolean): 
           if (comma) pos++;
         }
       }
+      // One resource a line, joined back by normalize (`…for: c must specify limits.memory for: c`).
+      const spaced = /^[ \t]+must specify(?=\s)/i.exec(text.slice(pos, pos + 40));
+      if (spaced && !comma && text[pos] !== ';') {
+        pos += spaced[0].length;
+        continue;
+      }
       if (text[pos] === ';' || comma) {
         if (!comma) pos++;
         // Pretty-printed with the verb repeated per resource (`…for: nginx; must specify limits.memory for: nginx`).
@@ -240,6 +246,9 @@ function mustSpecify(text: string, lower: string, k: number, capital: boolean): 
     break;
   }
   if (Object.keys(resources).length === 0) return undefined;
+  // Without its `failed quota:` label the quota name is any word before `: must specify`: only resources a
+  // quota counts make it a quota's refusal (not kubectl's `error: must specify one of -f and -k`).
+  if (bareName && !Object.keys(resources).every((r) => QUOTA_RESOURCE_RE.test(r))) return undefined;
   const { start, object } = envelopeBefore(text, k);
   const out: Match = {
     layer: 'quota',
@@ -252,6 +261,24 @@ function mustSpecify(text: string, lower: string, k: number, capital: boolean): 
   };
   if (object) out.object = object;
   return out;
+}
+
+/** A resource a ResourceQuota constrains by a pod's requests or limits (`cpu`, `limits.memory`, `requests.nvidia.com/gpu`). */
+const QUOTA_RESOURCE_RE =
+  /^(?:(?:requests|limits)\.)?(?:cpu|memory|ephemeral-storage|storage|hugepages-[0-9a-z]+|[a-z0-9.-]+\/[a-z0-9._-]+)$/;
+
+/**
+ * `q: must specify memory for: c` — the must-specify message retyped without its `failed quota: ` label (a
+ * runbook's gloss of `failed quota: q: must specify …`, plugin/pkg/admission/resourcequota/controller.go). `k` is
+ * at `: must specify `; the quota's name is the DNS subdomain right before it.
+ */
+function bareMustSpecify(text: string, lower: string, k: number): Match | undefined {
+  const name = wordBefore(text, k, /[a-z0-9.-]/, 253, /[a-z0-9]/);
+  if (!name || !/^[a-z0-9]/.test(name)) return undefined;
+  const at = k - name.length;
+  if (/failed quota:\s*$/.test(lower.slice(Math.max(0, at - 20), at))) return undefined;
+  if (at > 0 && /[\w/.:-]/.test(text[at - 1]!) && text[at - 1] !== ':') return undefined;
+  return mustSpecify(text, lower, at, false, true);
 }
 
 /**
@@ -406,6 +433,7 @@ export function findQuota(text: string, lowerText?: string): Match[] {
   );
   scan('limited to ', (k) => limitedTo(text, k));
   scan('failed quota:', (k) => mustSpecify(text, lower, k, text[k] === 'F'));
+  scan(': must specify ', (k) => bareMustSpecify(text, lower, k));
   scan(' is limited by quota, must make explicit request', (k) => pre12MustSpecify(text, k));
   scan('status unknown for quota:', (k) => statusUnknown(text, lower, k));
   scan('insufficient quota to ', (k) => insufficient(text, lower, k));

@@ -473,10 +473,12 @@ export function evictionNumbers(text: string): Partial<RuntimeFacts> {
   const at = text.search(/The node was low on resource: /i);
   if (at < 0) return storageLimitNumbers(text);
   const w = text.slice(at, Math.min(text.length, at + 1200));
-  const low = /^The node was low on resource: ([a-z][a-z0-9./-]{0,60}?)\.?(?:\s|$)/i.exec(w);
+  // The resource may close a quoted string (`podMessage: "The node was low on resource: memory."`) or be
+  // spaced out by a terminal's alignment (`low on resource:   ephemeral-storage.`).
+  const low = /^The node was low on resource:\s+([a-z][a-z0-9./-]{0,60}?)\.?(?=[\s"'`,;)\]]|$)/i.exec(w);
   if (low) out.resource = low[1]!;
   const c = new RegExp(
-    `Container ([a-z0-9][a-z0-9.-]{0,62}) was using ${NUM}, (?:request is ${NUM}, has larger consumption of|which exceeds its request of ${NUM})`,
+    `Container ([a-z0-9][a-z0-9.-]{0,62}) was using ${NUM},\\s*(?:request is ${NUM},\\s*has larger consumption of|which exceeds its request of ${NUM})`,
   ).exec(w);
   if (c) {
     out.container = c[1]!;

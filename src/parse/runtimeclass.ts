@@ -52,6 +52,18 @@ export function runtimeClassTable(text: string): [string, (k: number) => Match |
       },
     ],
     [
+      // Retyped without the quotes (`pod rejected: RuntimeClass nvidia not found`): read only after the
+      // plugin's own `pod rejected: ` head, the name a DNS subdomain.
+      'pod rejected: runtimeclass ',
+      (k) => {
+        const m = /^pod rejected: RuntimeClass ([a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?) not found/i.exec(
+          text.slice(k, k + 300),
+        );
+        if (!m) return undefined;
+        return refusal(text, k, k + m[0].length, { reason: 'class-not-found', runtimeClass: m[1]! });
+      },
+    ],
+    [
       "pod's overhead doesn't match runtimeclass's defined overhead",
       (k) =>
         refusal(text, k, k + "pod's overhead doesn't match runtimeclass's defined overhead".length, {

@@ -681,9 +681,12 @@ const GENERIC_REASON_RE = /^(?:Insufficient (?:cpu|memory)|Too many pods)$/;
 /**
  * Names of reasons, statuses and events that a catalogue lists next to each other (a troubleshooting page's
  * "common causes", a glossary). Two different ones near a bare reason make it an entry of such a list.
+ * The Filter plugins that print them (pkg/scheduler/framework/plugins/names/names.go: NodeResourcesFit,
+ * NodeVolumeLimits, …) are names of that kind too: a reason next to the plugin that prints it is a table of
+ * which plugin says what, not a report.
  */
 const CATALOGUE_NAME_RE =
-  /Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) [a-z']{2,12} [a-z]{2,20}|Too many pods|PodToleratesNodeTaints|PodFitsResources|MatchNodeSelector|NodeAffinity|ImagePullBackOff|ErrImagePull|CrashLoopBackOff|FailedCreatePodSandBox|FailedMount|FailedAttachVolume|OOMKilled|CreateContainerConfigError|unbound immediate PersistentVolumeClaims|NotTriggerScaleUp|FailedScheduling/g;
+  /Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) [a-z']{2,12} [a-z]{2,20}|Too many pods|PodToleratesNodeTaints|PodFitsResources|MatchNodeSelector|NodeAffinity|ImagePullBackOff|ErrImagePull|CrashLoopBackOff|FailedCreatePodSandBox|FailedMount|FailedAttachVolume|OOMKilled|CreateContainerConfigError|unbound immediate PersistentVolumeClaims|NotTriggerScaleUp|FailedScheduling|NodeResourcesFit|NodeVolumeLimits|(?:EBS|GCEPD|AzureDisk|Cinder)Limits|NodePorts|NodeUnschedulable|TaintToleration|InterPodAffinity|PodTopologySpread|VolumeBinding|VolumeRestrictions|VolumeZone/g;
 
 /** Is the `#`-marked line at `ls` one of a block of them (a shell or config comment), not a lone heading? */
 function commentBlock(text: string, ls: number): boolean {
@@ -843,9 +846,15 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
         const w = text.slice(Math.max(0, k - 300), k);
         const h = /pod \(([^()\n]{1,253})\) $/.exec(w);
         const header = { start: h ? k - h[0].length : k, ...(h ? { name: h[1]! } : {}) };
-        // 1.6 prints a summary line under the header instead of one line per node.
+        // 1.6 prints a summary line under the header instead of one line per node (or, joined, right after it:
+        // `pod (x) failed to fit in any node fit failure summary on nodes : …`).
         const next = lineEnd(text, k);
-        const summary = findWithin(lower, 'fit failure summary on nodes', next, next + 48);
+        const summary = findWithin(
+          lower,
+          'fit failure summary on nodes',
+          k + 'failed to fit in any node'.length,
+          next + 48,
+        );
         if (summary >= 0) {
           const p = predicates(text, lower, summary);
           if (p) {

@@ -126,7 +126,7 @@ function lessOrEqual(text: string, k: number): Match | undefined {
   const end = DETAIL_RE.lastIndex;
   const fieldStart = before ? k - before.length : k;
   const { start, object } = envelopeOf(text, fieldStart);
-  const limit = d[2] !== undefined ? bare(d[2]) : null;
+  const limit = d[2] !== undefined ? unglued(bare(d[2])) : null;
   const value = before ? before.value : null;
   const m: Match = {
     layer: 'api-validation',
@@ -139,6 +139,21 @@ function lessOrEqual(text: string, k: number): Match | undefined {
   if (object) m.object = object;
   if (/^must be less/i.test(d[0]) && / limit/i.test(d[0])) m.version = d[2] !== undefined ? '>=1.27' : '<1.27';
   return m;
+}
+
+/**
+ * A quantity a page glued to the prose after it (`limit of 2` ⏎ `**Why**:` read as `2Why`): a quantity's
+ * suffix is at most two letters (`Ki`, `Mi`, `m`), so a capitalised word of three or more after its digits is
+ * the next sentence.
+ */
+function unglued(q: string): string {
+  const m = /^([+-]?[0-9][0-9.]*)[A-Z][a-z]{2,}$/.exec(q);
+  return m ? m[1]! : q;
+}
+
+/** The resource a field path ends with (`spec.containers[0].resources.limits[cpu]` → `cpu`). */
+function resourceOfField(field: string | null): string | null {
+  return field ? (/(?:requests|limits)\[([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\]$/.exec(field)?.[1] ?? null) : null;
 }
 
 function limitMustBeSet(text: string, k: number): Match | undefined {
@@ -159,12 +174,22 @@ function limitMustBeSet(text: string, k: number): Match | undefined {
 }
 
 const GREATER_RE = /must be greater than or equal to ([A-Za-z0-9][A-Za-z0-9./_-]{0,252}) request/iy;
+/**
+ * The other `must be greater than or equal to …` rules on a resource field, each read only after its
+ * `<path>[<res>]: Invalid value: "<v>": ` head:
+ * - `aggregate container requests of <q>` / `aggregate container limits of <q>` — pod-level resources
+ *   below the sum of the containers' (pkg/apis/core/validation/validation.go, validatePodResourceConsistency);
+ * - `0` — a negative quantity (ValidateNonnegativeQuantity);
+ * - `request` — the limit below the request, in the wording before the resource was named in it.
+ */
+const GREATER_OTHER_RE =
+  /must be greater than or equal to (?:aggregate container (requests|limits) of ([^\s,\]'"`]{1,64})|(0)\b|(request)\b)/iy;
 
 /** `<path>.limits: Invalid value: "<limit>": must be greater than or equal to <res> request` (before 1.20). */
 function greaterOrEqual(text: string, k: number): Match | undefined {
   GREATER_RE.lastIndex = k;
   const d = GREATER_RE.exec(text);
-  if (!d) return undefined;
+  if (!d) return greaterOther(text, k);
   const end = GREATER_RE.lastIndex;
   const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
   const fieldStart = before ? k - before.length : k;
@@ -178,6 +203,59 @@ function greaterOrEqual(text: string, k: number): Match | undefined {
     start,
     end,
     version: '<1.20',
+  };
+  if (object) m.object = object;
+  return m;
+}
+
+function greaterOther(text: string, k: number): Match | undefined {
+  GREATER_OTHER_RE.lastIndex = k;
+  const d = GREATER_OTHER_RE.exec(text);
+  if (!d) return undefined;
+  const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
+  const resource = resourceOfField(before?.field ?? null);
+  if (!before || !resource) return undefined;
+  const end = GREATER_OTHER_RE.lastIndex;
+  const fieldStart = k - before.length;
+  const { start, object } = envelopeOf(text, fieldStart);
+  const onLimit = d[4] !== undefined || d[1]?.toLowerCase() === 'limits';
+  const m: Match = {
+    layer: 'api-validation',
+    kind: 'api-validation',
+    // The old `… to request`: the value printed is the limit (as with `… to <res> request` above).
+    facts:
+      d[4] !== undefined
+        ? { resource, value: null, limit: before.value, field: before.field }
+        : { resource, value: onLimit ? null : before.value, limit: onLimit ? before.value : null, field: before.field },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+  };
+  if (d[4] !== undefined) m.version = '<1.20';
+  if (object) m.object = object;
+  return m;
+}
+
+/**
+ * An older field error printed as `<path>[<res>]: invalid value '<v>', Details: limit cannot be smaller than
+ * request` (the limit below the request, its value the limit).
+ */
+function smallerThanRequest(text: string, k: number): Match | undefined {
+  const w = text.slice(Math.max(0, k - 420), k);
+  const head = /([\w.[\]{}/-]{1,300}): invalid value '([^'\n]{1,64})', Details: $/i.exec(w);
+  if (!head) return undefined;
+  const resource = resourceOfField(head[1]!);
+  if (!resource) return undefined;
+  const end = k + 'limit cannot be smaller than request'.length;
+  const fieldStart = k - head[0].length;
+  const { start, object } = envelopeOf(text, fieldStart);
+  const m: Match = {
+    layer: 'api-validation',
+    kind: 'api-validation',
+    facts: { resource, value: null, limit: head[2]!, field: head[1]! },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
   };
   if (object) m.object = object;
   return m;
@@ -255,6 +333,7 @@ export function findValidation(text: string, lowerText?: string): Match[] {
       ['must be equal to ', (k) => lessOrEqual(text, k)],
       ['limit must be set for non overcommitable resources', (k) => limitMustBeSet(text, k)],
       ['must be greater than or equal to ', (k) => greaterOrEqual(text, k)],
+      ['limit cannot be smaller than request', (k) => smallerThanRequest(text, k)],
       ['quantities must match', (k) => decodeError(text, k)],
       ["unable to parse quantity's suffix", (k) => decodeError(text, k)],
     ],
