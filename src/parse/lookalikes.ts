@@ -242,23 +242,10 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   // - 1.6+, on the resource: `policy P/R fail: <message>` (pkg/event NewResourceViolationEvent);
   // - 1.6+, on the policy: `<Kind> <ns>/<name>: [R] fail (blocked); <message>` (NewPolicyFailEvent), and
   //   1.6's `Rule(s) 'R' failed to apply on resource Kind/ns/name`.
-  on("policy '", (k) => {
-    KYVERNO_OLD_EVENT.lastIndex = k;
-    const m = KYVERNO_OLD_EVENT.exec(text);
-    if (!m) return undefined;
-    const end = lineEnd(text, k, 4000);
-    return policyViolation(text, k, end, {
-      engine: 'kyverno',
-      policy: m[1]!,
-      rule: m[2]!,
-      message: text.slice(k + m[0].length, end).trim(),
-      blocked: false,
-    });
-  });
-  on('policy ', (k) => {
-    // `policy ` is a common word: a sticky match where it stands, no copy of the text after it.
-    KYVERNO_EVENT.lastIndex = k;
-    const m = KYVERNO_EVENT.exec(text);
+  // `policy ` is a common word: each reader is a sticky match where it stands, no copy of the text after it.
+  const kyvernoEvent = (re: RegExp, k: number) => {
+    re.lastIndex = k;
+    const m = re.exec(text);
     if (!m) return undefined;
     const end = lineEnd(text, k, 4000);
     return policyViolation(text, k, end, {
@@ -268,7 +255,9 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       message: text.slice(k + m[0].length, end).trim(),
       blocked: m[0].includes('(blocked)'),
     });
-  });
+  };
+  on("policy '", (k) => kyvernoEvent(KYVERNO_OLD_EVENT, k));
+  on('policy ', (k) => kyvernoEvent(KYVERNO_EVENT, k));
   on(': [', (k) => {
     const m = /^: \[([A-Za-z0-9][A-Za-z0-9_.-]{0,252})\] (fail|error)( \(blocked\))?; */.exec(text.slice(k, k + 300));
     if (!m) return undefined;

@@ -11,24 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { runtimeLines } from '../../src/answer/replies/runtime.ts';
 import { parsePaste } from '../../src/parse/index.ts';
-
-interface Said {
-  layer: string;
-  kind: string;
-  facts: unknown;
-  object?: unknown;
-  namespace?: string;
-}
-
-function said(text: string): Said[] {
-  return parsePaste(text).findings.map((f) => ({
-    layer: f.layer,
-    kind: f.kind,
-    facts: f.facts,
-    ...(f.object ? { object: f.object } : {}),
-    ...(f.namespace ? { namespace: f.namespace } : {}),
-  }));
-}
+import { type Said, said } from '../support/said.ts';
 
 const bare = (reason: string): Said => ({
   layer: 'scheduler',

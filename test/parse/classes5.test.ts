@@ -19,25 +19,7 @@
  *   `pod (x) failed to fit in any node fit failure summary on nodes : …` on one line.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePaste } from '../../src/parse/index.ts';
-
-interface Said {
-  layer: string;
-  kind: string;
-  facts: unknown;
-  object?: unknown;
-  namespace?: string;
-}
-
-function said(text: string): Said[] {
-  return parsePaste(text).findings.map((f) => ({
-    layer: f.layer,
-    kind: f.kind,
-    facts: f.facts,
-    ...(f.object ? { object: f.object } : {}),
-    ...(f.namespace ? { namespace: f.namespace } : {}),
-  }));
-}
+import { type Said, said } from '../support/said.ts';
 
 const mustSpecify = (quota: string, resources: Record<string, string[]>, object?: Said['object']): Said => ({
   layer: 'quota',
