@@ -17,7 +17,7 @@ import { Quantity } from '../quantity.ts';
 import type { Match, QuotaInsufficientFacts, QuotaUsage } from './finding.ts';
 import { bare, findWithin, lineEnd, scanAll, scanMany, trimEndOf, wordBefore } from './scan.ts';
 import { lowerAscii } from './normalize.ts';
-import { envelopeBefore } from './subject.ts';
+import { envelopeBefore, enveloped } from './subject.ts';
 
 type Usage = QuotaUsage;
 
@@ -98,19 +98,13 @@ function exceeded(text: string, lower: string, k: number): Match | undefined {
   for (const [name, value] of requested.pairs) {
     resources[name] = { requested: value, used: usedMap.get(name) ?? null, limited: limMap.get(name) ?? null };
   }
-  const { start, object } = envelopeBefore(text, k);
-  const capital = text[k] === 'E';
-  const m: Match = {
-    layer: 'quota',
-    kind: 'quota-exceeded',
-    facts: { quota, resources, exceeding: exceedingOf(resources) },
-    message: text.slice(start, limited.next).trim(),
-    start,
-    end: limited.next,
-  };
-  if (object) m.object = object;
-  if (capital) m.version = '1.2-1.3';
-  return m;
+  return enveloped(
+    text,
+    k,
+    limited.next,
+    { layer: 'quota', kind: 'quota-exceeded', facts: { quota, resources, exceeding: exceedingOf(resources) } },
+    text[k] === 'E' ? { version: '1.2-1.3' } : {},
+  );
 }
 
 /** The quota's name as `exceeded quota:` prints it: a DNS subdomain, or a paste's `***` redaction. */
@@ -134,18 +128,13 @@ function nameOnly(text: string, k: number, nameFrom: number): Match | undefined 
   // `exceeded quota: requests.gpu, requested(5) + used(0) > limited(2)`: a webhook's own quota in its own
   // words (the quota plugin prints `requested: r=v`), not a ResourceQuota refusal.
   if (/^,\s*requested\s*\(/i.test(text.slice(stop, stop + 16))) return undefined;
-  const { start, object } = envelopeBefore(text, k);
-  const m: Match = {
-    layer: 'quota',
-    kind: 'quota-exceeded',
-    facts: { quota: n[1]!, resources: {}, exceeding: [] },
-    message: text.slice(start, stop).trim(),
-    start,
-    end: stop,
-  };
-  if (object) m.object = object;
-  if (text[k] === 'E') m.version = '1.2-1.3';
-  return m;
+  return enveloped(
+    text,
+    k,
+    stop,
+    { layer: 'quota', kind: 'quota-exceeded', facts: { quota: n[1]!, resources: {}, exceeding: [] } },
+    text[k] === 'E' ? { version: '1.2-1.3' } : {},
+  );
 }
 
 /** 1.1: `cpu quota is 200m, current usage is 200m, requesting 100m.` */
@@ -164,19 +153,13 @@ function pre12Exceeded(text: string, k: number): Match | undefined {
   const resources: Record<string, Usage> = {
     [name]: { requested: bare(m[4]!), used: bare(m[3]!), limited: bare(m[2]!) },
   };
-  const { start, object } = envelopeBefore(text, at);
-  const end = PRE12_EXCEEDED_RE.lastIndex;
-  const out: Match = {
-    layer: 'quota',
-    kind: 'quota-exceeded',
-    facts: { quota: null, resources, exceeding: exceedingOf(resources) },
-    message: trimEndOf(text.slice(start, end).trim(), '.'),
-    start,
-    end,
-    version: '1.1',
-  };
-  if (object) out.object = object;
-  return out;
+  return enveloped(
+    text,
+    at,
+    PRE12_EXCEEDED_RE.lastIndex,
+    { layer: 'quota', kind: 'quota-exceeded', facts: { quota: null, resources, exceeding: exceedingOf(resources) } },
+    { version: '1.1', dot: true },
+  );
 }
 
 const RES_LIST_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252}(?:,[A-Za-z0-9][A-Za-z0-9./_-]{0,252}){0,64})/y;
@@ -249,18 +232,13 @@ function mustSpecify(text: string, lower: string, k: number, capital: boolean, b
   // Without its `failed quota:` label the quota name is any word before `: must specify`: only resources a
   // quota counts make it a quota's refusal (not kubectl's `error: must specify one of -f and -k`).
   if (bareName && !Object.keys(resources).every((r) => QUOTA_RESOURCE_RE.test(r))) return undefined;
-  const { start, object } = envelopeBefore(text, k);
-  const out: Match = {
-    layer: 'quota',
-    kind: 'quota-must-specify',
-    facts: { quota, resources },
-    message: text.slice(start, pos).trim(),
-    start,
-    end: pos,
-    version: capital ? '1.2' : perContainer ? '>=1.24' : '<1.24',
-  };
-  if (object) out.object = object;
-  return out;
+  return enveloped(
+    text,
+    k,
+    pos,
+    { layer: 'quota', kind: 'quota-must-specify', facts: { quota, resources } },
+    { version: capital ? '1.2' : perContainer ? '>=1.24' : '<1.24' },
+  );
 }
 
 /** A resource a ResourceQuota constrains by a pod's requests or limits (`cpu`, `limits.memory`, `requests.nvidia.com/gpu`). */
@@ -290,18 +268,13 @@ function headOnly(text: string, k: number): Match | undefined {
   if (!/^(?:[\s"'`.,)\]]|$)/.test(text.slice(after, after + 1))) return undefined;
   if (/^,\s*(?:requested|used|limited)\b/i.test(text.slice(after, after + 16))) return undefined;
   if (/^\s*:/.test(text.slice(after, after + 8))) return undefined;
-  const { start, object } = envelopeBefore(text, k);
-  if (!object) return undefined;
-  const m: Match = {
-    layer: 'quota',
-    kind: 'quota-exceeded',
-    facts: { quota: null, resources: {}, exceeding: [] },
-    message: text.slice(start, after).trim(),
-    start,
-    end: after,
-  };
-  m.object = object;
-  return m;
+  return enveloped(
+    text,
+    k,
+    after,
+    { layer: 'quota', kind: 'quota-exceeded', facts: { quota: null, resources: {}, exceeding: [] } },
+    { needObject: true },
+  );
 }
 
 /**
@@ -334,18 +307,13 @@ function pre12MustSpecify(text: string, k: number): Match | undefined {
   if (!w) return undefined;
   const at = k - w.length;
   const end = k + ' is limited by quota, must make explicit request'.length;
-  const { start, object } = envelopeBefore(text, at);
-  const out: Match = {
-    layer: 'quota',
-    kind: 'quota-must-specify',
-    facts: { quota: null, resources: { [w]: [] } },
-    message: trimEndOf(text.slice(start, end).trim(), '.'),
-    start,
+  return enveloped(
+    text,
+    at,
     end,
-    version: '1.1',
-  };
-  if (object) out.object = object;
-  return out;
+    { layer: 'quota', kind: 'quota-must-specify', facts: { quota: null, resources: { [w]: [] } } },
+    { version: '1.1', dot: true },
+  );
 }
 
 function statusUnknown(text: string, lower: string, k: number): Match | undefined {
@@ -369,23 +337,17 @@ function statusUnknown(text: string, lower: string, k: number): Match | undefine
     quota = bare(n[1]!);
     stop = m.lastIndex;
   }
-  const { start, object } = envelopeBefore(text, k);
-  const out: Match = {
-    layer: 'quota',
-    kind: 'quota-status-unknown',
-    facts: { quota, resources },
-    message: text.slice(start, stop).trim(),
-    start,
-    end: stop,
-  };
-  if (resAt < 0 || resAt >= end) out.version = 'old (1.6)';
-  if (object) out.object = object;
-  return out;
+  return enveloped(
+    text,
+    k,
+    stop,
+    { layer: 'quota', kind: 'quota-status-unknown', facts: { quota, resources } },
+    resAt < 0 || resAt >= end ? { version: 'old (1.6)' } : {},
+  );
 }
 
 function insufficient(text: string, lower: string, k: number): Match | undefined {
   const end = Math.min(lineEnd(text, k), k + 4096);
-  const { start, object } = envelopeBefore(text, k);
   let facts: QuotaInsufficientFacts;
   let stop: number;
   if (lower.startsWith('insufficient quota to consume:', k)) {
@@ -405,16 +367,7 @@ function insufficient(text: string, lower: string, k: number): Match | undefined
     for (let x = re.exec(raw); x; x = re.exec(raw)) scopes.push(x[1]!);
     facts = { scopes };
   } else return undefined;
-  const out: Match = {
-    layer: 'quota',
-    kind: 'quota-insufficient',
-    facts,
-    message: text.slice(start, stop).trim(),
-    start,
-    end: stop,
-  };
-  if (object) out.object = object;
-  return out;
+  return enveloped(text, k, stop, { layer: 'quota', kind: 'quota-insufficient', facts });
 }
 
 /** All quota findings in normalized `text` (one per occurrence; `index.ts` dedupes). */

@@ -17,23 +17,13 @@
 import type { Match, RuntimeClassFacts } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
 import { scanMany, trimEndOf } from './scan.ts';
-import { envelopeBefore } from './subject.ts';
+import { enveloped } from './subject.ts';
 
 function refusal(text: string, at: number, end: number, facts: RuntimeClassFacts): Match {
   // `pod rejected: ` is part of the message; the envelope before it names the pod.
   const head = text.slice(Math.max(0, at - 'pod rejected: '.length), at).toLowerCase() === 'pod rejected: ';
   const from = head ? at - 'pod rejected: '.length : at;
-  const { start, object } = envelopeBefore(text, from);
-  const m: Match = {
-    layer: 'other',
-    kind: 'runtimeclass',
-    facts,
-    message: text.slice(start, end).trim(),
-    start,
-    end,
-  };
-  if (object) m.object = object;
-  return m;
+  return enveloped(text, from, end, { layer: 'other', kind: 'runtimeclass', facts });
 }
 
 /**

@@ -6,7 +6,8 @@
  */
 
 import { resourceOf } from '../k8s/objects.ts';
-import { wordBefore } from './scan.ts';
+import type { FindingBody, FindingContext, Match, MatchSpan } from './finding.ts';
+import { trimEndOf, wordBefore } from './scan.ts';
 
 export interface Subject {
   resource?: string;
@@ -84,4 +85,39 @@ export function envelopeBefore(
   const subj = subjectBefore(text, keyword);
   const object = objectOf(subj);
   return object ? { start: subj!.start, object } : { start: keyword };
+}
+
+/**
+ * A match whose displayed message runs from the envelope before `keyword` (`pods "x" is forbidden: `, when
+ * there is one) to `end`, naming the envelope's object. `dot: true` drops the message's trailing period;
+ * `needObject: true` gives no match when no envelope names the object.
+ */
+export function enveloped<B extends FindingBody>(
+  text: string,
+  keyword: number,
+  end: number,
+  body: B,
+  opts?: { version?: string; dot?: boolean },
+): Match<B>;
+export function enveloped<B extends FindingBody>(
+  text: string,
+  keyword: number,
+  end: number,
+  body: B,
+  opts: { version?: string; dot?: boolean; needObject: true },
+): Match<B> | undefined;
+export function enveloped<B extends FindingBody>(
+  text: string,
+  keyword: number,
+  end: number,
+  body: B,
+  opts: { version?: string; dot?: boolean; needObject?: boolean } = {},
+): Match<B> | undefined {
+  const { start, object } = envelopeBefore(text, keyword);
+  if (opts.needObject && !object) return undefined;
+  const message = text.slice(start, end).trim();
+  const ctx: FindingContext & MatchSpan = { message: opts.dot ? trimEndOf(message, '.') : message, start, end };
+  if (object) ctx.object = object;
+  if (opts.version !== undefined) ctx.version = opts.version;
+  return { ...body, ...ctx };
 }
