@@ -20,6 +20,7 @@ import { notFound } from '../replies/not-found.ts';
 import type { AskContext } from '../answerer.ts';
 import { helpFor } from './help.ts';
 import { needsState, visibleNamespaces, type QuestionOf } from './context.ts';
+import { barePodOf } from './workload.ts';
 
 /** The resource a word names in this namespace: "gpu" is the GPU resource its quotas or the nodes carry. */
 function resourceFor(state: Snapshot, word: string, uses: string[]): string {
@@ -86,9 +87,12 @@ export const priority = needsState<QuestionOf<'priority'>>((q, { state, ctx, wit
       namespaces: [...new Set(scoped.map((s) => s.namespace))],
     });
   }
-  const w = findWorkload(state, q.workload, q.kind, visibleNamespaces(state, ctx, q.namespace));
+  const found = findWorkload(state, q.workload, q.kind, visibleNamespaces(state, ctx, q.namespace));
+  // A bare Pod is asked of as itself: its own spec (admission already resolved its class).
+  const bare = found ? null : barePodOf(state, ctx, { workload: q.workload, namespace: q.namespace });
+  const w = found ?? (bare ? { kind: 'Pod', name: bare.name, namespace: bare.namespace } : null);
   if (!w) return notFound(`workload ${q.workload}`, q.namespace ? [q.namespace] : []);
-  const spec = workloadTemplate(w.object).spec;
+  const spec = found ? workloadTemplate(found.object).spec : bare!.pod.spec;
   const className = spec.priorityClassName ?? null;
   const named = className ? classes.find((c) => c.metadata.name === className) : undefined;
   const dflt = classes.find((c) => c.globalDefault);

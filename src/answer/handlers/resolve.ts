@@ -12,7 +12,15 @@ import type { AskContext } from '../answerer.ts';
 import { notFoundSuggesting } from '../replies/did-you-mean.ts';
 import type { Answer } from '../types.ts';
 import { visibleNamespaces } from './context.ts';
-import { clearMatch, closestNames, visibleNamespaceNames, visibleObjects, visibleWorkloadNames } from './suggest.ts';
+import { barePodOf, ownerOfPodNamed } from './workload.ts';
+import {
+  clearMatch,
+  closestNames,
+  visibleBarePodNames,
+  visibleNamespaceNames,
+  visibleObjects,
+  visibleWorkloadNames,
+} from './suggest.ts';
 
 export type Resolved = { question: Question } | { answer: Answer };
 
@@ -23,10 +31,18 @@ function resolveWorkload(
   state: Snapshot,
   ctx: AskContext,
   q: { workload: string; kind?: string; namespace?: string },
-): { workload: string } | { answer: Answer } {
+): { workload: string; kind?: string } | { answer: Answer } {
   const namespaces = visibleNamespaces(state, ctx, q.namespace);
   if (findWorkload(state, q.workload, q.kind, namespaces)) return { workload: q.workload };
-  const names = visibleWorkloadNames(state, ctx, q.namespace);
+  // A pod's name: a bare Pod is answered as itself (its handler re-creates it); a controller's pod as
+  // the workload that owns it — a pod that is there is never "not found".
+  if (!q.kind || q.kind === 'Pod') {
+    if (barePodOf(state, ctx, q)) return { workload: q.workload };
+    const owner = ownerOfPodNamed(state, ctx, q);
+    if (owner) return { workload: owner.name, kind: owner.kind };
+  }
+  // Bare Pods are asked of by name too (a controller's pods are not: their generated names would crowd the list).
+  const names = [...visibleWorkloadNames(state, ctx, q.namespace), ...visibleBarePodNames(state, ctx, q.namespace)];
   const clear = clearMatch(q.workload, names);
   if (clear && findWorkload(state, clear, q.kind, namespaces)) return { workload: clear };
   return {
@@ -71,14 +87,15 @@ export function resolveNames(q: Question, state: Snapshot, ctx: AskContext): Res
   switch (q.type) {
     case 'scale':
     case 'requests':
-    case 'rollout': {
+    case 'rollout':
+    case 'priorityClass': {
       const r = resolveWorkload(state, ctx, q);
-      return 'answer' in r ? r : { question: { ...q, workload: r.workload } };
+      return 'answer' in r ? r : { question: { ...q, ...r } };
     }
     case 'priority': {
       if (!q.workload) return { question: q };
       const r = resolveWorkload(state, ctx, { ...q, workload: q.workload });
-      return 'answer' in r ? r : { question: { ...q, workload: r.workload } };
+      return 'answer' in r ? r : { question: { ...q, ...r } };
     }
     case 'quota': {
       if (q.quota) {

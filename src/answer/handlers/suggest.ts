@@ -78,6 +78,15 @@ export function visibleWorkloadNames(state: Snapshot, ctx: AskContext, explicit?
   return out;
 }
 
+/** Names of the Pods no controller owns, in the namespaces the asker may see. */
+export function visibleBarePodNames(state: Snapshot, ctx: AskContext, explicit?: string): string[] {
+  const out: string[] = [];
+  for (const ns of visibleNamespaces(state, ctx, explicit))
+    for (const p of state.iterate('Pod', ns))
+      if (p.metadata.name && !(p.metadata.ownerReferences ?? []).some((o) => o.controller)) out.push(p.metadata.name);
+  return out;
+}
+
 /** Names of one namespaced kind (ResourceQuota, LimitRange) in the visible namespaces, with their namespace. */
 export function visibleObjects(
   state: Snapshot,

@@ -25,9 +25,38 @@ function describe(c: Change): string {
       return `${refText(c.target)} gets priorityClass ${c.className}`;
     case 'scale':
       return `${refText(c.target)} scaled to ${c.replicas}`;
+    case 'recreatePod':
+      return c.priorityClassName !== undefined
+        ? `pod/${c.name} re-created with priorityClass ${c.priorityClassName}`
+        : `pod/${c.name} re-created with ${resourceWords(c)}`;
     default:
       return `${c.kind} change`;
   }
+}
+
+function resourceWords(c: Extract<Change, { kind: 'recreatePod' }>): string {
+  const part = (which: string, l?: Record<string, string>) =>
+    Object.entries(l ?? {}).map(([r, v]) => `${which}.${r} ${v}`);
+  return [...part('requests', c.requests), ...part('limits', c.limits)].join(', ') || 'no change';
+}
+
+/**
+ * A re-created bare Pod is nobody's workload: its own fate — bound (where), or Pending with the
+ * scheduler's message — and whether it ends bound.
+ */
+function recreatedLine(a: ChangeAnswer): { line: string | null; bound: boolean } {
+  const c = a.change;
+  if (c.kind !== 'recreatePod') return { line: null, bound: true };
+  const key = `${c.namespace}/${c.name}`;
+  const pod = a.state.get('Pod', c.namespace, c.name);
+  if (pod?.spec.nodeName) {
+    // A pod that was Pending before is already said ("now schedules on …").
+    if (a.nowScheduled.some((s) => s.pod === key)) return { line: null, bound: true };
+    return { line: `${key} runs on ${pod.spec.nodeName}`, bound: true };
+  }
+  let message: string | undefined;
+  for (const e of a.events) if (e.type === 'FailedScheduling' && e.pod === key) message = e.message;
+  return { line: `${key} is admitted but stays Pending${message ? `: ${message}` : ''}`, bound: false };
 }
 
 function workloadLine(w: WorkloadOutcome): string {
@@ -57,7 +86,8 @@ export function changeAnswer(a: ChangeAnswer, vis: Visibility): Answer {
   const r = emptyReply('whatif', '🔮', describe(a.change));
   // The JSON names every namespace's pods: only for an asker who sees everything (the CLI, an operator).
   const json = vis.seesEverything ? changeAnswerJson(a) : undefined;
-  const done = !a.refused && a.workloads.every((w) => w.complete) && !a.bounded;
+  const recreated = a.refused ? { line: null, bound: false } : recreatedLine(a);
+  const done = !a.refused && a.workloads.every((w) => w.complete) && !a.bounded && recreated.bound;
   const n = a.nowScheduled.length;
   const outcome = n
     ? `${n} Pending pod${n === 1 ? ' schedules' : 's schedule'}; every affected workload completes`
@@ -78,7 +108,8 @@ export function changeAnswer(a: ChangeAnswer, vis: Visibility): Answer {
   }
   const mineNow = a.nowScheduled.filter((s) => vis.allows(nsOf(s.pod)));
   const othersNow = a.nowScheduled.length - mineNow.length;
-  if (a.nowScheduled.length === 0) r.lines.push('No Pending pod schedules because of it.');
+  if (recreated.line) r.lines.push(recreated.line);
+  else if (a.nowScheduled.length === 0) r.lines.push('No Pending pod schedules because of it.');
   for (const s of mineNow.slice(0, 8)) r.lines.push(`${s.pod} now schedules on ${s.node}`);
   if (mineNow.length > 8) r.lines.push(`… and ${mineNow.length - 8} more`);
   if (othersNow > 0)

@@ -403,8 +403,17 @@ export function applyChange(input: Snapshot, c: Change, opts: ApplyOptions = {})
       if (typeof requests === 'string') return fail(requests);
       if (typeof limits === 'string') return fail(limits);
       const next = freshPod(clone(p));
-      const err = setResourcesOn(next.spec, c.container, requests, limits);
-      if (err) return fail(err);
+      if (c.priorityClassName !== undefined) {
+        // The merge patch's nulls: the old class's integer and policy go, admission fills the new class's.
+        const { priority: _p, preemptionPolicy: _pp, ...spec } = next.spec;
+        void _p;
+        void _pp;
+        next.spec = { ...spec, priorityClassName: c.priorityClassName };
+      }
+      if (c.container !== undefined) {
+        const err = setResourcesOn(next.spec, c.container, requests, limits);
+        if (err) return fail(err);
+      } else if (c.priorityClassName === undefined) return fail('recreatePod: nothing to change');
       releasePod(state, p, opts.now);
       deleted.push(podKey(p));
       const a = admitObject(next, state, { ...opts, operation: 'CREATE' });

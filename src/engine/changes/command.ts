@@ -136,9 +136,24 @@ export function renderCommand(c: Change): string {
       return '';
     case 'deletePod':
       return `kubectl ${ns(c.namespace)}delete pod ${shellQuote(c.name)}`;
-    case 'recreatePod':
-      return `kubectl ${ns(c.namespace)}get pod ${shellQuote(c.name)} -o json | kubectl set resources --local -f - -c ${shellQuote(c.container)}${resourceFlags(c.requests, c.limits)} -o json | kubectl replace --force -f -`;
+    case 'recreatePod': {
+      const get = `kubectl ${ns(c.namespace)}get pod ${shellQuote(c.name)} -o json`;
+      const edit =
+        c.container === undefined
+          ? `kubectl patch --local -f - --type merge -p ${shellQuote(JSON.stringify(recreatePriorityBody(c.priorityClassName ?? '')))}`
+          : `kubectl set resources --local -f - -c ${shellQuote(c.container)}${resourceFlags(c.requests, c.limits)}`;
+      return `${get} | ${edit} -o json | kubectl replace --force -f -`;
+    }
   }
+}
+
+/**
+ * The merge patch that gives a pod to be re-created another PriorityClass: the old class's `priority` and
+ * `preemptionPolicy` removed (null), as Priority admission computes them from the new class and refuses a
+ * pod that carries other values (plugin/pkg/admission/priority/admission.go admitPod).
+ */
+export function recreatePriorityBody(className: string): { spec: Record<string, string | null> } {
+  return { spec: { priorityClassName: className, priority: null, preemptionPolicy: null } };
 }
 
 /** Shell words, `|` as its own word; single and double quotes and backslashes as sh reads them. */
@@ -437,13 +452,25 @@ function parseRecreate(a: string[], b: string[], c: string[]): Change | null {
   if (get.args[0] !== 'get' || get.flags.get('-o') !== 'json') return null;
   const r = parseRef(get.args, 1, get.namespace);
   if (!r || r.ref.kind !== 'Pod' || get.args.length !== 1 + r.used) return null;
-  if (set.args.join(' ') !== 'set resources' || !set.bools.has('--local') || set.flags.get('-f') !== '-') return null;
   if (rep.args.join(' ') !== 'replace' || !rep.bools.has('--force') || rep.flags.get('-f') !== '-') return null;
+  if (!set.bools.has('--local') || set.flags.get('-f') !== '-' || set.flags.get('-o') !== 'json') return null;
+  const base = { kind: 'recreatePod' as const, namespace: r.ref.namespace ?? 'default', name: r.ref.name };
+  if (set.args.join(' ') === 'patch') {
+    // Only the one body `recreatePriorityBody` prints: another patch is not a change we simulate.
+    if (set.flags.get('--type') !== 'merge') return null;
+    const body = parseJson(set.flags.get('-p') ?? '');
+    const spec = isRecord(body) && Object.keys(body).length === 1 && isRecord(body.spec) ? body.spec : null;
+    const className = spec?.priorityClassName;
+    if (typeof className !== 'string' || className === '') return null;
+    if (JSON.stringify(body) !== JSON.stringify(recreatePriorityBody(className))) return null;
+    return { ...base, priorityClassName: className };
+  }
+  if (set.args.join(' ') !== 'set resources') return null;
   const container = set.flags.get('-c');
   const requests = parseResourceList(set.flags.get('--requests'));
   const limits = parseResourceList(set.flags.get('--limits'));
   if (!container || requests === null || limits === null || (!requests && !limits)) return null;
-  const out: Change = { kind: 'recreatePod', namespace: r.ref.namespace ?? 'default', name: r.ref.name, container };
+  const out: Change = { ...base, container };
   if (requests) out.requests = requests;
   if (limits) out.limits = limits;
   return out;

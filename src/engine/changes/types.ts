@@ -68,16 +68,22 @@ export type Change =
   /** `kubectl delete pod X`: its controller (if any) re-creates it. */
   | { kind: 'deletePod'; namespace: string; name: string }
   /**
-   * A bare Pod deleted and created again with new resources, as one command:
-   * `kubectl get pod X -o json | kubectl set resources --local -f - -c C --requests=… -o json | kubectl replace --force -f -`.
+   * A bare Pod deleted and created again, as one command: with new resources for `container`
+   * (`kubectl get pod X -o json | kubectl set resources --local -f - -c C --requests=… -o json | kubectl replace --force -f -`),
+   * or — `priorityClassName` set, no container — with another PriorityClass (a pod's priority is fixed when
+   * it is created: `kubectl get pod X -o json | kubectl patch --local -f - --type merge -p
+   * '{"spec":{"priorityClassName":"high","priority":null,"preemptionPolicy":null}}' -o json | kubectl replace --force -f -`;
+   * the old class's `priority` and `preemptionPolicy` go, or Priority admission refuses the pod: "the
+   * integer value of priority (50) must not be provided in pod spec").
    */
   | {
       kind: 'recreatePod';
       namespace: string;
       name: string;
-      container: string;
+      container?: string;
       requests?: Record<string, string>;
       limits?: Record<string, string>;
+      priorityClassName?: string;
     };
 
 export type ChangeKind = Change['kind'];
