@@ -286,6 +286,8 @@ export function questionPlacement(q: Question): boolean {
 
 /** The namespaces a question's load reads: the one it names, else the asker's default, else the visible ones. */
 export function questionNamespaces(q: Question, ctx: AskContext): string[] | undefined {
+  // "what's wrong?" covers every namespace the asker may see, whatever the channel's default.
+  if (q.type === 'overview' && !q.namespace) return ctx.allowedNamespaces ? [...ctx.allowedNamespaces] : undefined;
   const named = 'namespace' in q && q.namespace ? q.namespace : ctx.defaultNamespace;
   if (named) return [named];
   return ctx.allowedNamespaces ? [...ctx.allowedNamespaces] : undefined;
@@ -329,6 +331,13 @@ export function questionGate(q: Question, loaded: Loaded, ctx: AskContext): Answ
     case 'drain':
     case 'uncordon':
       for (const u of schedulerNeeds(reads, undefined)) add(u);
+      break;
+    case 'overview':
+      // Incidents are read from the namespaces' workloads, pods, quotas and events (no placement): without
+      // events, "nothing wrong" would be a verdict from what was not read.
+      // Each namespace the answer covers (the named one, else every visible one) must have been read.
+      for (const ns of q.namespace ? [q.namespace] : visibility.visible(state.namespaces()))
+        for (const r of [...NAMESPACED, 'events']) add(unreadIn(reads, r, ns));
       break;
     default:
       namespaced(NAMESPACED);

@@ -61,6 +61,8 @@ export type Question =
       namespace?: string;
     }
   | { type: 'why'; name: string; namespace?: string }
+  /** "what's wrong (in team-a)?", "any problems?": the open incidents of the namespaces the asker may see. */
+  | { type: 'overview'; namespace?: string }
   | { type: 'headroom'; namespace?: string }
   | AskedQuestion
   /** A question whose number no Kubernetes component can hold: `reason` says which and the limit. */
@@ -154,8 +156,21 @@ const SET_REQUESTS_RE = new RegExp(
   `(?:set|change)\\s+(cpu|memory)\\s+(requests?|limits?)\\s+(?:of|for|on)\\s+${W}\\s+to\\s+${QTY_RE}`,
 );
 const WHY_RE = new RegExp(
-  `why\\s+(?:is|are|does|do|did|was|can't|cannot|won't)\\s+(?:(?:my|the|pod|deploy|deployment)\\s+){0,8}${W}\\s+(?:pods?\\s+)?(?:still\\s+)?(?:pending|stuck|not|rejected|failing|fail)`,
+  `why\\s+(?:is|are|does|do|did|was|can't|cannot|won't|isn't|aren't|doesn't|don't|didn't|wasn't|couldn't)\\s+(?:(?:my|the|pod|deploy|deployment)\\s+){0,8}${W}\\s+(?:pods?\\s+)?(?:still\\s+)?(?:pending|stuck|not|rejected|failing|fail|running|start|starting|scheduled|scheduling|schedule|scale|scaling|ready|working|up|come|coming|created|creating|have)\\b`,
 );
+/**
+ * "what's wrong?", "what is broken in team-a", "any problems with my cluster", "anything failing on our
+ * namespaces": the whole text, so "what's wrong with report-gen" stays a "why" (WRONG_WITH_RE).
+ */
+const OVERVIEW_RE = new RegExp(
+  `^(?:so\\s+|ok\\s+|hey\\s+)?(?:what(?:'s|\\s+is|\\s+are)\\s+(?:wrong|broken|failing|on\\s+fire|going\\s+on|happening|the\\s+problems?|the\\s+issues?)|(?:are\\s+there\\s+|is\\s+there\\s+|do\\s+we\\s+have\\s+)?any\\s+(?:problems?|issues?|incidents?|trouble|failures?)|(?:is\\s+)?anything\\s+(?:wrong|broken|failing|on\\s+fire))(?:\\s+(?:with|in|on|for)\\s+(?:my|the|our)\\s+(?:cluster|namespaces?|team|pods|apps?|workloads))?(?:\\s+(?:right\\s+)?now)?(?:\\s+(?:in|on|for)\\s+(?:namespace\\s+)?${NAME})?(?:\\s+(?:right\\s+)?now|\\s+today)?$`,
+);
+/** "what's wrong with report-gen", "what is going on with api": the same as "why is W failing". */
+const WRONG_WITH_RE = new RegExp(
+  `\\bwhat(?:'s|\\s+is)\\s+(?:wrong|up|going\\s+on|happening)\\s+with\\s+(?:(?:my|the|pod|deploy|deployment)\\s+){0,3}${W}`,
+);
+/** "report-gen has no pods": begins with a name at a word's start (see the file comment). */
+const NO_PODS_RE = new RegExp(`${AT_W}${W}\\s+(?:has|have|got|shows?)\\s+no\\s+(?:running\\s+)?pods\\b`);
 const HEADROOM_RE = new RegExp(`(?:^|\\b)(?:quota|headroom|room|capacity)\\s+(?:for\\s+|in\\s+|of\\s+)?(${NAME})\\b`);
 const CHANGE_RE = new RegExp(
   `(?:(requests?|limits?)\\s+(?:of\\s+)?|(?<![0-9.]))${QTY_RE}\\s+(?:of\\s+)?${RES_RE}(?:\\s+(requests?|limits?))?\\b`,
@@ -258,6 +273,8 @@ function grammar(input: string): Question {
 
   if (/^(help|usage|what can you do|commands)\b/.test(text) || text === '') return { type: 'help' };
 
+  if (OVERVIEW_RE.test(text)) return withNs({ type: 'overview' });
+
   const asked = askedQuestion(text);
   if (asked) return asked.type === 'node' ? asked : withNs(asked);
 
@@ -327,7 +344,7 @@ function grammar(input: string): Question {
     });
   }
   // Why pending / rejected.
-  if ((m = WHY_RE.exec(text))) {
+  if ((m = WHY_RE.exec(text) ?? WRONG_WITH_RE.exec(text) ?? NO_PODS_RE.exec(text))) {
     return withNs({ type: 'why', name: workloadRef(m[1]!).workload });
   }
   if ((m = HEADROOM_RE.exec(text)) && !['is', 'the', 'for'].includes(m[1]!)) {

@@ -507,7 +507,7 @@ describe('question: help drawn from the namespace at hand (small state)', () => 
       // no PriorityClass in the small state: the placeholder
       'what if api gets priorityClass PRIORITYCLASS in ro?',
       'what priority does api have in ro?   ·   which PriorityClasses can I use?',
-      'why is api pending?',
+      "why is api pending?   ·   what's wrong in ro?",
       'quota ro   (or /quota ro in Slack)',
     ]);
     // Each example and its alternative (after ` · `) is a question of its own.
@@ -530,6 +530,7 @@ describe('question: help drawn from the namespace at hand (small state)', () => 
       'priority',
       'priority',
       'why',
+      'overview',
       'headroom',
     ]);
   });

@@ -51,6 +51,7 @@ describe('help examples parse to the question they show', () => {
     { type: 'priority', workload: 'api', namespace: 'team-a' },
     { type: 'priority' },
     { type: 'why', name: 'api' },
+    { type: 'overview', namespace: 'team-a' },
     { type: 'headroom', namespace: 'team-a' },
   ];
   /** Every example and every alternative, in the order shown. */
@@ -91,6 +92,7 @@ describe('help examples parse to the question they show', () => {
       'priorityClass',
       'priority',
       'why',
+      'overview',
       'headroom',
     ];
     expect([...new Set(examples.map((e) => e.asks))].sort()).toEqual([...answered].sort());
@@ -115,7 +117,7 @@ describe('help reply', () => {
       'what if web rolls out with 500m cpu in team-a?',
       'what if api gets priorityClass high-priority in team-a?',
       'what priority does api have in team-a?   ·   which PriorityClasses can I use?',
-      'why is api pending?',
+      "why is api pending?   ·   what's wrong in team-a?",
       'quota team-a   (or /quota team-a in Slack)',
     ]);
   });

@@ -23,6 +23,7 @@ import { scale } from './scale.ts';
 import { uncordon } from './uncordon.ts';
 import { resolveNames } from './resolve.ts';
 import { why } from './why.ts';
+import { overview } from './overview.ts';
 
 export type Handlers = { [K in Question['type']]: (q: QuestionOf<K>, env: Env) => Answer };
 
@@ -44,6 +45,7 @@ export const HANDLERS: Handlers = {
   node,
   priority,
   nodeNeeded,
+  overview,
 };
 
 function dispatch<K extends Question['type']>(type: K, q: QuestionOf<K>, env: Env): Answer {

@@ -69,7 +69,7 @@ export function helpExampleList(ex: HelpExamples): HelpExample[] {
       asks: 'priority',
       also: { text: 'which PriorityClasses can I use?', asks: 'priority' },
     },
-    { text: `why is ${w} pending?`, asks: 'why' },
+    { text: `why is ${w} pending?`, asks: 'why', also: { text: `what's wrong in ${ns}?`, asks: 'overview' } },
     { text: `quota ${ns}`, asks: 'headroom', note: `(or /quota ${ns} in Slack)` },
   ];
 }
