@@ -165,3 +165,27 @@ describe('"why is W pending?" when nothing failed: what the state holds of its p
     expect([reply.headline, ...reply.lines]).toEqual(want);
   });
 });
+
+describe('"is W ok?" about a workload, not a node', () => {
+  it.each<[string, Partial<AskContext>, string[]]>([
+    ['is web healthy?', {}, ['No failure events for web in team-a.', 'web: 4/4 pods running, none Pending.']],
+    ['is apii ok?', {}, ["I can't find node apii.", 'Did you mean api?']],
+    // a workload the channel may not see is neither diagnosed nor suggested
+    [
+      'is notebook-priya ok?',
+      { allowedNamespaces: ['team-a'] },
+      ["I can't find node notebook-priya.", 'Check the name (and the namespace: add "in <namespace>").'],
+    ],
+  ])('%j %j', async (text, extra, want) => {
+    const r = await a.question(text, { source, now: NOW, ...extra });
+    const reply = r.replies[0]!;
+    expect([reply.headline, ...reply.lines]).toEqual(want);
+  });
+
+  it('"is api ok?" is the diagnosis of the Pending api pod', async () => {
+    const r = await a.question('is api ok?', { source, now: NOW });
+    expect(r.replies[0]!.headline).toBe(
+      'Admitted, but no node fits — scheduler (0/10 nodes) — pod api-6b9f4c7d8-gnt9f (team-a)',
+    );
+  });
+});

@@ -121,8 +121,17 @@ export function resolveNames(q: Question, state: Snapshot, ctx: AskContext): Res
       // "is team-a ok?": a namespace, not a node — its headroom.
       if (q.type === 'node' && visibleNamespaceNames(state, ctx).includes(q.node))
         return { question: { type: 'headroom', namespace: q.node } };
+      // "is api ok?": a workload (or a bare Pod) the asker may see, not a node — its diagnosis.
+      if (
+        q.type === 'node' &&
+        (findWorkload(state, q.node, undefined, visibleNamespaces(state, ctx)) ||
+          barePodOf(state, ctx, { workload: q.node }))
+      )
+        return { question: { type: 'why', name: q.node } };
       const nodes = state.list('Node').map((n) => n.metadata.name ?? '');
-      return { answer: notFoundSuggesting(`node ${q.node}`, closestNames(q.node, nodes), []) };
+      // "is apii ok?" may mean a workload: its names are candidates too (only the visible ones).
+      const names = q.type === 'node' ? [...nodes, ...visibleWorkloadNames(state, ctx)] : nodes;
+      return { answer: notFoundSuggesting(`node ${q.node}`, closestNames(q.node, names), []) };
     }
     default:
       return { question: q };
