@@ -435,15 +435,27 @@ function canonical(q: string): string {
   return v ? v.toString() : q;
 }
 
+/**
+ * A paste's lines joined into one: a terminal or a log viewer wraps the kernel's and the kubelet's one-line
+ * messages (`Killed process N (x)` ⏎ `total-vm:…kB, anon-rss:…kB`), and a paste quoted as shell or code comments
+ * repeats its `#` / `//` / `>` marker on every wrapped line. The number readers below read this form.
+ */
+function unwrapped(text: string): string {
+  return text.replace(/[ \t]*\n[ \t]*(?:(?:#{1,4}|\/{2,3}|>{1,3})(?=[ \t]|$)[ \t]*)?/g, ' ');
+}
+
 /** The kernel's words: the killed process, its anon-rss, and the cgroup's `memory: usage NkB, limit NkB`. */
 function kernelNumbers(text: string): { process?: string; used?: string; limit?: string } {
   const out: { process?: string; used?: string; limit?: string } = {};
-  // mm/oom_kill.c: `Killed process N (name) total-vm:…kB, anon-rss:…kB, …` (`, UID N,` before total-vm on
-  // some 3.x/4.x kernels), and before 5.0 first `… out of memory: Kill process N (name) score S or sacrifice child`.
+  const flat = unwrapped(text);
+  // mm/oom_kill.c __oom_kill_process: `%s: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, …` (one
+  // line; `, UID N,` before total-vm on some 3.x/4.x kernels). A paste may drop the pid (`Killed process (java)`)
+  // or retype it as `Kill process N (x) total-vm:…`; before 5.0 the victim's line came after `… out of memory:
+  // Kill process %d (%s) score %u or sacrifice child` (the selected task; the killed one may be its child).
+  const rss = '(?:,? total-vm:\\d{1,20}kB,\\s{0,40}anon-rss:(\\d{1,20})kB)?';
   const killed =
-    /Killed process \d{1,10} \(([^)\n]{1,64})\)(?:,? UID \d{1,10})?(?:,? total-vm:\d{1,20}kB, anon-rss:(\d{1,20})kB)?/.exec(
-      text,
-    ) ?? /Kill process \d{1,10} \(([^)\n]{1,64})\) score \d/.exec(text);
+    new RegExp(`Killed process (?:\\d{1,10} )?\\(([^)\\n]{1,64})\\)(?:,? UID \\d{1,10})?${rss}`).exec(flat) ??
+    new RegExp(`Kill process \\d{1,10} \\(([^)\\n]{1,64})\\)(?= score \\d|,? total-vm:)${rss}`).exec(flat);
   if (killed) {
     out.process = killed[1]!;
     if (killed[2]) out.used = canonical(`${killed[2]}Ki`);
@@ -453,7 +465,7 @@ function kernelNumbers(text: string): { process?: string; used?: string; limit?:
       /oom_reaper: reaped process \d{1,10} \(([^)\n]{1,64})\)/.exec(text);
     if (task) out.process = task[1]!;
   }
-  const cg = /memory: usage (\d{1,20})kB, limit (\d{1,20})kB/.exec(text);
+  const cg = /memory: usage (\d{1,20})kB, limit (\d{1,20})kB/.exec(flat);
   if (cg) {
     out.used = canonical(`${cg[1]}Ki`);
     out.limit = canonical(`${cg[2]}Ki`);

@@ -1,0 +1,69 @@
+/**
+ * The runtime classes of text the fifth development set (/work/wt/dev5.jsonl, issue #17 Deliver 6) missed, read
+ * in general, each positive next to a negative:
+ * - the kernel's victim line (mm/oom_kill.c __oom_kill_process: `%s: Killed process %d (%s) total-vm:%lukB,
+ *   anon-rss:%lukB, …`, one line) wrapped by a terminal or a comment block, retyped without its pid, or as
+ *   `Kill process N (x) total-vm:…`: `process` and `used` (anon-rss) read across the wrap;
+ * - the kubelet's eviction message (pkg/kubelet/eviction/helpers.go containerMessageFmt `Container %s was using
+ *   %s, which exceeds its request of %s. `) wrapped inside a `#` comment block, or with a writer's placeholder
+ *   for the container (`<container-name>`: the numbers hold, no container is named);
+ * - the container of a status item cut above its `{` (`"lastState": {…}` then `"name": "x"` at the same level)
+ *   or written as a Go map literal (`[]any{map[string]any{` ⏎ `"name": "api", "ready": true,`);
+ * - `kubectl describe` quoted whole as shell comments (`# Limits:` ⏎ `#   memory: 256Mi`), next to a manifest
+ *   whose commented-out `# limits:` is not set;
+ * - a matcher's source (`re.compile(r"… Memory cgroup out of memory …\s+…")`), which reports no kill;
+ * - an OOM kill's message in a tool's words: `Container x exceeded memory limit (512Mi) and was terminated`.
+ */
+import { describe, expect, it } from 'vitest';
+import { type Said, said } from '../support/said.ts';
+
+type Facts = Record<string, unknown>;
+const runtime = (facts: Facts, object?: Said['object']): Said => ({
+  layer: 'runtime',
+  kind: 'runtime',
+  facts,
+  ...(object ? { object } : {}),
+});
+const oom = (facts: Facts = {}, object?: Said['object']): Said => runtime({ reason: 'OOMKilled', ...facts }, object);
+
+describe('the kernel victim line, wrapped, without its pid or retyped (mm/oom_kill.c __oom_kill_process)', () => {
+  it.each<[string, string, Said[]]>([
+    [
+      'wrapped before total-vm',
+      'Memory cgroup out of memory: Killed process 4242 (worker)\n    total-vm:1048576kB, anon-rss:524288kB, file-rss:0kB',
+      [oom({ used: '512Mi', process: 'worker' })],
+    ],
+    [
+      'wrapped inside a comment block, after total-vm',
+      '# Memory cgroup out of memory:\n#   Killed process 9 (php-fpm) total-vm:800000kB,\n#   anon-rss:409600kB, file-rss:12kB',
+      [oom({ used: '400Mi', process: 'php-fpm' })],
+    ],
+    [
+      'without its pid (total-vm in GB is not anon-rss)',
+      'dmesg showed `Memory cgroup out of memory: Killed process (node) total-vm:3GB` right before the restart',
+      [oom({ process: 'node' })],
+    ],
+    [
+      'without its pid, an approximate anon-rss is not read',
+      'Memory cgroup out of memory: Killed process (java) anon-rss: ~4GB',
+      [oom({ process: 'java' })],
+    ],
+    [
+      'retyped as Kill process N (x) total-vm',
+      '[ 88.1] Out of memory: Kill process 77 (ruby) total-vm:2097152kB, anon-rss:1048575kB, file-rss:0kB',
+      [oom({ used: '1048575Ki', process: 'ruby' })],
+    ],
+    [
+      'negative: the reaper line after a wrap gives no usage (its anon-rss is what is left)',
+      '[ 12.1] Memory cgroup out of memory: Killed process 5 (redis-server)\n[ 12.3] oom_reaper: reaped process 5 (redis-server), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB',
+      [oom({ process: 'redis-server' })],
+    ],
+    [
+      'negative: before 5.0 the selected task is not the killed child',
+      'Memory cgroup out of memory: Kill process 10 (sh) score 5 or sacrifice child\nKilled process 11 (convert)\n  total-vm:204800kB, anon-rss:102400kB, file-rss:0kB',
+      [oom({ used: '100Mi', process: 'convert' })],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(said(text)).toEqual(want);
+  });
+});
