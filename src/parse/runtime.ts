@@ -484,16 +484,19 @@ export function evictionNumbers(text: string): Partial<RuntimeFacts> {
   const out: Partial<RuntimeFacts> = {};
   const at = text.search(/The node was low on resource: /i);
   if (at < 0) return storageLimitNumbers(text);
-  const w = text.slice(at, Math.min(text.length, at + 1200));
+  // A wrapped message reads as one line (`… Container app was using` ⏎ `#  1250Mi, which exceeds …`).
+  const w = unwrapped(text.slice(at, Math.min(text.length, at + 1200)));
   // The resource may close a quoted string (`podMessage: "The node was low on resource: memory."`) or be
   // spaced out by a terminal's alignment (`low on resource:   ephemeral-storage.`).
   const low = /^The node was low on resource:\s+([a-z][a-z0-9./-]{0,60}?)\.?(?=[\s"'`,;)\]]|$)/i.exec(w);
   if (low) out.resource = low[1]!;
+  // The container may be a writer's placeholder (`Container <container名> was using …`, `Container <name>`):
+  // the numbers still hold, the name is kept only when it is one (a DNS label).
   const c = new RegExp(
-    `Container ([a-z0-9][a-z0-9.-]{0,62}) was using ${NUM},\\s*(?:request is ${NUM},\\s*has larger consumption of|which exceeds its request of ${NUM})`,
+    `Container (\\S{1,80}?) was using ${NUM},\\s*(?:request is ${NUM},\\s*has larger consumption of|which exceeds its request of ${NUM})`,
   ).exec(w);
   if (c) {
-    out.container = c[1]!;
+    if (/^[a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?$/.test(c[1]!)) out.container = c[1]!;
     out.used = c[2]!;
     out.request = c[3] ?? c[4]!;
   }

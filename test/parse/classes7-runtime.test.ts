@@ -25,6 +25,7 @@ const runtime = (facts: Facts, object?: Said['object']): Said => ({
   ...(object ? { object } : {}),
 });
 const oom = (facts: Facts = {}, object?: Said['object']): Said => runtime({ reason: 'OOMKilled', ...facts }, object);
+const evicted = (facts: Facts): Said => runtime({ reason: 'Evicted', ...facts });
 
 describe('the kernel victim line, wrapped, without its pid or retyped (mm/oom_kill.c __oom_kill_process)', () => {
   it.each<[string, string, Said[]]>([
@@ -62,6 +63,28 @@ describe('the kernel victim line, wrapped, without its pid or retyped (mm/oom_ki
       'negative: before 5.0 the selected task is not the killed child',
       'Memory cgroup out of memory: Kill process 10 (sh) score 5 or sacrifice child\nKilled process 11 (convert)\n  total-vm:204800kB, anon-rss:102400kB, file-rss:0kB',
       [oom({ used: '100Mi', process: 'convert' })],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(said(text)).toEqual(want);
+  });
+});
+
+describe('the eviction message wrapped in a comment block, or with a placeholder container (eviction/helpers.go)', () => {
+  it.each<[string, string, Said[]]>([
+    [
+      'wrapped inside # comments',
+      'Reason: Evicted\n# Message:  The node was low on resource: memory. Container web was using\n#           900Mi, which exceeds its request of 256Mi.',
+      [evicted({ container: 'web', resource: 'memory', request: '256Mi', used: '900Mi' })],
+    ],
+    [
+      'a placeholder container: the numbers, no name',
+      'Warning  Evicted  3m  kubelet  The node was low on resource: memory. Container <container-name> was using 3Gi, which exceeds its request of 1Gi.',
+      [evicted({ resource: 'memory', request: '1Gi', used: '3Gi' })],
+    ],
+    [
+      'negative: an upper-case placeholder is no container name either',
+      'Warning  Evicted  3m  kubelet  The node was low on resource: memory. Container CONTAINER_NAME was using 3Gi, which exceeds its request of 1Gi.',
+      [evicted({ resource: 'memory', request: '1Gi', used: '3Gi' })],
     ],
   ])('%s', (_name, text, want) => {
     expect(said(text)).toEqual(want);
