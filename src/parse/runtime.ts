@@ -369,6 +369,7 @@ function containerMemory(lines: readonly Line[]): ContainerMemory[] {
 function containerAt(lines: readonly Line[], k: number): string | undefined {
   const i = lineIndexAt(lines, k);
   let indent = lines[i]!.indent;
+  let top = i;
   // Walk up the parents (each line with less indentation than the last): a list item (`- `) or a describe
   // container header (`  app:`) ends the walk.
   for (let j = i; j >= 0 && j > i - 200; j--) {
@@ -398,8 +399,50 @@ function containerAt(lines: readonly Line[], k: number): string | undefined {
       const h = HEADER_RE.exec(l.text);
       if (h && !NOT_A_CONTAINER.has(h[1]!)) return h[1];
       if (/^(Containers|Init Containers):\s*$/.test(l.text.trim())) return undefined;
+      // A map that opens on a key's line (`"containerStatuses": []any{map[string]any{` in Go, `[{` in JSON):
+      // its own keys may name the container. A pod's top level (indent 0) names no container.
+      if (l.indent > 0 && /[{:]\s*$/.test(l.text)) {
+        const n = nameAmong(lines, j + 1, l.indent, 1);
+        if (n !== undefined) return n;
+      }
     }
     if (indent === 0) return undefined;
+    top = j;
+  }
+  // The paste starts inside the status item (cut above its `{` or `- `): the item's keys are the lines at the
+  // outermost level shown, before and after the reason (`"lastState": {…},` then `"name": "kubeshark-worker",`).
+  if (i < 200) {
+    const level = lines[top]!.indent;
+    const after = nameAmong(lines, top, level - 1, 1, level);
+    if (after !== undefined) return after;
+    return nameAmong(lines, top - 1, level - 1, -1, level);
+  }
+  return undefined;
+}
+
+/** `"name": "api", "ready": true, …` (a JSON or Go map's keys on one line). */
+const NAME_FIRST_RE = /^\s*"name":\s*"([a-z0-9][a-z0-9.-]{0,62})"\s*,/;
+
+/**
+ * The `name:` among the keys of one map: from line `from`, stepping by `step`, the lines deeper than `parent`
+ * at the map's own level (`level`, else the first such line's), until a line at `parent` or shallower.
+ */
+function nameAmong(
+  lines: readonly Line[],
+  from: number,
+  parent: number,
+  step: 1 | -1,
+  level?: number,
+): string | undefined {
+  let own = level;
+  for (let n = from, seen = 0; n >= 0 && n < lines.length && seen < 80; n += step, seen++) {
+    const x = lines[n]!;
+    if (x.text.trim() === '') continue;
+    if (x.indent <= parent) return undefined;
+    own ??= x.indent;
+    if (x.indent !== own || /^\s*- /.test(x.text)) continue;
+    const m = NAME_RE.exec(x.text) ?? NAME_FIRST_RE.exec(x.text);
+    if (m) return m[1];
   }
   return undefined;
 }

@@ -90,3 +90,25 @@ describe('the eviction message wrapped in a comment block, or with a placeholder
     expect(said(text)).toEqual(want);
   });
 });
+
+describe('the container of a status item cut above its start, or written as a Go map literal', () => {
+  it.each<[string, string, Said[]]>([
+    [
+      'JSON item cut above its {: the name after lastState at the same level',
+      '        "lastState": {\n          "terminated": {\n            "exitCode": 137,\n            "reason": "OOMKilled"\n          }\n        },\n        "name": "ingest",\n        "ready": false,',
+      [oom({ container: 'ingest' })],
+    ],
+    [
+      'Go map literal: the name among the keys of the line that opens the item',
+      '\tStatus: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{\n\t\tName: "api",\n\t}}},\n\t\t"containerStatuses": []any{map[string]any{\n\t\t\t"name": "sidecar", "restartCount": 3,\n\t\t\t"lastState": map[string]any{"terminated": map[string]any{\n\t\t\t\t"reason": "OOMKilled",\n\t\t\t}},\n\t\t}},',
+      [oom({ container: 'sidecar' })],
+    ],
+    [
+      "negative: a name after the item closed is the pod's, not the container's",
+      '          "lastState": {\n            "terminated": {\n              "reason": "OOMKilled"\n            }\n          }\n        }\n      ],\n      "name": "my-pod",',
+      [oom()],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(said(text)).toEqual(want);
+  });
+});
