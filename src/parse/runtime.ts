@@ -293,6 +293,22 @@ function linesOf(text: string): Line[] {
   return out;
 }
 
+/**
+ * A paste quoted whole as shell or code comments (every line `# …` or `// …`: a runbook's `# Limits:` ⏎
+ * `#   memory: 256Mi`) with its markers blanked, so that its blocks read at their own indentation; offsets
+ * are kept. A paste where only some lines are comments keeps them: a commented-out `# limits:` is not set.
+ */
+function uncommented(text: string): string {
+  for (const marker of ['#', '//']) {
+    const lines = text.split('\n');
+    if (lines.every((l) => l.trim() === '' || l.trimStart().startsWith(marker)))
+      return lines
+        .map((l) => l.replace(marker === '#' ? /^(\s*)#+/ : /^(\s*)\/{2,}/, (m) => ' '.repeat(m.length)))
+        .join('\n');
+  }
+  return text;
+}
+
 function lineIndexAt(lines: readonly Line[], k: number): number {
   let lo = 0;
   let hi = lines.length - 1;
@@ -572,7 +588,7 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     (m) => m.facts.reason === 'OOMKilled' || m.facts.reason === 'ExitCode137' || m.facts.reason === 'Evicted',
   );
   if (relevant.length === 0) return;
-  const lines = linesOf(text);
+  const lines = linesOf(uncommented(text));
   const memory = containerMemory(lines);
   const kernel = kernelNumbers(text);
   const cap = appCapIn(text);

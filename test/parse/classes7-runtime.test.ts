@@ -112,3 +112,20 @@ describe('the container of a status item cut above its start, or written as a Go
     expect(said(text)).toEqual(want);
   });
 });
+
+describe('kubectl describe quoted whole as shell comments', () => {
+  it.each<[string, string, Said[]]>([
+    [
+      'limits and requests in # comments',
+      '# Last State:  Terminated\n#   Reason:     OOMKilled\n#   Exit Code:  137\n# Limits:\n#   memory:  1Gi\n# Requests:\n#   memory:  512Mi',
+      [oom({ limit: '1Gi', request: '512Mi' })],
+    ],
+    [
+      'negative: a commented-out limits block in a manifest is not set',
+      'spec:\n  containers:\n  - name: app\n    resources:\n      requests:\n        memory: 256Mi\n      # limits:\n      #   memory: 1Gi\nstatus:\n  containerStatuses:\n  - name: app\n    lastState:\n      terminated:\n        reason: OOMKilled',
+      [oom({ container: 'app', request: '256Mi' })],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(said(text)).toEqual(want);
+  });
+});
