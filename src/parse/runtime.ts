@@ -239,8 +239,21 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   on('cpu throttling', (k) => runtime(text, k, 'CPUThrottling'));
   scanMany(lower, table, out);
   out.sort((a, b) => a.start - b.start);
+  // A matcher's source (`re.compile(r"(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…")`) spells
+  // the words without any kill having happened.
+  for (let n = out.length - 1; n >= 0; n--) if (inPattern(text, out[n]!.start)) out.splice(n, 1);
   withNumbers(text, out);
   return out;
+}
+
+/** Tokens of a regular expression's source, which no kubelet, kernel or kubectl line prints. */
+const PATTERN_TOKEN_RE = /\(\?(?:[:=!]|<[=!])|\\[sdwSDW][+*?{]|\[\^|\.[*+]\??[\\([]/;
+
+/** Is the word at `k` inside a regular expression's source (on its line, within 160 characters)? */
+function inPattern(text: string, k: number): boolean {
+  const ls = Math.max(lineStart(text, k), k - 160);
+  const le = Math.min(lineEnd(text, k), k + 160);
+  return PATTERN_TOKEN_RE.test(text.slice(ls, le));
 }
 
 // ---- The numbers around a runtime finding (issue #17, Deliver 4) ----

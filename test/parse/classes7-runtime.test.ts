@@ -129,3 +129,21 @@ describe('kubectl describe quoted whole as shell comments', () => {
     expect(said(text)).toEqual(want);
   });
 });
+
+describe("a matcher's source reports no kill", () => {
+  it.each<[string, string, Said[]]>([
+    [
+      'negative: a regular expression for the kernel line',
+      'pattern = re.compile(r"Memory cgroup out of memory: Killed process (\\d+) \\((\\S+)\\)")',
+      [],
+    ],
+    ['negative: an alternation with a lookahead', 'OOM_RE = /(?:Out of memory|Memory cgroup out of memory)(?=:)/', []],
+    [
+      'the kernel line itself',
+      'Memory cgroup out of memory: Killed process 31 (gunicorn) total-vm:400000kB, anon-rss:262144kB, file-rss:0kB',
+      [oom({ used: '256Mi', process: 'gunicorn' })],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(said(text)).toEqual(want);
+  });
+});
