@@ -595,6 +595,21 @@ function storageLimitNumbers(text: string): Partial<RuntimeFacts> {
   return {};
 }
 
+/**
+ * An OOM kill's message in a writer's or a tool's words, on the kill's line or the next: `Container
+ * payment-service-app exceeded memory limit (512Mi) and was terminated`, `container api exceeded its memory
+ * limit of 1Gi`. Memory only: `Container x exceeded its local ephemeral storage limit` is an eviction's.
+ */
+function overLimitAt(text: string, k: number): { container?: string; limit?: string } {
+  const ls = lineStart(text, k);
+  const le = lineEnd(text, k);
+  const w = text.slice(Math.max(ls, k - 400), Math.min(lineEnd(text, le + 1), k + 600));
+  const m = new RegExp(
+    `\\b[Cc]ontainer "?([a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?)"? (?:has )?(?:exceeded|exceeds|hit|reached) (?:its |the )?memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
+  ).exec(w);
+  return m ? { container: m[1]!, limit: m[2]! } : {};
+}
+
 /** Adds the numbers the paste holds to the OOM and eviction findings (others keep `{reason}`). */
 function withNumbers(text: string, matches: RuntimeMatch[]): void {
   const relevant = matches.filter(
@@ -611,7 +626,8 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     const f: RuntimeFacts = { reason: m.facts.reason };
     const evicted = m.facts.reason === 'Evicted';
     const ev = evicted ? eviction : {};
-    const container = ev.container ?? containerAt(lines, m.start);
+    const said = evicted ? {} : overLimitAt(text, m.start);
+    const container = ev.container ?? containerAt(lines, m.start) ?? said.container;
     if (container) f.container = container;
     if (ev.resource) f.resource = ev.resource;
     const mine = container ? memory.find((c) => c.name === container) : undefined;
@@ -619,6 +635,7 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     const limit =
       ev.limit ??
       (ev.resource && ev.resource !== 'memory' ? undefined : own?.limit) ??
+      (said.container === undefined || said.container === container ? said.limit : undefined) ??
       (evicted ? undefined : kernel.limit);
     if (limit) f.limit = limit;
     const request = ev.request ?? (!ev.resource || ev.resource === 'memory' ? own?.request : undefined);

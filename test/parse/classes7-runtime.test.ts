@@ -147,3 +147,30 @@ describe("a matcher's source reports no kill", () => {
     expect(said(text)).toEqual(want);
   });
 });
+
+describe("an OOM kill's message in a tool's words: the container and its memory limit", () => {
+  it.each<[string, string, Said[]]>([
+    [
+      'exceeded memory limit (Q)',
+      '{"reason": "OOMKilled", "message": "Container worker exceeded memory limit (1Gi) and was terminated"}',
+      [oom({ container: 'worker', limit: '1Gi' })],
+    ],
+    [
+      'exceeded its memory limit of Q',
+      'Warning  OOMKilled  pod/api-7d9  container api exceeded its memory limit of 768Mi',
+      [oom({ container: 'api', limit: '768Mi' }, { resource: 'pods', name: 'api-7d9' })],
+    ],
+    [
+      'negative: a CPU limit is not the memory limit',
+      'Warning  OOMKilled  pod/api-7d9  container api exceeded its cpu limit (2)',
+      [oom({}, { resource: 'pods', name: 'api-7d9' })],
+    ],
+    [
+      "negative: the words on another container's line further down",
+      'Reason: OOMKilled\nlogs:\n  ok\n  ok\nnote: container cache exceeded memory limit (2Gi) last week',
+      [oom()],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(said(text)).toEqual(want);
+  });
+});
