@@ -239,8 +239,21 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   on('cpu throttling', (k) => runtime(text, k, 'CPUThrottling'));
   scanMany(lower, table, out);
   out.sort((a, b) => a.start - b.start);
+  // A matcher's source (`re.compile(r"(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…")`) spells
+  // the words without any kill having happened.
+  for (let n = out.length - 1; n >= 0; n--) if (inPattern(text, out[n]!.start)) out.splice(n, 1);
   withNumbers(text, out);
   return out;
+}
+
+/** Tokens of a regular expression's source, which no kubelet, kernel or kubectl line prints. */
+const PATTERN_TOKEN_RE = /\(\?(?:[:=!]|<[=!])|\\[sdwSDW][+*?{]|\[\^|\.[*+]\??[\\([]/;
+
+/** Is the word at `k` inside a regular expression's source (on its line, within 160 characters)? */
+function inPattern(text: string, k: number): boolean {
+  const ls = Math.max(lineStart(text, k), k - 160);
+  const le = Math.min(lineEnd(text, k), k + 160);
+  return PATTERN_TOKEN_RE.test(text.slice(ls, le));
 }
 
 // ---- The numbers around a runtime finding (issue #17, Deliver 4) ----
@@ -291,6 +304,22 @@ function linesOf(text: string): Line[] {
     at += t.length + 1;
   }
   return out;
+}
+
+/**
+ * A paste quoted whole as shell or code comments (every line `# …` or `// …`: a runbook's `# Limits:` ⏎
+ * `#   memory: 256Mi`) with its markers blanked, so that its blocks read at their own indentation; offsets
+ * are kept. A paste where only some lines are comments keeps them: a commented-out `# limits:` is not set.
+ */
+function uncommented(text: string): string {
+  for (const marker of ['#', '//']) {
+    const lines = text.split('\n');
+    if (lines.every((l) => l.trim() === '' || l.trimStart().startsWith(marker)))
+      return lines
+        .map((l) => l.replace(marker === '#' ? /^(\s*)#+/ : /^(\s*)\/{2,}/, (m) => ' '.repeat(m.length)))
+        .join('\n');
+  }
+  return text;
 }
 
 function lineIndexAt(lines: readonly Line[], k: number): number {
@@ -369,6 +398,7 @@ function containerMemory(lines: readonly Line[]): ContainerMemory[] {
 function containerAt(lines: readonly Line[], k: number): string | undefined {
   const i = lineIndexAt(lines, k);
   let indent = lines[i]!.indent;
+  let top = i;
   // Walk up the parents (each line with less indentation than the last): a list item (`- `) or a describe
   // container header (`  app:`) ends the walk.
   for (let j = i; j >= 0 && j > i - 200; j--) {
@@ -398,8 +428,50 @@ function containerAt(lines: readonly Line[], k: number): string | undefined {
       const h = HEADER_RE.exec(l.text);
       if (h && !NOT_A_CONTAINER.has(h[1]!)) return h[1];
       if (/^(Containers|Init Containers):\s*$/.test(l.text.trim())) return undefined;
+      // A map that opens on a key's line (`"containerStatuses": []any{map[string]any{` in Go, `[{` in JSON):
+      // its own keys may name the container. A pod's top level (indent 0) names no container.
+      if (l.indent > 0 && /[{:]\s*$/.test(l.text)) {
+        const n = nameAmong(lines, j + 1, l.indent, 1);
+        if (n !== undefined) return n;
+      }
     }
     if (indent === 0) return undefined;
+    top = j;
+  }
+  // The paste starts inside the status item (cut above its `{` or `- `): the item's keys are the lines at the
+  // outermost level shown, before and after the reason (`"lastState": {…},` then `"name": "kubeshark-worker",`).
+  if (i < 200) {
+    const level = lines[top]!.indent;
+    const after = nameAmong(lines, top, level - 1, 1, level);
+    if (after !== undefined) return after;
+    return nameAmong(lines, top - 1, level - 1, -1, level);
+  }
+  return undefined;
+}
+
+/** `"name": "api", "ready": true, …` (a JSON or Go map's keys on one line). */
+const NAME_FIRST_RE = /^\s*"name":\s*"([a-z0-9][a-z0-9.-]{0,62})"\s*,/;
+
+/**
+ * The `name:` among the keys of one map: from line `from`, stepping by `step`, the lines deeper than `parent`
+ * at the map's own level (`level`, else the first such line's), until a line at `parent` or shallower.
+ */
+function nameAmong(
+  lines: readonly Line[],
+  from: number,
+  parent: number,
+  step: 1 | -1,
+  level?: number,
+): string | undefined {
+  let own = level;
+  for (let n = from, seen = 0; n >= 0 && n < lines.length && seen < 80; n += step, seen++) {
+    const x = lines[n]!;
+    if (x.text.trim() === '') continue;
+    if (x.indent <= parent) return undefined;
+    own ??= x.indent;
+    if (x.indent !== own || /^\s*- /.test(x.text)) continue;
+    const m = NAME_RE.exec(x.text) ?? NAME_FIRST_RE.exec(x.text);
+    if (m) return m[1];
   }
   return undefined;
 }
@@ -435,15 +507,27 @@ function canonical(q: string): string {
   return v ? v.toString() : q;
 }
 
+/**
+ * A paste's lines joined into one: a terminal or a log viewer wraps the kernel's and the kubelet's one-line
+ * messages (`Killed process N (x)` ⏎ `total-vm:…kB, anon-rss:…kB`), and a paste quoted as shell or code comments
+ * repeats its `#` / `//` / `>` marker on every wrapped line. The number readers below read this form.
+ */
+function unwrapped(text: string): string {
+  return text.replace(/[ \t]*\n[ \t]*(?:(?:#{1,4}|\/{2,3}|>{1,3})(?=[ \t]|$)[ \t]*)?/g, ' ');
+}
+
 /** The kernel's words: the killed process, its anon-rss, and the cgroup's `memory: usage NkB, limit NkB`. */
 function kernelNumbers(text: string): { process?: string; used?: string; limit?: string } {
   const out: { process?: string; used?: string; limit?: string } = {};
-  // mm/oom_kill.c: `Killed process N (name) total-vm:…kB, anon-rss:…kB, …` (`, UID N,` before total-vm on
-  // some 3.x/4.x kernels), and before 5.0 first `… out of memory: Kill process N (name) score S or sacrifice child`.
+  const flat = unwrapped(text);
+  // mm/oom_kill.c __oom_kill_process: `%s: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, …` (one
+  // line; `, UID N,` before total-vm on some 3.x/4.x kernels). A paste may drop the pid (`Killed process (java)`)
+  // or retype it as `Kill process N (x) total-vm:…`; before 5.0 the victim's line came after `… out of memory:
+  // Kill process %d (%s) score %u or sacrifice child` (the selected task; the killed one may be its child).
+  const rss = '(?:,? total-vm:\\d{1,20}kB,\\s{0,40}anon-rss:(\\d{1,20})kB)?';
   const killed =
-    /Killed process \d{1,10} \(([^)\n]{1,64})\)(?:,? UID \d{1,10})?(?:,? total-vm:\d{1,20}kB, anon-rss:(\d{1,20})kB)?/.exec(
-      text,
-    ) ?? /Kill process \d{1,10} \(([^)\n]{1,64})\) score \d/.exec(text);
+    new RegExp(`Killed process (?:\\d{1,10} )?\\(([^)\\n]{1,64})\\)(?:,? UID \\d{1,10})?${rss}`).exec(flat) ??
+    new RegExp(`Kill process \\d{1,10} \\(([^)\\n]{1,64})\\)(?= score \\d|,? total-vm:)${rss}`).exec(flat);
   if (killed) {
     out.process = killed[1]!;
     if (killed[2]) out.used = canonical(`${killed[2]}Ki`);
@@ -453,7 +537,7 @@ function kernelNumbers(text: string): { process?: string; used?: string; limit?:
       /oom_reaper: reaped process \d{1,10} \(([^)\n]{1,64})\)/.exec(text);
     if (task) out.process = task[1]!;
   }
-  const cg = /memory: usage (\d{1,20})kB, limit (\d{1,20})kB/.exec(text);
+  const cg = /memory: usage (\d{1,20})kB, limit (\d{1,20})kB/.exec(flat);
   if (cg) {
     out.used = canonical(`${cg[1]}Ki`);
     out.limit = canonical(`${cg[2]}Ki`);
@@ -472,16 +556,19 @@ export function evictionNumbers(text: string): Partial<RuntimeFacts> {
   const out: Partial<RuntimeFacts> = {};
   const at = text.search(/The node was low on resource: /i);
   if (at < 0) return storageLimitNumbers(text);
-  const w = text.slice(at, Math.min(text.length, at + 1200));
+  // A wrapped message reads as one line (`… Container app was using` ⏎ `#  1250Mi, which exceeds …`).
+  const w = unwrapped(text.slice(at, Math.min(text.length, at + 1200)));
   // The resource may close a quoted string (`podMessage: "The node was low on resource: memory."`) or be
   // spaced out by a terminal's alignment (`low on resource:   ephemeral-storage.`).
   const low = /^The node was low on resource:\s+([a-z][a-z0-9./-]{0,60}?)\.?(?=[\s"'`,;)\]]|$)/i.exec(w);
   if (low) out.resource = low[1]!;
+  // The container may be a writer's placeholder (`Container <container名> was using …`, `Container <name>`):
+  // the numbers still hold, the name is kept only when it is one (a DNS label).
   const c = new RegExp(
-    `Container ([a-z0-9][a-z0-9.-]{0,62}) was using ${NUM},\\s*(?:request is ${NUM},\\s*has larger consumption of|which exceeds its request of ${NUM})`,
+    `Container (\\S{1,80}?) was using ${NUM},\\s*(?:request is ${NUM},\\s*has larger consumption of|which exceeds its request of ${NUM})`,
   ).exec(w);
   if (c) {
-    out.container = c[1]!;
+    if (/^[a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?$/.test(c[1]!)) out.container = c[1]!;
     out.used = c[2]!;
     out.request = c[3] ?? c[4]!;
   }
@@ -508,13 +595,28 @@ function storageLimitNumbers(text: string): Partial<RuntimeFacts> {
   return {};
 }
 
+/**
+ * An OOM kill's message in a writer's or a tool's words, on the kill's line or the next: `Container
+ * payment-service-app exceeded memory limit (512Mi) and was terminated`, `container api exceeded its memory
+ * limit of 1Gi`. Memory only: `Container x exceeded its local ephemeral storage limit` is an eviction's.
+ */
+function overLimitAt(text: string, k: number): { container?: string; limit?: string } {
+  const ls = lineStart(text, k);
+  const le = lineEnd(text, k);
+  const w = text.slice(Math.max(ls, k - 400), Math.min(lineEnd(text, le + 1), k + 600));
+  const m = new RegExp(
+    `\\b[Cc]ontainer "?([a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?)"? (?:has )?(?:exceeded|exceeds|hit|reached) (?:its |the )?memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
+  ).exec(w);
+  return m ? { container: m[1]!, limit: m[2]! } : {};
+}
+
 /** Adds the numbers the paste holds to the OOM and eviction findings (others keep `{reason}`). */
 function withNumbers(text: string, matches: RuntimeMatch[]): void {
   const relevant = matches.filter(
     (m) => m.facts.reason === 'OOMKilled' || m.facts.reason === 'ExitCode137' || m.facts.reason === 'Evicted',
   );
   if (relevant.length === 0) return;
-  const lines = linesOf(text);
+  const lines = linesOf(uncommented(text));
   const memory = containerMemory(lines);
   const kernel = kernelNumbers(text);
   const cap = appCapIn(text);
@@ -524,7 +626,8 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     const f: RuntimeFacts = { reason: m.facts.reason };
     const evicted = m.facts.reason === 'Evicted';
     const ev = evicted ? eviction : {};
-    const container = ev.container ?? containerAt(lines, m.start);
+    const said = evicted ? {} : overLimitAt(text, m.start);
+    const container = ev.container ?? containerAt(lines, m.start) ?? said.container;
     if (container) f.container = container;
     if (ev.resource) f.resource = ev.resource;
     const mine = container ? memory.find((c) => c.name === container) : undefined;
@@ -532,6 +635,7 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     const limit =
       ev.limit ??
       (ev.resource && ev.resource !== 'memory' ? undefined : own?.limit) ??
+      (said.container === undefined || said.container === container ? said.limit : undefined) ??
       (evicted ? undefined : kernel.limit);
     if (limit) f.limit = limit;
     const request = ev.request ?? (!ev.resource || ev.resource === 'memory' ? own?.request : undefined);
