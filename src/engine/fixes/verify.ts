@@ -23,6 +23,7 @@ import { podPriority } from '../priority.ts';
 import { ownerOf } from './owners.ts';
 import { daemonWanted } from './quota.ts';
 import { rankPlans } from './rank.ts';
+import { judgedState } from './settle.ts';
 import type { Plan, VerifiedFix } from './types.ts';
 
 export interface VerifyOptions {
@@ -266,6 +267,9 @@ export function verifyPlans(
   const planOf = new Map<Plan, VerifiedFix>();
   const seen = new Set<string>();
   let tries = 0;
+  // Every plan is tried from the settled state (settle.ts): what the scheduler would already have done is
+  // no part of any fix. When the settle moved the subject's own pods, the state as it is instead.
+  const from = judgedState(base, subject, opts);
   const resync = resyncOf(
     subject.kind === 'workload' ? subject.ref.namespace : subject.namespace,
     subject.kind === 'workload' ? subject.ref : undefined,
@@ -276,10 +280,10 @@ export function verifyPlans(
     if (seen.has(key) || tries >= MAX_TRIES) return null;
     seen.add(key);
     tries++;
-    const t = tryPlan(base, subject, plan, opts, resync);
+    const t = tryPlan(from, subject, plan, opts, resync);
     vopts.trace?.(t.fix);
     if (t.fix.verified) {
-      const pays = whoPays(base, t.conv, subject);
+      const pays = whoPays(from, t.conv, subject);
       const fix = pays ? { ...t.fix, sideEffects: [pays, ...t.fix.sideEffects] } : t.fix;
       planOf.set(plan, fix);
       (pays ? paid : gentle).push(fix);
