@@ -3,6 +3,12 @@
  * the controllers run to a fixpoint (engine/converge.ts), the incident's subject reaches its goal
  * (engine/diagnose/goal.ts) and no other workload is left with a refused or Pending pod it did not have.
  * A plan that does not end the incident gets its follow-ups tried as combinations (its changes first).
+ *
+ * Fixes are judged against the settled state (settle.ts, docs/kubernetes-semantics.md §9.1): the state
+ * with every Pending pod our model says fits bound, as kube-scheduler would have done before any fix.
+ * Every plan is tried on a fork of it, and the goal, new failures, evictions and who pays are measured
+ * against it — a pod the settle bound or preempted is no side effect of any fix. When the settle moved
+ * the subject's own pods, the plans are tried on the state as it is instead.
  */
 import type { Workload } from '../../k8s/objects.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';

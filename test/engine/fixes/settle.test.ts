@@ -136,6 +136,54 @@ describe('the settle: the Pending pods our model says fit are bound once, before
   });
 });
 
+describe('a Pending pod that fits nowhere, retried by each capacity-freeing try', () => {
+  /** The cluster with a 64-CPU bare pod (no node allocates that much) and one held off n1 by its selector. */
+  function withStuck(): Snapshot {
+    const s = build();
+    s.put(pod('huge', { namespace: NS, cpu: '64', memory: '1Gi' }) as KObject);
+    s.put(
+      pod('pinned', {
+        namespace: NS,
+        cpu: '3900m',
+        memory: '1Gi',
+        nodeSelector: { 'kubernetes.io/hostname': 'general-a-1' },
+      }) as KObject,
+    );
+    reconcileQuotaStatus(s, NOW);
+    nodeInfoIndex(s);
+    return s;
+  }
+
+  it('retried on each try: the same messages and placements as a scan with nothing shared or cached', () => {
+    const s = withStuck();
+    const settled = settledState(s, { now: NOW });
+    const stuck = settled
+      .conv!.events.filter((e) => e.type === 'FailedScheduling')
+      .map((e) => e.pod)
+      .sort();
+    expect(stuck).toEqual(['team-big/huge', 'team-big/pinned']);
+    const fresh = withStuck();
+    const refSettle = converge(fresh, [], {
+      now: NOW,
+      scheduleAllPending: true,
+      shareBase: false,
+      scheduleCache: false,
+    });
+    for (const c of [scale('svc-0', 399), scale('svc-39', 30), scale('svc-0', 200)]) {
+      const got = converge(settled.state, [c], { now: NOW });
+      const ref = converge(refSettle.state, [c], { now: NOW, shareBase: false, scheduleCache: false });
+      expect(summary(got), JSON.stringify(c)).toBe(summary(ref));
+      // It means something: the stuck pods were tried again (a FailedScheduling of each, with its message).
+      expect(
+        got.events
+          .filter((e) => e.type === 'FailedScheduling')
+          .map((e) => e.pod)
+          .sort(),
+      ).toEqual(stuck);
+    }
+  });
+});
+
 describe('a diagnose on the settled state', () => {
   it('the quota-full paste: scale-downs that stop running pods (the Pending ones would run), no settle pod in any fix', () => {
     const s = build();
