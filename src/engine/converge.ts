@@ -47,6 +47,11 @@ export interface ConvergeOptions extends ControllerOptions {
    * what our model says kube-scheduler would already have bound is bound (engine/fixes/settle.ts).
    */
   scheduleAllPending?: boolean;
+  /**
+   * Compute each affected workload's outcome (`workloads`, and the RolloutStalled events; default true).
+   * A settle reads only what was bound and deleted: it skips them.
+   */
+  outcomes?: boolean;
 }
 
 export interface WorkloadOutcome {
@@ -426,6 +431,7 @@ export function converge(input: Snapshot, changes: readonly Change[], opts: Conv
     }
   }
   const workloads: WorkloadOutcome[] = [];
+  if (opts.outcomes === false) affected.clear();
   for (const r of [...affected.values()].sort((a, b) => (refKey(a) < refKey(b) ? -1 : 1))) {
     const w = outcomeOf(ctx, r);
     if (w) workloads.push(w);

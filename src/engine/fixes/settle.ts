@@ -74,7 +74,7 @@ export function settledState(base: Snapshot, opts: SimOptions): Settled {
 }
 
 function settle(base: Snapshot, opts: SimOptions): Settled {
-  const conv = converge(base, [], { ...opts, scheduleAllPending: true });
+  const conv = converge(base, [], { ...opts, scheduleAllPending: true, outcomes: false });
   const touched = new Set<string>();
   for (const e of conv.events) {
     if (e.type === 'Scheduled' || e.type === 'Preempted' || e.type === 'Killing') touched.add(e.pod);
