@@ -58,12 +58,14 @@ for (let i = 0; i < runs; i++) {
     await session.post('Profiler.start');
   }
   tried = 0;
+  const cpu0 = process.cpuUsage();
   const t = performance.now();
   const out = diagnose({ text: refusal, state: full, namespace: g.bigNamespace });
   const ms = performance.now() - t;
+  const cpu = process.cpuUsage(cpu0);
   const fixes = out.json.findings.flatMap((f) => f.fixes ?? []);
   process.stdout.write(
-    `run ${i + 1}: ${r1(ms)} ms, ${tried} tries, ${fixes.filter((f) => f.verified).length} verified${show ? `\n${fixes.map((f) => `  ${f.verified ? '✓' : '✗'} ${f.change} — ${f.outcome} [${(f.sideEffects ?? []).join('; ')}]`).join('\n')}` : ''}\n`,
+    `run ${i + 1}: ${r1(ms)} ms (cpu ${r1((cpu.user + cpu.system) / 1000)} ms), ${tried} tries, ${fixes.filter((f) => f.verified).length} verified${show ? `\n${fixes.map((f) => `  ${f.verified ? '✓' : '✗'} ${f.change} — ${f.outcome} [${(f.sideEffects ?? []).join('; ')}]`).join('\n')}` : ''}\n`,
   );
 }
 if (session && warmProfile) {
