@@ -24,7 +24,7 @@ import { findNewReplicaSet, replicaSetsOf, syncDeployment } from './controllers/
 import { daemonWanted, syncDaemonSet } from './controllers/daemon_set.ts';
 import { syncJob, wantedActive } from './controllers/job.ts';
 import { syncReplicaSet } from './controllers/replica_set.ts';
-import { runScheduler } from './controllers/scheduler.ts';
+import { queueAllPending, runScheduler } from './controllers/scheduler.ts';
 import { isCurrentRevision, syncStatefulSet } from './controllers/stateful_set.ts';
 import { nodeInfoIndex } from './scheduler/node-info.ts';
 import { podTemplateHash } from './workloads.ts';
@@ -40,6 +40,18 @@ export interface ConvergeOptions extends ControllerOptions {
    * list queues every object), and `objects` are synced with their unbound pods queued for the scheduler.
    */
   resync?: { namespaces: readonly string[]; objects?: readonly ObjectRef[] };
+  /**
+   * Every unbound active pod of the state is queued for the scheduler at the start, as on a scheduler's
+   * start (its informer's initial list queues every unbound pod: pkg/scheduler/eventhandlers.go
+   * addPodToSchedulingQueue for each pod of the first list). With no change, this settles the state:
+   * what our model says kube-scheduler would already have bound is bound (engine/fixes/settle.ts).
+   */
+  scheduleAllPending?: boolean;
+  /**
+   * Compute each affected workload's outcome (`workloads`, and the RolloutStalled events; default true).
+   * A settle reads only what was bound and deleted: it skips them.
+   */
+  outcomes?: boolean;
 }
 
 export interface WorkloadOutcome {
@@ -362,6 +374,7 @@ export function converge(input: Snapshot, changes: readonly Change[], opts: Conv
     }
   }
   if (nodesChanged || evicted.length) ctx.capacityChanged = true;
+  if (opts.scheduleAllPending) queueAllPending(ctx);
   // The pods of touched workloads that wait now: tried at once.
   for (const t of touched) {
     if (!WORKLOAD_KINDS.includes(t.kind)) continue;
@@ -418,6 +431,7 @@ export function converge(input: Snapshot, changes: readonly Change[], opts: Conv
     }
   }
   const workloads: WorkloadOutcome[] = [];
+  if (opts.outcomes === false) affected.clear();
   for (const r of [...affected.values()].sort((a, b) => (refKey(a) < refKey(b) ? -1 : 1))) {
     const w = outcomeOf(ctx, r);
     if (w) workloads.push(w);

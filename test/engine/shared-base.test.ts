@@ -17,8 +17,9 @@ import type { Change } from '../../src/engine/changes/types.ts';
 import { converge, type Convergence } from '../../src/engine/converge.ts';
 import { reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
 import { freeResources, nodeInfoIndex } from '../../src/engine/scheduler/node-info.ts';
+import { ScheduleCache, schedulePod } from '../../src/engine/scheduler/schedule.ts';
 import { type KObject, Snapshot } from '../../src/k8s/snapshot.ts';
-import { deployment, pod, priorityClass } from '../support/builders.ts';
+import { deployment, node, pod, priorityClass } from '../support/builders.ts';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 
@@ -214,5 +215,114 @@ describe('a diagnose with verified fixes: byte-identical on a shared base and on
     // It means something: the quota-full case has verified fixes (scale-downs), each converged.
     const fixes = JSON.parse(refFull).findings.flatMap((f: { fixes?: { verified: boolean }[] }) => f.fixes ?? []);
     expect(fixes.filter((f: { verified: boolean }) => f.verified).length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * What the sharing rests on: an index forked from the anchor records every node it writes (its lineage's
+ * `touched`, copied into its own forks), and a scheduler never takes the anchor's verdict for such a
+ * node. A record that misses a write — a node filled or freed by the fork, or by the fork it was forked
+ * from (the settled state, engine/fixes/settle.ts, is such a parent of every fix's try) — would place the
+ * pod by stale verdicts. Each case: the anchor's shared row for the pod's shape is filled first (a fork
+ * schedules the shape on every node), then the shape is scheduled on the case's fork, and the answer is
+ * the exact node, equal to a scheduler with no cache on a state built afresh from the same objects.
+ */
+describe('nodes a fork wrote are judged afresh, never by the anchor’s shared verdicts', () => {
+  const SHAPE = { cpu: '3', memory: '1Gi' };
+  const filler = (n: string, cpu: string) =>
+    ({ ...pod(`fill-${n}-${cpu}`, { namespace: 'ns', cpu, memory: '64Mi', node: n }) }) as KObject;
+  /** n1..n4 of 4 CPU; `filled` carry a 2-CPU pod (the 3-CPU shape does not fit there). */
+  function anchorWith(filled: string[]): Snapshot {
+    const s = new Snapshot();
+    for (const n of ['n1', 'n2', 'n3', 'n4']) s.put(node(n, { cpu: '4', memory: '8Gi' }) as KObject);
+    for (const n of filled) s.put(filler(n, '2'));
+    nodeInfoIndex(s);
+    return s;
+  }
+  const shape = () => ({ ...pod('shape', { namespace: 'ns', ...SHAPE }) });
+  const schedule = (s: Snapshot, cache?: ScheduleCache) => {
+    const r = schedulePod(s, shape(), cache ? { cache, statusesOnlyWhenUnscheduled: true } : {});
+    return { scheduled: r.scheduled, node: r.node, message: r.message };
+  };
+  /** The same objects in a snapshot of their own: no anchor, no shared row, no cache. */
+  const afresh = (s: Snapshot) => {
+    const c = new Snapshot();
+    for (const kind of ['Node', 'Pod']) for (const o of s.list(kind)) c.put(o);
+    return schedule(c);
+  };
+  const fill = (s: Snapshot, nodes: string[]) => {
+    for (const n of nodes) s.put(filler(n, '2'));
+    return s;
+  };
+  const free = (s: Snapshot, nodes: string[]) => {
+    for (const n of nodes) s.remove('Pod', 'ns', `fill-${n}-2`);
+    return s;
+  };
+
+  it.each<[string, string[], (a: Snapshot) => Snapshot, string | null]>([
+    ['a fork fills n1..n3 (the anchor: every node fits): n4', [], (a) => fill(a.fork(), ['n1', 'n2', 'n3']), 'n4'],
+    [
+      'a fork of that fork, which writes nothing itself: its parent’s writes count (n4)',
+      [],
+      (a) => fill(a.fork(), ['n1', 'n2', 'n3']).fork(),
+      'n4',
+    ],
+    [
+      'three generations, each filling one node: n4',
+      [],
+      (a) => fill(fill(fill(a.fork(), ['n1']).fork(), ['n2']).fork(), ['n3']).fork(),
+      'n4',
+    ],
+    [
+      'the anchor fits only n4; a fork frees n1 and fills n4: n1',
+      ['n1', 'n2', 'n3'],
+      (a) => fill(free(a.fork(), ['n1']), ['n4']),
+      'n1',
+    ],
+    [
+      'the same split over a fork and its fork: n1',
+      ['n1', 'n2', 'n3'],
+      (a) => fill(free(a.fork(), ['n1']).fork(), ['n4']),
+      'n1',
+    ],
+    ['the anchor fits nowhere; a fork frees n3: n3', ['n1', 'n2', 'n3', 'n4'], (a) => free(a.fork(), ['n3']), 'n3'],
+    [
+      'the anchor fits nowhere; a fork of a fork frees n3: n3',
+      ['n1', 'n2', 'n3', 'n4'],
+      (a) => free(a.fork(), ['n3']).fork(),
+      'n3',
+    ],
+    [
+      'the anchor fits nowhere; a fork cordons n2: nowhere, n2 with its own reason in the message',
+      ['n1', 'n2', 'n3', 'n4'],
+      (a) => {
+        const f = a.fork();
+        f.put(node('n2', { cpu: '4', memory: '8Gi', unschedulable: true }) as KObject);
+        return f.fork();
+      },
+      null,
+    ],
+    [
+      'the anchor fits nowhere; a fork frees n3 and cordons it: nowhere',
+      ['n1', 'n2', 'n3', 'n4'],
+      (a) => {
+        const f = free(a.fork(), ['n3']);
+        f.put(node('n3', { cpu: '4', memory: '8Gi', unschedulable: true }) as KObject);
+        return f;
+      },
+      null,
+    ],
+    ['a fork fills n1..n4: nowhere', [], (a) => fill(a.fork(), ['n1', 'n2', 'n3', 'n4']), null],
+  ])('%s', (_what, filled, make, want) => {
+    const a = anchorWith(filled);
+    // Fill the anchor's shared row for the shape: every node's verdict on the anchor is known after this.
+    schedule(a.fork(), new ScheduleCache());
+    const f = make(a);
+    const got = schedule(f, new ScheduleCache());
+    expect(got.node).toBe(want);
+    expect(got).toEqual(afresh(f));
+    if (want === null) expect(got.message).toMatch(/^0\/4 nodes are available: /);
+    // A second attempt on the same fork (its shared row now read, not filled) says the same.
+    expect(schedule(f, new ScheduleCache())).toEqual(got);
   });
 });

@@ -47,14 +47,18 @@ export function runningStatus(pod: Pod): Pod['status'] {
   };
 }
 
+/** Queues every unbound active pod of the state (once per convergence), as a scheduler's start does. */
+export function queueAllPending(ctx: ControllerContext): void {
+  if (ctx.pendingScanned) return;
+  ctx.pendingScanned = true;
+  for (const k of allPending(ctx)) ctx.schedQueue.add(k);
+}
+
 /** One scheduling round over the queue. Returns whether anything was bound or preempted. */
 export function runScheduler(ctx: ControllerContext): boolean {
   if (ctx.capacityChanged) {
     ctx.capacityChanged = false;
-    if (!ctx.pendingScanned) {
-      ctx.pendingScanned = true;
-      for (const k of allPending(ctx)) ctx.schedQueue.add(k);
-    }
+    queueAllPending(ctx);
     for (const k of ctx.pendingMessage.keys()) ctx.schedQueue.add(k);
   }
   if (ctx.schedQueue.size === 0) return false;

@@ -45,15 +45,62 @@ export interface Holder {
 }
 
 /**
+ * A pod predicate that may say what it decides on (`key`): quotaCounts' (its quota's hard names and
+ * scopes). With a key, or without a predicate, quotaHolders keeps its answer with the namespace's stores.
+ */
+export type PodFilter = ((pod: Pod) => boolean) & { key?: string };
+
+/** Whether a namespace has a pod being deleted (what `now` decides of its quota usage: isQuotaActive). */
+export function nsTerminating(state: Snapshot, ns: string): boolean {
+  return state.memoNs('Pod', ns, 'fixes.terminating', hasTerminating);
+}
+
+function hasTerminating(pods: IterableIterator<Pod>): boolean {
+  for (const p of pods) if (p.metadata.deletionTimestamp) return true;
+  return false;
+}
+
+/**
  * Who holds a quota resource in a namespace: pods grouped by owner, largest first. `counts` keeps only
- * the pods a quota counts (its scopes); without it every pod of the namespace is read.
+ * the pods a quota counts (its scopes); without it every pod of the namespace is read. Kept with the
+ * namespace's Pod, ReplicaSet and Deployment stores (Snapshot.memoNs: the forks of a state that did not
+ * write them share it) when `counts` says what it decides on; `now` is part of the key only when a pod
+ * of the namespace is being deleted (the one thing it decides).
  */
 export function quotaHolders(
   state: Snapshot,
   ns: string,
   resource: string,
   now?: number,
-  counts?: (pod: Pod) => boolean,
+  counts?: PodFilter,
+): Holder[] {
+  if (counts && counts.key === undefined) return computeHolders(state, ns, resource, now, counts);
+  const at = now !== undefined && nsTerminating(state, ns) ? String(now) : '';
+  const key = `fixes.quota-holders\u0000${resource}\u0000${at}\u0000${counts?.key ?? '*'}`;
+  // ownerOf reads the namespace's ReplicaSets (and Deployments): one token per store of each (a store
+  // this state may still write gives a new token each call, so nothing is kept for it).
+  const rs = state.memoNs('ReplicaSet', ns, 'fixes.store-token', () => ({}));
+  const deploy = state.memoNs('Deployment', ns, 'fixes.store-token', () => ({}));
+  const byRs = state.memoNs('Pod', ns, key, () => new WeakMap<object, WeakMap<object, Holder[]>>());
+  let byDeploy = byRs.get(rs);
+  if (!byDeploy) {
+    byDeploy = new WeakMap();
+    byRs.set(rs, byDeploy);
+  }
+  let out = byDeploy.get(deploy);
+  if (!out) {
+    out = computeHolders(state, ns, resource, now, counts);
+    byDeploy.set(deploy, out);
+  }
+  return out.map((h) => ({ ...h }));
+}
+
+function computeHolders(
+  state: Snapshot,
+  ns: string,
+  resource: string,
+  now: number | undefined,
+  counts: ((pod: Pod) => boolean) | undefined,
 ): Holder[] {
   const groups = new Map<string, Holder>();
   for (const pod of state.iterate('Pod', ns)) {

@@ -16,20 +16,28 @@ import type { Change } from '../changes/types.ts';
 import { subjectWords } from '../diagnose/goal.ts';
 import { podPriority } from '../priority.ts';
 import { resourceChanges, templateMutable } from './changes.ts';
-import { ownerOf, quotaHolders, refOf, scalable, type Holder } from './owners.ts';
+import { ownerOf, quotaHolders, refOf, scalable, type Holder, type PodFilter } from './owners.ts';
 import { biggestContainer, keepLimitRatio, setContainerValue } from './pod-edit.ts';
+import { judgedState, memoOnContent, optionsKey } from './settle.ts';
 import type { FixContext, Plan } from './types.ts';
 
 type Exceeded = Extract<QuotaFailure, { type: 'exceeded' }>;
 
 /** Which pods a quota counts (its scopes: BestEffort, PriorityClass, …). */
-export function quotaCounts(state: Snapshot, ns: string, quota: string): ((p: Pod) => boolean) | undefined {
+export function quotaCounts(state: Snapshot, ns: string, quota: string): PodFilter | undefined {
   const q = state.get('ResourceQuota', ns, quota) as ResourceQuota | undefined;
   if (!q) return undefined;
-  return (p) => {
+  const counts: PodFilter = (p) => {
     const ev = evaluatorFor({ ...p, kind: 'Pod' });
     return ev ? quotaMatches(ev, q, { ...p, kind: 'Pod' }) : false;
   };
+  // What quotaMatches reads of the quota: its hard names and its scopes (quotaHolders' memo key).
+  counts.key = JSON.stringify([
+    Object.keys(q.status?.hard ?? {}).sort(),
+    q.spec?.scopes ?? null,
+    q.spec?.scopeSelector ?? null,
+  ]);
+  return counts;
 }
 
 /** The node a DaemonSet pod is pinned to (the controller's `metadata.name` matchFields term), else where it runs. */
@@ -87,7 +95,36 @@ export function waitingElsewhere(
   ctx: FixContext,
   quota: string,
 ): { refs: string[]; pods: number; usage: Map<string, Quantity> } {
+  // Once per state content, namespace, quota, subject and options: plan generation and its follow-ups ask
+  // again for every plan they extend (callers only read the result).
+  const s = ctx.subject;
+  const key = JSON.stringify([
+    'fixes.waiting-elsewhere',
+    ctx.ns,
+    quota,
+    s.kind === 'workload' ? [s.ref.kind, s.ref.name] : null,
+    optionsKey(ctx.state, ctx.opts),
+  ]);
+  return memoOnContent(ctx.state, key, () => computeWaiting(ctx, quota));
+}
+
+function computeWaiting(
+  ctx: FixContext,
+  quota: string,
+): { refs: string[]; pods: number; usage: Map<string, Quantity> } {
   const refs: string[] = [];
+  // Live pods of the namespace by each owner they name (one pass, not one per workload).
+  const live = new Map<string, number>();
+  for (const p of ctx.state.iterate('Pod', ctx.ns)) {
+    if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
+    const seen = new Set<string>();
+    for (const o of p.metadata.ownerReferences ?? []) {
+      const k = `${o.kind}/${o.name}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      live.set(k, (live.get(k) ?? 0) + 1);
+    }
+  }
   let pods = 0;
   // What the waiting pods add to the quota once created, per resource (each as its own template asks).
   const usage = new Map<string, Quantity>();
@@ -108,11 +145,7 @@ export function waitingElsewhere(
           : { kind, name: w.metadata.name ?? '' };
       if (ctx.subject.kind === 'workload' && top.kind === ctx.subject.ref.kind && top.name === ctx.subject.ref.name)
         continue;
-      let have = 0;
-      for (const p of ctx.state.iterate('Pod', ctx.ns)) {
-        if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
-        if (p.metadata.ownerReferences?.some((o) => o.kind === kind && o.name === w.metadata.name)) have++;
-      }
+      const have = live.get(`${kind}/${w.metadata.name}`) ?? 0;
       if (have >= wanted) continue;
       const pod =
         kind === 'DaemonSet'
@@ -184,7 +217,9 @@ export function freeQuotaPlans(ctx: FixContext, failure: Exceeded, pods = 1): Pl
     .sub(failure.hard.get(primary)!);
   if (need.sign() <= 0) return [];
   const counts = quotaCounts(ctx.state, ctx.ns, failure.quota);
-  const holders = quotaHolders(ctx.state, ctx.ns, primary, ctx.opts.now, counts).filter(
+  // Holders as the settled state has them (settle.ts): a Pending replica the scheduler would bind runs.
+  const judged = judgedState(ctx.state, ctx.subject, ctx.opts);
+  const holders = quotaHolders(judged, ctx.ns, primary, ctx.opts.now, counts).filter(
     (h) => !isSubject(ctx, h) && scalable(h.kind),
   );
   // Every exceeded resource must be freed, not only the first: the pods to stop are the most any of them
@@ -195,7 +230,7 @@ export function freeQuotaPlans(ctx: FixContext, failure: Exceeded, pods = 1): Pl
       .add(failure.requested.get(r)!.times(pods))
       .add(waiting.usage.get(r) ?? Quantity.zero())
       .sub(failure.hard.get(r)!);
-    return n.sign() > 0 ? [{ need: n, holders: quotaHolders(ctx.state, ctx.ns, r, ctx.opts.now, counts) }] : [];
+    return n.sign() > 0 ? [{ need: n, holders: quotaHolders(judged, ctx.ns, r, ctx.opts.now, counts) }] : [];
   });
   const podsToFree = (h: Holder): number => {
     let k = Number((need.nanos + h.perPod.nanos - 1n) / h.perPod.nanos);

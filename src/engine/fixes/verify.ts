@@ -3,6 +3,12 @@
  * the controllers run to a fixpoint (engine/converge.ts), the incident's subject reaches its goal
  * (engine/diagnose/goal.ts) and no other workload is left with a refused or Pending pod it did not have.
  * A plan that does not end the incident gets its follow-ups tried as combinations (its changes first).
+ *
+ * Fixes are judged against the settled state (settle.ts, docs/kubernetes-semantics.md §9.1): the state
+ * with every Pending pod our model says fits bound, as kube-scheduler would have done before any fix.
+ * Every plan is tried on a fork of it, and the goal, new failures, evictions and who pays are measured
+ * against it — a pod the settle bound or preempted is no side effect of any fix. When the settle moved
+ * the subject's own pods, the plans are tried on the state as it is instead.
  */
 import type { Workload } from '../../k8s/objects.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
@@ -23,6 +29,7 @@ import { podPriority } from '../priority.ts';
 import { ownerOf } from './owners.ts';
 import { daemonWanted } from './quota.ts';
 import { rankPlans } from './rank.ts';
+import { judgedState } from './settle.ts';
 import type { Plan, VerifiedFix } from './types.ts';
 
 export interface VerifyOptions {
@@ -266,6 +273,9 @@ export function verifyPlans(
   const planOf = new Map<Plan, VerifiedFix>();
   const seen = new Set<string>();
   let tries = 0;
+  // Every plan is tried from the settled state (settle.ts): what the scheduler would already have done is
+  // no part of any fix. When the settle moved the subject's own pods, the state as it is instead.
+  const from = judgedState(base, subject, opts);
   const resync = resyncOf(
     subject.kind === 'workload' ? subject.ref.namespace : subject.namespace,
     subject.kind === 'workload' ? subject.ref : undefined,
@@ -276,10 +286,10 @@ export function verifyPlans(
     if (seen.has(key) || tries >= MAX_TRIES) return null;
     seen.add(key);
     tries++;
-    const t = tryPlan(base, subject, plan, opts, resync);
+    const t = tryPlan(from, subject, plan, opts, resync);
     vopts.trace?.(t.fix);
     if (t.fix.verified) {
-      const pays = whoPays(base, t.conv, subject);
+      const pays = whoPays(from, t.conv, subject);
       const fix = pays ? { ...t.fix, sideEffects: [pays, ...t.fix.sideEffects] } : t.fix;
       planOf.set(plan, fix);
       (pays ? paid : gentle).push(fix);

@@ -367,8 +367,9 @@ function nominatedNodeOf(pod: Pod | undefined): string | null {
  * One pod shape's verdicts on the nodes of an anchor index (`anchorOf`), by position in its
  * node list, shared by the schedulers of every fork of it (each fix a convergence verifies is one; engine/scheduler/schedule.ts fills and reads them):
  * filled on the nodes a fork visits that are still the anchor's own, so each is filtered once for all
- * forks. Once every node is known, only the feasible positions and their scores are kept, and an attempt
- * visits those and the fork's changed nodes, nothing else.
+ * forks. Once every node is known, only the feasible positions and their scores are kept (and, for a
+ * shape that fits no node, every node's verdict: its attempts read them all for the message), and an
+ * attempt visits those and the fork's changed nodes, nothing else.
  */
 export interface SharedRow {
   known: Uint8Array | null;

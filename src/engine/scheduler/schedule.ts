@@ -249,11 +249,22 @@ export class ScheduleCache {
   }
 }
 
-/** A row whose every node is known keeps only its feasible positions and their scores. */
+/**
+ * A row whose every node is known keeps only its feasible positions and their scores. A shape that fits
+ * no node of the anchor keeps its verdicts too: every attempt of it ends in the loop that reads each
+ * node's status for the FitError message, and those of the nodes a fork did not write are the anchor's —
+ * so a Pending pod retried on a fork (a fix's try, after the settle) is filtered on the written nodes
+ * only, with the message a full scan gives (test/engine/shared-base.test.ts).
+ */
 function compact(row: SharedRow): void {
   const known = row.known!;
   let m = 0;
   for (let i = 0; i < known.length; i++) if (known[i] === 1) m++;
+  if (m === 0) {
+    row.feasible = new Int32Array(0);
+    row.feasibleScore = new Float64Array(0);
+    return;
+  }
   const feasible = new Int32Array(m);
   const scores = new Float64Array(m);
   m = 0;
