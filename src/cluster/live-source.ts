@@ -82,6 +82,8 @@ export interface LiveSourceOptions {
   reconcile?: Reconcile;
   /** Called on the cache snapshot after each rebuild: register `Snapshot.derive` indexes here. */
   prime?: (s: Snapshot) => void;
+  /** Called on a handed-out generation when a newer one replaces it: drop what only its questions used. */
+  supersede?: (s: Snapshot) => void;
   /** After this many handed-out generations the cache is rebuilt, freeing superseded stores. Default 256. */
   compactEvery?: number;
   /** What `describe()` says. */
@@ -99,8 +101,12 @@ const CACHE_KINDS = ALL_RESOURCES.map((r) => RESOURCES[r].kind);
 export class LiveSource implements ClusterSource {
   readonly kind = 'live';
   private version?: Promise<string | undefined>;
-  private readonly o: Required<Omit<LiveSourceOptions, 'prime' | 'label' | 'resources' | 'reconcile' | 'watchdog'>> &
-    Pick<LiveSourceOptions, 'prime' | 'label' | 'reconcile'> & { watchdog: WatchdogOptions & { everyMs: number } };
+  private readonly o: Required<
+    Omit<LiveSourceOptions, 'prime' | 'supersede' | 'label' | 'resources' | 'reconcile' | 'watchdog'>
+  > &
+    Pick<LiveSourceOptions, 'prime' | 'supersede' | 'label' | 'reconcile'> & {
+      watchdog: WatchdogOptions & { everyMs: number };
+    };
   private watchdogTimer?: NodeJS.Timeout;
   private readonly apis: Apis;
   private readonly resources: ResourceName[];
@@ -142,6 +148,7 @@ export class LiveSource implements ClusterSource {
       compactEvery: opts.compactEvery ?? 256,
       watch: opts.watch ?? true,
       prime: opts.prime,
+      supersede: opts.supersede,
       reconcile: opts.reconcile,
       label: opts.label,
     };
@@ -447,6 +454,8 @@ export class LiveSource implements ClusterSource {
    */
   private handout(): Snapshot {
     if (this.dirty || !this.frozen) {
+      // What only the superseded generation's own questions used goes (injected: the engine's fix memos).
+      if (this.frozen && this.frozen !== this.base) this.o.supersede?.(this.frozen);
       this.frozen = this.base;
       this.baseShared = true;
       this.dirty = false;

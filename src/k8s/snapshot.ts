@@ -226,6 +226,14 @@ export class Snapshot {
     return v;
   }
 
+  /**
+   * Forgets this snapshot's own derived value of `key` (forks already taken keep theirs): a superseded
+   * generation of a cache lets go of what only its own questions used (the live cache, fix memos).
+   */
+  dropDerived(key: string): void {
+    this.derived.delete(key);
+  }
+
   /** A derived value, built on first use and kept current afterwards. */
   derive<T extends Derived>(key: string, build: (s: Snapshot) => T): T {
     let d = this.derived.get(key);

@@ -215,6 +215,26 @@ describe('LiveSource: requests', () => {
   });
 });
 
+describe('LiveSource: a superseded generation is told so', () => {
+  it('supersede is called once on each handed-out generation a newer one replaces, never on the newest', async () => {
+    const superseded: number[] = [];
+    const { fake, src } = await setup(
+      { objects: [pod('a', 'ns1')] },
+      { supersede: (s) => void superseded.push(s.count('Pod')) },
+    );
+    await src.load();
+    await src.load();
+    expect(superseded).toEqual([]);
+    fake.apply(pod('b', 'ns1'));
+    await eventually(src, (x) => x.snapshot.get('Pod', 'ns1', 'b') !== undefined);
+    // the generation of 1 pod is superseded by the one of 2
+    expect(superseded).toEqual([1]);
+    fake.apply(pod('c', 'ns1'));
+    await eventually(src, (x) => x.snapshot.get('Pod', 'ns1', 'c') !== undefined);
+    expect(superseded).toEqual([1, 2]);
+  });
+});
+
 describe('LiveSource: what questions build is kept', () => {
   it('the next cache generation inherits an index a question built, kept current by its onChange', async () => {
     const { fake, src } = await setup({ objects: [pod('a', 'ns1'), pod('b', 'ns1')] });

@@ -16,7 +16,7 @@ import { diagnose } from '../../../src/answer/diagnose.ts';
 import type { Change } from '../../../src/engine/changes/types.ts';
 import { converge, type Convergence } from '../../../src/engine/converge.ts';
 import { resyncOf, type FixSubject } from '../../../src/engine/diagnose/goal.ts';
-import { judgedState, settledState, settleTouchesSubject } from '../../../src/engine/fixes/settle.ts';
+import { forgetFixMemo, judgedState, settledState, settleTouchesSubject } from '../../../src/engine/fixes/settle.ts';
 import type { Plan } from '../../../src/engine/fixes/types.ts';
 import { verifyPlans } from '../../../src/engine/fixes/verify.ts';
 import { reconcileQuotaStatus } from '../../../src/engine/quota-ledger.ts';
@@ -103,6 +103,36 @@ describe('the settle: the Pending pods our model says fit are bound once, before
     const written = s.fork();
     written.put(priorityClass('unrelated', 5));
     expect(settledState(written, { now: NOW })).not.toBe(st);
+  });
+
+  it("a fork written while the memo is still empty never sees its parent's later settle (a question on a superseded generation)", () => {
+    const s = build();
+    // s carries a fix memo, emptied by a write (as a cache generation does after its parent's questions).
+    settledState(s, { now: NOW, k8sVersion: '1.34' });
+    s.put(priorityClass('earlier', 3));
+    // As the live cache does: the next generation is forked and written before the old one's question settles.
+    const next = s.fork();
+    next.put(priorityClass('unrelated', 5));
+    const old = settledState(s, { now: NOW });
+    const mine = settledState(next, { now: NOW });
+    expect(mine).not.toBe(old);
+    expect(mine.state.get('PriorityClass', undefined, 'unrelated')).toBeDefined();
+    expect(old.state.get('PriorityClass', undefined, 'unrelated')).toBeUndefined();
+    // And the other way: the parent written after the fork, the unwritten fork settling first.
+    const p = build();
+    const child = p.fork();
+    const childSettle = settledState(child, { now: NOW });
+    p.put(priorityClass('unrelated', 5));
+    expect(settledState(p, { now: NOW })).not.toBe(childSettle);
+  });
+
+  it('forgetFixMemo lets a superseded state go of its settle; forks already taken keep theirs', () => {
+    const s = build();
+    const inUse = s.fork();
+    const st = settledState(inUse, { now: NOW });
+    forgetFixMemo(s);
+    expect(settledState(inUse, { now: NOW })).toBe(st);
+    expect(settledState(s, { now: NOW })).not.toBe(st);
   });
 
   it('equals the two steps computed from scratch (nothing shared): the settle, then each change from it', () => {
