@@ -31,6 +31,7 @@ import type {
   WebhookDeniedFacts,
 } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
+import { policyReportResult } from './policyreport.ts';
 import { runtimeClassTable } from './runtimeclass.ts';
 import { findWithin, lineEnd, lineStart, scanMany, trimEndOf } from './scan.ts';
 import { splitHistogram } from './scheduler.ts';
@@ -279,6 +280,11 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       resource,
       blocked: m[3] !== undefined,
     });
+  });
+  // A policy report's failed result (./policyreport.ts): the same violation, reported after admission.
+  on('result:', (k) => {
+    const e = policyReportResult(text, k);
+    return e ? policyViolation(text, e.start, e.end, e.facts) : undefined;
   });
   on("rule(s) '", (k) => {
     const m =

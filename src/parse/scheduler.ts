@@ -783,6 +783,7 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
         SCHEDULING_WORDS_RE.test(context) || QUOTED_AFTER_RE.test(lower.slice(Math.max(ls, start - 48), start));
       if (GENERIC_REASON_RE.test(reason) ? !worded : !shaped && !worded) continue;
       if (catalogueNear(text, start, reason) > 0) continue;
+      if (aboutReason(text, lower, ls, start, end)) continue;
       seen.add(reason);
       out.push({
         layer: 'scheduler',
@@ -795,6 +796,23 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
     }
   }
   return out;
+}
+
+/**
+ * Prose about a reason name in general, not a report of it: the reason is the subject of a definition
+ * (`"Insufficient cpu" means no node has …`, `` `Insufficient memory`: the scheduler found no node … ``,
+ * `Insufficient nvidia.com/gpu indicates …`) or the object of a question or a condition (`What does
+ * Insufficient cpu mean?`, `If you see \`Insufficient cpu\`, …`). The text after the reason (its closing
+ * quote, and a `reason`/`error`/`message` noun, skipped) and the few words before it decide.
+ */
+const DEFINED_AFTER_RE =
+  /^["'`)*_]*[ \t]*(?:(?:reason|error|message|event|condition|status)s?[ \t]+)?(?:means|meaning|indicates|signals|signifies|tells you|suggests|occurs|happens|appears when|shows up when|is (?:reported|shown|raised|printed|returned|emitted|displayed|logged|seen) when|is caused by|(?:errors? )?(?:usually |typically |generally |simply |basically )?(?:means|indicates)|[ \t]*[:\u2014\u2013-][ \t]+(?:the scheduler|no node|there (?:is|are) no|this means|it means|not enough|none of the nodes)\b)/i;
+const DEFINED_BEFORE_RE =
+  /(?:\bwhat (?:does|do|is|are)|\bif you see|\bwhen you see|\bwhenever you see|\bthe meaning of|\bexplains?|\bdefinition of)[^.!?\n]{0,24}["'`(]?$/;
+
+function aboutReason(text: string, lower: string, ls: number, start: number, end: number): boolean {
+  if (DEFINED_AFTER_RE.test(text.slice(end, end + 80))) return true;
+  return DEFINED_BEFORE_RE.test(lower.slice(Math.max(ls, start - 60), start));
 }
 
 /** Candidate frameless lists looked at, at most: the rest of a huge paste is not read for them. */
