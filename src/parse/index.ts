@@ -19,6 +19,7 @@ import { lowerAscii, normalizeLines } from './normalize.ts';
 import { findQuota } from './quota.ts';
 import { findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
+import { lineEnd } from './scan.ts';
 import { findValidation } from './validation.ts';
 
 export type * from './finding.ts';
@@ -282,6 +283,25 @@ function dedupe(matches: Match[]): Match[] {
   return out;
 }
 
+/**
+ * A template placeholder where the message has its numbers or names (`${fmtCpu(r.cpu)}`, Go's `%s`/`%v`, jq's
+ * `\\(.requests.memory)`, `{{ .limit }}`): the source code or template that prints a message, not one printed.
+ */
+const PLACEHOLDER_RE = /\$\{|\$\(|\\\(|%[-+# 0]?\d*[sdvqx]\b|\{\{|#\{|<%=/;
+
+function templated(m: Match, text: string): boolean {
+  if (m.layer === 'runtime' || m.layer === 'other') return false;
+  const tail = text.slice(m.end, Math.min(m.end + 60, lineEnd(text, m.end)));
+  if (PLACEHOLDER_RE.test(tail)) return true;
+  const walk = (v: unknown): boolean => {
+    if (typeof v === 'string') return PLACEHOLDER_RE.test(v);
+    if (Array.isArray(v)) return v.some(walk);
+    if (v !== null && typeof v === 'object') return Object.entries(v).some(([k, x]) => walk(k) || walk(x));
+    return false;
+  };
+  return walk(m.facts);
+}
+
 /** Every finding and manifest in a paste. */
 export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPaste {
   const result: ParsedPaste = { findings: [], manifests: [] };
@@ -299,7 +319,7 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     const matches: Match[] = [];
     for (const find of [findValidation, findLimitRange, findQuota, findScheduler, findRuntime, findLookalikes]) {
       try {
-        for (const m of find(norm, lower)) matches.push(uniform(m));
+        for (const m of find(norm, lower)) if (!templated(m, norm)) matches.push(uniform(m));
       } catch {
         // A parser bug must not hide what the other layers found.
       }

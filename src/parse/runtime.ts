@@ -439,9 +439,9 @@ function canonical(q: string): string {
 function kernelNumbers(text: string): { process?: string; used?: string; limit?: string } {
   const out: { process?: string; used?: string; limit?: string } = {};
   // mm/oom_kill.c: `Killed process N (name) total-vm:…kB, anon-rss:…kB, …` (`, UID N,` before total-vm on
-  // some 3.x/4.x kernels), and before 5.0 first `… out of memory: Kill process N (name) score S or sacrifice child`.
+  // some 3.x/4.x kernels; a log viewer may break the line before total-vm, a retyped copy drop the pid), and before 5.0 first `… out of memory: Kill process N (name) score S or sacrifice child`.
   const killed =
-    /Killed process \d{1,10} \(([^)\n]{1,64})\)(?:,? UID \d{1,10})?(?:,? total-vm:\d{1,20}kB, anon-rss:(\d{1,20})kB)?/.exec(
+    /Killed process (?:\d{1,10} )?\(([^)\n]{1,64})\)(?:,? UID \d{1,10})?(?:,?\s{1,40}total-vm:\d{1,20}kB,\s{0,40}anon-rss:(\d{1,20})kB)?/.exec(
       text,
     ) ?? /Kill process \d{1,10} \(([^)\n]{1,64})\) score \d/.exec(text);
   if (killed) {
@@ -462,6 +462,8 @@ function kernelNumbers(text: string): { process?: string; used?: string; limit?:
 }
 
 const NUM = '([0-9]+(?:\\.[0-9]+)?[A-Za-z]{0,2})';
+/** A blank between two words of a message, or a line break with the comment or quote markers after it. */
+const SEP = '(?:[ \\t]|\\n[ \\t]*(?:#|//|>|\\*)?)+';
 /**
  * The eviction message's own numbers (pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt `The node was low
  * on resource: %v. `, then containerMessageFmt, new `Container %s was using %s, request is %s, has larger
@@ -477,11 +479,13 @@ export function evictionNumbers(text: string): Partial<RuntimeFacts> {
   // spaced out by a terminal's alignment (`low on resource:   ephemeral-storage.`).
   const low = /^The node was low on resource:\s+([a-z][a-z0-9./-]{0,60}?)\.?(?=[\s"'`,;)\]]|$)/i.exec(w);
   if (low) out.resource = low[1]!;
+  // A line broken inside it keeps its comment or quote markers (`… was using` ⏎ `#   1250Mi, …`); a page may
+  // put a placeholder for the container's name (`Container <name> was using …`).
   const c = new RegExp(
-    `Container ([a-z0-9][a-z0-9.-]{0,62}) was using ${NUM},\\s*(?:request is ${NUM},\\s*has larger consumption of|which exceeds its request of ${NUM})`,
+    `Container (?:([a-z0-9][a-z0-9.-]{0,62})|<[^<>\\n]{1,40}>)${SEP}was${SEP}using${SEP}${NUM},(?:${SEP})?(?:request${SEP}is${SEP}${NUM},(?:${SEP})?has${SEP}larger${SEP}consumption${SEP}of|which${SEP}exceeds${SEP}its${SEP}request${SEP}of${SEP}${NUM})`,
   ).exec(w);
   if (c) {
-    out.container = c[1]!;
+    if (c[1]) out.container = c[1];
     out.used = c[2]!;
     out.request = c[3] ?? c[4]!;
   }

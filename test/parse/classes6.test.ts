@@ -31,6 +31,14 @@ const bare = (reason: string): Said => ({
   facts: { total: null, reasons: [{ count: null, reason }] },
 });
 
+const api = (resource: string | null, value: string | null, limit: string | null, field: string | null): Said => ({
+  layer: 'api-validation',
+  kind: 'api-validation',
+  facts: { resource, value, limit, field },
+});
+
+const runtime = (facts: Record<string, string>): Said => ({ layer: 'runtime', kind: 'runtime', facts });
+
 const HOST_NS =
   'validation error: Sharing the host namespaces is disallowed. The fields spec.hostNetwork, spec.hostIPC, and spec.hostPID must be unset or set to false. rule host-namespaces failed at path /spec/hostNetwork/';
 
@@ -158,6 +166,109 @@ const cases: [name: string, text: string, want: Said[]][] = [
     'a report of the same reason: the event row',
     'Warning  FailedScheduling  3m  default-scheduler  Insufficient memory',
     [bare('Insufficient memory')],
+  ],
+
+  // ---- LimitRanger's aggregate printed one violation a line under one envelope
+  [
+    'one envelope, one violation a line: one message (one finding, both violations)',
+    'Error from server (Forbidden): error when creating "pod": pods "exceeds-max" is forbidden:\n[maximum cpu usage per Container is 2, but limit is 3.]\n[maximum memory usage per Container is 2Gi, but limit is 3Gi.]',
+    [
+      {
+        layer: 'limitrange',
+        kind: 'limitrange',
+        facts: {
+          violations: [
+            { scope: 'Container', resource: 'cpu', bound: 'max', limit: '2', actual: '3' },
+            { scope: 'Container', resource: 'memory', bound: 'max', limit: '2Gi', actual: '3Gi' },
+          ],
+        },
+        object: { resource: 'pods', name: 'exceeds-max' },
+      },
+    ],
+  ],
+  [
+    'negative for the grouping: two refusals, each under its own envelope, stay two',
+    'pods "a" is forbidden: maximum cpu usage per Container is 2, but limit is 3\npods "b" is forbidden: maximum memory usage per Container is 2Gi, but limit is 3Gi',
+    [
+      {
+        layer: 'limitrange',
+        kind: 'limitrange',
+        facts: { violations: [{ scope: 'Container', resource: 'cpu', bound: 'max', limit: '2', actual: '3' }] },
+        object: { resource: 'pods', name: 'a' },
+      },
+      {
+        layer: 'limitrange',
+        kind: 'limitrange',
+        facts: { violations: [{ scope: 'Container', resource: 'memory', bound: 'max', limit: '2Gi', actual: '3Gi' }] },
+        object: { resource: 'pods', name: 'b' },
+      },
+    ],
+  ],
+
+  // ---- API validation wordings in other programs' code
+  [
+    'negative: the phrase alone, grepped for or asserted (no head, no limit value)',
+    "    self.assertIn('must be less than or equal to cpu limit', stdout)",
+    [],
+  ],
+  [
+    "negative: another program's message with CPU in capitals",
+    'errors.Errorf(`CPU request "%s" must be less than or equal to CPU limit "%s"`, cpuRequest, cpuLimit)',
+    [],
+  ],
+  [
+    'the phrase quoted with its limit value still reads',
+    '❌ **Failed:** New error - "must be less than or equal to memory limit of 64Mi"',
+    [api('memory', null, '64Mi', null)],
+  ],
+  [
+    'negative: a template that prints the message (placeholders where its numbers go)',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a JavaScript template's source is the text under test
+    'throw new ApiError("Invalid", `${path}[${i}].resources.requests: Invalid value: "${fmtCpu(r.cpu)}": must be less than or equal to cpu limit of ${fmtCpu(l.cpu)}`);',
+    [],
+  ],
+  [
+    'the printed message with its head still reads',
+    'spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
+    [api('cpu', '2', '1', 'spec.containers[0].resources.requests')],
+  ],
+  [
+    "negative: resource.ParseQuantity's error in another program's check",
+    'assert.Equal(t, "not a valid memory quantity. unable to parse quantity\'s suffix", errors.ErrorMessage)',
+    [],
+  ],
+  [
+    "the API server's decode error still reads",
+    'Error from server (BadRequest): error when creating "pod.yaml": Pod in version "v1" cannot be handled as a Pod: unable to parse quantity\'s suffix',
+    [{ ...api(null, null, null, null), object: { resource: 'pods' } }],
+  ],
+  [
+    'negative: a jq program that prints LimitRanger-like text',
+    '(if (.requests.memory|mi) < 32 then "minimum memory usage per Container is 32Mi, but request is \\(.requests.memory)" else empty end)',
+    [],
+  ],
+
+  // ---- kernel and kubelet numbers
+  [
+    'the kernel kill with total-vm on the next line',
+    'Memory cgroup out of memory: Killed process 2811 (jbmc)\n  total-vm:16420540kB, anon-rss:13951040kB, file-rss:4528kB',
+    [runtime({ reason: 'OOMKilled', used: '13951040Ki', process: 'jbmc' })],
+  ],
+  [
+    'the kernel kill retyped without its pid',
+    'dmesg: "Memory cgroup out of memory: Killed process (java)"',
+    [runtime({ reason: 'OOMKilled', process: 'java' })],
+  ],
+  ['negative: oom talked about, no kill', 'Set a memory limit so that the kernel does not have to pick a process.', []],
+  [
+    'an eviction message broken inside a comment block',
+    '# Reason:   Evicted\n# Message:  The node was low on resource: memory. Container app was using\n#           1250Mi, which exceeds its request of 512Mi.',
+    [runtime({ reason: 'Evicted', container: 'app', resource: 'memory', request: '512Mi', used: '1250Mi' })],
+  ],
+  [
+    "an eviction message with a placeholder for the container's name",
+    'Warning  Evicted  110s  kubelet  The node was low on resource: memory. Container <container名> was using 3256Ki, which exceeds its request of 2048Ki.',
+    [runtime({ reason: 'Evicted', resource: 'memory', request: '2048Ki', used: '3256Ki' })],
   ],
 ];
 
