@@ -314,9 +314,19 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (!m) return undefined;
     const from = k + m[0].length;
     let end = lineEnd(text, from, 4000);
+    // A message in a single-quoted source literal (`('psa', 'violates PodSecurity "…": …'),`) ends at its
+    // closing quote (Pod Security's controls hold double quotes only).
+    const env0 = envelope(text, k).start;
+    if (text[env0 - 1] === "'") {
+      const close = /'(?=[\s)\],;]|$)/.exec(text.slice(from, end));
+      if (close) end = from + close.index;
+    }
     // Prose after the message (`… privileged. Nothing was created`): a control's detail holds no `. X`;
-    // nor text in another script (`… seccompProfile という警告が…`), nor a shell note (`… + created`).
-    const prose = /\.\s+[A-Z]|\s*[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]| \+ [a-z]/.exec(text.slice(from, end));
+    // nor text in another script (`… seccompProfile という警告が…`), nor a shell note (`… + created`), nor a
+    // dash between blanks (`… (container "x")\` — on a default namespace`).
+    const prose = /\.\s+[A-Z]|\s*[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]| \+ [a-z]| [\u2013\u2014] | -- /.exec(
+      text.slice(from, end),
+    );
     if (prose) end = from + prose.index;
     const facts: PodSecurityFacts = {
       level: m[1]!,

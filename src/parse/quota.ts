@@ -23,7 +23,7 @@ type Usage = QuotaUsage;
 
 // A value stops at `:` too: no quantity has one, and a condition message glues the next text on with
 // it (`limited: limits.cpu=8:Deployment does not have minimum availability.`).
-const PAIR_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\s*=\s*([^\s,'"`\]}:]{1,64})/y;
+const PAIR_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\s*=\s*([^\s,'"`\]}:\u3000-\u303f\uff00-\uffef]{1,64})/y;
 
 /**
  * `name=value[,name=value…]` starting at `i`. Spaces around `=` and after `,` are tolerated (pastes
@@ -163,7 +163,8 @@ function pre12Exceeded(text: string, k: number): Match | undefined {
 }
 
 const RES_LIST_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252}(?:,[A-Za-z0-9][A-Za-z0-9./_-]{0,252}){0,64})/y;
-const FOR_RE = /\s+for:\s*([^\s;,][^\s;]{0,4096})/y;
+// The container list ends where a source string literal around the message does (`for: c".to_string()`).
+const FOR_RE = /\s+for:\s*([^\s;,"'`()][^\s;"'`()]{0,4096})/y;
 
 function mustSpecify(text: string, lower: string, k: number, capital: boolean, bareName = false): Match | undefined {
   const end = Math.min(lineEnd(text, k), k + 8192);

@@ -77,11 +77,12 @@ function closeOfQuote(raw: string): string {
 /**
  * Prose the writer went on with after a message that has no closing period (`… 1 Insufficient cpu and the pod
  * never started.`, `… 2 Too many pods — so I scaled the pool`): a conjunction and a word prose starts a clause
- * with, or a dash between blanks; and the old scheduler log's own tail (`…; retrying`, `…; waiting`). FitError's reasons never hold one
+ * with, or a dash between blanks; a note in another script (`…: }（节点处于 MemoryPressure…）`); and the old
+ * scheduler log's own tail (`…; retrying`, `…; waiting`). FitError's reasons never hold one
  * (pkg/scheduler/framework/plugins/*: `Insufficient <resource>`, `node(s) …`, `Too many pods`, the PreFilter texts).
  */
 const PROSE_AFTER_RE =
-  /; (?:retrying|waiting)\b|,? (?:and|but|so|which|when|while|after|because|since|though|although) (?:the|a|an|it|its|i|i'm|we|my|our|this|that|these|they|then|now|still|nothing|no|there|so|even|only|also|not|is|was|has|had|keeps?)\b| [-\u2013\u2014]{1,2} /i;
+  /; (?:retrying|waiting)\b|,? (?:and|but|so|which|when|while|after|because|since|though|although) (?:the|a|an|it|its|i|i'm|we|my|our|this|that|these|they|then|now|still|nothing|no|there|so|even|only|also|not|is|was|has|had|keeps?)\b| [-\u2013\u2014]{1,2} |\s*[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]/i;
 
 function proseCut(s: string): string {
   const m = PROSE_AFTER_RE.exec(s);

@@ -115,6 +115,21 @@ function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelop
   return direct;
 }
 
+/**
+ * A rule's text without its `<field>: Invalid value: …` head is a refusal only where the line (or the one
+ * above) says something failed (`New error - "must be … of 64Mi"`, `Error from server …`, `is invalid:`):
+ * else it is the same words in another program — a test's expected string (`field.Invalid(…, "must be …")`,
+ * `pytest.raises(…, match="…")`), a CRD's CEL message, a table of rules, an operator's own check.
+ */
+const REPORTED_RE =
+  /\b(?:error|errors|failed|failure|fails|failing|rejected|denied|refused|forbidden|invalid|badrequest|unprocessable)\b|invalid value/i;
+
+function reported(text: string, k: number): boolean {
+  const ls = lineStart(text, k, 2048);
+  const from = ls > 0 ? lineStart(text, ls - 1, 2048) : ls;
+  return REPORTED_RE.test(text.slice(Math.max(from, k - 400), k));
+}
+
 function lessOrEqual(text: string, k: number): Match | undefined {
   const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
   DETAIL_RE.lastIndex = k;
@@ -128,6 +143,7 @@ function lessOrEqual(text: string, k: number): Match | undefined {
   // `CPU` or `Memory` is another program's wording (Kubernetes prints the resource's own name, `cpu`).
   if (!before && d[2] === undefined) return undefined;
   if (!before && /^(?:CPU|Cpu|Memory|MEMORY)$/.test(d[1]!)) return undefined;
+  if (!before && !reported(text, k)) return undefined;
   const end = DETAIL_RE.lastIndex;
   const fieldStart = before ? k - before.length : k;
   const { start, object } = envelopeOf(text, fieldStart);
@@ -163,6 +179,7 @@ function resourceOfField(field: string | null): string | null {
 
 function limitMustBeSet(text: string, k: number): Match | undefined {
   const before = fieldErrorBefore(text.slice(Math.max(0, k - 340), k), ': Required value: ');
+  if (!before && !reported(text, k)) return undefined;
   const end = k + 'Limit must be set for non overcommitable resources'.length;
   const fieldStart = before ? k - before.length : k;
   const { start, object } = envelopeOf(text, fieldStart);
@@ -197,6 +214,7 @@ function greaterOrEqual(text: string, k: number): Match | undefined {
   if (!d) return greaterOther(text, k);
   const end = GREATER_RE.lastIndex;
   const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
+  if (!before && !reported(text, k)) return undefined;
   const fieldStart = before ? k - before.length : k;
   const { start, object } = envelopeOf(text, fieldStart);
   const m: Match = {

@@ -37,6 +37,12 @@ const api = (resource: string | null, value: string | null, limit: string | null
   facts: { resource, value, limit, field },
 });
 
+const mustSpecify = (quota: string, resources: Record<string, string[]>): Said => ({
+  layer: 'quota',
+  kind: 'quota-must-specify',
+  facts: { quota, resources },
+});
+
 const runtime = (facts: Record<string, string>): Said => ({ layer: 'runtime', kind: 'runtime', facts });
 
 const HOST_NS =
@@ -269,6 +275,222 @@ const cases: [name: string, text: string, want: Said[]][] = [
     "an eviction message with a placeholder for the container's name",
     'Warning  Evicted  110s  kubelet  The node was low on resource: memory. Container <container名> was using 3256Ki, which exceeds its request of 2048Ki.',
     [runtime({ reason: 'Evicted', resource: 'memory', request: '2048Ki', used: '3256Ki' })],
+  ],
+
+  // ---- headless rule texts: a refusal only where the line says something failed
+  [
+    "negative: a test's expected message (pytest.raises match=)",
+    'with pytest.raises(ValueError, match="must be equal to nvidia.com/gpu limit of 2"):',
+    [],
+  ],
+  [
+    "negative: Kubernetes' own test table (field.Invalid's detail on its own line)",
+    '    "55Mi",\n    "must be less than or equal to memory limit of 32Mi",\n  ),',
+    [],
+  ],
+  ["negative: a CRD's CEL message", '  message: "Memory limit must be greater than or equal to memory request"', []],
+  [
+    'negative: a table of rules',
+    '| A limit is necessary | `requests: 1`, no limit | `Limit must be set for non overcommitable resources` |',
+    [],
+  ],
+  [
+    'the headless rule after an error word reads',
+    'The apply failed: must be less than or equal to memory limit of 64Mi',
+    [api('memory', null, '64Mi', null)],
+  ],
+
+  // ---- messages in source string literals
+  [
+    "Python's adjacent literals: one message",
+    'assert not contention(\n    "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint "\n    "{dedicated: batch}.")',
+    [
+      {
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: {
+          total: 3,
+          reasons: [
+            { count: 1, reason: 'Insufficient cpu' },
+            { count: 2, reason: 'node(s) had untolerated taint {dedicated: batch}' },
+          ],
+        },
+      },
+    ],
+  ],
+  [
+    "C++'s raw literals joined: one quota refusal",
+    '    api.fail_with(403, R"(jobs.batch \\"x\\" is forbidden: exceeded quota: live-packagers, )"\n                       R"(requested: count/jobs.batch=1, used: count/jobs.batch=300, )"\n                       R"(limited: count/jobs.batch=300)");',
+    [
+      {
+        layer: 'quota',
+        kind: 'quota-exceeded',
+        facts: {
+          quota: 'live-packagers',
+          resources: { 'count/jobs.batch': { requested: '1', used: '300', limited: '300' } },
+          exceeding: ['count/jobs.batch'],
+        },
+        object: { resource: 'jobs.batch', name: 'x' },
+      },
+    ],
+  ],
+  [
+    'a literal broken after its label, the next opening with the other quote',
+    'message = (\n    \'pods "srw-drv-x" is forbidden: violates PodSecurity "baseline:v1.31": \'\n    "host namespaces (hostNetwork=true)"\n)',
+    [
+      {
+        layer: 'other',
+        kind: 'pod-security',
+        facts: {
+          level: 'baseline',
+          version: 'v1.31',
+          controls: [{ control: 'host namespaces', detail: 'hostNetwork=true' }],
+          enforced: true,
+        },
+        object: { resource: 'pods', name: 'srw-drv-x' },
+      },
+    ],
+  ],
+  [
+    'a message in a single-quoted literal ends at its quote',
+    'cases = [("psa", \'violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false\'), ]',
+    [
+      {
+        layer: 'other',
+        kind: 'pod-security',
+        facts: {
+          level: 'restricted',
+          version: 'latest',
+          controls: [{ control: 'allowPrivilegeEscalation != false' }],
+          enforced: true,
+        },
+      },
+    ],
+  ],
+  [
+    "a must-specify list ends where the literal does (Rust's .to_string())",
+    'QuotaError::Forbidden("failed quota: cpu: must specify requests.cpu for: c".to_string())',
+    [mustSpecify('cpu', { 'requests.cpu': ['c'] })],
+  ],
+  [
+    "LimitRanger's numbers end where a raw literal does",
+    'r#"persistentvolumeclaims "c-big" is forbidden: maximum storage usage per PersistentVolumeClaim is 10Gi, but request is 100Gi"#,',
+    [
+      {
+        layer: 'limitrange',
+        kind: 'limitrange',
+        facts: {
+          violations: [
+            { scope: 'PersistentVolumeClaim', resource: 'storage', bound: 'max', limit: '10Gi', actual: '100Gi' },
+          ],
+        },
+        object: { resource: 'persistentvolumeclaims', name: 'c-big' },
+      },
+    ],
+  ],
+
+  // ---- page markup and notes around a message
+  [
+    "a highlighter's HTML spans around an event row",
+    '104s  Warning  FailedCreate  replicaset/web-6  Error creating</span><span>:</span><span> </span><span>pods "web-6-x" is forbidden: violates PodSecurity "baseline:v1.23": host namespaces (hostNetwork=true)</span><span>',
+    [
+      {
+        layer: 'other',
+        kind: 'pod-security',
+        facts: {
+          level: 'baseline',
+          version: 'v1.23',
+          controls: [{ control: 'host namespaces', detail: 'hostNetwork=true' }],
+          enforced: true,
+        },
+        object: { resource: 'pods', name: 'web-6-x' },
+      },
+    ],
+  ],
+  ['negative: a placeholder in angle brackets is no HTML element', 'kubectl describe pod <pod> -n <namespace>', []],
+  [
+    'a note in another script after the reason',
+    '"0/1 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/memory-pressure: }（节点处于 MemoryPressure）"',
+    [
+      {
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: {
+          total: 1,
+          reasons: [{ count: 1, reason: 'node(s) had untolerated taint {node.kubernetes.io/memory-pressure: }' }],
+        },
+      },
+    ],
+  ],
+  [
+    "a full-width period after a quota's number",
+    '错误信息如 exceeded quota: compute-resources, requested: cpu=2, used: cpu=8, limited: cpu=10。',
+    [
+      {
+        layer: 'quota',
+        kind: 'quota-exceeded',
+        facts: {
+          quota: 'compute-resources',
+          resources: { cpu: { requested: '2', used: '8', limited: '10' } },
+          exceeding: [],
+        },
+      },
+    ],
+  ],
+  [
+    'prose after a dash ends the Pod Security controls',
+    'fails with pods "dbg" is forbidden: violates PodSecurity "baseline:v1.28": allowPrivilegeEscalation != false (container "c-0") — on a default namespace.',
+    [
+      {
+        layer: 'other',
+        kind: 'pod-security',
+        facts: {
+          level: 'baseline',
+          version: 'v1.28',
+          controls: [{ control: 'allowPrivilegeEscalation != false', detail: 'container "c-0"' }],
+          enforced: true,
+        },
+        object: { resource: 'pods', name: 'dbg' },
+      },
+    ],
+  ],
+
+  // ---- lines a normalizer must keep apart
+  [
+    "an event row after a reason list without its period (the next row's reason opens it)",
+    "FailedScheduling  0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint(s)\nNotTriggerScaleUp pod didn't trigger scale-up: 1 node(s) had untolerated taint(s)",
+    [
+      {
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: {
+          total: 3,
+          reasons: [
+            { count: 1, reason: 'Insufficient cpu' },
+            { count: 2, reason: 'node(s) had untolerated taint(s)' },
+          ],
+        },
+      },
+      {
+        layer: 'other',
+        kind: 'autoscaler',
+        facts: { reason: 'NotTriggerScaleUp', reasons: [{ count: 1, reason: 'node(s) had untolerated taint(s)' }] },
+      },
+    ],
+  ],
+  [
+    'two rows of one length are two rows, not a terminal wrap',
+    'web-56f9b4cb75-5hqmk 0/1 nodes are available: 1 node(s) had untolerated taint {eks.amazonaws.com/compute-type: fargate}.\nweb-56f9b4cb75-bjrk7 0/1 nodes are available: 1 node(s) had untolerated taint {eks.amazonaws.com/compute-type: fargate}.',
+    [
+      {
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: {
+          total: 1,
+          reasons: [{ count: 1, reason: 'node(s) had untolerated taint {eks.amazonaws.com/compute-type: fargate}' }],
+        },
+      },
+    ],
   ],
 ];
 
