@@ -203,6 +203,21 @@ function orderless(m: Match): object {
 }
 
 /**
+ * An object's name without what its controller generated: a trailing `-`, then up to two segments that hold a
+ * digit or are a pod's five-character suffix (`api-7c5d8-x2k9q` → `api`, `web-0` → `web`, `database-10` →
+ * `database`, `gateway-quota-551394438-` → `gateway-quota`).
+ */
+function nameStem(name: string): string {
+  let s = name.endsWith('-') ? name.slice(0, -1) : name;
+  for (let i = 0; i < 2; i++) {
+    const m = /-([a-z0-9]{1,20})$/.exec(s);
+    if (!m || !(/\d/.test(m[1]!) || m[1]!.length === 5)) break;
+    s = s.slice(0, m.index);
+  }
+  return s;
+}
+
+/**
  * One finding per distinct problem: the same facts (pods that differ only by a generated suffix, the
  * same event repeated). Runtime and look-alike findings are per object. A repeat may name what the first
  * occurrence did not (object, namespace, controller): those are merged into the first.
@@ -263,6 +278,18 @@ function dedupe(matches: Match[]): Match[] {
     const key = `${m.layer}|${m.kind}|${who}|${factsKey(orderless(m))}`;
     const prev = first.get(key);
     if (prev) {
+      // The same refusal of another controller's object (`replicationcontrollers "database-10"` and
+      // `"frontend-2"`, each refused by the same quota) is that controller's problem too: one finding each.
+      const a = prev.object?.name;
+      const b = m.object?.name;
+      if (a && b && m.layer !== 'runtime' && m.layer !== 'other' && nameStem(a) !== nameStem(b)) {
+        const k2 = `${key}|${nameStem(b)}`;
+        if (!first.has(k2)) {
+          first.set(k2, m);
+          out.push(m);
+        }
+        continue;
+      }
       if (prev.namespace && m.namespace && prev.namespace !== m.namespace) {
         // The same message in another namespace is another problem.
         const k2 = `${key}|${m.namespace}`;

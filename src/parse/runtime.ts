@@ -286,9 +286,12 @@ interface Line {
 function linesOf(text: string): Line[] {
   const out: Line[] = [];
   let at = 0;
-  for (const t of text.split('\n')) {
+  for (const raw of text.split('\n')) {
+    // `kubectl describe` pasted as shell comments (`#   Limits:` ⏎ `#     memory:  256Mi`): the marker is not
+    // the structure, what follows it is.
+    const t = raw.startsWith('#') && /^#(?:\s|$)/.test(raw) ? raw.slice(1) : raw;
     out.push({ start: at, text: t, indent: t.length - t.trimStart().length });
-    at += t.length + 1;
+    at += raw.length + 1;
   }
   return out;
 }
@@ -369,6 +372,7 @@ function containerMemory(lines: readonly Line[]): ContainerMemory[] {
 function containerAt(lines: readonly Line[], k: number): string | undefined {
   const i = lineIndexAt(lines, k);
   let indent = lines[i]!.indent;
+  const parents: number[] = [];
   // Walk up the parents (each line with less indentation than the last): a list item (`- `) or a describe
   // container header (`  app:`) ends the walk.
   for (let j = i; j >= 0 && j > i - 200; j--) {
@@ -394,6 +398,7 @@ function containerAt(lines: readonly Line[], k: number): string | undefined {
       }
       return undefined;
     }
+    parents.push(j);
     if (j < i) {
       const h = HEADER_RE.exec(l.text);
       if (h && !NOT_A_CONTAINER.has(h[1]!)) return h[1];
@@ -401,8 +406,32 @@ function containerAt(lines: readonly Line[], k: number): string | undefined {
     }
     if (indent === 0) return undefined;
   }
+  // The paste starts inside the container's status (`"lastState": {…}` ⏎ `"name": "worker",`, a Go map
+  // literal's `"name": "api", "ready": true,`): its name is a sibling of a key the walk went through.
+  for (const p of parents.slice(1, 4)) {
+    const at = lines[p]!.indent;
+    const sibling = (n: number): string | undefined => {
+      const x = lines[n]!;
+      return x.indent === at ? NAME_START_RE.exec(x.text)?.[1] : undefined;
+    };
+    for (let n = p - 1; n >= 0 && n > p - 40 && lines[n]!.indent >= at; n--) {
+      const name = sibling(n);
+      if (name) return name;
+    }
+    for (
+      let n = p + 1;
+      n < lines.length && n < p + 80 && (lines[n]!.indent >= at || lines[n]!.text.trim() === '');
+      n++
+    ) {
+      const name = sibling(n);
+      if (name) return name;
+    }
+  }
   return undefined;
 }
+
+/** A line that starts with the container's `name:` (more keys may follow it on the line). */
+const NAME_START_RE = /^\s*"?name"?:\s*["']?([a-z0-9][a-z0-9.-]{0,62})["']?(?:,|\s*$)/;
 
 /** `-Xmx4g`, `--maxmemory 2gb`, `maxmemory 2gb`, `--max-old-space-size=4096`, `GOMEMLIMIT=3GiB` in the paste. */
 export function appCapIn(text: string): AppCap | undefined {
@@ -443,7 +472,10 @@ function kernelNumbers(text: string): { process?: string; used?: string; limit?:
   const killed =
     /Killed process (?:\d{1,10} )?\(([^)\n]{1,64})\)(?:,? UID \d{1,10})?(?:,?\s{1,40}total-vm:\d{1,20}kB,\s{0,40}anon-rss:(\d{1,20})kB)?/.exec(
       text,
-    ) ?? /Kill process \d{1,10} \(([^)\n]{1,64})\) score \d/.exec(text);
+    ) ??
+    /Kill process \d{1,10} \(([^)\n]{1,64})\)(?: score \d|,?(?:\s|#)*total-vm:\d{1,20}kB,(?:\s|#)*anon-rss:(\d{1,20})kB)/.exec(
+      text,
+    );
   if (killed) {
     out.process = killed[1]!;
     if (killed[2]) out.used = canonical(`${killed[2]}Ki`);

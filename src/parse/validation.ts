@@ -122,7 +122,7 @@ function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelop
  * `pytest.raises(…, match="…")`), a CRD's CEL message, a table of rules, an operator's own check.
  */
 const REPORTED_RE =
-  /\b(?:error|errors|failed|failure|fails|failing|rejected|denied|refused|forbidden|invalid|badrequest|unprocessable)\b|invalid value/i;
+  /\b(?:error|errors|fail(?:s|ed|ing|ure)?|reject(?:s|ed)?|refus(?:es|ed)|denied|denies|forbidden|invalid|badrequest|unprocessable)\b|invalid value/i;
 
 function reported(text: string, k: number): boolean {
   const ls = lineStart(text, k, 2048);

@@ -37,7 +37,7 @@ const api = (resource: string | null, value: string | null, limit: string | null
   facts: { resource, value, limit, field },
 });
 
-const mustSpecify = (quota: string, resources: Record<string, string[]>): Said => ({
+const mustSpecify = (quota: string | null, resources: Record<string, string[]>): Said => ({
   layer: 'quota',
   kind: 'quota-must-specify',
   facts: { quota, resources },
@@ -491,6 +491,70 @@ const cases: [name: string, text: string, want: Said[]][] = [
         },
       },
     ],
+  ],
+
+  // ---- must-specify with neither label nor quota name
+  [
+    'a write-up of the refusal in parentheses',
+    'failed with a ResourceQuota admission error (must specify requests.cpu for: probe; requests.memory for: probe), because …',
+    [mustSpecify(null, { 'requests.cpu': ['probe'], 'requests.memory': ['probe'] })],
+  ],
+  [
+    "a port's expected string",
+    '    Err("must specify requests.cpu for: c".to_string())',
+    [mustSpecify(null, { 'requests.cpu': ['c'] })],
+  ],
+  ['negative: the words opening a line, nothing saying they failed', 'must specify limits.cpu for: app', []],
+  ['negative: a resource no quota counts', 'Error (must specify --namespace for: kubectl)', []],
+
+  // ---- one refusal a controller
+  [
+    "the same quota refusal of two controllers' objects: one finding each",
+    'Warning DeploymentCreationFailed Couldn\'t deploy version 10: replicationcontrollers "database-10" is forbidden: exceeded quota: quota, requested: replicationcontrollers=1, used: replicationcontrollers=10, limited: replicationcontrollers=10\nWarning DeploymentCreationFailed Couldn\'t deploy version 2: replicationcontrollers "frontend-2" is forbidden: exceeded quota: quota, requested: replicationcontrollers=1, used: replicationcontrollers=10, limited: replicationcontrollers=10',
+    ['database-10', 'frontend-2'].map((name) => ({
+      layer: 'quota',
+      kind: 'quota-exceeded',
+      facts: {
+        quota: 'quota',
+        resources: { replicationcontrollers: { requested: '1', used: '10', limited: '10' } },
+        exceeding: ['replicationcontrollers'],
+      },
+      object: { resource: 'replicationcontrollers', name },
+    })),
+  ],
+  [
+    'negative for it: the pods of one ReplicaSet (generated names) are one finding',
+    'Error creating: pods "api-7c5d8-x2k9q" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2\nError creating: pods "api-7c5d8-m4p7z" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2',
+    [
+      {
+        layer: 'quota',
+        kind: 'quota-exceeded',
+        facts: { quota: 'q', resources: { pods: { requested: '1', used: '2', limited: '2' } }, exceeding: ['pods'] },
+        object: { resource: 'pods', name: 'api-7c5d8-x2k9q' },
+      },
+    ],
+  ],
+
+  // ---- the container of a runtime finding, and numbers in comment blocks
+  [
+    "a container status pasted from inside it: the name is the outer key's sibling",
+    '    "lastState": {\n        "terminated": {\n            "exitCode": 137,\n            "reason": "OOMKilled"\n        }\n    },\n    "name": "kubeshark-worker",\n    "ready": true,',
+    [runtime({ reason: 'OOMKilled', container: 'kubeshark-worker' })],
+  ],
+  [
+    "a Go map literal's name line with more keys on it",
+    '\t"name": "api", "ready": true,\n\t"lastState": map[string]any{"terminated": map[string]any{\n\t\t"reason": "OOMKilled", "exitCode": float64(137),\n\t}},',
+    [runtime({ reason: 'OOMKilled', container: 'api' })],
+  ],
+  [
+    'negative for it: a reason with no container anywhere near',
+    'the job ended with reason OOMKilled',
+    [runtime({ reason: 'OOMKilled' })],
+  ],
+  [
+    "describe's Limits and the kernel's kill pasted as shell comments",
+    '#   Reason:       OOMKilled\n# Limits:\n#   memory:  256Mi\n# Warning  OOMKilling  kubelet  Memory cgroup out of memory:\n#          Kill process 12345 (python3) total-vm:524288kB,\n#          anon-rss:262144kB, file-rss:4096kB',
+    [runtime({ reason: 'OOMKilled', limit: '256Mi', used: '256Mi', process: 'python3' })],
   ],
 ];
 
