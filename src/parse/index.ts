@@ -317,17 +317,26 @@ function dedupe(matches: Match[]): Match[] {
 const PLACEHOLDER_RE = /\$\{|\$\(|\\\(|%[-+# 0]?\d*[sdvqx]\b|\{\{|#\{|<%=/;
 
 function templated(m: Match, text: string): boolean {
-  if (m.layer === 'runtime' || m.layer === 'other') return false;
-  const tail = text.slice(m.end, Math.min(m.end + 60, lineEnd(text, m.end)));
-  if (PLACEHOLDER_RE.test(tail)) return true;
-  const walk = (v: unknown): boolean => {
+  // A regular expression that matches the message (`(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…`).
+  if (REGEX_SOURCE_RE.test(text.slice(m.start, Math.min(m.end + 80, lineEnd(text, m.end))))) return true;
+  if (m.layer === 'runtime') return false;
+  if (m.layer !== 'other') {
+    const tail = text.slice(m.end, Math.min(m.end + 60, lineEnd(text, m.end)));
+    if (PLACEHOLDER_RE.test(tail)) return true;
+  }
+  // A look-alike's quoted message and reason are the engine's own words (a Kyverno message may hold `{{…}}`).
+  const walk = (v: unknown, key?: string): boolean => {
+    if (m.layer === 'other' && (key === 'message' || key === 'reason')) return false;
     if (typeof v === 'string') return PLACEHOLDER_RE.test(v);
-    if (Array.isArray(v)) return v.some(walk);
-    if (v !== null && typeof v === 'object') return Object.entries(v).some(([k, x]) => walk(k) || walk(x));
+    if (Array.isArray(v)) return v.some((x) => walk(x));
+    if (v !== null && typeof v === 'object') return Object.entries(v).some(([k, x]) => walk(k) || walk(x, k));
     return false;
   };
   return walk(m.facts);
 }
+
+/** Pieces of a regular expression's source no message holds: `(?:`, `\s+`, `\d+`, `[^…]*`. */
+const REGEX_SOURCE_RE = /\(\?[:=!<]|\\[sdwS][+*]|\[\^[^\]]{1,20}\][*+]/;
 
 /** Every finding and manifest in a paste. */
 export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPaste {

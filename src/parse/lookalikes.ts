@@ -35,6 +35,7 @@ import { policyReportResult } from './policyreport.ts';
 import { runtimeClassTable } from './runtimeclass.ts';
 import { findWithin, lineEnd, lineStart, scanMany, trimEndOf } from './scan.ts';
 import { splitHistogram } from './scheduler.ts';
+import { envelopeBefore } from './subject.ts';
 
 type OtherBody = Extract<FindingBody, { layer: 'other' }>;
 
@@ -280,6 +281,59 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       resource,
       blocked: m[3] !== undefined,
     });
+  });
+  // GKE Autopilot's policy webhook quoted without its `admission webhook "warden-validating…" denied the request:`
+  // head (`GKE Warden rejected the request because it violates one or more constraints.` ⏎ `Violations: …`).
+  on('gke warden rejected the request', (k) => {
+    if (lower.slice(lineStart(text, k), k).includes('denied the request')) return undefined;
+    let end = lineEnd(text, k, 2000);
+    // Its `Violations:` / `Violations details:` lines go with it.
+    for (
+      let i = 0;
+      i < 6 && end < text.length && /^\s*(?:Violations|Requested by|Audit|[a-z])/.test(text.slice(end + 1, end + 40));
+      i++
+    )
+      end = lineEnd(text, end + 1, 2000);
+    return other(
+      {
+        layer: 'other',
+        kind: 'webhook-denied',
+        facts: { webhook: 'GKE Warden', reason: text.slice(k, end).replace(/\s+/g, ' ').trim() },
+      },
+      text,
+      k,
+      end,
+    );
+  });
+  // ValidatingAdmissionPolicy (apiserver pkg/admission/plugin/policy/validating/dispatcher.go, admission.NewForbidden):
+  // `ValidatingAdmissionPolicy 'p' with binding 'b' denied request: <message>`; without a binding, `… 'p' denied request: …`.
+  on("validatingadmissionpolicy '", (k) => {
+    const m =
+      /^ValidatingAdmissionPolicy '([^'\n]{1,253})'(?: with binding '([^'\n]{1,253})')? denied request:?[ \t]*/i.exec(
+        text.slice(k, k + 600),
+      );
+    if (!m) return undefined;
+    const from = k + m[0].length;
+    let end = lineEnd(text, from, 4000);
+    // In a source literal (`\`…denied request: no new replicasets\``, `"…"`), the literal's quote ends it.
+    const env = envelopeBefore(text, k);
+    const open = text[env.start - 1];
+    if (open === '"' || open === "'" || open === '`') {
+      const close = text.indexOf(open, from);
+      if (close >= 0 && close < end) end = close;
+    }
+    const found = other(
+      {
+        layer: 'other',
+        kind: 'admission-policy',
+        facts: { policy: m[1]!, binding: m[2] ?? null, message: text.slice(from, end).trim() },
+      },
+      text,
+      env.start,
+      end,
+    );
+    if (env.object) found.object = env.object;
+    return found;
   });
   // A policy report's failed result (./policyreport.ts): the same violation, reported after admission.
   on('result:', (k) => {

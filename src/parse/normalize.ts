@@ -511,6 +511,12 @@ function joinDecision(
   // `… 2 Too many pods. ⏎ preemption: 0/2 nodes are available: …`: the PostFilter part of a FailedScheduling
   // message that a page or terminal put on the next line (it never starts a record of its own).
   if (next.startsWith('preemption:', hs) && preemptionOpen(cur)) return ' ';
+  // The DRA plugin's PostFilter text before it (`still not schedulable, preemption: …`) starts no record either.
+  if (
+    /^(?:still not schedulable|no new claims to deallocate), preemption:/.test(next.slice(hs, hs + 48)) &&
+    preemptionOpen(cur)
+  )
+    return ' ';
   // A message broken before a part that never starts a line of its own: the envelope's `is forbidden:` /
   // `is invalid:` after the object's name, or a must-specify list's `for: <containers>`.
   const head = next.slice(hs, hs + 14);

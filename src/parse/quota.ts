@@ -15,7 +15,7 @@
 
 import { Quantity } from '../quantity.ts';
 import type { Match, QuotaInsufficientFacts, QuotaUsage } from './finding.ts';
-import { bare, findWithin, lineEnd, lineStart, scanAll, scanMany, trimEndOf, wordBefore } from './scan.ts';
+import { bare, findWithin, lineEnd, lineStart, scanMany, trimEndOf, wordBefore } from './scan.ts';
 import { lowerAscii } from './normalize.ts';
 import { envelopeBefore, enveloped } from './subject.ts';
 

@@ -133,7 +133,12 @@ function readSentence(text: string, total: number, bodyStart: number, end: numbe
   return { total, reasons, end: stop < 0 ? end : stop + 1 };
 }
 
-const DRA_CLAUSE = 'no new claims to deallocate, ';
+/**
+ * The DRA plugin's PostFilter message, which the framework joins before the preemption part with `, `
+ * (pkg/scheduler/framework/plugins/dynamicresources: `no new claims to deallocate` until 1.31, `still not
+ * schedulable` after): PostFilter text, not a reason.
+ */
+const DRA_CLAUSES = ['no new claims to deallocate, ', 'still not schedulable, '];
 
 function versionOf(msg: string, dra: boolean, doubleDot: boolean, preemption: boolean): string | undefined {
   if (msg.includes('untolerated taint(s)')) return '>=1.34.2';
@@ -170,7 +175,7 @@ function fragment(
   const p = t.start - (pre.endsWith(' ') ? 'preemption: '.length : 'preemption:'.length);
   const ls = lineStart(text, p);
   let main = text.slice(ls, p).trim();
-  if (main.endsWith(DRA_CLAUSE.trim())) main = main.slice(0, -DRA_CLAUSE.trim().length).trim();
+  for (const c of DRA_CLAUSES) if (main.endsWith(c.trim())) main = main.slice(0, -c.trim().length).trim();
   main = trimEndOf(main, '. ');
   // `status="no new claims to deallocate, preemption: …"` (klog): the fragment opens a quoted value,
   // nothing before it is a reason.
@@ -262,9 +267,10 @@ function fitError(text: string, k: number, len = 'nodes are available:'.length):
   const rest = (): string => text.slice(pos, Math.min(end, pos + 600));
   let r = rest();
   const lead = /^[ .]*/.exec(r)![0].length;
-  if (r.startsWith(DRA_CLAUSE, lead)) {
+  const clause = DRA_CLAUSES.find((c) => r.startsWith(c, lead));
+  if (clause) {
     dra = true;
-    pos += lead + DRA_CLAUSE.length;
+    pos += lead + clause.length;
     r = rest();
   }
   // `. , preemption:` (a vendor build joins the PostFilter message with ", ").
@@ -627,6 +633,9 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
       const q = findWithin(text, '"', start, end);
       if (q >= 0) end = q;
     }
+    // A table cell ends at its border (`| Warning | FailedScheduling | 1 node(s) had … |`).
+    const bar = findWithin(text, ' |', start, end);
+    if (bar >= 0) end = bar;
     const stop = sentenceEnd(text, start, end);
     const body = trimEndOf(proseCut(text.slice(start, stop < 0 ? end : stop)), ' `\'"*_:;).');
     const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimEndOf(r.reason, ' `\'"*_:;).') }));
@@ -639,7 +648,15 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
       if (
         text[start - 1] !== '"' &&
         !SCHEDULING_WORDS_RE.test(lineAndLineBefore(text, lower, start, end)) &&
-        !QUOTED_AFTER_RE.test(lower.slice(Math.max(lineStart(text, start, 2048), start - 48), start))
+        !QUOTED_AFTER_RE.test(lower.slice(Math.max(lineStart(text, start, 2048), start - 48), start)) &&
+        // Alone on its line (a code block holding only `1 node(s) didn't have free ports …`), in no catalogue.
+        !(
+          /^[ \t]*(?:[-*+][ \t]+|\d{4}-\d\d-\d\d[T ][\d:.]+Z?[ \t]+)?$/.test(
+            text.slice(lineStart(text, start, 2048), start),
+          ) &&
+          /^[ \t.]*$/.test(text.slice(start + body.length, lineEnd(text, start, 2048))) &&
+          catalogueNear(text, start, reasons[0]!.reason) === 0
+        )
       )
         continue;
     }
@@ -785,6 +802,9 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
       if (GENERIC_REASON_RE.test(reason) ? !worded : !shaped && !worded) continue;
       if (catalogueNear(text, start, reason) > 0) continue;
       if (aboutReason(text, lower, ls, start, end)) continue;
+      // The string constant a program prints (`ErrReason = "node(s) didn't have free ports …"`, `return "…";`,
+      // `errors.New("…")`): the source of the reason, not a report of it.
+      if (/(?:[=(]|\breturn)[ \t]*["'`]$/.test(text.slice(Math.max(ls, start - 40), start))) continue;
       seen.add(reason);
       out.push({
         layer: 'scheduler',
@@ -834,6 +854,7 @@ const ANCHOR_NEEDLES = [
   'nodes are unavailable:',
   'cannot schedule pods:',
   'running "',
+  'nodes are available',
 ];
 
 /** All FailedScheduling findings in normalized `text`. */
@@ -900,6 +921,22 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
       case 'running "':
         m = filterPluginError(text, lower, k);
         break;
+      case 'nodes are available': {
+        // `"message": "0/3 nodes are available"` (a quoted message with no reason list; FitError prints its
+        // reasons after a colon): the total alone.
+        const after = k + needle.length;
+        const t = /^\.?(?:["'`]|[ \t]*$)/m.test(text.slice(after, after + 4)) ? totalBefore(text, k) : undefined;
+        if (t && text[t.start] === '0' && (t.start === 0 || /["'`\s]/.test(text[t.start - 1]!)))
+          m = {
+            layer: 'scheduler',
+            kind: 'unschedulable',
+            facts: { total: t.total, reasons: [] },
+            message: text.slice(t.start, after).trim(),
+            start: t.start,
+            end: after,
+          };
+        break;
+      }
       case 'fit failure on node (':
         m = fitFailures(text, k, undefined);
         break;

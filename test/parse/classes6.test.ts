@@ -556,6 +556,111 @@ const cases: [name: string, text: string, want: Said[]][] = [
     '#   Reason:       OOMKilled\n# Limits:\n#   memory:  256Mi\n# Warning  OOMKilling  kubelet  Memory cgroup out of memory:\n#          Kill process 12345 (python3) total-vm:524288kB,\n#          anon-rss:262144kB, file-rss:4096kB',
     [runtime({ reason: 'OOMKilled', limit: '256Mi', used: '256Mi', process: 'python3' })],
   ],
+
+  // ---- look-alikes
+  [
+    "a ValidatingAdmissionPolicy's refusal (apiserver policy/validating dispatcher.go)",
+    'Error from server (Forbidden): error when creating "d.yaml": deployments.apps "web" is forbidden: ValidatingAdmissionPolicy \'max-replicas\' with binding \'max-replicas-binding\' denied request: failed expression: object.spec.replicas <= 5',
+    [
+      {
+        layer: 'other',
+        kind: 'admission-policy',
+        facts: {
+          policy: 'max-replicas',
+          binding: 'max-replicas-binding',
+          message: 'failed expression: object.spec.replicas <= 5',
+        },
+        object: { resource: 'deployments.apps', name: 'web' },
+      },
+    ],
+  ],
+  [
+    'a ValidatingAdmissionPolicy without a binding, in a source literal',
+    'const msg = "ValidatingAdmissionPolicy \'deny-rs\' denied request: no new replicasets allowed by policy";',
+    [
+      {
+        layer: 'other',
+        kind: 'admission-policy',
+        facts: { policy: 'deny-rs', binding: null, message: 'no new replicasets allowed by policy' },
+      },
+    ],
+  ],
+  ['negative: the policy named in prose', 'We use a ValidatingAdmissionPolicy to cap replicas.', []],
+  [
+    "GKE Autopilot's Warden quoted without its webhook head",
+    "GKE Warden rejected the request because it violates one or more constraints.\nViolations: Total ephemeral-storage requested by containers for workload is higher than the Autopilot maximum of '10Gi'.",
+    [
+      {
+        layer: 'other',
+        kind: 'webhook-denied',
+        facts: {
+          webhook: 'GKE Warden',
+          reason:
+            "GKE Warden rejected the request because it violates one or more constraints. Violations: Total ephemeral-storage requested by containers for workload is higher than the Autopilot maximum of '10Gi'.",
+        },
+      },
+    ],
+  ],
+  [
+    "RuntimeClass admission's refusal wrapped before `found`",
+    'Kubernetes rejects it at admission (`pod rejected: RuntimeClass "..." not\nfound`), so no pod is listed',
+    [{ layer: 'other', kind: 'runtimeclass', facts: { reason: 'class-not-found', runtimeClass: '...' } }],
+  ],
+  [
+    'negative: a format string of that refusal (its name a placeholder)',
+    'expectedMsg := fmt.Sprintf(`pods "%s" is forbidden: pod rejected: RuntimeClass "%s" not found`, podName, name)',
+    [],
+  ],
+  [
+    'negative: a regular expression that matches kernel kills',
+    '    r"(?:Out of memory|Memory cgroup out of memory)[^:]*:\\s+Kill(?:ed)?\\s+process\\s+(\\d+)\\s+\\(([^)]+)\\)",',
+    [],
+  ],
+
+  // ---- scheduler
+  [
+    'a quoted FitError with no reason list: the total alone',
+    '"reason": "FailedScheduling",\n"message": "0/3 nodes are available"',
+    [{ layer: 'scheduler', kind: 'unschedulable', facts: { total: 3, reasons: [] } }],
+  ],
+  ['negative: every node available is no FitError', 'Wait until "3/3 nodes are available" before the test.', []],
+  [
+    'a counted reason alone on its line (a code block under an error heading)',
+    "**Error 3**\n\n```\n1 node(s) didn't have free ports for the requested pod ports\n```",
+    [
+      {
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: {
+          total: null,
+          reasons: [{ count: 1, reason: "node(s) didn't have free ports for the requested pod ports" }],
+        },
+      },
+    ],
+  ],
+  [
+    "negative: the same reason as a program's constant",
+    '\t// ErrReason when node ports aren\'t available.\n\tErrReason = "node(s) didn\'t have free ports for the requested pod ports"',
+    [],
+  ],
+  [
+    "DRA's `still not schedulable` before the preemption part is PostFilter text, not a reason",
+    "Warning  FailedScheduling  default-scheduler\n  0/2 nodes are available: 1 cannot allocate all claims, 1 node(s) didn't match Pod's node affinity/selector.\n  still not schedulable, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+    [
+      {
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: {
+          total: 2,
+          reasons: [
+            { count: 1, reason: 'cannot allocate all claims' },
+            { count: 1, reason: "node(s) didn't match Pod's node affinity/selector" },
+          ],
+          preemption: { total: 2, reasons: [{ count: 2, reason: 'Preemption is not helpful for scheduling' }] },
+        },
+      },
+    ],
+  ],
 ];
 
 describe('classes after the fourth blind set (classes6), exact findings', () => {
