@@ -622,7 +622,8 @@ function mustContinue(cur: string, next: string, hs: number): boolean {
   )
     return true;
   if (fieldThenDetail(cur, next, hs)) return true;
-  if (!/^(?:used|limited):/i.test(next.slice(hs, hs + 8))) return false;
+  // `exceeded quota: q,` ⏎ `requested: …` as well as `…, requested: …` ⏎ `used: …`.
+  if (!/^(?:requested|used|limited):/i.test(next.slice(hs, hs + 12))) return false;
   const lower = lowerAscii(cur.length > 4096 ? cur.slice(-4096) : cur);
   const q = lower.lastIndexOf('exceeded quota');
   return q >= 0 && lower.indexOf('limited:', q) < 0;

@@ -693,7 +693,8 @@ function lineAndLineBefore(text: string, lower: string, start: number, end: numb
 const BARE_INSUFFICIENT_RE =
   /Insufficient (cpu|memory|ephemeral-storage|hugepages-[0-9]{1,6}[KMGTP]i|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,10}[a-z]{2,63}\/[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)(?![\w/-]|\.[\w])/g;
 /** The other reason texts FitError prints, distinctive enough to read without their count. */
-const BARE_OTHER_RE = /node\(s\) (?:had|didn't|were|exceed|did not)[^\n]{3,200}|Too many pods(?![\w-])/g;
+const BARE_OTHER_RE =
+  /node\(s\) (?:had|didn't|were|exceed|did not)[^\n]{3,200}|Too many pods(?![\w-])|cannot allocate all claims(?![\w-])/g;
 /** Resources so common in other software's messages (`fprintf("Insufficient memory.")`) that a scheduling word must be near. */
 const GENERIC_REASON_RE = /^(?:Insufficient (?:cpu|memory)|Too many pods)$/;
 /**
@@ -759,7 +760,13 @@ function catalogueNear(text: string, start: number, own: string): number {
  * message of the paste already gives, not a heading. Count and total: null (neither is printed).
  */
 function bareReasons(text: string, lower: string, covered: readonly SchedulerMatch[]): SchedulerMatch[] {
-  if (!text.includes('Insufficient ') && !text.includes('node(s) ') && !text.includes('Too many pods')) return [];
+  if (
+    !text.includes('Insufficient ') &&
+    !text.includes('node(s) ') &&
+    !text.includes('Too many pods') &&
+    !text.includes('cannot allocate all claims')
+  )
+    return [];
   let known: Set<string> | undefined;
   const out: SchedulerMatch[] = [];
   const seen = new Set<string>();
@@ -855,6 +862,7 @@ const ANCHOR_NEEDLES = [
   'cannot schedule pods:',
   'running "',
   'nodes are available',
+  ' nodes: ',
 ];
 
 /** All FailedScheduling findings in normalized `text`. */
@@ -937,6 +945,11 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
           };
         break;
       }
+      case ' nodes: ':
+        // `0/2 nodes: cannot allocate all claims` (a retyped frame without `are available`).
+        if (/(?:^|[\s"'`(])0 ?\/ ?\d{1,9}$/.test(text.slice(Math.max(0, k - 16), k)))
+          m = fitError(text, k + 1, 'nodes:'.length);
+        break;
       case 'fit failure on node (':
         m = fitFailures(text, k, undefined);
         break;

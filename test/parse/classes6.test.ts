@@ -661,6 +661,39 @@ const cases: [name: string, text: string, want: Said[]][] = [
       },
     ],
   ],
+  [
+    "DRA's reason alone after FailedScheduling",
+    'an extra Pod stays `Pending` (`FailedScheduling: cannot allocate all claims`) until one frees.',
+    [bare('cannot allocate all claims')],
+  ],
+  [
+    'a retyped frame without `are available`',
+    'A second claim on the same GPU is Unschedulable: "0/2 nodes: cannot allocate all claims".',
+    [
+      {
+        layer: 'scheduler',
+        kind: 'unschedulable',
+        facts: { total: 2, reasons: [{ count: 2, reason: 'cannot allocate all claims' }] },
+      },
+    ],
+  ],
+  ['negative: nodes counted in prose', 'The pool has 2 nodes: one for GPUs, one for CPUs.', []],
+  [
+    "a quota refusal broken after the quota's name (its comma ends the line)",
+    'error: failed to create NodePort service: services "np" is forbidden: exceeded quota: team-a-quota,\nrequested: services.nodeports=1, used: services.nodeports=0, limited: services.nodeports=0',
+    [
+      {
+        layer: 'quota',
+        kind: 'quota-exceeded',
+        facts: {
+          quota: 'team-a-quota',
+          resources: { 'services.nodeports': { requested: '1', used: '0', limited: '0' } },
+          exceeding: ['services.nodeports'],
+        },
+        object: { resource: 'services', name: 'np' },
+      },
+    ],
+  ],
 ];
 
 describe('classes after the fourth blind set (classes6), exact findings', () => {
