@@ -6,7 +6,12 @@
  *   `resources:`) and in `kubectl describe polr` form (entries one after the other, the describer's key order);
  *   a pass, another tool's report, a Kyverno CLI test's expected results are not violations;
  * - prose about a reason name in general (a definition, a question, a condition) is not an incident; a report
- *   of the same reason still reads.
+ *   of the same reason still reads;
+ * - the fifth development set's classes (test/fixtures/paste-wild/dev5.jsonl): other programs' code and tests
+ *   holding a message (templates, format strings, regular expressions, headless rule texts, constants) against
+ *   the printed message; messages in source literals (adjacent, raw, single-quoted) and in HTML; LimitRanger's
+ *   aggregate one violation a line; kernel and kubelet numbers; must-specify without label; one finding per
+ *   controller; ValidatingAdmissionPolicy (apiserver policy/validating dispatcher.go), GKE Warden, DRA reasons.
  */
 import { describe, expect, it } from 'vitest';
 import { type Said, said } from '../support/said.ts';
