@@ -184,6 +184,17 @@ export interface PriorityFacts {
  * RuntimeClass that does not exist, sets an overhead its class does not define, or a nodeSelector that
  * conflicts with its class's `scheduling.nodeSelector`.
  */
+/**
+ * A ValidatingAdmissionPolicy's refusal (apiserver pkg/admission/plugin/policy/validating, dispatcher.go:
+ * `ValidatingAdmissionPolicy '<policy>' with binding '<binding>' denied request: <message>`, or without the
+ * binding): the cluster's own CEL policy, admission but neither quota nor LimitRange.
+ */
+export interface AdmissionPolicyFacts {
+  policy: string;
+  /** Null where the message names no binding. */
+  binding: string | null;
+  message: string;
+}
 export interface RuntimeClassFacts {
   reason: 'class-not-found' | 'overhead-mismatch' | 'overhead-without-class' | 'node-selector-conflict';
   /** The class named (`class-not-found`); null where the message does not name it. */
@@ -215,6 +226,7 @@ export type FindingBody =
   | { layer: 'other'; kind: 'volcano'; facts: VolcanoFacts }
   | { layer: 'other'; kind: 'priority'; facts: PriorityFacts }
   | { layer: 'other'; kind: 'runtimeclass'; facts: RuntimeClassFacts }
+  | { layer: 'other'; kind: 'admission-policy'; facts: AdmissionPolicyFacts }
   | { layer: 'other'; kind: 'pod-security'; facts: PodSecurityFacts }
   | { layer: 'other'; kind: 'karpenter'; facts: KarpenterFacts };
 

@@ -19,6 +19,7 @@ import { lowerAscii, normalizeLines } from './normalize.ts';
 import { findQuota } from './quota.ts';
 import { findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
+import { lineEnd } from './scan.ts';
 import { findValidation } from './validation.ts';
 
 export type * from './finding.ts';
@@ -202,6 +203,21 @@ function orderless(m: Match): object {
 }
 
 /**
+ * An object's name without what its controller generated: a trailing `-`, then up to two segments that hold a
+ * digit or are a pod's five-character suffix (`api-7c5d8-x2k9q` → `api`, `web-0` → `web`, `database-10` →
+ * `database`, `gateway-quota-551394438-` → `gateway-quota`).
+ */
+function nameStem(name: string): string {
+  let s = name.endsWith('-') ? name.slice(0, -1) : name;
+  for (let i = 0; i < 2; i++) {
+    const m = /-([a-z0-9]{1,20})$/.exec(s);
+    if (!m || !(/\d/.test(m[1]!) || m[1]!.length === 5)) break;
+    s = s.slice(0, m.index);
+  }
+  return s;
+}
+
+/**
  * One finding per distinct problem: the same facts (pods that differ only by a generated suffix, the
  * same event repeated). Runtime and look-alike findings are per object. A repeat may name what the first
  * occurrence did not (object, namespace, controller): those are merged into the first.
@@ -262,6 +278,18 @@ function dedupe(matches: Match[]): Match[] {
     const key = `${m.layer}|${m.kind}|${who}|${factsKey(orderless(m))}`;
     const prev = first.get(key);
     if (prev) {
+      // The same refusal of another controller's object (`replicationcontrollers "database-10"` and
+      // `"frontend-2"`, each refused by the same quota) is that controller's problem too: one finding each.
+      const a = prev.object?.name;
+      const b = m.object?.name;
+      if (a && b && m.layer !== 'runtime' && m.layer !== 'other' && nameStem(a) !== nameStem(b)) {
+        const k2 = `${key}|${nameStem(b)}`;
+        if (!first.has(k2)) {
+          first.set(k2, m);
+          out.push(m);
+        }
+        continue;
+      }
       if (prev.namespace && m.namespace && prev.namespace !== m.namespace) {
         // The same message in another namespace is another problem.
         const k2 = `${key}|${m.namespace}`;
@@ -282,6 +310,34 @@ function dedupe(matches: Match[]): Match[] {
   return out;
 }
 
+/**
+ * A template placeholder where the message has its numbers or names (`${fmtCpu(r.cpu)}`, Go's `%s`/`%v`, jq's
+ * `\\(.requests.memory)`, `{{ .limit }}`): the source code or template that prints a message, not one printed.
+ */
+const PLACEHOLDER_RE = /\$\{|\$\(|\\\(|%[-+# 0]?\d*[sdvqx]\b|\{\{|#\{|<%=/;
+
+function templated(m: Match, text: string): boolean {
+  // A regular expression that matches the message (`(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…`).
+  if (REGEX_SOURCE_RE.test(text.slice(m.start, Math.min(m.end + 80, lineEnd(text, m.end))))) return true;
+  if (m.layer === 'runtime') return false;
+  if (m.layer !== 'other') {
+    const tail = text.slice(m.end, Math.min(m.end + 60, lineEnd(text, m.end)));
+    if (PLACEHOLDER_RE.test(tail)) return true;
+  }
+  // A look-alike's quoted message and reason are the engine's own words (a Kyverno message may hold `{{…}}`).
+  const walk = (v: unknown, key?: string): boolean => {
+    if (m.layer === 'other' && (key === 'message' || key === 'reason')) return false;
+    if (typeof v === 'string') return PLACEHOLDER_RE.test(v);
+    if (Array.isArray(v)) return v.some((x) => walk(x));
+    if (v !== null && typeof v === 'object') return Object.entries(v).some(([k, x]) => walk(k) || walk(x, k));
+    return false;
+  };
+  return walk(m.facts);
+}
+
+/** Pieces of a regular expression's source no message holds: `(?:`, `\s+`, `\d+`, `[^…]*`. */
+const REGEX_SOURCE_RE = /\(\?[:=!<]|\\[sdwS][+*]|\[\^[^\]]{1,20}\][*+]/;
+
 /** Every finding and manifest in a paste. */
 export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPaste {
   const result: ParsedPaste = { findings: [], manifests: [] };
@@ -299,7 +355,7 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     const matches: Match[] = [];
     for (const find of [findValidation, findLimitRange, findQuota, findScheduler, findRuntime, findLookalikes]) {
       try {
-        for (const m of find(norm, lower)) matches.push(uniform(m));
+        for (const m of find(norm, lower)) if (!templated(m, norm)) matches.push(uniform(m));
       } catch {
         // A parser bug must not hide what the other layers found.
       }

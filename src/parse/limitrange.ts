@@ -13,7 +13,7 @@
 
 import type { LimitViolation, Match } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
-import { bare, lineEnd, scanMany, wordBefore } from './scan.ts';
+import { bare, lineEnd, lineStart, scanMany, wordBefore } from './scan.ts';
 import { envelopeBefore } from './subject.ts';
 
 /** One LimitRanger violation (the `violations` of a `limitrange` finding). */
@@ -36,7 +36,7 @@ const SCOPES: Record<string, Violation['scope']> = {
 /** `minimum cpu `, and the `min`/`max` of a retyped or second violation (`…, but request is 0; max memory usage per Container …`). */
 const RES_BEFORE_RE = /(?<![A-Za-z])(minimum|maximum|min|max) ([A-Za-z0-9][A-Za-z0-9./_-]{0,99}) $/i;
 const MINMAX_RE =
-  /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:(\.?\s{1,4}no (?:request|limit) is specified)|, but (?:(?:request|limit) is|requested) ([^\s,\]]{1,64})|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;
+  /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:(\.?\s{1,4}no (?:request|limit) is specified)|, but (?:(?:request|limit) is|requested) ([^\s,\]"'`#]{1,64})|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;
 const RATIO_RE =
   /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:, but (?:provided ratio is ([0-9][0-9.]{0,39})|(no (?:request|limit) is specified or (?:request|limit) is 0))|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;
 
@@ -103,18 +103,42 @@ function ratio(text: string, k: number): Item | undefined {
   };
 }
 
-/** Items that belong to one aggregated message: separated only by `, `, `. `, `., `, `; ` on one line. */
+/**
+ * Items that belong to one aggregated message: separated only by `, `, `. `, `., `, `; ` on one line — or
+ * one a line under a single envelope that ends its own line (`pods "x" is forbidden:` ⏎ `[maximum cpu …]` ⏎
+ * `[maximum memory …]`, `Error from server (Forbidden):` ⏎ `minimum cpu …` ⏎ `minimum memory …`): LimitRanger
+ * returns one aggregate error per object (plugin/pkg/admission/limitranger/admission.go, utilerrors.NewAggregate),
+ * which a page then printed one violation a line.
+ */
 function group(text: string, items: Item[]): Item[][] {
   const groups: Item[][] = [];
+  let underEnvelope = false;
   for (const it of items) {
     const last = groups.at(-1)?.at(-1);
     const gap = last ? text.slice(last.end, it.start) : '';
     if (last && it.start >= last.end && it.start - last.end <= 8 && /^[.,;\s]*$/.test(gap) && !gap.includes('\n')) {
       groups.at(-1)!.push(it);
-    } else groups.push([it]);
+    } else if (last && underEnvelope && /^[.,;\]]*[ \t]*\n[ \t]*\[?$/.test(gap)) {
+      groups.at(-1)!.push(it);
+    } else {
+      groups.push([it]);
+      underEnvelope = ownLineAfterEnvelope(text, it.start);
+    }
   }
   return groups;
 }
+
+/** Does an envelope end right before the item at `start`, or the line above when the item opens its line? */
+function ownLineAfterEnvelope(text: string, start: number): boolean {
+  const ls = lineStart(text, start);
+  const lead = text.slice(ls, start);
+  if (ENVELOPE_END_RE.test(lead)) return true;
+  if (!/^[ \t]*\[?$/.test(lead) || ls === 0) return false;
+  const prev = text.slice(lineStart(text, ls - 1), ls - 1);
+  return ENVELOPE_END_RE.test(prev);
+}
+
+const ENVELOPE_END_RE = /(?:\bis forbidden|\(Forbidden\)):[ \t]*\[?$/;
 
 function versionOf(text: string, g: Item[]): string | undefined {
   if (g.some((i) => i.capital)) return '1.1-1.2';

@@ -31,9 +31,11 @@ import type {
   WebhookDeniedFacts,
 } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
+import { policyReportResult } from './policyreport.ts';
 import { runtimeClassTable } from './runtimeclass.ts';
 import { findWithin, lineEnd, lineStart, scanMany, trimEndOf } from './scan.ts';
 import { splitHistogram } from './scheduler.ts';
+import { envelopeBefore } from './subject.ts';
 
 type OtherBody = Extract<FindingBody, { layer: 'other' }>;
 
@@ -280,6 +282,64 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       blocked: m[3] !== undefined,
     });
   });
+  // GKE Autopilot's policy webhook quoted without its `admission webhook "warden-validating…" denied the request:`
+  // head (`GKE Warden rejected the request because it violates one or more constraints.` ⏎ `Violations: …`).
+  on('gke warden rejected the request', (k) => {
+    if (lower.slice(lineStart(text, k), k).includes('denied the request')) return undefined;
+    let end = lineEnd(text, k, 2000);
+    // Its `Violations:` / `Violations details:` lines go with it.
+    for (
+      let i = 0;
+      i < 6 && end < text.length && /^\s*(?:Violations|Requested by|Audit|[a-z])/.test(text.slice(end + 1, end + 40));
+      i++
+    )
+      end = lineEnd(text, end + 1, 2000);
+    return other(
+      {
+        layer: 'other',
+        kind: 'webhook-denied',
+        facts: { webhook: 'GKE Warden', reason: text.slice(k, end).replace(/\s+/g, ' ').trim() },
+      },
+      text,
+      k,
+      end,
+    );
+  });
+  // ValidatingAdmissionPolicy (apiserver pkg/admission/plugin/policy/validating/dispatcher.go, admission.NewForbidden):
+  // `ValidatingAdmissionPolicy 'p' with binding 'b' denied request: <message>`; without a binding, `… 'p' denied request: …`.
+  on("validatingadmissionpolicy '", (k) => {
+    const m =
+      /^ValidatingAdmissionPolicy '([^'\n]{1,253})'(?: with binding '([^'\n]{1,253})')? denied request:?[ \t]*/i.exec(
+        text.slice(k, k + 600),
+      );
+    if (!m) return undefined;
+    const from = k + m[0].length;
+    let end = lineEnd(text, from, 4000);
+    // In a source literal (`\`…denied request: no new replicasets\``, `"…"`), the literal's quote ends it.
+    const env = envelopeBefore(text, k);
+    const open = text[env.start - 1];
+    if (open === '"' || open === "'" || open === '`') {
+      const close = text.indexOf(open, from);
+      if (close >= 0 && close < end) end = close;
+    }
+    const found = other(
+      {
+        layer: 'other',
+        kind: 'admission-policy',
+        facts: { policy: m[1]!, binding: m[2] ?? null, message: text.slice(from, end).trim() },
+      },
+      text,
+      env.start,
+      end,
+    );
+    if (env.object) found.object = env.object;
+    return found;
+  });
+  // A policy report's failed result (./policyreport.ts): the same violation, reported after admission.
+  on('result:', (k) => {
+    const e = policyReportResult(text, k);
+    return e ? policyViolation(text, e.start, e.end, e.facts) : undefined;
+  });
   on("rule(s) '", (k) => {
     const m =
       /^Rule\(s\) '([^'\n]{1,253})' failed to apply on resource ([A-Za-z0-9]+\/[^\s/]*\/[^\s:'"]+|[A-Za-z0-9]+\/[^\s:'"]+)/i.exec(
@@ -308,9 +368,19 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (!m) return undefined;
     const from = k + m[0].length;
     let end = lineEnd(text, from, 4000);
+    // A message in a single-quoted source literal (`('psa', 'violates PodSecurity "…": …'),`) ends at its
+    // closing quote (Pod Security's controls hold double quotes only).
+    const env0 = envelope(text, k).start;
+    if (text[env0 - 1] === "'") {
+      const close = /'(?=[\s)\],;]|$)/.exec(text.slice(from, end));
+      if (close) end = from + close.index;
+    }
     // Prose after the message (`… privileged. Nothing was created`): a control's detail holds no `. X`;
-    // nor text in another script (`… seccompProfile という警告が…`), nor a shell note (`… + created`).
-    const prose = /\.\s+[A-Z]|\s*[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]| \+ [a-z]/.exec(text.slice(from, end));
+    // nor text in another script (`… seccompProfile という警告が…`), nor a shell note (`… + created`), nor a
+    // dash between blanks (`… (container "x")\` — on a default namespace`).
+    const prose = /\.\s+[A-Z]|\s*[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]| \+ [a-z]| [\u2013\u2014] | -- /.exec(
+      text.slice(from, end),
+    );
     if (prose) end = from + prose.index;
     const facts: PodSecurityFacts = {
       level: m[1]!,

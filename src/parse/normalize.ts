@@ -116,9 +116,12 @@ const VOCAB = new Set(
   ).split(' '),
 );
 
-/** A line that starts a new record: never the continuation of the line before it. */
+/**
+ * A line that starts a new record: never the continuation of the line before it (an event's reason opening
+ * its row, `NotTriggerScaleUp pod didn't …`, or a CamelCase word padded as a table column is one).
+ */
 const NEW_RECORD_RE =
-  /^(?:\d+(?:\.\d+)?(?:ms|[smhd])\d*[smh]?\s|<unknown>\s|LAST SEEN|NAMESPACE\s|FirstSeen|Warning\s|Normal\s|Events:|Name:|Namespace:|Type\s+Reason|[$%#>]\s|[IWEF]\d{4}\s|\d{4}-\d\d-\d\d[T ]|time="|level=|kubectl\s|oc\s|k\s|helm\s|---|\.\.\.$|```|[-*+]\s|\d+\.\s|-->\s)/;
+  /^(?:\d+(?:\.\d+)?(?:ms|[smhd])\d*[smh]?\s|<unknown>\s|LAST SEEN|NAMESPACE\s|FirstSeen|Warning\s|Normal\s|Events:|Name:|Namespace:|Type\s+Reason|[$%#>]\s|[IWEF]\d{4}\s|\d{4}-\d\d-\d\d[T ]|time="|level=|kubectl\s|oc\s|k\s|helm\s|---|\.\.\.$|```|[-*+]\s|\d+\.\s|-->\s|(?:FailedScheduling|NotTriggerScaleUp|TriggeredScaleUp|FailedCreate|SuccessfulCreate)\s|(?:[A-Z][a-z]+){2,4}[ \t]{2,}\S)/;
 
 /** NEW_RECORD_RE at a given offset (`lastIndex`), for a line whose leading blanks are not cut off. */
 const NEW_RECORD_STICKY_RE = new RegExp(NEW_RECORD_RE.source.replace(/^\^/, ''), 'y');
@@ -211,6 +214,20 @@ const QUOTA_PART_ITEM_RE =
 const QUOTA_PART_OPEN_RE =
   /(?:^|\s)[-*+]\s+(?:[^\n]{0,400}exceeded quota:\s*[a-z0-9][a-z0-9.-]{0,252}|[^\n]{0,600}(?:requested|used):\s*[^\s=,]{1,253}=[^\s,]{1,64}(?:,[^\s=,]{1,253}=[^\s,]{1,64}){0,63})\s*$/;
 
+/**
+ * A message split into adjacent string literals of source code, on one line or joined from two (Python's
+ * `"… 1 Insufficient cpu, " "2 node(s) had …"`, JavaScript's `"…, " + "…"`, C++'s raw `R"(…, )" R"(…)"`): the quotes between the pieces
+ * and what joins them are not the message's. Only on a line holding a message's anchor.
+ */
+const LITERAL_GAP_HINT_RE = /["'][ \t]*\+?[ \t]*R?["']/;
+const LITERAL_GAP_RE =
+  /(?<=[^"\\])\)"[ \t]*R"\(|(?<=[^"\\])"[ \t]*\+?[ \t]*"(?=[^\s",;)\]}])|(?<=: )'[ \t]*\+?[ \t]+"(?=[A-Za-z])/g;
+
+function literalsJoined(line: string): string {
+  if (!LITERAL_GAP_HINT_RE.test(line) || !ANCHOR_RE.test(line)) return line;
+  return line.replace(LITERAL_GAP_RE, (gap) => (gap.length > 2 ? '' : gap));
+}
+
 /** Zero-width characters (a chat client's or a web page's, invisible in the paste): removed. */
 const ZERO_WIDTH_RE = /[\u200b-\u200d\u2060\ufeff]/g;
 /** No-break and figure spaces (rich-text copies put them before numbers): plain spaces. */
@@ -244,7 +261,15 @@ export function cleanLine(raw: string): string {
     s = s.replace(/[\u201c\u201d\u201e]/g, '"').replace(/[\u2018\u2019]/g, "'");
   }
   // Issue trackers and chat exports keep some markup: `<code>`, `</pre>`, `<br>`.
-  if (s.includes('<')) s = s.replace(/<\/?(?:code|pre|br|p|tt|kbd|samp)\s?\/?>/gi, '');
+  // A page copied as HTML (a highlighter's `<span class="token string">"x"</span>`, a table's `<td>`): the
+  // elements' tags go, their text stays (`<pod>`, `<none>` are no HTML element and stay).
+  if (s.includes('<'))
+    s = s
+      .replace(/<\/?(?:code|pre|br|p|tt|kbd|samp)\s?\/?>/gi, '')
+      .replace(
+        /<\/?(?:span|div|td|tr|th|tbody|thead|table|em|strong|b|i|a|font|mark|li|ul|ol)(?:\s[^<>]{0,300})?>/gi,
+        '',
+      );
   if (s.includes('&')) s = s.replace(/&(gt|lt|amp|quot|apos|#39|#x27|#34);/g, (_m, e: string) => ENTITY[e] ?? _m);
   // Slack and e-mail quoting: one or more leading `>` (after entity decoding `&gt;` is one too).
   if (s.includes('>')) s = s.replace(/^(?:[ \t]*>[ \t]?)+/, '');
@@ -486,6 +511,12 @@ function joinDecision(
   // `… 2 Too many pods. ⏎ preemption: 0/2 nodes are available: …`: the PostFilter part of a FailedScheduling
   // message that a page or terminal put on the next line (it never starts a record of its own).
   if (next.startsWith('preemption:', hs) && preemptionOpen(cur)) return ' ';
+  // The DRA plugin's PostFilter text before it (`still not schedulable, preemption: …`) starts no record either.
+  if (
+    /^(?:still not schedulable|no new claims to deallocate), preemption:/.test(next.slice(hs, hs + 48)) &&
+    preemptionOpen(cur)
+  )
+    return ' ';
   // A message broken before a part that never starts a line of its own: the envelope's `is forbidden:` /
   // `is invalid:` after the object's name, or a must-specify list's `for: <containers>`.
   const head = next.slice(hs, hs + 14);
@@ -557,7 +588,10 @@ function literalBreak(cur: string, line: string): boolean {
   while (b < cur.length && isBlank(cur.charCodeAt(b))) b++;
   let h = 0;
   while (h < line.length && isBlank(line.charCodeAt(h))) h++;
-  return cur.charCodeAt(b) === quote && line.charCodeAt(h) === quote && h + 1 < line.length;
+  // The next literal may open with the other quote (Python: `'…violates PodSecurity "baseline:v1.31": '` ⏎
+  // `"host namespaces (hostNetwork=true)"`, the other quote chosen because the text holds one).
+  const next = line.charCodeAt(h);
+  return cur.charCodeAt(b) === quote && (next === 39 || next === 34) && h + 1 < line.length;
 }
 
 /** Does the line end in a must-specify message whose last resource was given its containers? (Its last 600 characters.) */
@@ -588,7 +622,8 @@ function mustContinue(cur: string, next: string, hs: number): boolean {
   )
     return true;
   if (fieldThenDetail(cur, next, hs)) return true;
-  if (!/^(?:used|limited):/i.test(next.slice(hs, hs + 8))) return false;
+  // `exceeded quota: q,` ⏎ `requested: …` as well as `…, requested: …` ⏎ `used: …`.
+  if (!/^(?:requested|used|limited):/i.test(next.slice(hs, hs + 12))) return false;
   const lower = lowerAscii(cur.length > 4096 ? cur.slice(-4096) : cur);
   const q = lower.lastIndexOf('exceeded quota');
   return q >= 0 && lower.indexOf('limited:', q) < 0;
@@ -707,6 +742,8 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
   let curIndent = 0;
   let curIsKey = false;
   let prevRawLen = -1;
+  // The first characters of the line before: a line that starts as it did is the next row, not its wrap.
+  let prevHead = '';
   // A paste no rule changed is its own normal form: no need to build it again (1 MB of YAML, say).
   let changed = input.includes('\r');
   // Lines left before an inline code span holding a message, opened on an earlier line, must close.
@@ -735,6 +772,7 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       curIndent = lineIndent;
       curIsKey = lineKey >= 0;
       prevRawLen = raw.length;
+      prevHead = raw.slice(0, 12);
       continue;
     }
     // A message split into adjacent string literals of source code (Python's implicit concatenation,
@@ -745,6 +783,7 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       cur = cur.trimEnd().slice(0, -1) + line.trimStart().slice(1);
       changed = true;
       prevRawLen = raw.length;
+      prevHead = raw.slice(0, 12);
       continue;
     }
     // A quota refusal split into list items, one part each (`- exceeded quota: q` ⏎ `- requested: pods=1` ⏎
@@ -759,9 +798,15 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       cur = `${cur.trimEnd()}, ${line.replace(/^\s*[-*+]\s+/, '').trim()}`;
       changed = true;
       prevRawLen = raw.length;
+      prevHead = raw.slice(0, 12);
       continue;
     }
-    const hardWrapped = width !== undefined && prevRawLen === width && raw.length > 0 && !/^\s/.test(raw);
+    const hardWrapped =
+      width !== undefined &&
+      prevRawLen === width &&
+      raw.length > 0 &&
+      !/^\s/.test(raw) &&
+      !(raw.length >= 12 && raw.startsWith(prevHead));
     // Output pasted as shell comments (`# pods "x" is forbidden: failed quota: ⏎ # q: must specify …`), code
     // comments or a diff: a marked line continues a marked message as an unmarked one would, its marker off.
     const marker = markerOf(line, lineIndent);
@@ -778,6 +823,7 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
         changed = true;
         cur = d === '' ? cur.trimEnd() + body.trimStart() : `${cur.trimEnd()} ${body.trimStart()}`;
         prevRawLen = raw.length;
+        prevHead = raw.slice(0, 12);
         continue;
       }
     }
@@ -794,8 +840,16 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       cur = `${cur.trimEnd()} ${line.trimStart()}`;
     }
     prevRawLen = raw.length;
+    prevHead = raw.slice(0, 12);
   }
   out.push(cur);
+  for (let i = 0; i < out.length; i++) {
+    const joined = literalsJoined(out[i]!);
+    if (joined !== out[i]) {
+      out[i] = joined;
+      changed = true;
+    }
+  }
   // Unchanged, the input has no carriage return and its lines are the physical ones (`out` drops
   // empty lines, which only a change rebuilds the text without).
   return changed ? { text: out.join('\n'), lines: out, physical } : { text: input, lines: physical, physical };

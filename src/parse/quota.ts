@@ -15,7 +15,7 @@
 
 import { Quantity } from '../quantity.ts';
 import type { Match, QuotaInsufficientFacts, QuotaUsage } from './finding.ts';
-import { bare, findWithin, lineEnd, scanAll, scanMany, trimEndOf, wordBefore } from './scan.ts';
+import { bare, findWithin, lineEnd, lineStart, scanMany, trimEndOf, wordBefore } from './scan.ts';
 import { lowerAscii } from './normalize.ts';
 import { envelopeBefore, enveloped } from './subject.ts';
 
@@ -23,7 +23,7 @@ type Usage = QuotaUsage;
 
 // A value stops at `:` too: no quantity has one, and a condition message glues the next text on with
 // it (`limited: limits.cpu=8:Deployment does not have minimum availability.`).
-const PAIR_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\s*=\s*([^\s,'"`\]}:]{1,64})/y;
+const PAIR_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\s*=\s*([^\s,'"`\]}:\u3000-\u303f\uff00-\uffef]{1,64})/y;
 
 /**
  * `name=value[,name=value…]` starting at `i`. Spaces around `=` and after `,` are tolerated (pastes
@@ -163,15 +163,27 @@ function pre12Exceeded(text: string, k: number): Match | undefined {
 }
 
 const RES_LIST_RE = /\s*([A-Za-z0-9][A-Za-z0-9./_-]{0,252}(?:,[A-Za-z0-9][A-Za-z0-9./_-]{0,252}){0,64})/y;
-const FOR_RE = /\s+for:\s*([^\s;,][^\s;]{0,4096})/y;
+// The container list ends where a source string literal around the message does (`for: c".to_string()`).
+const FOR_RE = /\s+for:\s*([^\s;,"'`()][^\s;"'`()]{0,4096})/y;
 
-function mustSpecify(text: string, lower: string, k: number, capital: boolean, bareName = false): Match | undefined {
+function mustSpecify(
+  text: string,
+  lower: string,
+  k: number,
+  capital: boolean,
+  bareName = false,
+  unnamed = false,
+): Match | undefined {
   const end = Math.min(lineEnd(text, k), k + 8192);
-  const nameFrom = bareName ? k : k + 'failed quota:'.length;
-  const ms = findWithin(lower, ': must specify', nameFrom, end);
-  if (ms < 0) return undefined;
-  const quota = text.slice(nameFrom, ms).trim();
-  let pos = ms + ': must specify'.length;
+  let quota: string | null = null;
+  let pos = k + 'must specify'.length;
+  if (!unnamed) {
+    const nameFrom = bareName ? k : k + 'failed quota:'.length;
+    const ms = findWithin(lower, ': must specify', nameFrom, end);
+    if (ms < 0) return undefined;
+    quota = text.slice(nameFrom, ms).trim();
+    pos = ms + ': must specify'.length;
+  }
   const resources: Record<string, string[]> = {};
   let perContainer = false;
   for (let guard = 0; guard < 64; guard++) {
@@ -231,7 +243,9 @@ function mustSpecify(text: string, lower: string, k: number, capital: boolean, b
   if (Object.keys(resources).length === 0) return undefined;
   // Without its `failed quota:` label the quota name is any word before `: must specify`: only resources a
   // quota counts make it a quota's refusal (not kubectl's `error: must specify one of -f and -k`).
-  if (bareName && !Object.keys(resources).every((r) => QUOTA_RESOURCE_RE.test(r))) return undefined;
+  if ((bareName || unnamed) && !Object.keys(resources).every((r) => QUOTA_RESOURCE_RE.test(r))) return undefined;
+  // Without the quota's name either, only the per-container form (`must specify requests.cpu for: c`) is the plugin's.
+  if (unnamed && !perContainer) return undefined;
   return enveloped(
     text,
     k,
@@ -257,6 +271,23 @@ function bareMustSpecify(text: string, lower: string, k: number): Match | undefi
   if (/failed quota:\s*$/.test(lower.slice(Math.max(0, at - 20), at))) return undefined;
   if (at > 0 && /[\w/.:-]/.test(text[at - 1]!) && text[at - 1] !== ':') return undefined;
   return mustSpecify(text, lower, at, false, true);
+}
+
+/**
+ * `must specify requests.cpu for: probe; requests.memory for: probe` with neither label nor quota name: a write-up
+ * of the refusal (`a ResourceQuota admission error (must specify …)`) or a port's expected string
+ * (`Err("must specify requests.cpu for: c")`). Read right after an opening quote or parenthesis, or after an
+ * error word on its line; a line that only starts with the words is not enough.
+ */
+function unnamedMustSpecify(text: string, lower: string, k: number): Match | undefined {
+  if (/(?::|failed quota:?)\s*$/.test(lower.slice(Math.max(0, k - 16), k))) return undefined;
+  const ls = lineStart(text, k, 2048);
+  // A later resource of a message read from its first `must specify` (the verb repeated per resource).
+  if (lower.slice(ls, k).includes('must specify')) return undefined;
+  const opened = /["'(]/.test(text[k - 1] ?? '');
+  if (!opened && !/\b(?:error|errors|err|failed|failure|refused|rejected|forbidden)\b/i.test(text.slice(ls, k)))
+    return undefined;
+  return mustSpecify(text, lower, k, false, false, true);
 }
 
 /**
@@ -387,6 +418,7 @@ export function findQuota(text: string, lowerText?: string): Match[] {
   scan('limited to ', (k) => limitedTo(text, k));
   scan('failed quota:', (k) => mustSpecify(text, lower, k, text[k] === 'F'));
   scan(': must specify ', (k) => bareMustSpecify(text, lower, k));
+  scan('must specify ', (k) => unnamedMustSpecify(text, lower, k));
   scan(' is limited by quota, must make explicit request', (k) => pre12MustSpecify(text, k));
   scan('status unknown for quota:', (k) => statusUnknown(text, lower, k));
   scan('insufficient quota to ', (k) => insufficient(text, lower, k));

@@ -35,8 +35,8 @@ export function runtimeClassTable(text: string): [string, (k: number) => Match |
     [
       'runtimeclass "',
       (k) => {
-        // `RuntimeClass "kata" not found` (its name as the pod's runtimeClassName gave it, any text a paste put there).
-        const m = /^RuntimeClass "([^"\n]{0,253})" not found/i.exec(text.slice(k, k + 300));
+        // `RuntimeClass "kata" not found` (its name as the pod's runtimeClassName gave it, any text a paste put there; a page may wrap it before `found`).
+        const m = /^RuntimeClass "([^"\n]{0,253})"\s{1,3}not\s{1,40}found/i.exec(text.slice(k, k + 300));
         if (!m) return undefined;
         return refusal(text, k, k + m[0].length, { reason: 'class-not-found', runtimeClass: m[1]! });
       },

@@ -77,11 +77,12 @@ function closeOfQuote(raw: string): string {
 /**
  * Prose the writer went on with after a message that has no closing period (`… 1 Insufficient cpu and the pod
  * never started.`, `… 2 Too many pods — so I scaled the pool`): a conjunction and a word prose starts a clause
- * with, or a dash between blanks; and the old scheduler log's own tail (`…; retrying`, `…; waiting`). FitError's reasons never hold one
+ * with, or a dash between blanks; a note in another script (`…: }（节点处于 MemoryPressure…）`); and the old
+ * scheduler log's own tail (`…; retrying`, `…; waiting`). FitError's reasons never hold one
  * (pkg/scheduler/framework/plugins/*: `Insufficient <resource>`, `node(s) …`, `Too many pods`, the PreFilter texts).
  */
 const PROSE_AFTER_RE =
-  /; (?:retrying|waiting)\b|,? (?:and|but|so|which|when|while|after|because|since|though|although) (?:the|a|an|it|its|i|i'm|we|my|our|this|that|these|they|then|now|still|nothing|no|there|so|even|only|also|not|is|was|has|had|keeps?)\b| [-\u2013\u2014]{1,2} /i;
+  /; (?:retrying|waiting)\b|,? (?:and|but|so|which|when|while|after|because|since|though|although) (?:the|a|an|it|its|i|i'm|we|my|our|this|that|these|they|then|now|still|nothing|no|there|so|even|only|also|not|is|was|has|had|keeps?)\b| [-\u2013\u2014]{1,2} |\s*[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]/i;
 
 function proseCut(s: string): string {
   const m = PROSE_AFTER_RE.exec(s);
@@ -132,7 +133,12 @@ function readSentence(text: string, total: number, bodyStart: number, end: numbe
   return { total, reasons, end: stop < 0 ? end : stop + 1 };
 }
 
-const DRA_CLAUSE = 'no new claims to deallocate, ';
+/**
+ * The DRA plugin's PostFilter message, which the framework joins before the preemption part with `, `
+ * (pkg/scheduler/framework/plugins/dynamicresources: `no new claims to deallocate` until 1.31, `still not
+ * schedulable` after): PostFilter text, not a reason.
+ */
+const DRA_CLAUSES = ['no new claims to deallocate, ', 'still not schedulable, '];
 
 function versionOf(msg: string, dra: boolean, doubleDot: boolean, preemption: boolean): string | undefined {
   if (msg.includes('untolerated taint(s)')) return '>=1.34.2';
@@ -169,7 +175,7 @@ function fragment(
   const p = t.start - (pre.endsWith(' ') ? 'preemption: '.length : 'preemption:'.length);
   const ls = lineStart(text, p);
   let main = text.slice(ls, p).trim();
-  if (main.endsWith(DRA_CLAUSE.trim())) main = main.slice(0, -DRA_CLAUSE.trim().length).trim();
+  for (const c of DRA_CLAUSES) if (main.endsWith(c.trim())) main = main.slice(0, -c.trim().length).trim();
   main = trimEndOf(main, '. ');
   // `status="no new claims to deallocate, preemption: …"` (klog): the fragment opens a quoted value,
   // nothing before it is a reason.
@@ -261,9 +267,10 @@ function fitError(text: string, k: number, len = 'nodes are available:'.length):
   const rest = (): string => text.slice(pos, Math.min(end, pos + 600));
   let r = rest();
   const lead = /^[ .]*/.exec(r)![0].length;
-  if (r.startsWith(DRA_CLAUSE, lead)) {
+  const clause = DRA_CLAUSES.find((c) => r.startsWith(c, lead));
+  if (clause) {
     dra = true;
-    pos += lead + DRA_CLAUSE.length;
+    pos += lead + clause.length;
     r = rest();
   }
   // `. , preemption:` (a vendor build joins the PostFilter message with ", ").
@@ -626,6 +633,9 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
       const q = findWithin(text, '"', start, end);
       if (q >= 0) end = q;
     }
+    // A table cell ends at its border (`| Warning | FailedScheduling | 1 node(s) had … |`).
+    const bar = findWithin(text, ' |', start, end);
+    if (bar >= 0) end = bar;
     const stop = sentenceEnd(text, start, end);
     const body = trimEndOf(proseCut(text.slice(start, stop < 0 ? end : stop)), ' `\'"*_:;).');
     const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimEndOf(r.reason, ' `\'"*_:;).') }));
@@ -638,7 +648,15 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
       if (
         text[start - 1] !== '"' &&
         !SCHEDULING_WORDS_RE.test(lineAndLineBefore(text, lower, start, end)) &&
-        !QUOTED_AFTER_RE.test(lower.slice(Math.max(lineStart(text, start, 2048), start - 48), start))
+        !QUOTED_AFTER_RE.test(lower.slice(Math.max(lineStart(text, start, 2048), start - 48), start)) &&
+        // Alone on its line (a code block holding only `1 node(s) didn't have free ports …`), in no catalogue.
+        !(
+          /^[ \t]*(?:[-*+][ \t]+|\d{4}-\d\d-\d\d[T ][\d:.]+Z?[ \t]+)?$/.test(
+            text.slice(lineStart(text, start, 2048), start),
+          ) &&
+          /^[ \t.]*$/.test(text.slice(start + body.length, lineEnd(text, start, 2048))) &&
+          catalogueNear(text, start, reasons[0]!.reason) === 0
+        )
       )
         continue;
     }
@@ -675,7 +693,8 @@ function lineAndLineBefore(text: string, lower: string, start: number, end: numb
 const BARE_INSUFFICIENT_RE =
   /Insufficient (cpu|memory|ephemeral-storage|hugepages-[0-9]{1,6}[KMGTP]i|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,10}[a-z]{2,63}\/[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)(?![\w/-]|\.[\w])/g;
 /** The other reason texts FitError prints, distinctive enough to read without their count. */
-const BARE_OTHER_RE = /node\(s\) (?:had|didn't|were|exceed|did not)[^\n]{3,200}|Too many pods(?![\w-])/g;
+const BARE_OTHER_RE =
+  /node\(s\) (?:had|didn't|were|exceed|did not)[^\n]{3,200}|Too many pods(?![\w-])|cannot allocate all claims(?![\w-])/g;
 /** Resources so common in other software's messages (`fprintf("Insufficient memory.")`) that a scheduling word must be near. */
 const GENERIC_REASON_RE = /^(?:Insufficient (?:cpu|memory)|Too many pods)$/;
 /**
@@ -741,7 +760,13 @@ function catalogueNear(text: string, start: number, own: string): number {
  * message of the paste already gives, not a heading. Count and total: null (neither is printed).
  */
 function bareReasons(text: string, lower: string, covered: readonly SchedulerMatch[]): SchedulerMatch[] {
-  if (!text.includes('Insufficient ') && !text.includes('node(s) ') && !text.includes('Too many pods')) return [];
+  if (
+    !text.includes('Insufficient ') &&
+    !text.includes('node(s) ') &&
+    !text.includes('Too many pods') &&
+    !text.includes('cannot allocate all claims')
+  )
+    return [];
   let known: Set<string> | undefined;
   const out: SchedulerMatch[] = [];
   const seen = new Set<string>();
@@ -783,6 +808,10 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
         SCHEDULING_WORDS_RE.test(context) || QUOTED_AFTER_RE.test(lower.slice(Math.max(ls, start - 48), start));
       if (GENERIC_REASON_RE.test(reason) ? !worded : !shaped && !worded) continue;
       if (catalogueNear(text, start, reason) > 0) continue;
+      if (aboutReason(text, lower, ls, start, end)) continue;
+      // The string constant a program prints (`ErrReason = "node(s) didn't have free ports …"`, `return "…";`,
+      // `errors.New("…")`): the source of the reason, not a report of it.
+      if (/(?:[=(]|\breturn)[ \t]*["'`]$/.test(text.slice(Math.max(ls, start - 40), start))) continue;
       seen.add(reason);
       out.push({
         layer: 'scheduler',
@@ -795,6 +824,23 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
     }
   }
   return out;
+}
+
+/**
+ * Prose about a reason name in general, not a report of it: the reason is the subject of a definition
+ * (`"Insufficient cpu" means no node has …`, `` `Insufficient memory`: the scheduler found no node … ``,
+ * `Insufficient nvidia.com/gpu indicates …`) or the object of a question or a condition (`What does
+ * Insufficient cpu mean?`, `If you see \`Insufficient cpu\`, …`). The text after the reason (its closing
+ * quote, and a `reason`/`error`/`message` noun, skipped) and the few words before it decide.
+ */
+const DEFINED_AFTER_RE =
+  /^["'`)*_]*[ \t]*(?:(?:reason|error|message|event|condition|status)s?[ \t]+)?(?:means|meaning|indicates|signals|signifies|tells you|suggests|occurs|happens|appears when|shows up when|is (?:reported|shown|raised|printed|returned|emitted|displayed|logged|seen) when|is caused by|(?:errors? )?(?:usually |typically |generally |simply |basically )?(?:means|indicates)|[ \t]*[:\u2014\u2013-][ \t]+(?:the scheduler|no node|there (?:is|are) no|this means|it means|not enough|none of the nodes)\b)/i;
+const DEFINED_BEFORE_RE =
+  /(?:\bwhat (?:does|do|is|are)|\bif you see|\bwhen you see|\bwhenever you see|\bthe meaning of|\bexplains?|\bdefinition of)[^.!?\n]{0,24}["'`(]?$/;
+
+function aboutReason(text: string, lower: string, ls: number, start: number, end: number): boolean {
+  if (DEFINED_AFTER_RE.test(text.slice(end, end + 80))) return true;
+  return DEFINED_BEFORE_RE.test(lower.slice(Math.max(ls, start - 60), start));
 }
 
 /** Candidate frameless lists looked at, at most: the rest of a huge paste is not read for them. */
@@ -815,6 +861,8 @@ const ANCHOR_NEEDLES = [
   'nodes are unavailable:',
   'cannot schedule pods:',
   'running "',
+  'nodes are available',
+  ' nodes: ',
 ];
 
 /** All FailedScheduling findings in normalized `text`. */
@@ -880,6 +928,27 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
         break;
       case 'running "':
         m = filterPluginError(text, lower, k);
+        break;
+      case 'nodes are available': {
+        // `"message": "0/3 nodes are available"` (a quoted message with no reason list; FitError prints its
+        // reasons after a colon): the total alone.
+        const after = k + needle.length;
+        const t = /^\.?(?:["'`]|[ \t]*$)/m.test(text.slice(after, after + 4)) ? totalBefore(text, k) : undefined;
+        if (t && text[t.start] === '0' && (t.start === 0 || /["'`\s]/.test(text[t.start - 1]!)))
+          m = {
+            layer: 'scheduler',
+            kind: 'unschedulable',
+            facts: { total: t.total, reasons: [] },
+            message: text.slice(t.start, after).trim(),
+            start: t.start,
+            end: after,
+          };
+        break;
+      }
+      case ' nodes: ':
+        // `0/2 nodes: cannot allocate all claims` (a retyped frame without `are available`).
+        if (/(?:^|[\s"'`(])0 ?\/ ?\d{1,9}$/.test(text.slice(Math.max(0, k - 16), k)))
+          m = fitError(text, k + 1, 'nodes:'.length);
         break;
       case 'fit failure on node (':
         m = fitFailures(text, k, undefined);

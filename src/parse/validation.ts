@@ -115,6 +115,21 @@ function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelop
   return direct;
 }
 
+/**
+ * A rule's text without its `<field>: Invalid value: …` head is a refusal only where the line (or the one
+ * above) says something failed (`New error - "must be … of 64Mi"`, `Error from server …`, `is invalid:`):
+ * else it is the same words in another program — a test's expected string (`field.Invalid(…, "must be …")`,
+ * `pytest.raises(…, match="…")`), a CRD's CEL message, a table of rules, an operator's own check.
+ */
+const REPORTED_RE =
+  /\b(?:error|errors|fail(?:s|ed|ing|ure)?|reject(?:s|ed)?|refus(?:es|ed)|denied|denies|forbidden|invalid|badrequest|unprocessable)\b|invalid value/i;
+
+function reported(text: string, k: number): boolean {
+  const ls = lineStart(text, k, 2048);
+  const from = ls > 0 ? lineStart(text, ls - 1, 2048) : ls;
+  return REPORTED_RE.test(text.slice(Math.max(from, k - 400), k));
+}
+
 function lessOrEqual(text: string, k: number): Match | undefined {
   const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
   DETAIL_RE.lastIndex = k;
@@ -123,6 +138,12 @@ function lessOrEqual(text: string, k: number): Match | undefined {
   // A message cut right after the resource (`… must be less than or equal to memory ` ⏎) is read only
   // after its `field: Invalid value: "x":` head.
   if (!before && !/ limit/i.test(d[0])) return undefined;
+  // Without its head nor the limit's value (`must be less than or equal to cpu limit` alone) it is a phrase
+  // grepped for, asserted or matched by another program, with nothing of a refusal's numbers; and, headless,
+  // `CPU` or `Memory` is another program's wording (Kubernetes prints the resource's own name, `cpu`).
+  if (!before && d[2] === undefined) return undefined;
+  if (!before && /^(?:CPU|Cpu|Memory|MEMORY)$/.test(d[1]!)) return undefined;
+  if (!before && !reported(text, k)) return undefined;
   const end = DETAIL_RE.lastIndex;
   const fieldStart = before ? k - before.length : k;
   const { start, object } = envelopeOf(text, fieldStart);
@@ -158,6 +179,7 @@ function resourceOfField(field: string | null): string | null {
 
 function limitMustBeSet(text: string, k: number): Match | undefined {
   const before = fieldErrorBefore(text.slice(Math.max(0, k - 340), k), ': Required value: ');
+  if (!before && !reported(text, k)) return undefined;
   const end = k + 'Limit must be set for non overcommitable resources'.length;
   const fieldStart = before ? k - before.length : k;
   const { start, object } = envelopeOf(text, fieldStart);
@@ -192,6 +214,7 @@ function greaterOrEqual(text: string, k: number): Match | undefined {
   if (!d) return greaterOther(text, k);
   const end = GREATER_RE.lastIndex;
   const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
+  if (!before && !reported(text, k)) return undefined;
   const fieldStart = before ? k - before.length : k;
   const { start, object } = envelopeOf(text, fieldStart);
   const m: Match = {
@@ -292,6 +315,10 @@ function decodedValue(tail: string): { resource: string | null; value: string | 
 const DECODE_RE =
   /(?:quantities must match\s+the regular expression(?: '[^'\n]{1,80}')?|unable to parse quantity's suffix)/iy;
 
+/** What the API server's decode error holds around the quantity error (pkg/runtime/serializer, json-iterator). */
+const DECODE_CONTEXT_RE =
+  /unmarshalerDecoder|ResourceRequirements|error found in #\d|BadRequest|cannot be handled as|error when (?:creating|applying|replacing)|is invalid/i;
+
 function decodeError(text: string, k: number): Match | undefined {
   DECODE_RE.lastIndex = k;
   const d = DECODE_RE.exec(text);
@@ -302,6 +329,11 @@ function decodeError(text: string, k: number): Match | undefined {
   const kubectl = env ? undefined : /unable to decode "[^"\n]{0,1000}": $/.exec(text.slice(Math.max(0, k - 1100), k));
   const start = env ? env.start : kubectl ? k - kubectl[0].length : k;
   const tail = text.slice(end, Math.min(lineEnd(text, end), end + 2048));
+  // The bare error of resource.ParseQuantity (apimachinery's ErrFormatWrong / ErrSuffix) is every Go program's
+  // that parses a quantity (an operator's own config check, a test's expected string, apimachinery itself):
+  // the API server's says where it decoded it.
+  if (!env && !kubectl && !DECODE_CONTEXT_RE.test(text.slice(lineStart(text, k, 2048), k) + tail.slice(0, 300)))
+    return undefined;
   const { resource, value } = decodedValue(tail);
   const path = DECODE_FIELD_RE.exec(text.slice(start, k))?.[1];
   const m: Match = {

@@ -44,6 +44,8 @@ export function explain(f: Finding): string {
       return "Pod Security admission checks each pod against the namespace's Pod Security Standard level; it is about securityContext, not resources.";
     case 'webhook-denied':
       return "An admission webhook (a policy engine such as Gatekeeper or Kyverno) refused the object: the cluster's own policy, not ResourceQuota, LimitRange or scheduling.";
+    case 'admission-policy':
+      return `ValidatingAdmissionPolicy ${f.facts.policy} (the cluster's own CEL rule) refused the object: "${f.facts.message}". Not quota, LimitRange or scheduling: its owner, the platform team, can change the policy or its binding.`;
     case 'autoscaler':
       return 'cluster-autoscaler declined to add a node for the Pending pod; its node groups decide what it can add. Not quota or LimitRange.';
     case 'karpenter':
