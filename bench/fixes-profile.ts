@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { Snapshot } from '../src/k8s/snapshot.ts';
 import { reconcileQuotaStatus } from '../src/engine/quota-ledger.ts';
 import { nodeInfoIndex } from '../src/engine/scheduler/node-info.ts';
-import { generateCluster } from './generate.ts';
+import { generateCluster, quotaFullCase } from './generate.ts';
 
 process.env.QUOTA_DOCTOR_TRACE_FIXES = '1';
 let tried = 0;
@@ -36,18 +36,7 @@ const s = new Snapshot();
 for (const o of g.objects) s.put(o);
 reconcileQuotaStatus(s, Date.now());
 nodeInfoIndex(s);
-const rq = s.get('ResourceQuota', g.bigNamespace, 'team-quota');
-const usedPods = String(rq?.status?.used?.pods ?? '');
-if (!rq || !usedPods) throw new Error('no team-quota with used pods in the big namespace');
-const full = s.fork();
-const hardFull = { ...(rq.spec?.hard ?? {}), pods: usedPods };
-full.put({
-  ...rq,
-  kind: 'ResourceQuota',
-  spec: { ...rq.spec, hard: hardFull },
-  status: { ...rq.status, hard: hardFull },
-});
-const refusal = `Error creating: pods "${g.bigWorkload}-7c9d8b6f5-abcde" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=${usedPods}, limited: pods=${usedPods}`;
+const { state: full, refusal } = quotaFullCase(s, g);
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const warmProfile = process.env.BENCH_WARM_PROFILE;
 const session = warmProfile ? new Session() : null;

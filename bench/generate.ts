@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KObject } from '../src/k8s/snapshot.ts';
+import type { KObject, Snapshot } from '../src/k8s/snapshot.ts';
 import { generateNameSuffix } from '../src/engine/admit.ts';
 import { podTemplateHash } from '../src/engine/workloads.ts';
 import { prng as rng } from '../test/support/prng.ts';
@@ -276,4 +276,24 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   process.stdout.write(
     `wrote ${g.objects.length} objects (${g.counts.nodes} nodes, ${g.counts.pods} pods, ${g.counts.namespaces} namespaces) to ${out}\n`,
   );
+}
+
+/**
+ * The bench's `fixesMs` case (bench/run.ts, bench/fixes-profile.ts): the big namespace's `team-quota` full
+ * on pods (hard = used) in a fork of `state` (the state itself untouched), and a ReplicaSet's refusal of it.
+ */
+export function quotaFullCase(state: Snapshot, g: Generated): { state: Snapshot; refusal: string } {
+  const rq = state.get('ResourceQuota', g.bigNamespace, 'team-quota');
+  const usedPods = String(rq?.status?.used?.pods ?? '');
+  if (!rq || !usedPods) throw new Error('bench: no team-quota with used pods in the big namespace');
+  const full = state.fork();
+  const hardFull = { ...(rq.spec?.hard ?? {}), pods: usedPods };
+  full.put({
+    ...rq,
+    kind: 'ResourceQuota',
+    spec: { ...rq.spec, hard: hardFull },
+    status: { ...rq.status, hard: hardFull },
+  });
+  const refusal = `Error creating: pods "${g.bigWorkload}-7c9d8b6f5-abcde" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=${usedPods}, limited: pods=${usedPods}`;
+  return { state: full, refusal };
 }

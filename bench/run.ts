@@ -49,7 +49,7 @@ import { computeHeadroom } from '../src/engine/headroom.ts';
 import { findWorkload, whatIfScale, workloadPods } from '../src/engine/whatif/index.ts';
 import { converge } from '../src/engine/converge.ts';
 import { diagnose } from '../src/answer/diagnose.ts';
-import { generateCluster } from './generate.ts';
+import { generateCluster, quotaFullCase } from './generate.ts';
 
 interface SizeResult {
   nodes: number;
@@ -215,19 +215,7 @@ async function benchSize(nodes: number, pods: number): Promise<SizeResult> {
     // A diagnose whose fixes must be generated and verified (each through converge): the big namespace's
     // quota full on pods (hard = used), a ReplicaSet's refusal pasted. The snapshot is the live one with
     // that quota replaced (a fork: the cache is untouched).
-    const live = (await src.load()).snapshot;
-    const rq = live.get('ResourceQuota', g.bigNamespace, 'team-quota');
-    const usedPods = String(rq?.status?.used?.pods ?? '');
-    if (!rq || !usedPods) throw new Error('bench: no team-quota with used pods in the big namespace');
-    const full = live.fork();
-    const hardFull = { ...(rq.spec?.hard ?? {}), pods: usedPods };
-    full.put({
-      ...rq,
-      kind: 'ResourceQuota',
-      spec: { ...rq.spec, hard: hardFull },
-      status: { ...rq.status, hard: hardFull },
-    });
-    const refusal = `Error creating: pods "${g.bigWorkload}-7c9d8b6f5-abcde" is forbidden: exceeded quota: team-quota, requested: pods=1, used: pods=${usedPods}, limited: pods=${usedPods}`;
+    const { state: full, refusal } = quotaFullCase((await src.load()).snapshot, g);
     let verified = 0;
     const fixes = () => {
       const out = diagnose({ text: refusal, state: full, namespace: g.bigNamespace });

@@ -16,10 +16,11 @@ import { diagnose } from '../../src/answer/diagnose.ts';
 import type { Change } from '../../src/engine/changes/types.ts';
 import { converge, type Convergence } from '../../src/engine/converge.ts';
 import { reconcileQuotaStatus } from '../../src/engine/quota-ledger.ts';
-import { freeResources, nodeInfoIndex } from '../../src/engine/scheduler/node-info.ts';
+import { nodeInfoIndex } from '../../src/engine/scheduler/node-info.ts';
 import { ScheduleCache, schedulePod } from '../../src/engine/scheduler/schedule.ts';
 import { type KObject, Snapshot } from '../../src/k8s/snapshot.ts';
 import { deployment, node, pod, priorityClass } from '../support/builders.ts';
+import { digest, summary } from '../support/convergence-digest.ts';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 
@@ -87,31 +88,6 @@ function changesOf(b: Built): Record<string, Change> {
       replicas: 3,
     },
   };
-}
-
-/** Everything a convergence reports, and every pod of its state with where it runs. */
-function summary(r: Convergence) {
-  const pods = r.state
-    .list('Pod')
-    .map(
-      (p) =>
-        `${p.metadata.namespace}/${p.metadata.name} ${p.spec.nodeName ?? '-'} ${p.status?.nominatedNodeName ?? ''} ${p.status?.phase ?? ''}`,
-    )
-    .sort();
-  const { state: _s, ...rest } = r;
-  void _s;
-  return JSON.stringify({ ...rest, pods });
-}
-
-/** The state as its objects and node sums say: what a leaked write would change. */
-function digest(s: Snapshot): string {
-  const index = nodeInfoIndex(s);
-  const nodes = index.nodeNames().map((n) => {
-    const info = index.get(n)!;
-    return [n, freeResources(info), info.pods.size, info.nominated.size];
-  });
-  const pods = s.list('Pod').map((p) => [p.metadata.namespace, p.metadata.name, p.spec.nodeName ?? null]);
-  return JSON.stringify({ nodes, pods, rs: s.list('ReplicaSet').map((r) => [r.metadata.name, r.spec.replicas]) });
 }
 
 let shared: Built | undefined;

@@ -14,16 +14,17 @@ import { describe, expect, it } from 'vitest';
 import { generateCluster } from '../../../bench/generate.ts';
 import { diagnose } from '../../../src/answer/diagnose.ts';
 import type { Change } from '../../../src/engine/changes/types.ts';
-import { converge, type Convergence } from '../../../src/engine/converge.ts';
+import { converge } from '../../../src/engine/converge.ts';
 import { resyncOf, type FixSubject } from '../../../src/engine/diagnose/goal.ts';
 import { forgetFixMemo, judgedState, settledState, settleTouchesSubject } from '../../../src/engine/fixes/settle.ts';
 import type { Plan } from '../../../src/engine/fixes/types.ts';
 import { verifyPlans } from '../../../src/engine/fixes/verify.ts';
 import { reconcileQuotaStatus } from '../../../src/engine/quota-ledger.ts';
-import { freeResources, nodeInfoIndex } from '../../../src/engine/scheduler/node-info.ts';
+import { nodeInfoIndex } from '../../../src/engine/scheduler/node-info.ts';
 import type { Pod } from '../../../src/k8s/objects.ts';
 import { type KObject, Snapshot } from '../../../src/k8s/snapshot.ts';
 import { deployment, node, pod, priorityClass, quota, replicaSet, snapshotOf } from '../../support/builders.ts';
+import { digest, summary } from '../../support/convergence-digest.ts';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const NS = 'team-big';
@@ -49,25 +50,6 @@ const SETTLE_BINDS = [
   'team-big/svc-69-tbc9btj-fnq64 general-b-121',
 ];
 const PENDING = SETTLE_BINDS.map((l) => l.slice(0, l.indexOf(' ')));
-
-/** Everything a convergence reports, and every pod of its state with where it runs. */
-function summary(r: Convergence): string {
-  const pods = r.state
-    .list('Pod')
-    .map((p) => `${p.metadata.namespace}/${p.metadata.name} ${p.spec.nodeName ?? '-'} ${p.status?.phase ?? ''}`)
-    .sort();
-  const { state: _s, ...rest } = r;
-  void _s;
-  return JSON.stringify({ ...rest, pods });
-}
-
-/** The state as its objects and node sums say: what a leaked write would change. */
-function digest(s: Snapshot): string {
-  const index = nodeInfoIndex(s);
-  const nodes = index.nodeNames().map((n) => [n, freeResources(index.get(n)!), index.get(n)!.pods.size]);
-  const pods = s.list('Pod').map((p) => [p.metadata.namespace, p.metadata.name, p.spec.nodeName ?? null]);
-  return JSON.stringify({ nodes, pods, rs: s.list('ReplicaSet').map((r) => [r.metadata.name, r.spec.replicas]) });
-}
 
 const scale = (name: string, replicas: number): Change => ({
   kind: 'scale',
