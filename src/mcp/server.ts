@@ -219,7 +219,7 @@ export function createMcpServer(opts: McpOptions): { server: McpServer; idle: ()
     {
       title: 'What if …',
       description:
-        'Answer a what-if against the cluster, simulated, nothing changed: "what if web scales to 8", "what if web requests 250m cpu", "raise pods of team-quota to 14", "what if the limitrange defaults max cpu is 4", "what if node-3 goes down", "roll out web", "why is web pending", "what's wrong in team-a". Same JSON as `quota-doctor whatif --json`.',
+        'Answer a what-if against the cluster, simulated, nothing changed: "what if web scales to 8", "what if web requests 250m cpu", "raise pods of team-quota to 14", "what if the limitrange defaults max cpu is 4", "what if node-3 goes down", "roll out web", "why is web pending", "what is wrong in team-a". Same JSON as `quota-doctor whatif --json`.',
       inputSchema: whatifInputSchema,
       outputSchema: whatifOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
