@@ -318,30 +318,6 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (!m) return undefined;
     const from = k + m[0].length;
     let end = lineEnd(text, from, 4000);
-    // The controls one a line under a message whose line ends at the colon (`violates PodSecurity
-    // "restricted:latest": ` ⏎ `  allowPrivilegeEscalation != false` ⏎ `  unrestricted capabilities`): a
-    // page's layout of upstream's `, `-joined list (staging/src/k8s.io/pod-security-admission/admission,
-    // forbiddenReasons joined by ", "). Indented lines up to a blank line, a fence or an unindented line.
-    // Normalize may have joined the first of them to the message's line: one control there, no `, ` list.
-    let listed: string[] | undefined;
-    const onLine = text.slice(from, end).trim();
-    // A source literal continued on the next line (`'…"baseline:v1.31": '` ⏎ `"host namespaces (…)"`) is not a layout.
-    if (!onLine.includes(', ') && !/^["'`]|["'`,;]$/.test(onLine)) {
-      const lines: string[] = [];
-      let pos = end;
-      while (pos < text.length && text[pos] === '\n' && lines.length < 40) {
-        const le = lineEnd(text, pos + 1, 4000);
-        const line = text.slice(pos + 1, le);
-        // A control is `name`, `name (detail)` or `field != value`: not a `Key: value` row, nor a brace of code.
-        if (!/^[ \t]+[^\s"'`]/.test(line) || /^\s*(?:```|~~~)|^\s*[A-Za-z][\w.-]*:\s|[{}]/.test(line)) break;
-        lines.push(line.trim().replace(/,$/, ''));
-        pos = le;
-      }
-      if (lines.length > 0) {
-        listed = onLine === '' ? lines : [onLine.replace(/,$/, ''), ...lines];
-        end = pos;
-      }
-    }
     // In a source literal (`\`…denied request: no new replicasets\``, `"…"`), the literal's quote ends it.
     const env = envelopeBefore(text, k);
     const open = text[env.start - 1];
