@@ -40,6 +40,17 @@ const MINMAX_RE =
 const RATIO_RE =
   /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:, but (?:provided ratio is ([0-9][0-9.]{0,39})|(no (?:request|limit) is specified or (?:request|limit) is 0))|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;
 
+const CELL_ACTUAL_RE = /[ \t]*\|[ \t]*\r?\n[ \t]*\|[ \t]*(?:but )?(?:request|limit) is ([^\s,\]"'`#|]{1,64})/iy;
+
+/**
+ * The resource as LimitRanger names it: 1.1/1.2 capitalised the message's words (`Minimum CPU usage per
+ * pod is 250m`, plugin/pkg/admission/limitranger/admission.go of that era), and a retyped copy writes
+ * `Memory`; the resource itself is the lowercase `cpu`/`memory`. Other names (extended resources) keep their case.
+ */
+function resourceName(r: string): string {
+  return /^(?:cpu|memory|storage|ephemeral-storage)$/i.test(r) ? r.toLowerCase() : r;
+}
+
 function minMax(text: string, k: number): Item | undefined {
   // `k` is the offset of `usage per `.
   const before = RES_BEFORE_RE.exec(text.slice(Math.max(0, k - 120), k));
@@ -48,16 +59,27 @@ function minMax(text: string, k: number): Item | undefined {
   const m = MINMAX_RE.exec(text);
   if (!m) return undefined;
   let end = MINMAX_RE.lastIndex;
-  const trailingPeriod = text[end] === '.' || m[4]?.endsWith('.');
+  let actual = m[4];
+  // A table that printed the message one clause a cell (`| maximum storage usage per PersistentVolumeClaim
+  // is 1Gi |` ⏎ `| request is 5Gi |`): the next cell is the `, but request is` clause.
+  if (actual === undefined && m[3] === undefined) {
+    CELL_ACTUAL_RE.lastIndex = end;
+    const c = CELL_ACTUAL_RE.exec(text);
+    if (c) {
+      actual = c[1]!;
+      end = CELL_ACTUAL_RE.lastIndex;
+    }
+  }
+  const trailingPeriod = text[end] === '.' || actual?.endsWith('.');
   if (m[3] !== undefined && text[end] === '.') end++;
   const word = before[1]!;
   return {
     v: {
       scope: SCOPES[m[1]!.toLowerCase()]!,
-      resource: before[2]!,
+      resource: resourceName(before[2]!),
       bound: word.toLowerCase().startsWith('min') ? 'min' : 'max',
       limit: bare(m[2]!),
-      actual: m[4] !== undefined ? bare(m[4]) : null,
+      actual: actual !== undefined ? bare(actual) : null,
     },
     start: k - before[0].length,
     end,

@@ -111,7 +111,10 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     );
   });
   // EC2's VcpuLimitExceeded text without its code (a console or Karpenter copy keeps only the sentence).
-  on('you have requested more vcpu capacity than your current vcpu limit', (k) => {
+  // The sentence may wrap (`…more vCPU capacity than your` ⏎ `current vCPU limit of 64 allows…`).
+  on('you have requested more vcpu capacity than', (k) => {
+    if (!/^you have requested more vcpu capacity than\s+your\s+current\s+vcpu\s+limit/.test(lower.slice(k, k + 120)))
+      return undefined;
     const ls = lineStart(text, k);
     if (lower.slice(ls, k).includes('vcpulimitexceeded')) return undefined;
     return other(
@@ -368,6 +371,30 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (!m) return undefined;
     const from = k + m[0].length;
     let end = lineEnd(text, from, 4000);
+    // The controls one a line under a message whose line ends at the colon (`violates PodSecurity
+    // "restricted:latest": ` ⏎ `  allowPrivilegeEscalation != false` ⏎ `  unrestricted capabilities`): a
+    // page's layout of upstream's `, `-joined list (staging/src/k8s.io/pod-security-admission/admission,
+    // forbiddenReasons joined by ", "). Indented lines up to a blank line, a fence or an unindented line.
+    // Normalize may have joined the first of them to the message's line: one control there, no `, ` list.
+    let listed: string[] | undefined;
+    const onLine = text.slice(from, end).trim();
+    // A source literal continued on the next line (`'…"baseline:v1.31": '` ⏎ `"host namespaces (…)"`) is not a layout.
+    if (!onLine.includes(', ') && !/^["'`]|["'`,;]$/.test(onLine)) {
+      const lines: string[] = [];
+      let pos = end;
+      while (pos < text.length && text[pos] === '\n' && lines.length < 40) {
+        const le = lineEnd(text, pos + 1, 4000);
+        const line = text.slice(pos + 1, le);
+        // A control is `name`, `name (detail)` or `field != value`: not a `Key: value` row, nor a brace of code.
+        if (!/^[ \t]+[^\s"'`]/.test(line) || /^\s*(?:```|~~~)|^\s*[A-Za-z][\w.-]*:\s|[{}]/.test(line)) break;
+        lines.push(line.trim().replace(/,$/, ''));
+        pos = le;
+      }
+      if (lines.length > 0) {
+        listed = onLine === '' ? lines : [onLine.replace(/,$/, ''), ...lines];
+        end = pos;
+      }
+    }
     // A message in a single-quoted source literal (`('psa', 'violates PodSecurity "…": …'),`) ends at its
     // closing quote (Pod Security's controls hold double quotes only).
     const env0 = envelope(text, k).start;
@@ -385,7 +412,7 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const facts: PodSecurityFacts = {
       level: m[1]!,
       version: m[2] ?? null,
-      controls: podSecurityControls(text.slice(from, end)),
+      controls: podSecurityControls(listed ? listed.join(', ') : text.slice(from, end)),
       enforced: !would,
     };
     const env = envelope(text, k);
@@ -534,9 +561,17 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   );
   // Priority admission: the class is missing.
   on('no priorityclass with name ', (k) => {
-    const m = /^no PriorityClass with name ([a-z0-9][a-z0-9.-]{0,252}) was found/i.exec(text.slice(k, k + 300));
+    // A writer's placeholder for the class (`pods "x" is forbidden: no PriorityClass with name ... was found`): the
+    // refusal holds (plugin/pkg/admission/priority/admission.go admitPod), the class is not named.
+    const m = /^no PriorityClass with name ([a-z0-9][a-z0-9.-]{0,252}|\.{3}|…|<[^<>\s]{1,40}>) was found/i.exec(
+      text.slice(k, k + 300),
+    );
     if (!m) return undefined;
-    return priority(text, k, k + m[0].length, { reason: 'class-not-found', priorityClass: m[1]! });
+    const named = /^[a-z0-9]/i.test(m[1]!);
+    // A placeholder alone is a catalogue's entry (`| \`no PriorityClass with name ... was found\` | cause |`);
+    // after the apiserver's envelope it is a refusal seen.
+    if (!named && !/is forbidden:\s*$/i.test(text.slice(Math.max(0, k - 40), k))) return undefined;
+    return priority(text, k, k + m[0].length, { reason: 'class-not-found', priorityClass: named ? m[1]! : null });
   });
   // Priority admission: a system PriorityClass (system-cluster-critical, system-node-critical) outside
   // kube-system (admitPod, priorityClassPermittedInNamespace: `pods with %v priorityClass is not permitted
@@ -553,11 +588,12 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     };
     return priority(text, at, k + m[0].length, facts);
   });
-  // Priority admission: an integer priority in the spec that the class does not give.
+  // Priority admission: an integer priority in the spec that the class does not give (the message may be split
+  // over source string literals: `…value of priority "` ⏎ `"(0) must not be provided…`).
   on('the integer value of priority', (k) => {
     const w = text.slice(k, k + 300);
     const m =
-      /^the integer value of priority(?: \((-?\d{1,10})\))?\s+must\s+not\s+be\s+provided\s+in\s+pod\s+spec(?:;\s+priority\s+admission\s+controller\s+computed\s+(-?\d{1,10})(?=\s+f|\s*$|[\s"'.,;)])(?:\s+from\s+the\s+given\s+PriorityClass\s+name)?|\.\s+The\s+system\s+populates\s+the\s+value\s+from\s+the\s+given\s+PriorityClass\s+name)?/i.exec(
+      /^the integer value of priority(?:(?: |\s*["']\s*\+?\s*["'])\((-?\d{1,10})\))?\s+must\s+not\s+be\s+provided\s+in\s+pod\s+spec(?:;\s+priority\s+admission\s+controller\s+computed\s+(-?\d{1,10})(?=\s+f|\s*$|[\s"'.,;)])(?:\s+from\s+the\s+given\s+PriorityClass\s+name)?|\.\s+The\s+system\s+populates\s+the\s+value\s+from\s+the\s+given\s+PriorityClass\s+name)?/i.exec(
         w,
       );
     if (!m) return undefined;
@@ -709,6 +745,20 @@ function unquote(s: string): string {
   return /^'.*'$/.test(t) ? t.slice(1, -1).replace(/''/g, "'") : t;
 }
 
+/** How many `)` in `s` no `(` before them opened. */
+function unopened(s: string): number {
+  let depth = 0;
+  let extra = 0;
+  for (const c of s) {
+    if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth > 0) depth--;
+      else extra++;
+    }
+  }
+  return extra;
+}
+
 /** `control (detail), control, …` at parenthesis depth 0 (a detail may hold commas). */
 function podSecurityControls(s: string): { control: string; detail?: string }[] {
   const out: { control: string; detail?: string }[] = [];
@@ -742,7 +792,9 @@ function podSecurityControls(s: string): { control: string; detail?: string }[] 
     .replace(/\s*(?:…|\.{3,})\s*$/, '')
     // The sentence the paste ended the message with (`…: hostPath volumes.`): no control ends in a dot.
     .replace(/(?<![.)])\.\s*$/, '')
-    .replace(/["',}\s]+$/, (x) => (x.startsWith(')') ? x : ''));
+    .replace(/["',}\s]+$/, (x) => (x.startsWith(')') ? x : ''))
+    // A `)` that no `(` of the list opened closes the prose around it (`(\`violates … hostPath volumes\`)`).
+    .replace(/\)+$/, (x) => x.slice(0, Math.max(0, x.length - unopened(s.slice(start)))));
   const cut = depth > 0 ? /^([^()]*?)\s*\((.*)$/.exec(last.trim()) : null;
   if (cut?.[1]) out.push({ control: cut[1], detail: trimEndOf(cut[2]!.trim(), ' ,.') });
   else push(last);

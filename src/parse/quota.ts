@@ -238,6 +238,19 @@ function mustSpecify(
       break;
     }
     for (const name of r[1]!.split(',')) resources[bare(name)] = [];
+    // The pre-1.24 list (`strings.Join(…, ",")`, plugin/pkg/admission/resourcequota/controller.go) retyped
+    // with a blank after each comma (`must specify limits.cpu, limits.memory.`): names a quota counts go on.
+    const more = /^(?:,[ \t]+[A-Za-z0-9][A-Za-z0-9./_-]{0,252})+/.exec(text.slice(pos, Math.min(end, pos + 4096)));
+    const names = more
+      ? more[0]
+          .split(',')
+          .map((n) => bare(n.trim()))
+          .filter((n) => n !== '')
+      : [];
+    if (more && names.every((n) => QUOTA_RESOURCE_RE.test(n))) {
+      for (const n of names) resources[n] = [];
+      pos += more[0].length;
+    }
     break;
   }
   if (Object.keys(resources).length === 0) return undefined;
@@ -401,6 +414,38 @@ function insufficient(text: string, lower: string, k: number): Match | undefined
   return enveloped(text, k, stop, { layer: 'quota', kind: 'quota-insufficient', facts });
 }
 
+/**
+ * The three lists of an exceeded-quota refusal quoted without their head (`requested: requests.cpu=500m, used:
+ * requests.cpu=2, limited: requests.cpu=2`; plugin/pkg/admission/resourcequota/controller.go prints them
+ * after `exceeded quota: <name>, `): the quota is not named. All three lists, each naming the same
+ * resources, or it is some other `requested:`.
+ */
+function headless(text: string, lower: string, k: number): Match | undefined {
+  if (/quota:/.test(lower.slice(Math.max(0, k - 300), k))) return undefined;
+  const end = Math.min(lineEnd(text, k), k + 8192);
+  const requested = readPairs(text, k + 'requested:'.length, end);
+  if (requested.pairs.length === 0) return undefined;
+  const u = /^,?[ \t]*used:/i.exec(text.slice(requested.next, requested.next + 16));
+  if (!u) return undefined;
+  const used = readPairs(text, requested.next + u[0].length, end);
+  const l = /^,?[ \t]*limited:/i.exec(text.slice(used.next, used.next + 16));
+  if (!l) return undefined;
+  const limited = readPairs(text, used.next + l[0].length, end);
+  const names = (ps: [string, string][]): string => ps.map((p) => p[0]).join(',');
+  if (names(used.pairs) !== names(requested.pairs) || names(limited.pairs) !== names(requested.pairs)) return undefined;
+  const resources: Record<string, Usage> = {};
+  const usedMap = new Map(used.pairs);
+  const limMap = new Map(limited.pairs);
+  for (const [name, value] of requested.pairs) {
+    resources[name] = { requested: value, used: usedMap.get(name) ?? null, limited: limMap.get(name) ?? null };
+  }
+  return enveloped(text, k, limited.next, {
+    layer: 'quota',
+    kind: 'quota-exceeded',
+    facts: { quota: null, resources, exceeding: exceedingOf(resources) },
+  });
+}
+
 /** All quota findings in normalized `text` (one per occurrence; `index.ts` dedupes). */
 export function findQuota(text: string, lowerText?: string): Match[] {
   const lower = lowerText ?? lowerAscii(text);
@@ -416,6 +461,7 @@ export function findQuota(text: string, lowerText?: string): Match[] {
     lower.startsWith(', current usage is', findWithin(lower, ',', k, k + 200)) ? pre12Exceeded(text, k) : undefined,
   );
   scan('limited to ', (k) => limitedTo(text, k));
+  scan('requested: ', (k) => headless(text, lower, k));
   scan('failed quota:', (k) => mustSpecify(text, lower, k, text[k] === 'F'));
   scan(': must specify ', (k) => bareMustSpecify(text, lower, k));
   scan('must specify ', (k) => unnamedMustSpecify(text, lower, k));

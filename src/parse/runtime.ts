@@ -92,6 +92,34 @@ function generalOom(lower: string, k: number, len: number): boolean {
   return GENERAL_AFTER_RE.test(lower.slice(k + len, k + len + 16)) && !SEEN_BEFORE_RE.test(before);
 }
 
+/**
+ * A source line declaring the name (lower case, the name cut out as `@`; normalize may have joined a list's
+ * lines and dropped a Go tag's backquotes): a list of quoted names, a constant, a struct field.
+ */
+const LIT = `["'][^"'\n]{0,60}["']`;
+const CODE_NAME_RES = [
+  new RegExp(
+    `^[ \\t]*(?:[a-z_][\\w.]*[ \\t]*:?=[ \\t]*)?[[({]?[ \\t]*(?:${LIT}[ \\t]*,[ \\t]*)*(["'])@\\1[ \\t]*(?:,[ \\t]*${LIT}[ \\t]*)*,?[ \\t]*[\\])}]?[ \\t]*(?:(?:#|//).*)?$`,
+  ),
+  /^[ \t]*[a-z_][\w.]*[ \t]*(?::[ \t]*[\w.[\]]+[ \t]*)?:?=[ \t]*(["'`])@\1[ \t]*[,;]?[ \t]*(?:(?:#|\/\/).*)?$/,
+  /^[ \t]*@[ \t]+(?:bool|int|int32|int64|string|\*?[a-z_][\w.]*)[ \t]+`?[a-z]+:"[^"\n]*"(?: [a-z]+:"[^"\n]*")*`?[ \t]*$/,
+];
+
+/**
+ * Is the reason at `k` a name a program declares — a catalogue of reasons (`    "Evicted",`, `TypeOOMKilled =
+ * "OOMKilled"`, `OOMKilled bool \`json:"oom_killed"\``)? Such a line names a kind of failure; it reports
+ * none. Not a field of an object (`reason: OOMKilled`, `"reason": "OOMKilled"`, `status.reason = "OOMKilled"`).
+ */
+function codeName(lower: string, k: number, len: number): boolean {
+  const ls = lower.lastIndexOf('\n', k - 1) + 1;
+  let le = lower.indexOf('\n', k);
+  if (le < 0) le = lower.length;
+  if (le - ls > 300) return false;
+  const line = `${lower.slice(ls, k)}@${lower.slice(k + len, le)}`;
+  if (!CODE_NAME_RES.some((re) => re.test(line))) return false;
+  return !/^[ \t]*(?:[\w.]*\.)?(?:reason|status|state|phase)[ \t]*[:=]/.test(line);
+}
+
 /** All runtime findings in normalized `text` (one per occurrence; `index.ts` dedupes per reason and pod). */
 export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   const lower = lowerText ?? lowerAscii(text);
@@ -101,7 +129,7 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     table.push([needle, f]);
   };
   on('oomkilled', (k) =>
-    wordAt(lower, k, 9) && !inNameList(lower, k, 9) && !generalOom(lower, k, 9)
+    wordAt(lower, k, 9) && !inNameList(lower, k, 9) && !generalOom(lower, k, 9) && !codeName(lower, k, 9)
       ? runtime(text, k, 'OOMKilled')
       : undefined,
   );
@@ -167,7 +195,7 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     else if (/which exceeds its request of/i.test(m.message)) m.version = 'old wording';
     return m;
   });
-  on('evicted', (k) => (wordAt(lower, k, 7) ? runtime(text, k, 'Evicted') : undefined));
+  on('evicted', (k) => (wordAt(lower, k, 7) && !codeName(lower, k, 7) ? runtime(text, k, 'Evicted') : undefined));
   // The kubelet's local-storage evictions (pkg/kubelet/eviction/helpers.go: podEphemeralStorageMessageFmt,
   // containerEphemeralStorageMessageFmt, emptyDirMessageFmt), pasted without the `Evicted` reason.
   on('pod ephemeral local storage usage exceeds the total limit of containers', (k) => runtime(text, k, 'Evicted', k));
@@ -513,7 +541,11 @@ function canonical(q: string): string {
  * repeats its `#` / `//` / `>` marker on every wrapped line. The number readers below read this form.
  */
 function unwrapped(text: string): string {
-  return text.replace(/[ \t]*\n[ \t]*(?:(?:#{1,4}|\/{2,3}|>{1,3})(?=[ \t]|$)[ \t]*)?/g, ' ');
+  // Source string literals joined across lines (`"…Killed process 571 "` ⏎ `"(python) total-vm:…"` in Python,
+  // `"…using 1843Mi, "+` ⏎ `"request is 512Mi…"` in Go) read as the one message they spell.
+  return text
+    .replace(/(["'`])[ \t]*\+?[ \t]*\n[ \t]*\+?[ \t]*\1/g, '')
+    .replace(/[ \t]*\n[ \t]*(?:(?:#{1,4}|\/{2,3}|>{1,3})(?=[ \t]|$)[ \t]*)?/g, ' ');
 }
 
 /** The kernel's words: the killed process, its anon-rss, and the cgroup's `memory: usage NkB, limit NkB`. */
@@ -526,7 +558,7 @@ function kernelNumbers(text: string): { process?: string; used?: string; limit?:
   // Kill process %d (%s) score %u or sacrifice child` (the selected task; the killed one may be its child).
   const rss = '(?:,? total-vm:\\d{1,20}kB,\\s{0,40}anon-rss:(\\d{1,20})kB)?';
   const killed =
-    new RegExp(`Killed process (?:\\d{1,10} )?\\(([^)\\n]{1,64})\\)(?:,? UID \\d{1,10})?${rss}`).exec(flat) ??
+    new RegExp(`[Kk]illed process (?:\\d{1,10} )?\\(([^)\\n]{1,64})\\)(?:,? UID \\d{1,10})?${rss}`).exec(flat) ??
     new RegExp(`Kill process \\d{1,10} \\(([^)\\n]{1,64})\\)(?= score \\d|,? total-vm:)${rss}`).exec(flat);
   if (killed) {
     out.process = killed[1]!;

@@ -52,7 +52,9 @@ function sentenceEnd(text: string, i: number, end: number): number {
       c === ',' ||
       c === ';' ||
       c === '_' ||
-      c === '*'
+      c === '*' ||
+      // `….}]`: a Go `%v` of a condition list closing after the message (`[{PodScheduled False 0/135 nodes … rules.}]`).
+      (c === '}' && (text[p + 2] === ']' || p + 2 >= end))
     )
       return p;
     // `…/selector.The magic words` (prose glued to the message by a page's text extraction): a capital
@@ -70,7 +72,8 @@ function sentenceEnd(text: string, i: number, end: number): number {
  */
 function closeOfQuote(raw: string): string {
   const main = trimEndOf(raw.trim(), '*_ ');
-  const close = /"[\]})]*[,;]?$/.exec(main);
+  // A source literal's close may carry the rest of its row (`…7 Insufficient cpu", waitLineNeutral},`).
+  const close = /"(?:,\s*[A-Za-z_$][\w.$]*)?[\]})]*[,;]?$/.exec(main);
   return close && (main.split('"').length - 1) % 2 === 1 ? main.slice(0, close.index).trimEnd() : main;
 }
 
@@ -123,7 +126,9 @@ interface Sentence {
 function readSentence(text: string, total: number, bodyStart: number, end: number): Sentence {
   const stop = sentenceEnd(text, bodyStart, end);
   const mainEnd = stop < 0 ? end : stop;
-  const main = proseCut(closeOfQuote(text.slice(bodyStart, mainEnd)));
+  // A list the paste cut after a separator (`…: 1 node(s) didn't match pod topology spread constraints,`):
+  // no reason ends in a comma.
+  const main = proseCut(closeOfQuote(text.slice(bodyStart, mainEnd))).replace(/\s*,$/, '');
   let reasons: ReasonCount[];
   if (main === '') reasons = [];
   else if (/^\d/.test(main)) reasons = splitHistogram(main);
@@ -251,9 +256,14 @@ function embeddedEnd(text: string, msgStart: number, from: number, end: number):
  * `0/N nodes are available: …` at `k` (the offset of `nodes are available:`; `len` its length — a retyped
  * copy says `0/3 nodes available: 3 Insufficient cpu.`).
  */
+const TEMPLATE_COUNT_RE = /^[ \t]*(?:\{[^{}\n]{0,80}\}|%[dsv]|\$\{[^{}\n]{0,80}\})[ \t]+\S/;
+
 function fitError(text: string, k: number, len = 'nodes are available:'.length): SchedulerMatch | undefined {
   const t = totalBefore(text, k);
   if (!t) return undefined;
+  // A template of the message (`f"0/10 nodes are available: {rint(1,5)} Insufficient cpu"`, `%d Insufficient
+  // cpu`): its counts are placeholders, no scheduler printed it.
+  if (TEMPLATE_COUNT_RE.test(text.slice(k + len, k + len + 200))) return undefined;
   const frag = fragment(text, t, k, len);
   if (frag) return frag;
   const end = embeddedEnd(text, t.start, k + len, lineEnd(text, k));

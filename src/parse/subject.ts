@@ -48,10 +48,14 @@ export function subjectBefore(text: string, idx: number): Subject | undefined {
   for (const [suffix, kindStyle] of [
     [' is forbidden:', false],
     [' is invalid:', true],
+    // A retyped envelope that lost its colon (`pods "range-demo" is forbidden maximum memory …`): only with
+    // the quoted name, which makes it apiserver's `NewForbidden` wording and not prose.
+    [' is forbidden', false],
   ] as const) {
     if (!w.endsWith(suffix)) continue;
     const end = w.length - suffix.length;
     const q = quotedNameBefore(w, end);
+    if (!q && !suffix.endsWith(':')) continue;
     if (q) {
       if (kindStyle && !/^[A-Z]/.test(q.word)) return undefined;
       return { resource: resourceName(q.word), name: q.name, start: from + q.start };
