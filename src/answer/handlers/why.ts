@@ -1,8 +1,9 @@
 /** "why is web pending?": the workload's Pending pod, or the pod itself, diagnosed from its last event. */
-import { findWorkload, workloadPods } from '../../engine/whatif/index.ts';
+import { staticOutcome } from '../../engine/diagnose/goal.ts';
+import { findWorkload } from '../../engine/whatif/index.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { diagnose } from '../diagnose.ts';
-import { noEventsReply, type PodsNow } from '../replies/no-events.ts';
+import { noEventsReply } from '../replies/no-events.ts';
 import { notFound } from '../replies/not-found.ts';
 import { notFoundSuggesting } from '../replies/did-you-mean.ts';
 import { clearMatch, closestNames, visibleWorkloadNames } from './suggest.ts';
@@ -41,22 +42,7 @@ export const why = needsState<QuestionOf<'why'>>((q, { state, ctx, gaps, withGap
     );
   if (!events.length) {
     // What the state holds of its pods instead (a healthy workload says so).
-    let now: PodsNow | undefined;
-    if (w) {
-      const pods = workloadPods(state, w);
-      const replicas = (w.object.spec as { replicas?: number | null; parallelism?: number | null } | undefined) ?? {};
-      const wanted =
-        w.kind === 'Job'
-          ? (replicas.parallelism ?? 1)
-          : w.kind === 'DaemonSet' || w.kind === 'CronJob'
-            ? undefined
-            : (replicas.replicas ?? 1);
-      now = {
-        ...(wanted !== undefined ? { wanted } : {}),
-        running: pods.filter((p) => p.spec.nodeName).length,
-        pending: pods.filter((p) => !p.spec.nodeName).map((p) => p.metadata.name ?? ''),
-      };
-    }
+    const now = w ? staticOutcome(state, { kind: w.kind, namespace: w.namespace, name: w.name }) : null;
     return withGaps({ replies: [noEventsReply(name, ns, now)], namespaces: [ns] });
   }
   const last = events[events.length - 1]!;

@@ -1,21 +1,17 @@
 /** "why is web pending?" when the namespace holds no failure event about it: what the state says of its pods. */
+import type { WorkloadOutcome } from '../../engine/converge.ts';
 import { emptyReply, type Reply } from '../types.ts';
 
-/** The workload's pods as the state holds them (absent for a bare pod or an unknown name). */
-export interface PodsNow {
-  /** Replicas (or parallelism) it asks for; undefined when it has no such count (DaemonSet, bare pod). */
-  wanted?: number;
-  running: number;
-  pending: string[];
-}
-
-export function noEventsReply(name: string, ns: string, now?: PodsNow): Reply {
+/** `now`: the workload read from the state (engine/diagnose/goal.ts staticOutcome); null for a bare pod or an unknown name. */
+export function noEventsReply(name: string, ns: string, now?: WorkloadOutcome | null): Reply {
   const r = emptyReply('info', 'ℹ️', `No failure events for ${name} in ${ns}.`);
   if (!now) return r;
-  const of = now.wanted !== undefined ? `/${now.wanted}` : '';
-  const pending = now.pending.length
-    ? `${now.pending.length} Pending (${now.pending.slice(0, 3).join(', ')}${now.pending.length > 3 ? ', …' : ''}) with no FailedScheduling event yet`
+  // A DaemonSet wants one pod per eligible node and a CronJob's pods are its Jobs': no count of their own to show.
+  const of = now.kind === 'DaemonSet' || now.kind === 'CronJob' ? '' : `/${now.wanted}`;
+  const names = now.pending.map((p) => p.pod.slice(p.pod.indexOf('/') + 1));
+  const pending = names.length
+    ? `${names.length} Pending (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}) with no FailedScheduling event yet`
     : 'none Pending';
-  r.lines.push(`${name}: ${now.running}${of} pod${now.running === 1 && !of ? '' : 's'} running, ${pending}.`);
+  r.lines.push(`${name}: ${now.scheduled}${of} pod${now.scheduled === 1 && !of ? '' : 's'} running, ${pending}.`);
   return r;
 }

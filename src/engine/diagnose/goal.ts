@@ -72,8 +72,8 @@ export function resyncOf(ns: string, subject?: ObjectRef): NonNullable<ConvergeO
   return { namespaces: [ns], objects: subject ? [subject] : [] };
 }
 
-/** A workload's state read from the snapshot alone (when convergence did not touch it). */
-function staticOutcome(state: Snapshot, ref: ObjectRef & { namespace: string }): WorkloadOutcome | null {
+/** A workload's state read from the snapshot alone (when convergence did not touch it, or none ran). */
+export function staticOutcome(state: Snapshot, ref: ObjectRef & { namespace: string }): WorkloadOutcome | null {
   const o = state.get(ref.kind, ref.namespace, ref.name);
   if (!o) return null;
   const pods = [...state.iterate('Pod', ref.namespace)].filter((p) => {

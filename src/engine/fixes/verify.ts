@@ -18,8 +18,8 @@ import {
   apiRefusedGoal,
   goalAfter,
   resyncOf,
+  staticOutcome,
   subjectWords,
-  workloadOutcome,
   type FixSubject,
   type Goal,
   type GoalStage,
@@ -71,10 +71,7 @@ function newFailures(base: Snapshot, conv: Convergence, subject: FixSubject): { 
   for (const w of conv.workloads) {
     if (w.complete || sameWorkload(w, subject)) continue;
     if (w.failedCreate === undefined && w.pending.length === 0) continue;
-    const before = workloadOutcome(
-      { state: base, steps: 0, bounded: false, workloads: [], events: [], evicted: [], created: [] },
-      { kind: w.kind, namespace: w.namespace, name: w.name },
-    );
+    const before = staticOutcome(base, { kind: w.kind, namespace: w.namespace, name: w.name });
     const why = w.failedCreate
       ? `a pod is refused: ${w.failedCreate}`
       : `${w.pending.length} pod${w.pending.length === 1 ? '' : 's'} Pending: ${w.pending[0]!.message}`;
