@@ -13,14 +13,7 @@ import { notFoundSuggesting } from '../replies/did-you-mean.ts';
 import type { Answer } from '../types.ts';
 import { visibleNamespaces } from './context.ts';
 import { barePodOf, ownerOfPodNamed } from './workload.ts';
-import {
-  clearMatch,
-  closestNames,
-  visibleBarePodNames,
-  visibleNamespaceNames,
-  visibleObjects,
-  visibleWorkloadNames,
-} from './suggest.ts';
+import { clearMatch, closestNames, visibleNamespaceNames, visibleObjects, visibleWorkloadNames } from './suggest.ts';
 
 export type Resolved = { question: Question } | { answer: Answer };
 
@@ -42,7 +35,7 @@ function resolveWorkload(
     if (owner) return { workload: owner.name, kind: owner.kind };
   }
   // Bare Pods are asked of by name too (a controller's pods are not: their generated names would crowd the list).
-  const names = [...visibleWorkloadNames(state, ctx, q.namespace), ...visibleBarePodNames(state, ctx, q.namespace)];
+  const names = visibleWorkloadNames(state, ctx, q.namespace, 'bare');
   const clear = clearMatch(q.workload, names);
   if (clear && findWorkload(state, clear, q.kind, namespaces)) return { workload: clear };
   return {

@@ -5,6 +5,7 @@
  */
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import type { AskContext } from '../answerer.ts';
+import { controllerOf } from '../../engine/controllers/context.ts';
 import { visibilityOf, visibleNamespaces } from './context.ts';
 
 /** Optimal string alignment distance (Levenshtein with adjacent transpositions: "tema-a" is 1 from "team-a"). */
@@ -63,8 +64,16 @@ export function clearMatch(name: string, candidates: Iterable<string>): string |
 
 const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'ReplicaSet', 'Job', 'DaemonSet', 'CronJob'] as const;
 
-/** Workload names (and bare pod names) in the namespaces the asker may see. */
-export function visibleWorkloadNames(state: Snapshot, ctx: AskContext, explicit?: string, pods = false): string[] {
+/**
+ * Workload names in the namespaces the asker may see, with pod names: `'bare'` adds the Pods no controller
+ * owns (asked of by name like workloads), `'all'` every pod (a "why" may name a generated pod name).
+ */
+export function visibleWorkloadNames(
+  state: Snapshot,
+  ctx: AskContext,
+  explicit?: string,
+  pods: 'none' | 'bare' | 'all' = 'none',
+): string[] {
   const out: string[] = [];
   for (const ns of visibleNamespaces(state, ctx, explicit)) {
     for (const k of WORKLOAD_KINDS)
@@ -73,17 +82,10 @@ export function visibleWorkloadNames(state: Snapshot, ctx: AskContext, explicit?
         if (k === 'ReplicaSet' && o.metadata.ownerReferences?.some((r) => r.kind === 'Deployment')) continue;
         if (o.metadata.name) out.push(o.metadata.name);
       }
-    if (pods) for (const p of state.iterate('Pod', ns)) if (p.metadata.name) out.push(p.metadata.name);
-  }
-  return out;
-}
-
-/** Names of the Pods no controller owns, in the namespaces the asker may see. */
-export function visibleBarePodNames(state: Snapshot, ctx: AskContext, explicit?: string): string[] {
-  const out: string[] = [];
-  for (const ns of visibleNamespaces(state, ctx, explicit))
+    if (pods === 'none') continue;
     for (const p of state.iterate('Pod', ns))
-      if (p.metadata.name && !(p.metadata.ownerReferences ?? []).some((o) => o.controller)) out.push(p.metadata.name);
+      if (p.metadata.name && (pods === 'all' || !controllerOf(p))) out.push(p.metadata.name);
+  }
   return out;
 }
 

@@ -20,7 +20,7 @@ export const why = needsState<QuestionOf<'why'>>((q, { state, ctx, gaps, withGap
   const namespaces = visibleNamespaces(state, ctx, q.namespace);
   // Neither a workload nor a pod the asker may see: "did you mean" from the visible names only.
   if (!known(state, namespaces, name)) {
-    const names = visibleWorkloadNames(state, ctx, q.namespace, true);
+    const names = visibleWorkloadNames(state, ctx, q.namespace, 'all');
     const clear = clearMatch(name, names);
     if (!clear) return withGaps(notFoundSuggesting(name, closestNames(name, names), q.namespace ? [q.namespace] : []));
     name = clear;

@@ -2,6 +2,7 @@
 import { findWorkload, type WorkloadRef } from '../../engine/whatif/index.ts';
 import type { Pod } from '../../k8s/objects.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
+import { controllerOf } from '../../engine/controllers/context.ts';
 import { ownerOf } from '../../engine/fixes/owners.ts';
 import type { AskContext } from '../answerer.ts';
 import { emptyReply, type Answer } from '../types.ts';
@@ -27,18 +28,23 @@ export interface BarePod {
   pod: Pod;
 }
 
-/** The bare Pod of that name in the namespaces the asker may see (the one named first), or null. */
+/** The first Pod of that name in the namespaces the asker may see (the one named first). */
+function podNamed(state: Snapshot, ctx: AskContext, q: { workload: string; namespace?: string }): BarePod | null {
+  for (const ns of visibleNamespaces(state, ctx, q.namespace)) {
+    const pod = state.get('Pod', ns, q.workload);
+    if (pod) return { namespace: ns, name: q.workload, pod };
+  }
+  return null;
+}
+
+/** The bare Pod of that name the asker may see, or null (also when the pod of that name has a controller). */
 export function barePodOf(
   state: Snapshot,
   ctx: AskContext,
   q: { workload: string; namespace?: string },
 ): BarePod | null {
-  for (const ns of visibleNamespaces(state, ctx, q.namespace)) {
-    const pod = state.get('Pod', ns, q.workload);
-    if (pod && !(pod.metadata.ownerReferences ?? []).some((o) => o.controller))
-      return { namespace: ns, name: q.workload, pod };
-  }
-  return null;
+  const p = podNamed(state, ctx, q);
+  return p && !controllerOf(p.pod) ? p : null;
 }
 
 /** A controller's pod named in a workload question: the workload that owns it (a Deployment for its ReplicaSet's pods). */
@@ -47,13 +53,9 @@ export function ownerOfPodNamed(
   ctx: AskContext,
   q: { workload: string; namespace?: string },
 ): WorkloadRef | null {
-  for (const ns of visibleNamespaces(state, ctx, q.namespace)) {
-    const pod = state.get('Pod', ns, q.workload);
-    if (!pod || !(pod.metadata.ownerReferences ?? []).some((o) => o.controller)) continue;
-    const o = ownerOf(state, pod);
-    if (o) return findWorkload(state, o.name, o.kind, [ns]);
-  }
-  return null;
+  const p = podNamed(state, ctx, q);
+  const o = p && controllerOf(p.pod) ? ownerOf(state, p.pod) : null;
+  return o && p ? findWorkload(state, o.name, o.kind, [p.namespace]) : null;
 }
 
 /** "what if notebook-priya scales to 3": a bare Pod has no replicas and no template to roll out — said, with what does. */
