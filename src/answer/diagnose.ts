@@ -9,16 +9,8 @@ import { Quantity, resourceList } from '../quantity.ts';
 import { parsePaste, type Finding, type FindingBody } from '../parse/index.ts';
 import { simulate, simResultsToJson, type SimOptions, type SimResult } from '../engine/simulate.ts';
 import { locatePod, podRequesting, podWithContainers } from '../engine/diagnose/subject.ts';
-import {
-  fixesFor,
-  formatMemoryFloor,
-  nodeGaps,
-  parseMustSpecify,
-  quotaCounts,
-  quotaHolders,
-} from '../engine/fixes/index.ts';
+import { fixesFor, nodeGaps, parseMustSpecify, quotaCounts, quotaHolders } from '../engine/fixes/index.ts';
 import { subjectOf } from '../engine/diagnose/goal.ts';
-import { largestNode } from '../engine/capacity.ts';
 import { replayPod } from '../engine/diagnose/replay.ts';
 import { findingNow, replayable, type NowInputs, type NowVerdict } from '../engine/diagnose/now.ts';
 import { podUsage } from '../engine/admission/evaluators/pods.ts';
@@ -203,11 +195,6 @@ function enrichWithState(
           .join(', ')})`,
       );
     }
-    const lg = largestNode(base);
-    if (lg)
-      r.lines.push(
-        `Largest free schedulable node: ${lg.name} (${Quantity.fromMilli(lg.cpu)} CPU, ${formatMemoryFloor(Math.max(0, lg.memory))} memory free).`,
-      );
     if (now.scheduling.message && f.message && !sameHistogram(now.scheduling.message, f.message))
       r.lines.unshift(`Now the scheduler would say: ${now.scheduling.message}`);
     // Preemption as the engine's DefaultPreemption decides it on the state (victims only of lower priority:

@@ -126,6 +126,16 @@ describe('the demo stories, pasted bare with only the namespace known', () => {
     expect(r.lines.filter((l) => l.startsWith('Preemption'))).toEqual(PREEMPTION.get(text) ?? []);
   });
 
+  // A GPU pod that selects the GPU pool is told of the GPU nodes' room, never of a general node's (the reply once
+  // ended with the cluster's "largest free schedulable node", general-a-1, whatever the pod could use).
+  it.each([
+    ['notebook-priya', NOTEBOOK],
+    ['finetune-7b', FINETUNE],
+  ])('%s: no line offers a general node as room', (_name, text) => {
+    const { r } = answer(text, 'ml');
+    expect(r.lines.filter((l) => /general-[abc]-\d/.test(l))).toEqual([]);
+  });
+
   it('api and reindex share the first sentence; the preemption part tells them apart', () => {
     expect(answer(API, 'batch').r.lines[0]).toBe(
       'This is pod/api-6b9f4c7d8-gnt9f (team-a): FailedScheduling since 07:58, 21 times (last 09:38).',
