@@ -287,3 +287,67 @@ describe('a paste naming no pod, tied by the pods status', () => {
     ]);
   });
 });
+
+describe("the app's own memory cap read from the container's spec", () => {
+  const ns = 'ci';
+  /** A pod of deploy/app killed at a 1Gi limit, its container `app` started with `command`, `args` and `env`. */
+  const state = (spec: { command?: string[]; args?: string[]; env?: unknown[] }) => {
+    const p = pod('app-5d9c7b6f4-abcde', {
+      namespace: ns,
+      container: 'app',
+      memory: '1Gi',
+      limits: { memory: '1Gi' },
+      owner: { kind: 'ReplicaSet', name: 'app-5d9c7b6f4' },
+      node: 'n1',
+    });
+    const podSpec = p.spec as { containers: Record<string, unknown>[] };
+    podSpec.containers[0] = { ...podSpec.containers[0], ...spec };
+    return snapshotOf(
+      deployment('app', { namespace: ns, replicas: 1, container: 'app', limits: { memory: '1Gi' } }),
+      replicaSet('app-5d9c7b6f4', { namespace: ns, owner: 'app', replicas: 1, container: 'app' }),
+      { ...p, status: { phase: 'Running' } },
+    );
+  };
+  const OOM =
+    'kubectl describe pod app-5d9c7b6f4-abcde -n ci\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137';
+  const atOrAbove = (setting: string, memory: string, where: string) =>
+    `The app's own cap ${setting} (${memory}, in the container's ${where}) is at or above the limit 1Gi: the kernel kills it before the app limits itself. Lower the app's cap below 1Gi — or raise the limit above ${memory}.`;
+  it.each([
+    // redis: 1gb = 2^30 (redis.conf units), so `--maxmemory 2gb` is 2Gi.
+    ['redis args', { args: ['--maxmemory', '2gb'] }, atOrAbove('--maxmemory 2gb', '2Gi', 'command line')],
+    // A shell command line: `redis-server --maxmemory 1gb` is exactly the limit, still at it.
+    [
+      'redis in a shell command',
+      { command: ['sh', '-c', 'exec redis-server --maxmemory 1gb'] },
+      atOrAbove('--maxmemory 1gb', '1Gi', 'command line'),
+    ],
+    // Go: GOMEMLIMIT=3GiB in a plain env value.
+    ['GOMEMLIMIT env', { env: [{ name: 'GOMEMLIMIT', value: '3GiB' }] }, atOrAbove('GOMEMLIMIT=3GiB', '3Gi', 'env')],
+  ])('%s', (_name, spec, line) => {
+    expect(lines(OOM, { state: state(spec), namespace: ns })).toContain(line);
+  });
+
+  it('a JVM heap cap under the limit bounds the heap only', () => {
+    expect(lines(OOM, { state: state({ args: ['-Xmx768m', '-jar', 'app.jar'] }), namespace: ns })).toContain(
+      "-Xmx768m (768Mi, in the container's command line) is under the limit 1Gi, but it bounds the heap only: the process uses more than that.",
+    );
+  });
+
+  it('env from a Secret or ConfigMap is not read: no cap is made up', () => {
+    const got = lines(OOM, {
+      state: state({ env: [{ name: 'GOMEMLIMIT', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }),
+      namespace: ns,
+    });
+    expect(got.filter((l) => l.includes('cap'))).toEqual([]);
+  });
+
+  it('a cap in the paste wins over the spec', () => {
+    const got = lines(`${OOM}\n    Args:\n      --maxmemory\n      4gb`, {
+      state: state({ args: ['--maxmemory', '2gb'] }),
+      namespace: ns,
+    });
+    expect(got.filter((l) => l.startsWith("The app's own cap"))).toEqual([
+      "The app's own cap --maxmemory 4gb (4Gi) is at or above the limit 1Gi: the kernel kills it before the app limits itself. Lower the app's cap below 1Gi — or raise the limit above 4Gi.",
+    ]);
+  });
+});

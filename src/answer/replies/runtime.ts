@@ -11,13 +11,13 @@
  * request (pkg/kubelet/eviction/helpers.go, rankMemoryPressure / exceedMemoryRequests): the request is
  * what keeps a pod off the top of that list, so the fix is the request, not the limit.
  */
-import type { Finding, FactsOf } from '../../parse/index.ts';
+import type { AppCap, Finding, FactsOf } from '../../parse/index.ts';
 import type { Container, LimitRange, Pod, ResourceQuota } from '../../k8s/objects.ts';
 import type { Snapshot } from '../../k8s/snapshot.ts';
 import { Quantity } from '../../quantity.ts';
 import { ownerOf, quotaCounts } from '../../engine/fixes/index.ts';
 import { shortRef } from '../../engine/changes/command.ts';
-import { evictionNumbers } from '../../parse/runtime.ts';
+import { appCapIn, evictionNumbers } from '../../parse/runtime.ts';
 
 type RuntimeFinding = Extract<Finding, { kind: 'runtime' }>;
 
@@ -42,6 +42,25 @@ export interface RuntimeState {
   tied?: { pod: string; others: string[] };
   /** What the pod's own eviction message (status.message) says, when the paste does not. */
   eviction?: { container?: string; used?: string; request?: string; resource?: string };
+  /** The app's own memory cap in the container's command, args or env (`--maxmemory 2gb`, `-Xmx4g`, `GOMEMLIMIT`). */
+  appCap?: AppCap;
+}
+
+/**
+ * The app's own memory cap as the container's spec sets it: its command and args as one command line, then its
+ * env as `NAME=value` (env from ConfigMaps or Secrets is not read: a Secret's value is never looked at).
+ */
+function appCapOfContainer(c: Container): AppCap | undefined {
+  const spec = c as { command?: unknown; args?: unknown; env?: unknown };
+  const strings = (v: unknown): string[] =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  const line = [...strings(spec.command), ...strings(spec.args)].join(' ');
+  const env = (Array.isArray(spec.env) ? spec.env : [])
+    .map((e: unknown) => e as { name?: unknown; value?: unknown })
+    .filter((e) => typeof e.name === 'string' && typeof e.value === 'string')
+    .map((e) => `${e.name}=${e.value}`)
+    .join(' ');
+  return appCapIn(line) ?? appCapIn(env);
 }
 
 /** The `terminated.reason` of a container state (`{terminated: {reason}}`). */
@@ -176,6 +195,8 @@ export function runtimeState(state: Snapshot, f: RuntimeFinding, ns: string): Ru
     const req = c.resources?.requests?.[resource];
     if (lim !== undefined && lim !== null) out.limit = String(lim);
     if (req !== undefined && req !== null) out.request = String(req);
+    const cap = appCapOfContainer(c);
+    if (cap) out.appCap = cap;
   }
   for (const lr of state.list('LimitRange', ns) as LimitRange[]) {
     for (const item of lr.spec.limits) {
@@ -309,17 +330,19 @@ function oomLines(f: RuntimeFinding, ns: string | undefined, st?: RuntimeState):
   if (facts.limit && st?.limit && st.limit !== facts.limit)
     out.push(`Its limit is ${st.limit} now (the paste says ${facts.limit}).`);
   const limitBytes = bytesOf(limit);
-  const cap = facts.appCap;
+  const cap = facts.appCap ?? st?.appCap;
   const capBytes = bytesOf(cap?.memory);
+  const where =
+    !facts.appCap && cap ? `, in the container's ${cap.setting.startsWith('GOMEMLIMIT') ? 'env' : 'command line'}` : '';
   if (cap && capBytes !== undefined && limitBytes !== undefined && capBytes >= limitBytes) {
     out.push(
-      `The app's own cap ${cap.setting} (${cap.memory}) is at or above the limit ${limit}: the kernel kills it before the app limits itself. Lower the app's cap below ${limit}${cap.heapOnly ? ' (that cap is the heap only: leave room for the rest of the process)' : ''} — or raise the limit above ${cap.memory}.`,
+      `The app's own cap ${cap.setting} (${cap.memory}${where}) is at or above the limit ${limit}: the kernel kills it before the app limits itself. Lower the app's cap below ${limit}${cap.heapOnly ? ' (that cap is the heap only: leave room for the rest of the process)' : ''} — or raise the limit above ${cap.memory}.`,
     );
     return out;
   }
   if (cap && capBytes !== undefined && limitBytes !== undefined && cap.heapOnly)
     out.push(
-      `${cap.setting} (${cap.memory}) is under the limit ${limit}, but it bounds the heap only: the process uses more than that.`,
+      `${cap.setting} (${cap.memory}${where}) is under the limit ${limit}, but it bounds the heap only: the process uses more than that.`,
     );
   const usedBytes = bytesOf(facts.used);
   const base =
