@@ -42,25 +42,19 @@ export interface RuntimeState {
   tied?: { pod: string; others: string[] };
   /** What the pod's own eviction message (status.message) says, when the paste does not. */
   eviction?: { container?: string; used?: string; request?: string; resource?: string };
-  /** The app's own memory cap in the container's command, args or env (`--maxmemory 2gb`, `-Xmx4g`, `GOMEMLIMIT`). */
+  /** The app's own memory cap in the container's command or args (`--maxmemory 2gb`, `-Xmx4g`). */
   appCap?: AppCap;
 }
 
 /**
- * The app's own memory cap as the container's spec sets it: its command and args as one command line, then its
- * env as `NAME=value` (env from ConfigMaps or Secrets is not read: a Secret's value is never looked at).
+ * The app's own memory cap as the container's spec sets it: its command and args as one command line. The env is
+ * not read: an env value is never echoed (GOMEMLIMIT is read only from a paste).
  */
 function appCapOfContainer(c: Container): AppCap | undefined {
-  const spec = c as { command?: unknown; args?: unknown; env?: unknown };
+  const spec = c as { command?: unknown; args?: unknown };
   const strings = (v: unknown): string[] =>
     Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  const line = [...strings(spec.command), ...strings(spec.args)].join(' ');
-  const env = (Array.isArray(spec.env) ? spec.env : [])
-    .map((e: unknown) => e as { name?: unknown; value?: unknown })
-    .filter((e) => typeof e.name === 'string' && typeof e.value === 'string')
-    .map((e) => `${e.name}=${e.value}`)
-    .join(' ');
-  return appCapIn(line) ?? appCapIn(env);
+  return appCapIn([...strings(spec.command), ...strings(spec.args)].join(' '));
 }
 
 /** The `terminated.reason` of a container state (`{terminated: {reason}}`). */
