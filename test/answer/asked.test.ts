@@ -135,6 +135,49 @@ const CASES: [string, Partial<AskContext>, Expected][] = [
       ],
     },
   ],
+  // ── a scale-down: the pods the controller removes, then what the freed room lets happen
+  [
+    // inference holds 2 GPUs on gpu-a-1 (2 free of 4): without it gpu-a-1 has 4 free, what finetune-7b-jmngj asks.
+    'what if inference scales to 0',
+    { defaultNamespace: 'ml' },
+    {
+      namespaces: ['ml'],
+      headline: 'inference 1 → 0 replicas in ml (8 cpu / 32Gi memory each, after LimitRange defaults)',
+      lines: [
+        'Scaling down frees 1 pod: the controller removes inference-7f9c6d5b8-w7mh2.',
+        'Then Pending pod ml/finetune-7b-jmngj schedules on gpu-a-1 in the room it frees.',
+        'Command: kubectl -n ml scale deploy/inference --replicas=0',
+      ],
+    },
+  ],
+  [
+    // team-quota pods 10/10: two web pods fewer let worker's ReplicaSet create the third pod it was refused.
+    'what if web scales to 2',
+    { defaultNamespace: 'team-a' },
+    {
+      namespaces: ['team-a'],
+      headline: 'web 4 → 2 replicas in team-a (100m cpu / 128Mi memory each, after LimitRange defaults)',
+      lines: [
+        'Scaling down frees 2 pods: the controller removes web-7c5d8f9b6-djb9h, web-7c5d8f9b6-nm5rr.',
+        'Then team-a/deploy/worker creates 1 pod it was short of (3/3 after).',
+        'Command: kubectl -n team-a scale deploy/web --replicas=2',
+      ],
+    },
+  ],
+  [
+    // worker's pod on general-a-1 holds 250m: 770m + 250m = 1020m ≥ the 1 CPU the Pending api pod asks.
+    'what if worker scales to 0',
+    { defaultNamespace: 'team-a' },
+    {
+      namespaces: ['team-a'],
+      headline: 'worker 2 → 0 replicas in team-a (250m cpu / 512Mi memory each, after LimitRange defaults)',
+      lines: [
+        'Scaling down frees 2 pods: the controller removes worker-5d8c7b9f4-jxj7c, worker-5d8c7b9f4-vbnhb.',
+        'Then Pending pod team-a/api-6b9f4c7d8-gnt9f schedules on general-a-1 in the room it frees.',
+        'Command: kubectl -n team-a scale deploy/worker --replicas=0',
+      ],
+    },
+  ],
   // ── is NODE back
   [
     'is general-c-2 back?',

@@ -1,6 +1,6 @@
 /** "what if web scales to 8": the new pods admitted, refused, scheduled or Pending, and what gets all of them. */
 import type { ScaleAnswer, WorkloadRef } from '../../engine/whatif/index.ts';
-import { renderCommand } from '../../engine/changes/command.ts';
+import { renderCommand, shortRef } from '../../engine/changes/command.ts';
 import { MAX_SCALE_PODS } from '../bounds.ts';
 import { emptyReply, type Reply } from '../types.ts';
 import { perPodText, tallyLines } from './pod-words.ts';
@@ -13,7 +13,7 @@ export function scaleReply(w: WorkloadRef, a: ScaleAnswer, asked: number): Reply
     `${w.name} ${a.from} → ${a.to} replicas in ${w.namespace} (${perPodText(a.perPod)} each, after LimitRange defaults)`,
   );
   if (a.to > a.from) r.lines.push(...tallyLines(a.tally));
-  else r.lines.push(`Scaling down frees ${a.from - a.to} pod${a.from - a.to === 1 ? '' : 's'}.`);
+  else r.lines.push(...scaleDownLines(w, a));
   if (a.toGetAll?.length) {
     const v = a.withRaisedQuota;
     const verified = v
@@ -33,4 +33,39 @@ export function scaleReply(w: WorkloadRef, a: ScaleAnswer, asked: number): Reply
       `You asked for ${asked} replicas; I simulated the first ${MAX_SCALE_PODS} new pods only (at most ${MAX_SCALE_PODS} per scale question).`,
     );
   return r;
+}
+
+/** Up to five names, then how many more. */
+function some(names: string[]): string {
+  return names.length <= 5 ? names.join(', ') : `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`;
+}
+
+/**
+ * A scale-down as the controllers run it: the pods the controller removes, then what the freed room lets happen —
+ * a controller of the namespace creating pods its quota refused, Pending pods the scheduler now binds.
+ */
+function scaleDownLines(w: WorkloadRef, a: ScaleAnswer): string[] {
+  const n = a.from - a.to;
+  const c = a.converged;
+  const own = c.evicted
+    .filter((p) => p.startsWith(`${w.namespace}/${w.name}-`))
+    .map((p) => p.slice(w.namespace.length + 1));
+  const out = [
+    `Scaling down frees ${n} pod${n === 1 ? '' : 's'}${own.length ? `: the controller removes ${some(own)}` : ''}.`,
+  ];
+  for (const o of c.workloads) {
+    if ((o.kind === w.kind && o.name === w.name) || o.created === 0) continue;
+    out.push(
+      `Then ${o.namespace}/${shortRef(o.kind, o.name)} creates ${o.created} pod${o.created === 1 ? '' : 's'} it was short of (${o.pods}/${o.wanted} after).`,
+    );
+  }
+  const created = new Set(c.created.map((p) => p.pod));
+  const bound = c.nowScheduled.filter((p) => !created.has(p.pod));
+  if (bound.length === 1)
+    out.push(`Then Pending pod ${bound[0]!.pod} schedules on ${bound[0]!.node} in the room it frees.`);
+  else if (bound.length > 1)
+    out.push(
+      `Then ${bound.length} Pending pods schedule in the room it frees: ${some(bound.map((p) => `${p.pod} on ${p.node}`))}.`,
+    );
+  return out;
 }
