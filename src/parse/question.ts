@@ -490,7 +490,9 @@ export type AskedQuestion =
   /** "what priority does api have" (a workload) or "which PriorityClasses can I use" (none). */
   | { type: 'priority'; workload?: string; kind?: string; namespace?: string }
   /** "add a node", "would another node help": what a new node of each pool would take. */
-  | { type: 'nodeNeeded'; namespace?: string };
+  | { type: 'nodeNeeded'; namespace?: string }
+  /** "how many more api pods fit?", "how far can web scale": the replicas the quota and the nodes still take. */
+  | { type: 'fit'; workload: string; kind?: string; namespace?: string };
 
 const LEFT_RES_WORDS: Record<string, string> = {
   gpu: 'gpu',
@@ -541,6 +543,22 @@ const PRIORITY_LIST_RE =
 const NODE_NEEDED_RE =
   /\b(?:add|adding|added|another|new|more|extra|one\s+more|buy|provision)\s+(?:a\s+|one\s+|an\s+|\d+\s+)?(?:more\s+|new\s+|extra\s+|bigger\s+|larger\s+)?nodes?\b(?!\s+like\b)/;
 
+/** A workload name where a count word could stand instead ("how many more pods of web"): not one of those words. */
+const FW = `(?!(?:more|replicas?|pods?|copies|instances|of|for|can|could)\\b)${W}`;
+/** "how many more replicas of web fit", "how many more api pods can I run", "how far can web scale", "max replicas for web". */
+const FIT_RES = [
+  new RegExp(
+    `\\bhow\\s+many\\s+(?:more\\s+|extra\\s+|additional\\s+)?(?:replicas?|pods?|copies|instances)\\s+(?:of|for)\\s+(?:the\\s+)?${FW}(?:\\s+(?:can|could|will|would|do|does|fit|are|is|in)\\b|\\s*[?.!]*\\s*$)`,
+  ),
+  new RegExp(
+    `\\bhow\\s+many\\s+(?:more\\s+|extra\\s+|additional\\s+)?${FW}(?:\\s+(?:replicas?|pods?|copies|instances))?\\s+(?:(?:can|could|will|would|do|does)\\s+(?:i\\s+|we\\s+|you\\s+)?(?:still\\s+)?(?:add|run|fit|start|have|get|schedule|squeeze)|fit|would\\s+fit|will\\s+fit)\\b`,
+  ),
+  new RegExp(
+    `\\bhow\\s+(?:far|high|much|big|wide)\\s+can\\s+(?:i\\s+|we\\s+)?(?:scale\\s+)?${FW}(?:\\s+(?:scale|go|grow))?\\b`,
+  ),
+  new RegExp(`\\b(?:max|maximum)\\s+(?:replicas|scale|pods)\\s+(?:of|for)\\s+(?:the\\s+)?${FW}`),
+];
+
 function askedQuestion(text: string): AskedQuestion | Extract<Question, { type: 'scale' }> | null {
   let m: RegExpExecArray | null;
   for (const re of LEFT_RES_RE) {
@@ -549,6 +567,8 @@ function askedQuestion(text: string): AskedQuestion | Extract<Question, { type: 
       return { type: 'left', resource: LEFT_RES_WORDS[word] ?? word };
     }
   }
+  // After the 'left' rules: "how many cores do we have left" is a resource, not a workload.
+  for (const re of FIT_RES) if ((m = re.exec(text))) return { type: 'fit', ...workloadRef(m[1]!) };
   if ((m = CAN_ADD_RE.exec(text)) && /\b(?:can|could|may|should)\b|\bmore\b|\bextra\b|\badditional\b/.test(m[0])) {
     const ref = workloadRef(m[2]!);
     return { type: 'scale', ...ref, delta: replicas(m[1]!) };

@@ -498,7 +498,7 @@ describe('question: help drawn from the namespace at hand (small state)', () => 
       'raise pods of ro-quota to 8 in ro',
       // max cpu 1 × 2
       'what if the limitrange limits max cpu is 2 in ro?',
-      'how much cpu is left in ro?',
+      'how much cpu is left in ro?   ·   how many more api pods fit in ro?',
       'what if r1 goes down?',
       'is r1 back?   ·   what if r1 is uncordoned?',
       'add a node like r1   ·   would another node help in ro?',
@@ -519,6 +519,7 @@ describe('question: help drawn from the namespace at hand (small state)', () => 
       'quota',
       'limitrange',
       'left',
+      'fit',
       'drain',
       'node',
       'uncordon',

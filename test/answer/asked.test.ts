@@ -135,6 +135,60 @@ const CASES: [string, Partial<AskContext>, Expected][] = [
       ],
     },
   ],
+  // ── how many more (replicas of) W fit: the headroom count, verified by converging the scale to it
+  [
+    // team-quota pods 10/10.
+    'how many more api pods fit?',
+    {},
+    {
+      namespaces: ['team-a'],
+      headline: 'api in team-a: how many more replicas fit',
+      lines: [
+        'None: ResourceQuota team-quota refuses the next on pods (10 / 10 used now, 0 free); 1 cpu / 1Gi memory each.',
+      ],
+    },
+  ],
+  [
+    // compute (NotBestEffort) pods 4/15 → 11; requests.cpu 850m + 11 × 200m = 3050m ≤ 4; requests.memory
+    // 1792Mi + 11 × 256Mi = 4608Mi ≤ 8Gi; limits likewise: pods binds first. 11 × 200m fit the general nodes' free cpu.
+    'how many more frontend pods can I run',
+    {},
+    {
+      namespaces: ['team-b'],
+      headline: 'frontend in team-b: how many more replicas fit',
+      lines: [
+        '11 more (3 → 14, 200m cpu / 256Mi memory each) — then ResourceQuota compute refuses the next on pods (4 / 15 used now, 11 free).',
+        '✓ verified: all 11 admitted and scheduled.',
+        'Command: kubectl -n team-b scale deploy/frontend --replicas=14',
+      ],
+    },
+  ],
+  [
+    // compute requests.memory 8Gi − 1792Mi = 6400Mi free; 6400Mi / 1Gi = 6.25 → 6 (pods would allow 11).
+    'how far can cache scale',
+    {},
+    {
+      namespaces: ['team-b'],
+      headline: 'cache in team-b: how many more replicas fit',
+      lines: [
+        '6 more (1 → 7, 250m cpu / 1Gi memory each) — then ResourceQuota compute refuses the next on requests.memory (1792Mi / 8Gi used now, 6400Mi free).',
+        '✓ verified: all 6 admitted and scheduled.',
+        'Command: kubectl -n team-b scale deploy/cache --replicas=7',
+      ],
+    },
+  ],
+  [
+    // toolbox requests nothing: BestEffort, counted by besteffort (pods 2/2), not by compute.
+    'how many more replicas of toolbox',
+    {},
+    {
+      namespaces: ['team-b'],
+      headline: 'toolbox in team-b: how many more replicas fit',
+      lines: [
+        'None: ResourceQuota besteffort refuses the next on pods (2 / 2 used now, 0 free); pods with no requests.',
+      ],
+    },
+  ],
   // ── a scale-down: the pods the controller removes, then what the freed room lets happen
   [
     // inference holds 2 GPUs on gpu-a-1 (2 free of 4): without it gpu-a-1 has 4 free, what finetune-7b-jmngj asks.

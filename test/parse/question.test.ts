@@ -290,6 +290,19 @@ describe('parseQuestion: the questions on-call people ask (what is left, can I a
         reason: `3000000000 replicas is more than Kubernetes allows: spec.replicas is an int32, at most 2147483647.`,
       },
     ],
+    // how many more (replicas of) W fit: the fit count, verified
+    ['how many more api pods fit?', { type: 'fit', workload: 'api' }],
+    ['how many more replicas of web fit in team-a', { type: 'fit', workload: 'web', namespace: 'team-a' }],
+    ['how many more pods of deploy/web can I run?', { type: 'fit', workload: 'web', kind: 'Deployment' }],
+    ['how many more replicas of toolbox', { type: 'fit', workload: 'toolbox' }],
+    ['how many frontend replicas can we still add', { type: 'fit', workload: 'frontend' }],
+    ['how many more workers can we add?', { type: 'fit', workload: 'workers' }],
+    ['how far can cache scale', { type: 'fit', workload: 'cache' }],
+    ['how high can we scale web in team-a?', { type: 'fit', workload: 'web', namespace: 'team-a' }],
+    ['max replicas for frontend', { type: 'fit', workload: 'frontend' }],
+    // a count word is no workload name; "how many gpus are left" stays a 'left' question
+    ['how many more pods fit?', { type: 'help' }],
+    ['how many pods are left', { type: 'left', resource: 'pods' }],
     // is NODE back (node status), before the drain rules read "is X cordoned" as a drain
     ['is general-c-2 back?', { type: 'node', node: 'general-c-2' }],
     ['is general-c-2 back yet in team-a', { type: 'node', node: 'general-c-2' }],

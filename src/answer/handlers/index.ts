@@ -24,6 +24,7 @@ import { uncordon } from './uncordon.ts';
 import { resolveNames } from './resolve.ts';
 import { why } from './why.ts';
 import { overview } from './overview.ts';
+import { fit } from './fit.ts';
 
 export type Handlers = { [K in Question['type']]: (q: QuestionOf<K>, env: Env) => Answer };
 
@@ -46,6 +47,7 @@ export const HANDLERS: Handlers = {
   priority,
   nodeNeeded,
   overview,
+  fit,
 };
 
 function dispatch<K extends Question['type']>(type: K, q: QuestionOf<K>, env: Env): Answer {

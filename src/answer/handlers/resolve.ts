@@ -79,6 +79,7 @@ export function resolveNames(q: Question, state: Snapshot, ctx: AskContext): Res
     };
   switch (q.type) {
     case 'scale':
+    case 'fit':
     case 'requests':
     case 'rollout':
     case 'priorityClass': {

@@ -53,7 +53,11 @@ export function helpExampleList(ex: HelpExamples): HelpExample[] {
         : `what if the limitrange${lr ? ` ${lr.name}` : ''} defaultRequest cpu were 250m in ${ns}?`,
       asks: 'limitrange',
     },
-    { text: `how much cpu is left in ${ns}?`, asks: 'left' },
+    {
+      text: `how much cpu is left in ${ns}?`,
+      asks: 'left',
+      also: { text: `how many more ${w} pods fit in ${ns}?`, asks: 'fit' },
+    },
     { text: `what if ${node} goes down?`, asks: 'drain' },
     { text: `is ${node} back?`, asks: 'node', also: { text: `what if ${node} is uncordoned?`, asks: 'uncordon' } },
     {
