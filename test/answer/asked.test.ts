@@ -196,7 +196,7 @@ const CASES: [string, Partial<AskContext>, Expected][] = [
     { defaultNamespace: 'ml' },
     {
       namespaces: ['ml'],
-      headline: 'inference 1 → 0 replicas in ml (8 cpu / 32Gi memory each, after LimitRange defaults)',
+      headline: 'inference 1 → 0 replicas in ml (8 cpu / 32Gi memory each)',
       lines: [
         'Scaling down frees 1 pod: the controller removes inference-7f9c6d5b8-w7mh2.',
         'Then Pending pod ml/finetune-7b-jmngj schedules on gpu-a-1 in the room it frees.',

@@ -20,5 +20,9 @@ export const rollout = needsState<QuestionOf<'rollout'>>((q, { state, ctx, opts,
   const a = whatIfRollout(state, w, opts, q.changes ?? []);
   // The JSON names every namespace's workloads: only for an asker who sees everything (the CLI, an operator).
   const json = visibilityOf(ctx).seesEverything ? changeAnswerJson(a.converged, rolloutFixes(a)) : undefined;
-  return withGaps({ replies: [rolloutReply(a)], namespaces: [w.namespace], json });
+  return withGaps({
+    replies: [rolloutReply(a, state.list('LimitRange', w.namespace).length > 0)],
+    namespaces: [w.namespace],
+    json,
+  });
 });

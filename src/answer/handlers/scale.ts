@@ -20,5 +20,9 @@ export const scale = needsState<QuestionOf<'scale'>>((q, { state, ctx, opts, wit
   const a = whatIfScale(state, w, target, opts);
   // The JSON names every namespace's workloads: only for an asker who sees everything (the CLI, an operator).
   const json = visibilityOf(ctx).seesEverything ? changeAnswerJson(a.converged, scaleFixes(a)) : undefined;
-  return withGaps({ replies: [scaleReply(w, a, asked)], namespaces: [w.namespace], json });
+  return withGaps({
+    replies: [scaleReply(w, a, asked, state.list('LimitRange', w.namespace).length > 0)],
+    namespaces: [w.namespace],
+    json,
+  });
 });

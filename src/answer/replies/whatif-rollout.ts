@@ -5,7 +5,8 @@ import { emptyReply, type Reply } from '../types.ts';
 import { perPodText, tallyLines } from './pod-words.ts';
 
 /** A rollout: the strategy, round 1's surge, whether it completes or where it stalls, and the settings that fit. */
-export function rolloutReply(a: RolloutAnswer): Reply {
+/** `limitRanged`: the namespace has a LimitRange (its defaults are in the per-pod figures; else none is named). */
+export function rolloutReply(a: RolloutAnswer, limitRanged = true): Reply {
   const w = a.workload;
   const how =
     a.strategy === 'Recreate'
@@ -24,7 +25,9 @@ export function rolloutReply(a: RolloutAnswer): Reply {
   }
   for (const c of a.unknownContainers) r.lines.push(`No container ${c} in the template: nothing changed there.`);
   if (a.change)
-    r.lines.push(`Per pod: ${perPodText(a.perPodBefore)} → ${perPodText(a.perPodAfter)} (after LimitRange defaults)`);
+    r.lines.push(
+      `Per pod: ${perPodText(a.perPodBefore)} → ${perPodText(a.perPodAfter)}${limitRanged ? ' (after LimitRange defaults)' : ''}`,
+    );
   if (w.kind === 'Deployment' && a.strategy !== 'Recreate' && a.maxSurge > 0) {
     r.lines.push(
       `Round 1: ${a.maxSurge} surge pod${a.maxSurge === 1 ? '' : 's'} next to the ${a.replicas} running:`,

@@ -6,11 +6,12 @@ import { emptyReply, type Reply } from '../types.ts';
 import { perPodText, tallyLines } from './pod-words.ts';
 
 /** `asked` replicas were asked for; `a` simulated up to `a.to` (less when the cap of ../bounds.ts cut it). */
-export function scaleReply(w: WorkloadRef, a: ScaleAnswer, asked: number): Reply {
+/** `limitRanged`: the namespace has a LimitRange (its defaults are in the per-pod figures; else none is named). */
+export function scaleReply(w: WorkloadRef, a: ScaleAnswer, asked: number, limitRanged = true): Reply {
   const r = emptyReply(
     'whatif',
     '🔮',
-    `${w.name} ${a.from} → ${a.to} replicas in ${w.namespace} (${perPodText(a.perPod)} each, after LimitRange defaults)`,
+    `${w.name} ${a.from} → ${a.to} replicas in ${w.namespace} (${perPodText(a.perPod)} each${limitRanged ? ', after LimitRange defaults' : ''})`,
   );
   if (a.to > a.from) r.lines.push(...tallyLines(a.tally));
   else r.lines.push(...scaleDownLines(w, a));
