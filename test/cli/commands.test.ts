@@ -171,4 +171,49 @@ describe('whatif', () => {
     expect(r.stdout).toContain('raise team-quota pods to 14');
     expect(r.stdout).toContain('Command: kubectl -n team-a scale deploy/web --replicas=8');
   });
+
+  it('"what\'s wrong in team-a?" --json: every open incident, structured (the demo\'s events: counts and first times)', async () => {
+    const r = await run(['whatif', "what's wrong in team-a?", '--state', DEMO, '--json']);
+    expect(r.code).toBe(0);
+    const out = json<{ incidents: Record<string, unknown>[] }>(r);
+    expect(
+      out.incidents.map(({ kind, namespace, object, layer, since, count, progress }) => ({
+        kind,
+        namespace,
+        object,
+        layer,
+        since,
+        count,
+        progress,
+      })),
+    ).toEqual([
+      {
+        kind: 'pending',
+        namespace: 'team-a',
+        object: { kind: 'Deployment', name: 'api' },
+        layer: 'scheduler',
+        since: '2026-03-10T07:58:05.000Z',
+        count: 21,
+        progress: undefined,
+      },
+      {
+        kind: 'refused',
+        namespace: 'team-a',
+        object: { kind: 'Deployment', name: 'exporter' },
+        layer: 'limitrange',
+        since: '2026-03-10T09:20:11.000Z',
+        count: 14,
+        progress: { have: 0, want: 1 },
+      },
+      {
+        kind: 'refused',
+        namespace: 'team-a',
+        object: { kind: 'Deployment', name: 'worker' },
+        layer: 'quota',
+        since: '2026-03-10T09:05:31.000Z',
+        count: 11,
+        progress: { have: 2, want: 3 },
+      },
+    ]);
+  });
 });

@@ -47,6 +47,8 @@ export async function runWhatif(words: string[], flags: Flags, io: Io): Promise<
       await printData(io, format, {
         replies: answer.replies,
         ...(answer.json && answer.replies[0]?.kind === 'whatif' ? { whatif: answer.json } : {}),
+        // "what's wrong?": every open incident of the namespaces it covers.
+        ...(answer.json && answer.replies[0]?.kind !== 'whatif' && isIncidents(answer.json) ? answer.json : {}),
         incomplete: incompleteOfAnswer(answer),
       });
     else io.stdout(`${renderAnswer(answer)}\n`);
@@ -55,4 +57,8 @@ export async function runWhatif(words: string[], flags: Flags, io: Io): Promise<
   } finally {
     await source.close();
   }
+}
+
+function isIncidents(v: unknown): v is { incidents: unknown[] } {
+  return typeof v === 'object' && v !== null && Array.isArray((v as { incidents?: unknown }).incidents);
 }
