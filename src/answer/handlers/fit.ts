@@ -7,17 +7,12 @@ import { computeHeadroom } from '../../engine/headroom.ts';
 import { whatIfScale, workloadPods } from '../../engine/whatif/index.ts';
 import { MAX_SCALE_PODS } from '../bounds.ts';
 import { fitReply } from '../replies/fit.ts';
-import { notFound } from '../replies/not-found.ts';
 import { needsState, type QuestionOf } from './context.ts';
-import { askedNamespaces, barePodOf, barePodReply, workloadOf } from './workload.ts';
+import { workloadOrAnswer } from './workload.ts';
 
 export const fit = needsState<QuestionOf<'fit'>>((q, { state, ctx, opts, withGaps }) => {
-  const w = workloadOf(state, ctx, q);
-  if (!w) {
-    const bare = barePodOf(state, ctx, q);
-    if (bare) return barePodReply(bare, 'scale');
-    return notFound(`workload ${q.workload}`, askedNamespaces(q));
-  }
+  const w = workloadOrAnswer(state, ctx, q, 'scale');
+  if ('replies' in w) return w;
   const h = computeHeadroom(state, w.namespace, opts);
   const count = h.workloads.find((x) => x.kind === w.kind && x.name === w.name);
   const current = workloadPods(state, w).length;

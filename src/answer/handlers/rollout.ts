@@ -1,18 +1,13 @@
 /** "roll out web (with 500m cpu)": a rollout what-if. */
 import { changeAnswerJson, rolloutFixes, whatIfRollout } from '../../engine/whatif/index.ts';
 import { MAX_ANSWER_PODS } from '../bounds.ts';
-import { notFound } from '../replies/not-found.ts';
 import { rolloutReply, rolloutTooLargeReply } from '../replies/whatif-rollout.ts';
 import { needsState, visibilityOf, type QuestionOf } from './context.ts';
-import { askedNamespaces, barePodOf, barePodReply, workloadOf } from './workload.ts';
+import { workloadOrAnswer } from './workload.ts';
 
 export const rollout = needsState<QuestionOf<'rollout'>>((q, { state, ctx, opts, withGaps }) => {
-  const w = workloadOf(state, ctx, q);
-  if (!w) {
-    const bare = barePodOf(state, ctx, q);
-    if (bare) return barePodReply(bare, 'roll out');
-    return notFound(`workload ${q.workload}`, askedNamespaces(q));
-  }
+  const w = workloadOrAnswer(state, ctx, q, 'roll out');
+  if ('replies' in w) return w;
   // A rollout creates up to every replica again, once per setting re-simulated (about 5): bound it (../bounds.ts).
   const wanted = (w.object as { spec?: { replicas?: number | null } }).spec?.replicas ?? 1;
   if (wanted > MAX_ANSWER_PODS / 5)

@@ -1,18 +1,13 @@
 /** "what if web scales to 8 / add 2 replicas to web": a scale what-if. */
 import { changeAnswerJson, scaleFixes, whatIfScale, workloadPods } from '../../engine/whatif/index.ts';
 import { MAX_SCALE_PODS } from '../bounds.ts';
-import { notFound } from '../replies/not-found.ts';
 import { scaleReply } from '../replies/whatif-scale.ts';
 import { needsState, visibilityOf, type QuestionOf } from './context.ts';
-import { askedNamespaces, barePodOf, barePodReply, workloadOf } from './workload.ts';
+import { workloadOrAnswer } from './workload.ts';
 
 export const scale = needsState<QuestionOf<'scale'>>((q, { state, ctx, opts, withGaps }) => {
-  const w = workloadOf(state, ctx, q);
-  if (!w) {
-    const bare = barePodOf(state, ctx, q);
-    if (bare) return barePodReply(bare, 'scale');
-    return notFound(`workload ${q.workload}`, askedNamespaces(q));
-  }
+  const w = workloadOrAnswer(state, ctx, q, 'scale');
+  if ('replies' in w) return w;
   const current = workloadPods(state, w).length;
   const asked = Math.max(0, q.replicas ?? current + (q.delta ?? 0));
   // "scales to 1000000000" simulated a billion pods and ran the process out of heap (../bounds.ts).

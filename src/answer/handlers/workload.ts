@@ -6,6 +6,7 @@ import { controllerOf } from '../../engine/controllers/context.ts';
 import { ownerOf } from '../../engine/fixes/owners.ts';
 import type { AskContext } from '../answerer.ts';
 import { emptyReply, type Answer } from '../types.ts';
+import { notFound } from '../replies/not-found.ts';
 import { visibleNamespaces } from './context.ts';
 
 export function workloadOf(
@@ -71,4 +72,20 @@ export function barePodReply(bare: BarePod, verb: 'scale' | 'roll out'): Answer 
       : `To change it, ask "what if ${bare.name} requests <value> cpu" or "… gets priorityClass <name>": it is deleted and created again.`,
   );
   return { replies: [r], namespaces: [bare.namespace] };
+}
+
+/**
+ * The workload a scale-like question names, or the answer when there is none: a bare Pod of that name is told
+ * it has nothing to `verb`, anything else is not found.
+ */
+export function workloadOrAnswer(
+  state: Snapshot,
+  ctx: AskContext,
+  q: { workload: string; kind?: string; namespace?: string },
+  verb: 'scale' | 'roll out',
+): WorkloadRef | Answer {
+  const w = workloadOf(state, ctx, q);
+  if (w) return w;
+  const bare = barePodOf(state, ctx, q);
+  return bare ? barePodReply(bare, verb) : notFound(`workload ${q.workload}`, askedNamespaces(q));
 }
