@@ -126,7 +126,8 @@ function listed(main: string): string {
       return digits.length > own.length && digits.startsWith(own) ? ` ${digits.slice(own.length)}` : ' ';
     });
   }
-  if (s.includes('  ') || s.includes('\t')) s = s.replace(/\s{2,}/g, ' ').trim();
+  if (s.includes('  ') || s.includes('\t')) s = s.replace(/\s{2,}/g, ' ');
+  s = s.trim();
   return s.replace(UNSEPARATED_ENTRY_RE, ', ');
 }
 
@@ -621,7 +622,6 @@ function filterPluginError(text: string, lower: string, k: number): SchedulerMat
  * `running Reserve plugin %q: %w`, `running PreFilter plugin %q: %w`, …), surfaced as the FailedScheduling
  * event's message: the plugin's error is the one reason; no node count.
  */
-const PLUGIN_NEEDLE = ' plugin "';
 const EXTENSION_POINT_RE =
   /running (?:PreEnqueue|PreFilter|PostFilter|PreScore|Score|Reserve|Permit|PreBind|Bind|PostBind) $/;
 
@@ -650,6 +650,31 @@ function extensionPointError(text: string, k: number): SchedulerMatch | undefine
 }
 
 /**
+ * The event's reason with NodeResourcesFit's reason retyped in lower case after it (`Pod app-2k9 Pending:
+ * FailedScheduling (insufficient cpu)`, an application's or a chat bot's summary of the event): that reason,
+ * without count or total. The capitalised `Insufficient cpu` is bareReasons' (with its catalogue and prose checks).
+ */
+const AFTER_EVENT_RE =
+  /^failedscheduling[ \t]*[:(\u2014-][ \t]*(insufficient (?:cpu|memory|ephemeral-storage|pods|hugepages-\d{1,6}[kmgtp]i|[a-z0-9.-]{1,253}\/[a-z0-9._-]{1,63}))(?=[)\s,.;"']|$)/;
+
+function reasonAfterEvent(text: string, lower: string, k: number): SchedulerMatch | undefined {
+  const m = AFTER_EVENT_RE.exec(lower.slice(k, k + 320));
+  if (!m) return undefined;
+  const start = k + m[0].length - m[1]!.length;
+  const end = k + m[0].length;
+  const reason = text.slice(start, end);
+  if (!reason.startsWith('insufficient') || catalogueNear(text, start, reason) > 0) return undefined;
+  return {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    facts: { total: null, reasons: [{ count: null, reason }] },
+    message: reason,
+    start,
+    end,
+  };
+}
+
+/**
  * PreFilter texts the scheduler prints instead of a node histogram, known well enough to read without
  * the `0/N nodes are available:` frame when a scheduling word is near (`Warning  FailedScheduling  pod has
  * unbound immediate PersistentVolumeClaims`): VolumeBinding's ErrReasonBoundImmediate
@@ -659,13 +684,22 @@ const PVC_NEEDLE = 'persistentvolumeclaim "';
 const BARE_PREFILTER = ['pod has unbound immediate persistentvolumeclaims', PVC_NEEDLE];
 const PVC_PREFILTER_RE = /^persistentvolumeclaim "[a-z0-9][a-z0-9.-]{0,252}" (?:not found|is being deleted)/i;
 
-function barePrefilter(text: string, lower: string, covered: readonly SchedulerMatch[]): SchedulerMatch[] {
+function barePrefilter(
+  text: string,
+  lower: string,
+  covered: readonly SchedulerMatch[],
+  pvcAt: readonly number[],
+): SchedulerMatch[] {
   const out: SchedulerMatch[] = [];
   // The spans other matches cover: the text inside a framed message is that message's reason.
   const spans = covered.map((c) => [c.start, c.end] as const);
   for (const needle of BARE_PREFILTER) {
-    let n = 0;
-    for (let k = lower.indexOf(needle); k >= 0 && n < MAX_FRAMELESS_ATTEMPTS; k = lower.indexOf(needle, k + 1), n++) {
+    // The claim texts were found with the other anchors; the PreFilter sentence is looked for here.
+    const at =
+      needle === PVC_NEEDLE
+        ? pvcAt.slice(0, MAX_FRAMELESS_ATTEMPTS)
+        : occurrences(lower, needle, MAX_FRAMELESS_ATTEMPTS);
+    for (const k of at) {
       if (spans.some(([a, b]) => k >= a && k < b)) continue;
       let len = needle.length;
       if (needle === PVC_NEEDLE) {
@@ -689,7 +723,7 @@ function barePrefilter(text: string, lower: string, covered: readonly SchedulerM
       const end = k + len;
       // An entry of a catalogue (`| FailedScheduling + unbound immediate PersistentVolumeClaims | … |` among rows
       // naming Insufficient cpu, Too many pods): a table of causes, not a report.
-      if (catalogueNear(text, k, text.slice(k, end)) > 1) continue;
+      if (reasonNamesNear(text, k, text.slice(k, end), spans) > 1) continue;
       out.push({
         layer: 'scheduler',
         kind: 'unschedulable',
@@ -700,6 +734,43 @@ function barePrefilter(text: string, lower: string, covered: readonly SchedulerM
       });
     }
   }
+  return out;
+}
+
+/** Reason texts a catalogue of causes lists (not event names: an Events table names those). */
+const REASON_NAME_RE =
+  /Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) [a-z']{2,12} [a-z]{2,20}|Too many pods|unbound immediate PersistentVolumeClaims/g;
+
+/**
+ * Distinct reason texts on the lines around `start` (at most 3 each way) outside the messages read there
+ * (`spans`) and other than `own`: more than one makes a PreFilter text an entry of a catalogue.
+ */
+function reasonNamesNear(
+  text: string,
+  start: number,
+  own: string,
+  spans: readonly (readonly [number, number])[],
+): number {
+  let from = lineStart(text, start, 2048);
+  for (let i = 0; i < 3 && from > 0; i++) from = lineStart(text, from - 1, 2048);
+  let to = lineEnd(text, start, 2048);
+  for (let i = 0; i < 3 && to < text.length; i++) to = lineEnd(text, to + 1, 2048);
+  const names = new Set<string>();
+  REASON_NAME_RE.lastIndex = 0;
+  const window = text.slice(from, to);
+  for (let m = REASON_NAME_RE.exec(window); m; m = REASON_NAME_RE.exec(window)) {
+    const at = from + m.index;
+    if (spans.some(([a, b]) => at >= a && at < b)) continue;
+    const name = trimEndOf(m[0], '.,;:');
+    if (!own.includes(name)) names.add(name);
+  }
+  return names.size;
+}
+
+/** Offsets of `needle` in `lower`, at most `max`. */
+function occurrences(lower: string, needle: string, max: number): number[] {
+  const out: number[] = [];
+  for (let k = lower.indexOf(needle); k >= 0 && out.length < max; k = lower.indexOf(needle, k + 1)) out.push(k);
   return out;
 }
 
@@ -976,13 +1047,15 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
 
 /**
  * What stands before a reason a program holds rather than prints: the opening quote of a string literal after
- * an assignment, a call, an array or a `return` (`ErrReason = "…"`, `vec!["…".to_string()]`, `errors.New("…")`),
+ * an assignment, a call or an index right after a name or a CamelCase one and a blank (`UnschedulableAndUnresolvable
+ * ("…")`; not a parenthesis of prose: `(\`Insufficient amd.com/gpu\`)`),
+ * or a `return` (`ErrReason = "…"`, `vec!["…".to_string()]`, `errors.New("…")`),
  * after a test's assertion (`assert_equal "cannot allocate all claims", …`, `toBe('…')`), with a plugin's name
  * leading the literal (`"NodeName: node(s) didn't match …"`); or a regular expression's `.*` right before it
  * (`grep -iq "FailedScheduling.*node(s) had volume node affinity conflict"`).
  */
 const CODE_LITERAL_BEFORE_RE =
-  /(?:(?:[=([]|\breturn|\bassert\w*!?|\bexpect|\btoBe|\btoEqual|\bEqual|\bContainSubstring)[ \t]*\(?[ \t]*["'`](?:[A-Z][A-Za-z]{1,40}: )?|\.[*+])$/;
+  /(?:(?:=|(?:(?<=[\w$!\]])|(?<=[a-z][A-Z]\w{0,60} ))[([]|\breturn|\bassert\w*!?|\bexpect|\btoBe|\btoEqual|\bEqual|\bContainSubstring)[ \t]*\(?[ \t]*["'`](?:[A-Z][A-Za-z]{1,40}: )?|\.[*+])$/;
 
 /**
  * Prose about a reason name in general, not a report of it: the reason is the subject of a definition
@@ -1015,10 +1088,12 @@ const ANCHOR_NEEDLES = [
   'no nodes available to schedule pods',
   'no nodes are registered to the cluster',
   'failed for reason ',
-  'persistentvolumeclaim is not bound:',
+  'persistentvolumeclaim ',
   'nodes are unavailable:',
   'cannot schedule pods:',
   'running "',
+  'plugin "',
+  'failedscheduling',
   'nodes are available',
   ' nodes: ',
 ];
@@ -1028,6 +1103,8 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
   const lower = lowerText ?? lowerAscii(text);
   const out: SchedulerMatch[] = [];
   let consumed = 0;
+  // Where `persistentvolumeclaim "…"` starts (a PreFilter text barePrefilter reads without its frame).
+  const pvcAt: number[] = [];
   const anchors: [number, string][] = [];
   const hits = findAllNeedles(lower, ANCHOR_NEEDLES);
   ANCHOR_NEEDLES.forEach((needle, i) => {
@@ -1075,8 +1152,15 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
       case 'failed for reason ':
         m = failedForReason(text, k);
         break;
-      case 'persistentvolumeclaim is not bound:':
-        m = pvcNotBound(text, k);
+      case 'persistentvolumeclaim ':
+        if (lower.startsWith('persistentvolumeclaim is not bound:', k)) m = pvcNotBound(text, k);
+        else if (lower.startsWith(PVC_NEEDLE, k)) pvcAt.push(k);
+        break;
+      case 'failedscheduling':
+        m = reasonAfterEvent(text, lower, k);
+        break;
+      case 'plugin "':
+        if (k > 0 && text[k - 1] === ' ') m = extensionPointError(text, k - 1);
         break;
       case 'nodes are unavailable:':
         m = volcano(text, lower, k);
@@ -1133,24 +1217,11 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
       consumed = Math.max(consumed, m.end);
     }
   }
-  // Rarer than every anchor above: one `indexOf` pass instead of a place in the alternation.
-  if (lower.includes(PLUGIN_NEEDLE)) {
-    for (
-      let k = lower.indexOf(PLUGIN_NEEDLE), n = 0;
-      k >= 0 && n < MAX_FRAMELESS_ATTEMPTS;
-      k = lower.indexOf(PLUGIN_NEEDLE, k + 1), n++
-    ) {
-      if (out.some((o) => k >= o.start && k < o.end)) continue;
-      const m = extensionPointError(text, k);
-      if (m) out.push(m);
-    }
-    out.sort((a, b) => a.start - b.start);
-  }
   const kept = dropCopiedFragments(text, out);
   const loose = frameless(text, lower, kept);
   const pre =
-    lower.includes(BARE_PREFILTER[0]!) || lower.includes(PVC_NEEDLE)
-      ? barePrefilter(text, lower, [...kept, ...loose])
+    lower.includes(BARE_PREFILTER[0]!) || pvcAt.length > 0
+      ? barePrefilter(text, lower, [...kept, ...loose], pvcAt)
       : [];
   const bare = bareReasons(text, lower, [...kept, ...loose, ...pre]);
   return loose.length || pre.length || bare.length
