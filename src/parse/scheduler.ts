@@ -774,6 +774,21 @@ function occurrences(lower: string, needle: string, max: number): number[] {
   return out;
 }
 
+/**
+ * A frameless list without what closes the text around it: blanks, quotes, emphasis, punctuation, and a `)` that
+ * no `(` of the list opened (`(3 node(s) had untolerated taint(s))` keeps the reason's `(s)`).
+ */
+function trimClosers(s: string): string {
+  let out = trimEndOf(s, ' `\'"*_:;.');
+  while (out.endsWith(')')) {
+    let depth = 0;
+    for (const c of out) depth += c === '(' ? 1 : c === ')' ? -1 : 0;
+    if (depth >= 0) break;
+    out = trimEndOf(out.slice(0, -1), ' `\'"*_:;.');
+  }
+  return out;
+}
+
 /** Reasons FitError prints (and the preemption part's), known well enough to trust a list without its frame. */
 const KNOWN_REASON_RE =
   /^(?:Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) .{3,200}|Too many pods|Preemption is not helpful for scheduling|No preemption victims found for incoming pod)$/;
@@ -827,8 +842,8 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     const bar = findWithin(text, ' |', start, end);
     if (bar >= 0) end = bar;
     const stop = sentenceEnd(text, start, end);
-    const body = trimEndOf(proseCut(text.slice(start, stop < 0 ? end : stop)), ' `\'"*_:;).');
-    const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimEndOf(r.reason, ' `\'"*_:;).') }));
+    const body = trimClosers(proseCut(text.slice(start, stop < 0 ? end : stop)));
+    const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimClosers(r.reason) }));
     if (
       !reasons.length ||
       !reasons.every((r) => r.count !== null && !Number.isNaN(r.count) && KNOWN_REASON_RE.test(r.reason))
@@ -910,12 +925,30 @@ function lineAndLineBefore(text: string, lower: string, start: number, end: numb
  * (`vendor.com/name`), never a word that goes on (`Insufficient cpu/memory`, `Insufficient quota`).
  */
 const BARE_INSUFFICIENT_RE =
-  /Insufficient (cpu|memory|ephemeral-storage|hugepages-[0-9]{1,6}[KMGTP]i|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,10}[a-z]{2,63}\/[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)(?![\w/-]|\.[\w])/g;
+  /Insufficient (cpu|memory|ephemeral-storage|pods|hugepages-[0-9]{1,6}[KMGTP]i|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,10}[a-z]{2,63}\/[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)(?![\w/-]|\.[\w])/g;
+/**
+ * Where a quote, a cell border or a parenthesis closes around a reason, from `from`: `"`, `|`, a `'` not inside a
+ * word, a `)` that no `(` of the reason opened. -1 when none does.
+ */
+function closingOf(reason: string, from: number): number {
+  let depth = 0;
+  for (let p = from; p < reason.length; p++) {
+    const c = reason[p];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth === 0) return p;
+      depth--;
+    } else if (c === '"' || c === '|') return p;
+    else if (c === "'" && !(/[A-Za-z]/.test(reason[p - 1] ?? '') && /[A-Za-z]/.test(reason[p + 1] ?? ''))) return p;
+  }
+  return -1;
+}
+
 /** The other reason texts FitError prints, distinctive enough to read without their count. */
 const BARE_OTHER_RE =
-  /node\(s\) (?:had|didn't|were|exceed|did not)[^\n]{3,200}|Too many pods(?![\w-])|cannot allocate all claims(?![\w-])/g;
+  /node\(s\) (?:had|didn't|were|exceed|did not|unavailable)[^\n]{3,200}|Too many pods(?![\w-])|cannot allocate all claims(?![\w-])/g;
 /** Resources so common in other software's messages (`fprintf("Insufficient memory.")`) that a scheduling word must be near. */
-const GENERIC_REASON_RE = /^(?:Insufficient (?:cpu|memory)|Too many pods)$/;
+const GENERIC_REASON_RE = /^(?:Insufficient (?:cpu|memory|pods)|Too many pods)$/;
 /**
  * Names of reasons, statuses and events that a catalogue lists next to each other (a troubleshooting page's
  * "common causes", a glossary). Two different ones near a bare reason make it an entry of such a list.
@@ -1012,10 +1045,11 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
         const le = lineEnd(text, start, 2048);
         const stop = sentenceEnd(text, start, le);
         const to = embeddedEnd(text, start, start, stop < 0 ? le : stop);
-        reason = trimEndOf(proseCut(closeOfQuote(text.slice(start, to))), ' `\'"*_:;).,');
+        reason = trimEndOf(proseCut(closeOfQuote(text.slice(start, to))), ' `\'"*_:;.,');
         // A quote, parenthesis or cell border closing around it (an apostrophe inside a word is the reason's).
-        const q = /[")|]|(?<![A-Za-z])'|'(?![A-Za-z])/.exec(reason.slice('node(s)'.length));
-        if (q) reason = trimEndOf(reason.slice(0, 'node(s)'.length + q.index), ' ,;:.');
+        // A `)` closes something only past the reason's own `(s)` (`untolerated taint(s)`, `pvc(s)`, `plugin(s)`).
+        const q = closingOf(reason, 'node(s)'.length);
+        if (q >= 0) reason = trimEndOf(reason.slice(0, q), ' ,;:.');
         if (reason.length < 12) continue;
       }
       known ??= new Set(covered.flatMap((c) => c.facts.reasons.map((r) => r.reason)));

@@ -10,6 +10,8 @@
  * - code and catalogues that hold a reason: `vec!["…".to_string()]`, a constant led by its plugin's name, a test's
  *   assertion, a grep pattern's `.*`, a CamelCase call, `makePredicateError("1 node(s) …")`, rows of single counted
  *   reasons, a PreFilter text among rows of causes — against a reason in a prose parenthesis;
+ * - a reason's own `(s)` kept where a `)` closes the text around it (TaintToleration's `untolerated taint(s)` of
+ *   1.34.2+, VolumeBinding's `pvc(s) bound to non-existent pv(s)`), NodeResourcesFit's old `Insufficient pods`;
  * - VolumeBinding's `persistentvolumeclaim "x" not found` / `is being deleted` without a frame next to
  *   FailedScheduling, a plugin's error at another extension point (`running PreBind plugin "VolumeBinding": …`,
  *   pkg/scheduler/framework/runtime/framework.go), NodeResourcesFit's reason retyped in lower case after the
@@ -267,6 +269,43 @@ describe('texts without a node count: VolumeBinding claims, other extension poin
       [sched(null, [r(null, 'insufficient cpu')])],
     ],
     ['negative: insufficient memory in prose', 'The node had insufficient memory for the build, so we moved it.', []],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});
+
+describe("a reason's own (s) against the parenthesis around it", () => {
+  it.each<[string, string, Sched[]]>([
+    [
+      'a frameless list in parentheses',
+      'FailedScheduling (3 node(s) had untolerated taint(s), 2 Insufficient cpu)',
+      [sched(null, [r(3, 'node(s) had untolerated taint(s)'), r(2, 'Insufficient cpu')])],
+    ],
+    [
+      'a lone counted reason at the end of a line',
+      'The pod stays Pending with 1 node(s) had untolerated taint(s)',
+      [sched(null, [r(1, 'node(s) had untolerated taint(s)')])],
+    ],
+    [
+      'a bare reason without count, quoted in parentheses',
+      'the event said (node(s) had untolerated taint(s)).',
+      [sched(null, [r(null, 'node(s) had untolerated taint(s)')])],
+    ],
+    [
+      "VolumeBinding's claims bound to missing volumes, bare after the event reason",
+      '  Warning  FailedScheduling  3m  default-scheduler  node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)',
+      [sched(null, [r(null, 'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)')])],
+    ],
+    [
+      'the old NodeResourcesFit wording next to FailedScheduling',
+      '  Warning  FailedScheduling  3m  default-scheduler  Insufficient pods',
+      [sched(null, [r(null, 'Insufficient pods')])],
+    ],
+    [
+      'negative: Insufficient pods in prose without a scheduling word',
+      'Insufficient pods were left to handle the load, so we scaled the deployment.',
+      [],
+    ],
   ])('%s', (_name, text, want) => {
     expect(read(text)).toEqual(want);
   });
