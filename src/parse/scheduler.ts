@@ -29,6 +29,11 @@ export type Unschedulable = UnschedulableFacts;
 /** Offset just past the first sentence-ending `.` (a period followed by space, quote or end) in [i, end). */
 function sentenceEnd(text: string, i: number, end: number): number {
   for (let p = i; p < end; p++) {
+    if (text[p] === '\u2026') {
+      // `…conflict… The disk lives on …`: an ellipsis glued to the last reason, prose after it, ends the list.
+      if (/[a-z)]/.test(text[p - 1] ?? '') && text[p + 1] === ' ' && /[A-Z]/.test(text[p + 2] ?? '')) return p;
+      continue;
+    }
     if (text[p] !== '.') continue;
     // ` ... ` where the user elided entries (`2 Insufficient cpu, ... 3 Too many pods`) ends nothing.
     if (text[p + 1] === '.' && text[p + 2] === '.' && text[p - 1] === ' ' && text[p + 3] === ' ') {
@@ -73,7 +78,7 @@ function sentenceEnd(text: string, i: number, end: number): number {
 function closeOfQuote(raw: string): string {
   const main = trimEndOf(raw.trim(), '*_ ');
   // A source literal's close may carry the rest of its row (`…7 Insufficient cpu", waitLineNeutral},`).
-  const close = /"(?:,\s*[A-Za-z_$][\w.$]*)?[\]})]*[,;]?$/.exec(main);
+  const close = /"(?:,\s*[A-Za-z_$][\w.$]*)?(?:\s*[\]})])*[,;]?$/.exec(main);
   return close && (main.split('"').length - 1) % 2 === 1 ? main.slice(0, close.index).trimEnd() : main;
 }
 
@@ -90,6 +95,40 @@ const PROSE_AFTER_RE =
 function proseCut(s: string): string {
   const m = PROSE_AFTER_RE.exec(s);
   return m ? s.slice(0, m.index).trimEnd() : s;
+}
+
+/**
+ * What a reason list carries that is the paste's, not the scheduler's: the join of two source literals
+ * (`…supabase}, ' + '2 node(s) …`, `available: " + "  1 node(s) …`), a line continuation (Rust's `\` at a line
+ * end), a page's line annotations (`…didn't tolerate, #2`), the indentation of a folded YAML scalar
+ * (`{test-unschedulable:` ⏎ `      true}`). FitError prints single blanks and none of those. And a list broken
+ * one reason a line without its `, ` (`0/2 nodes are available:` ⏎ `1 node(s) didn't have free ports …` ⏎
+ * `1 node(s) didn't satisfy plugin(s) [NodeAffinity]`): a count and a reason's first word after a blank start
+ * the next entry.
+ */
+const LITERAL_JOIN_RE = /(["'])[ \t]*\+[ \t]*\1/g;
+const LIST_NOISE_RE = /\\(?=\s)|(?:^|\s)#\d{1,4}(?=\s|$|\d)/g;
+const UNSEPARATED_ENTRY_RE =
+  /(?<=[^,\s]) (?=\d{1,9} (?:node\(s\) |nodes? (?:had|didn't|were|was|is) |Insufficient |Too many pods|cannot allocate all claims|Preemption is not helpful|No preemption victims))/g;
+
+function listed(main: string): string {
+  if (main.length < 6) return main;
+  let s = main;
+  if (s.includes('+')) s = s.replace(LITERAL_JOIN_RE, '');
+  if (s.includes('\\') || s.includes('#')) {
+    // Annotations count up (`#1`, `#2`, …); one glued to the next line's count (`#31 node had …` from `#3` ⏎
+    // `1 node had …`) gives back the digits past its own number.
+    let n = 0;
+    s = s.replace(LIST_NOISE_RE, (m) => {
+      if (m === '\\') return '';
+      const own = String(++n);
+      const digits = m.trim().slice(1);
+      return digits.length > own.length && digits.startsWith(own) ? ` ${digits.slice(own.length)}` : ' ';
+    });
+  }
+  if (s.includes('  ') || s.includes('\t')) s = s.replace(/\s{2,}/g, ' ');
+  s = s.trim();
+  return s.replace(UNSEPARATED_ENTRY_RE, ', ');
 }
 
 /** `n reason, m reason` → entries; a piece that does not start with a count belongs to the previous reason. */
@@ -110,7 +149,8 @@ export function splitHistogram(main: string): ReasonCount[] {
 /** The `N` of `0/N` that ends right before `k` (tolerates `0 /3` and `0/ 3`). */
 function totalBefore(text: string, k: number): { total: number; start: number } | undefined {
   const w = text.slice(Math.max(0, k - 24), k);
-  const m = /(\d{1,9}) ?\/ ?(\d{1,9}) ?$/.exec(w);
+  // `0/1  nodes are available` (a doubled blank in a log line, kube-scheduler journal copies) too.
+  const m = /(\d{1,9}) ?\/ ?(\d{1,9})[ \t]{0,3}$/.exec(w);
   if (!m) return undefined;
   return { total: Number(m[2]), start: k - w.length + m.index };
 }
@@ -128,7 +168,7 @@ function readSentence(text: string, total: number, bodyStart: number, end: numbe
   const mainEnd = stop < 0 ? end : stop;
   // A list the paste cut after a separator (`…: 1 node(s) didn't match pod topology spread constraints,`):
   // no reason ends in a comma.
-  const main = proseCut(closeOfQuote(text.slice(bodyStart, mainEnd))).replace(/\s*,$/, '');
+  const main = listed(proseCut(closeOfQuote(text.slice(bodyStart, mainEnd))).replace(/\s*,$/, ''));
   let reasons: ReasonCount[];
   if (main === '') reasons = [];
   else if (/^\d/.test(main)) reasons = splitHistogram(main);
@@ -242,7 +282,7 @@ function embeddedEnd(text: string, msgStart: number, from: number, end: number):
       else if (depth > 0) depth--;
       else return p;
     }
-  } else if (open === '(') {
+  } else if (open === '(' || unclosedParen(text, msgStart)) {
     let depth = 0;
     for (let p = from; p < stop; p++) {
       if (text[p] === '(') depth++;
@@ -250,6 +290,22 @@ function embeddedEnd(text: string, msgStart: number, from: number, end: number):
     }
   }
   return stop;
+}
+
+/**
+ * A parenthesis opened before the message on its line and not closed before it (`(for example Unschedulable:
+ * 0/3 nodes are available: insufficient memory), for …`): the message is inside it. A closed one (`(x3 over
+ * 5m)` of an Events row) is not.
+ */
+function unclosedParen(text: string, msgStart: number): boolean {
+  const from = Math.max(lineStart(text, msgStart, 240), msgStart - 240);
+  let depth = 0;
+  for (let p = msgStart - 1; p >= from; p--) {
+    const c = text[p];
+    if (c === ')') depth++;
+    else if (c === '(' && depth-- === 0) return true;
+  }
+  return false;
 }
 
 /**
@@ -288,7 +344,7 @@ function fitError(text: string, k: number, len = 'nodes are available:'.length):
   if (pre) {
     preemption = true;
     pos += pre[0].length;
-    const nested = /^(\d{1,9}) ?\/ ?(\d{1,9}) nodes are available:/.exec(rest());
+    const nested = /^(\d{1,9}) ?\/ ?(\d{1,9})\s{1,12}nodes are available:/.exec(rest());
     // `preemption: 0/6 nodes are available.` with no reason list: the PostFilter FitError had no
     // per-node statuses to print (pkg/scheduler/framework/types.go FitError.Error), not a reason.
     const empty = nested ? null : /^(\d{1,9}) ?\/ ?(\d{1,9}) nodes are available(?=\.|[ \t]*$|["'`,}\]])/.exec(rest());
@@ -345,13 +401,20 @@ function countedAfter(body: string): ReasonCount[] {
 }
 
 function predicates(text: string, lower: string, k: number): SchedulerMatch | undefined {
-  const end = lineEnd(text, k);
-  const colon = findWithin(text, ':', k, Math.min(end, k + 120));
+  let end = lineEnd(text, k);
+  let colon = findWithin(text, ':', k, Math.min(end, k + 120));
+  // Wrapped after `… match all of the` (a terminal or a tool's report broke it): the rest is on the next line.
+  if (colon < 0 && end < text.length && end - k < 60) {
+    end = lineEnd(text, end + 1);
+    colon = findWithin(text, ':', k, Math.min(end, k + 120));
+  }
   if (colon < 0) return undefined;
   const bodyStart = text[colon + 1] === ':' ? colon + 2 : colon + 1;
   const stop = sentenceEnd(text, bodyStart, end);
   const bodyEnd = stop < 0 ? end : stop;
   const reasons = countedAfter(text.slice(bodyStart, bodyEnd));
+  // The words alone (`if "fit failure summary on nodes" in line:`, a program reading the message): no report.
+  if (reasons.length === 0) return undefined;
   const following = lower.startsWith('no nodes are available that match all of the following predicates', k);
   const summary = lower.startsWith('fit failure summary on nodes', k);
   return {
@@ -554,21 +617,98 @@ function filterPluginError(text: string, lower: string, k: number): SchedulerMat
 }
 
 /**
+ * A plugin that returned an error at an extension point other than Filter (pkg/scheduler/framework/runtime/
+ * framework.go: `running PreBind plugin "VolumeBinding": binding volumes: timed out waiting for the condition`,
+ * `running Reserve plugin %q: %w`, `running PreFilter plugin %q: %w`, …), surfaced as the FailedScheduling
+ * event's message: the plugin's error is the one reason; no node count.
+ */
+const EXTENSION_POINT_RE =
+  /running (?:PreEnqueue|PreFilter|PostFilter|PreScore|Score|Reserve|Permit|PreBind|Bind|PostBind) $/;
+
+function extensionPointError(text: string, k: number): SchedulerMatch | undefined {
+  const before = text.slice(Math.max(0, k - 24), k + 1);
+  const point = EXTENSION_POINT_RE.exec(before);
+  if (!point) return undefined;
+  const start = k + 1 - point[0].length;
+  const end = lineEnd(text, k, 2048);
+  const m = /^ plugin "([A-Za-z][\w-]{0,63})": /.exec(text.slice(k, Math.min(end, k + 80)));
+  if (!m) return undefined;
+  const bodyStart = k + m[0].length;
+  const stop = sentenceEnd(text, bodyStart, end);
+  const bar = findWithin(text, ' |', bodyStart, stop < 0 ? end : stop);
+  const reason = proseCut(closeOfQuote(text.slice(bodyStart, bar >= 0 ? bar : stop < 0 ? end : stop)));
+  if (reason === '') return undefined;
+  const stopAt = stop < 0 ? (bar >= 0 ? bar : end) : stop + 1;
+  return {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    facts: { total: null, reasons: [{ count: null, reason }] },
+    message: text.slice(start, stopAt).trim(),
+    start,
+    end: stopAt,
+  };
+}
+
+/**
+ * The event's reason with NodeResourcesFit's reason retyped in lower case after it (`Pod app-2k9 Pending:
+ * FailedScheduling (insufficient cpu)`, an application's or a chat bot's summary of the event): that reason,
+ * without count or total. The capitalised `Insufficient cpu` is bareReasons' (with its catalogue and prose checks).
+ */
+const AFTER_EVENT_RE =
+  /^failedscheduling[ \t]*[:(\u2014-][ \t]*(insufficient (?:cpu|memory|ephemeral-storage|pods|hugepages-\d{1,6}[kmgtp]i|[a-z0-9.-]{1,253}\/[a-z0-9._-]{1,63}))(?=[)\s,.;"']|$)/;
+
+function reasonAfterEvent(text: string, lower: string, k: number): SchedulerMatch | undefined {
+  const m = AFTER_EVENT_RE.exec(lower.slice(k, k + 320));
+  if (!m) return undefined;
+  const start = k + m[0].length - m[1]!.length;
+  const end = k + m[0].length;
+  const reason = text.slice(start, end);
+  if (!reason.startsWith('insufficient') || catalogueNear(text, start, reason) > 0) return undefined;
+  return {
+    layer: 'scheduler',
+    kind: 'unschedulable',
+    facts: { total: null, reasons: [{ count: null, reason }] },
+    message: reason,
+    start,
+    end,
+  };
+}
+
+/**
  * PreFilter texts the scheduler prints instead of a node histogram, known well enough to read without
  * the `0/N nodes are available:` frame when a scheduling word is near (`Warning  FailedScheduling  pod has
  * unbound immediate PersistentVolumeClaims`): VolumeBinding's ErrReasonBoundImmediate
  * (pkg/scheduler/framework/plugins/volumebinding/volume_binding.go).
  */
-const BARE_PREFILTER = ['pod has unbound immediate persistentvolumeclaims'];
+const PVC_NEEDLE = 'persistentvolumeclaim "';
+const BARE_PREFILTER = ['pod has unbound immediate persistentvolumeclaims', PVC_NEEDLE];
+const PVC_PREFILTER_RE = /^persistentvolumeclaim "[a-z0-9][a-z0-9.-]{0,252}" (?:not found|is being deleted)/i;
 
-function barePrefilter(text: string, lower: string, covered: readonly SchedulerMatch[]): SchedulerMatch[] {
+function barePrefilter(
+  text: string,
+  lower: string,
+  covered: readonly SchedulerMatch[],
+  pvcAt: readonly number[],
+): SchedulerMatch[] {
   const out: SchedulerMatch[] = [];
   // The spans other matches cover: the text inside a framed message is that message's reason.
   const spans = covered.map((c) => [c.start, c.end] as const);
   for (const needle of BARE_PREFILTER) {
-    let n = 0;
-    for (let k = lower.indexOf(needle); k >= 0 && n < MAX_FRAMELESS_ATTEMPTS; k = lower.indexOf(needle, k + 1), n++) {
+    // The claim texts were found with the other anchors; the PreFilter sentence is looked for here.
+    const at =
+      needle === PVC_NEEDLE
+        ? pvcAt.slice(0, MAX_FRAMELESS_ATTEMPTS)
+        : occurrences(lower, needle, MAX_FRAMELESS_ATTEMPTS);
+    for (const k of at) {
       if (spans.some(([a, b]) => k >= a && k < b)) continue;
+      let len = needle.length;
+      if (needle === PVC_NEEDLE) {
+        // `persistentvolumeclaim "data" not found` / `… is being deleted`: VolumeBinding's PreFilter about the
+        // pod's own claims (pkg/scheduler/framework/plugins/volumebinding), printed without a node count.
+        const pvc = PVC_PREFILTER_RE.exec(text.slice(k, k + 300));
+        if (!pvc) continue;
+        len = pvc[0].length;
+      }
       // Part of another sentence (`1 pod has unbound …` in an autoscaler event, `the pod has …` in prose).
       if (/[A-Za-z0-9] $/.test(text.slice(Math.max(0, k - 2), k))) continue;
       const context = lineAndLineBefore(text, lower, k, lineEnd(text, k, 2048));
@@ -577,10 +717,13 @@ function barePrefilter(text: string, lower: string, covered: readonly SchedulerM
       // Or quoted alone on its line (`the pod failed with :` ⏎ `> pod has unbound …`): the text itself.
       if (
         !/failedscheduling|unschedulable|default-scheduler|error scheduling|unable to schedule|pending/.test(context) &&
-        !enclosed(text, k, k + needle.length)
+        !enclosed(text, k, k + len)
       )
         continue;
-      const end = k + needle.length;
+      const end = k + len;
+      // An entry of a catalogue (`| FailedScheduling + unbound immediate PersistentVolumeClaims | … |` among rows
+      // naming Insufficient cpu, Too many pods): a table of causes, not a report.
+      if (reasonNamesNear(text, k, text.slice(k, end), spans) > 1) continue;
       out.push({
         layer: 'scheduler',
         kind: 'unschedulable',
@@ -590,6 +733,58 @@ function barePrefilter(text: string, lower: string, covered: readonly SchedulerM
         end,
       });
     }
+  }
+  return out;
+}
+
+/** Reason texts a catalogue of causes lists (not event names: an Events table names those). */
+const REASON_NAME_RE =
+  /Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) [a-z']{2,12} [a-z]{2,20}|Too many pods|unbound immediate PersistentVolumeClaims/g;
+
+/**
+ * Distinct reason texts on the lines around `start` (at most 3 each way) outside the messages read there
+ * (`spans`) and other than `own`: more than one makes a PreFilter text an entry of a catalogue.
+ */
+function reasonNamesNear(
+  text: string,
+  start: number,
+  own: string,
+  spans: readonly (readonly [number, number])[],
+): number {
+  let from = lineStart(text, start, 2048);
+  for (let i = 0; i < 3 && from > 0; i++) from = lineStart(text, from - 1, 2048);
+  let to = lineEnd(text, start, 2048);
+  for (let i = 0; i < 3 && to < text.length; i++) to = lineEnd(text, to + 1, 2048);
+  const names = new Set<string>();
+  REASON_NAME_RE.lastIndex = 0;
+  const window = text.slice(from, to);
+  for (let m = REASON_NAME_RE.exec(window); m; m = REASON_NAME_RE.exec(window)) {
+    const at = from + m.index;
+    if (spans.some(([a, b]) => at >= a && at < b)) continue;
+    const name = trimEndOf(m[0], '.,;:');
+    if (!own.includes(name)) names.add(name);
+  }
+  return names.size;
+}
+
+/** Offsets of `needle` in `lower`, at most `max`. */
+function occurrences(lower: string, needle: string, max: number): number[] {
+  const out: number[] = [];
+  for (let k = lower.indexOf(needle); k >= 0 && out.length < max; k = lower.indexOf(needle, k + 1)) out.push(k);
+  return out;
+}
+
+/**
+ * A frameless list without what closes the text around it: blanks, quotes, emphasis, punctuation, and a `)` that
+ * no `(` of the list opened (`(3 node(s) had untolerated taint(s))` keeps the reason's `(s)`).
+ */
+function trimClosers(s: string): string {
+  let out = trimEndOf(s, ' `\'"*_:;.');
+  while (out.endsWith(')')) {
+    let depth = 0;
+    for (const c of out) depth += c === '(' ? 1 : c === ')' ? -1 : 0;
+    if (depth >= 0) break;
+    out = trimEndOf(out.slice(0, -1), ' `\'"*_:;.');
   }
   return out;
 }
@@ -647,14 +842,16 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     const bar = findWithin(text, ' |', start, end);
     if (bar >= 0) end = bar;
     const stop = sentenceEnd(text, start, end);
-    const body = trimEndOf(proseCut(text.slice(start, stop < 0 ? end : stop)), ' `\'"*_:;).');
-    const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimEndOf(r.reason, ' `\'"*_:;).') }));
+    const body = trimClosers(proseCut(text.slice(start, stop < 0 ? end : stop)));
+    const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimClosers(r.reason) }));
     if (
       !reasons.length ||
       !reasons.every((r) => r.count !== null && !Number.isNaN(r.count) && KNOWN_REASON_RE.test(r.reason))
     )
       continue;
     if (reasons.length === 1) {
+      // A program's literal (`makePredicateError("1 node(s) didn't find …")`): the source, not a report.
+      if (CODE_LITERAL_BEFORE_RE.test(text.slice(Math.max(lineStart(text, start, 2048), start - 48), start))) continue;
       if (
         text[start - 1] !== '"' &&
         !SCHEDULING_WORDS_RE.test(lineAndLineBefore(text, lower, start, end)) &&
@@ -681,7 +878,34 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     });
     FRAMELESS_START_RE.lastIndex = stopAt;
   }
-  return out;
+  return out.length >= 3 ? withoutCatalogue(text, out) : out;
+}
+
+/**
+ * Single counted reasons one a line, three or more different ones within a few lines (`| Node cordoned |
+ * \`1 node(s) were unschedulable\` |` under rows for affinity and spread, a test table's `clause: "3 node(s) didn't
+ * match pod affinity rules"` rows): a table of what each cause prints, not a scheduling decision. A real list
+ * has its entries on one line, after one frame.
+ */
+function withoutCatalogue(text: string, found: SchedulerMatch[]): SchedulerMatch[] {
+  const single = found.filter((m) => m.facts.reasons.length === 1);
+  if (single.length < 3) return found;
+  const lineOf = new Map<SchedulerMatch, number>();
+  let line = 0;
+  let pos = 0;
+  for (const m of single) {
+    for (let p = text.indexOf('\n', pos); p >= 0 && p < m.start; p = text.indexOf('\n', p + 1)) line++;
+    pos = m.start;
+    lineOf.set(m, line);
+  }
+  const drop = new Set<SchedulerMatch>();
+  for (const m of single) {
+    const near = single.filter((o) => Math.abs(lineOf.get(o)! - lineOf.get(m)!) <= 4);
+    const lines = new Set(near.map((o) => lineOf.get(o)));
+    const reasons = new Set(near.map((o) => o.facts.reasons[0]!.reason));
+    if (lines.size >= 3 && reasons.size >= 3) for (const o of near) drop.add(o);
+  }
+  return drop.size ? found.filter((m) => !drop.has(m)) : found;
 }
 
 /**
@@ -701,12 +925,30 @@ function lineAndLineBefore(text: string, lower: string, start: number, end: numb
  * (`vendor.com/name`), never a word that goes on (`Insufficient cpu/memory`, `Insufficient quota`).
  */
 const BARE_INSUFFICIENT_RE =
-  /Insufficient (cpu|memory|ephemeral-storage|hugepages-[0-9]{1,6}[KMGTP]i|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,10}[a-z]{2,63}\/[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)(?![\w/-]|\.[\w])/g;
+  /Insufficient (cpu|memory|ephemeral-storage|pods|hugepages-[0-9]{1,6}[KMGTP]i|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,10}[a-z]{2,63}\/[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)(?![\w/-]|\.[\w])/g;
+/**
+ * Where a quote, a cell border or a parenthesis closes around a reason, from `from`: `"`, `|`, a `'` not inside a
+ * word, a `)` that no `(` of the reason opened. -1 when none does.
+ */
+function closingOf(reason: string, from: number): number {
+  let depth = 0;
+  for (let p = from; p < reason.length; p++) {
+    const c = reason[p];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth === 0) return p;
+      depth--;
+    } else if (c === '"' || c === '|') return p;
+    else if (c === "'" && !(/[A-Za-z]/.test(reason[p - 1] ?? '') && /[A-Za-z]/.test(reason[p + 1] ?? ''))) return p;
+  }
+  return -1;
+}
+
 /** The other reason texts FitError prints, distinctive enough to read without their count. */
 const BARE_OTHER_RE =
-  /node\(s\) (?:had|didn't|were|exceed|did not)[^\n]{3,200}|Too many pods(?![\w-])|cannot allocate all claims(?![\w-])/g;
+  /node\(s\) (?:had|didn't|were|exceed|did not|unavailable)[^\n]{3,200}|Too many pods(?![\w-])|cannot allocate all claims(?![\w-])/g;
 /** Resources so common in other software's messages (`fprintf("Insufficient memory.")`) that a scheduling word must be near. */
-const GENERIC_REASON_RE = /^(?:Insufficient (?:cpu|memory)|Too many pods)$/;
+const GENERIC_REASON_RE = /^(?:Insufficient (?:cpu|memory|pods)|Too many pods)$/;
 /**
  * Names of reasons, statuses and events that a catalogue lists next to each other (a troubleshooting page's
  * "common causes", a glossary). Two different ones near a bare reason make it an entry of such a list.
@@ -754,7 +996,7 @@ function catalogueNear(text: string, start: number, own: string): number {
   const window = text.slice(from, to);
   for (let m = CATALOGUE_NAME_RE.exec(window); m; m = CATALOGUE_NAME_RE.exec(window)) {
     const name = trimEndOf(m[0], '.,;:');
-    if (!own.startsWith(name) && !name.startsWith(own) && name !== 'FailedScheduling') names.add(name);
+    if (!own.includes(name) && !name.startsWith(own) && name !== 'FailedScheduling') names.add(name);
   }
   // `FailedScheduling` names the event a bare reason came in, except in a list of other names.
   if (names.size > 0 && window.includes('FailedScheduling')) names.add('FailedScheduling');
@@ -803,10 +1045,11 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
         const le = lineEnd(text, start, 2048);
         const stop = sentenceEnd(text, start, le);
         const to = embeddedEnd(text, start, start, stop < 0 ? le : stop);
-        reason = trimEndOf(proseCut(closeOfQuote(text.slice(start, to))), ' `\'"*_:;).,');
+        reason = trimEndOf(proseCut(closeOfQuote(text.slice(start, to))), ' `\'"*_:;.,');
         // A quote, parenthesis or cell border closing around it (an apostrophe inside a word is the reason's).
-        const q = /[")|]|(?<![A-Za-z])'|'(?![A-Za-z])/.exec(reason.slice('node(s)'.length));
-        if (q) reason = trimEndOf(reason.slice(0, 'node(s)'.length + q.index), ' ,;:.');
+        // A `)` closes something only past the reason's own `(s)` (`untolerated taint(s)`, `pvc(s)`, `plugin(s)`).
+        const q = closingOf(reason, 'node(s)'.length);
+        if (q >= 0) reason = trimEndOf(reason.slice(0, q), ' ,;:.');
         if (reason.length < 12) continue;
       }
       known ??= new Set(covered.flatMap((c) => c.facts.reasons.map((r) => r.reason)));
@@ -821,7 +1064,7 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
       if (aboutReason(text, lower, ls, start, end)) continue;
       // The string constant a program prints (`ErrReason = "node(s) didn't have free ports …"`, `return "…";`,
       // `errors.New("…")`): the source of the reason, not a report of it.
-      if (/(?:[=(]|\breturn)[ \t]*["'`]$/.test(text.slice(Math.max(ls, start - 40), start))) continue;
+      if (CODE_LITERAL_BEFORE_RE.test(text.slice(Math.max(ls, start - 48), start))) continue;
       seen.add(reason);
       out.push({
         layer: 'scheduler',
@@ -835,6 +1078,18 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
   }
   return out;
 }
+
+/**
+ * What stands before a reason a program holds rather than prints: the opening quote of a string literal after
+ * an assignment, a call or an index right after a name or a CamelCase one and a blank (`UnschedulableAndUnresolvable
+ * ("…")`; not a parenthesis of prose: `(\`Insufficient amd.com/gpu\`)`),
+ * or a `return` (`ErrReason = "…"`, `vec!["…".to_string()]`, `errors.New("…")`),
+ * after a test's assertion (`assert_equal "cannot allocate all claims", …`, `toBe('…')`), with a plugin's name
+ * leading the literal (`"NodeName: node(s) didn't match …"`); or a regular expression's `.*` right before it
+ * (`grep -iq "FailedScheduling.*node(s) had volume node affinity conflict"`).
+ */
+const CODE_LITERAL_BEFORE_RE =
+  /(?:(?:=|(?:(?<=[\w$!\]])|(?<=[a-z][A-Z]\w{0,60} ))[([]|\breturn|\bassert\w*!?|\bexpect|\btoBe|\btoEqual|\bEqual|\bContainSubstring)[ \t]*\(?[ \t]*["'`](?:[A-Z][A-Za-z]{1,40}: )?|\.[*+])$/;
 
 /**
  * Prose about a reason name in general, not a report of it: the reason is the subject of a definition
@@ -867,10 +1122,12 @@ const ANCHOR_NEEDLES = [
   'no nodes available to schedule pods',
   'no nodes are registered to the cluster',
   'failed for reason ',
-  'persistentvolumeclaim is not bound:',
+  'persistentvolumeclaim ',
   'nodes are unavailable:',
   'cannot schedule pods:',
   'running "',
+  'plugin "',
+  'failedscheduling',
   'nodes are available',
   ' nodes: ',
 ];
@@ -880,6 +1137,8 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
   const lower = lowerText ?? lowerAscii(text);
   const out: SchedulerMatch[] = [];
   let consumed = 0;
+  // Where `persistentvolumeclaim "…"` starts (a PreFilter text barePrefilter reads without its frame).
+  const pvcAt: number[] = [];
   const anchors: [number, string][] = [];
   const hits = findAllNeedles(lower, ANCHOR_NEEDLES);
   ANCHOR_NEEDLES.forEach((needle, i) => {
@@ -927,8 +1186,15 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
       case 'failed for reason ':
         m = failedForReason(text, k);
         break;
-      case 'persistentvolumeclaim is not bound:':
-        m = pvcNotBound(text, k);
+      case 'persistentvolumeclaim ':
+        if (lower.startsWith('persistentvolumeclaim is not bound:', k)) m = pvcNotBound(text, k);
+        else if (lower.startsWith(PVC_NEEDLE, k)) pvcAt.push(k);
+        break;
+      case 'failedscheduling':
+        m = reasonAfterEvent(text, lower, k);
+        break;
+      case 'plugin "':
+        if (k > 0 && text[k - 1] === ' ') m = extensionPointError(text, k - 1);
         break;
       case 'nodes are unavailable:':
         m = volcano(text, lower, k);
@@ -987,7 +1253,10 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
   }
   const kept = dropCopiedFragments(text, out);
   const loose = frameless(text, lower, kept);
-  const pre = lower.includes(BARE_PREFILTER[0]!) ? barePrefilter(text, lower, [...kept, ...loose]) : [];
+  const pre =
+    lower.includes(BARE_PREFILTER[0]!) || pvcAt.length > 0
+      ? barePrefilter(text, lower, [...kept, ...loose], pvcAt)
+      : [];
   const bare = bareReasons(text, lower, [...kept, ...loose, ...pre]);
   return loose.length || pre.length || bare.length
     ? [...kept, ...loose, ...pre, ...bare].sort((a, b) => a.start - b.start)
