@@ -90,7 +90,7 @@ const DETAIL_RE =
   /must be (?:less than or ?equal to|equal to) ([A-Za-z0-9][A-Za-z0-9./_-]{0,252})(?: limit(?: of ([^\s,\]'"`]{1,64}))?|(?=[ \t]*(?:\r?\n|$)))/iy;
 
 const KUBECTL_INVALID_RE =
-  /(?:^|[\s:])([a-z][a-z0-9-]{0,62}s(?:\.[a-z0-9.-]{1,200})?) "([^"\n]{1,253})" is invalid:[ \t]*\[?$/;
+  /(?:^|[\s:])([a-z][a-z0-9-]{0,62}s(?:\.[a-z0-9.-]{1,200})?) "([^"\n]{1,253})" (?:is invalid|was not valid):[ \t]*\[?$/;
 
 /** The envelope (`The Pod "x" is invalid: [`) of a field error that starts at `fieldStart`, skipping earlier errors of a list. */
 function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelopeBefore> {
@@ -116,16 +116,20 @@ function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelop
   }
   // A bulleted list under its envelope (kubectl's `The Pod "x" is invalid: ⏎ * field: detail ⏎ * …`,
   // utilerrors.Aggregate printed one error a line): the envelope is the line above the first bullet.
+  // kubectl edit writes the same list into the comment block of the file it reopens (`# pods "x" was not
+  // valid:` ⏎ `# * spec: Forbidden: …`).
   let ls = text.lastIndexOf('\n', fieldStart - 1);
-  if (/^[ \t]*[*-][ \t]+$/.test(text.slice(ls + 1, fieldStart))) {
+  if (/^[ \t]*(?:#[ \t]*)?[*-][ \t]+$/.test(text.slice(ls + 1, fieldStart))) {
     for (let n = 0; n < 64 && ls > 0; n++) {
       const prev = text.lastIndexOf('\n', ls - 1);
       const line = text.slice(prev + 1, ls);
-      if (/^[ \t]*[*-][ \t]+\S/.test(line)) {
+      if (/^[ \t]*(?:#[ \t]*)?[*-][ \t]+\S/.test(line)) {
         ls = prev;
         continue;
       }
       const t = line.trimEnd();
+      const edit = KUBECTL_INVALID_RE.exec(t);
+      if (edit) return { start: fieldStart, object: { resource: edit[1]!, name: edit[2]! } };
       if (t.endsWith(' is invalid:')) {
         const subj = subjectBefore(text, prev + 1 + t.length + 1);
         if (subj)
@@ -344,6 +348,41 @@ function entryError(text: string, k: number, detail: string): Match | undefined 
   return m;
 }
 
+/**
+ * A hugepages quantity that is no whole number of pages: `<path>[hugepages-2Mi]: Invalid value: "3Mi": 3Mi is not
+ * positive integer multiple of hugepages-2Mi` (validateResourceQuantityHugePageValue). `k` is at the blank after
+ * the quantity the detail repeats.
+ */
+function notMultiple(text: string, k: number): Match | undefined {
+  const q = wordBefore(text, k, /[^\s"':]/, 64);
+  if (!q) return undefined;
+  const detail = /^ is not positive integer multiple of [A-Za-z0-9.-]{1,64}/.exec(text.slice(k, k + 120));
+  return detail ? entryError(text, k - q.length, `${q}${detail[0]}`) : undefined;
+}
+
+/**
+ * A field error read only after its `<field>: Invalid value: "<v>": ` head, whatever its field: `metadata:
+ * Invalid value: "BestEffort": Pod QoS is immutable` (ValidatePodUpdate: a resize that would change the pod's
+ * QoS class; the value is the class). No resource is printed.
+ */
+function afterHead(text: string, k: number, detail: string): Match | undefined {
+  const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
+  if (!before?.field) return undefined;
+  const fieldStart = k - before.length;
+  const end = k + detail.length;
+  const { start, object } = envelopeOf(text, fieldStart);
+  const m: Match = {
+    layer: 'api-validation',
+    kind: 'api-validation',
+    facts: { resource: null, value: before.value, limit: null, field: before.field },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+  };
+  if (object) m.object = object;
+  return m;
+}
+
 const STANDARD_RE = /must be a standard resource (?:type or fully qualified|for containers)/y;
 
 function standardResource(text: string, k: number): Match | undefined {
@@ -505,6 +544,8 @@ const RARE: [string, (text: string, k: number) => Match | undefined][] = [
   ],
   ['hugepages require cpu or memory', (text, k) => forbiddenField(text, k, 'HugePages require cpu or memory')],
   ['invalid value', cutHead],
+  [' is not positive integer multiple of ', notMultiple],
+  ['pod qos is immutable', (text, k) => afterHead(text, k, 'Pod QoS is immutable')],
 ];
 
 /** The `must be …` rule that starts at `k`, if it is one of ours. */

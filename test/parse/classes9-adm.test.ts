@@ -7,7 +7,10 @@
  *   `… for containers` (validateResourceName, validateContainerResourceName);
  * - ValidatePodUpdate's `spec: Forbidden: pod updates may not change fields other than …` and
  *   `<path>.resources: Forbidden: HugePages require cpu or memory`, read only after their `Forbidden:` head;
- * - kubectl edit's own envelope (`error: pods "web" is invalid:`), which names the resource;
+ * - `<path>[hugepages-<size>]: Invalid value: "3Mi": 3Mi is not positive integer multiple of hugepages-2Mi` and
+ *   `metadata: Invalid value: "BestEffort": Pod QoS is immutable` (a resize that would change the QoS class);
+ * - kubectl edit's own envelopes (`error: pods "web" is invalid:`, `# pods "x" was not valid:` over the `# * `
+ *   list of the file it reopens), which name the resource;
  * - a field error cut right after its head inside its envelope (`…limits[memory]: Invalid value"`);
  * - the path on its own line above `Invalid value:`, a decode error on the line under its envelope, a rule
  *   quoted after `kubectl apply:`;
@@ -86,6 +89,26 @@ describe('resource list entries: must be an integer, must be a standard resource
       ],
     ],
     [
+      'a hugepages quantity that is no whole number of pages',
+      'The Pod "p" is invalid: spec.containers[0].resources.requests[hugepages-2Mi]: Invalid value: "3Mi": 3Mi is not positive integer multiple of hugepages-2Mi',
+      [
+        av(
+          {
+            resource: 'hugepages-2Mi',
+            value: '3Mi',
+            limit: null,
+            field: 'spec.containers[0].resources.requests[hugepages-2Mi]',
+          },
+          pod('p'),
+        ),
+      ],
+    ],
+    [
+      'negative: the format string that prints it',
+      'return fmt.Errorf("%s is not positive integer multiple of %s", quantity.String(), name)',
+      [],
+    ],
+    [
       'negative: the rule in a comment, without its head',
       '// LimitRange does not take pids: "pids: must be a standard resource for containers"',
       [],
@@ -111,6 +134,19 @@ describe('Forbidden field errors: pod updates, HugePages (ValidatePodUpdate, val
       '`Forbidden:` on the line under the field',
       'The Pod "client" is invalid: spec: \nForbidden: pod updates may not change fields other than \n`spec.containers[*].image`',
       [av({ resource: null, value: null, limit: null, field: 'spec' }, pod('client'))],
+    ],
+    [
+      "kubectl edit's reopened file: its `# * ` list under `was not valid:`, Pod QoS is immutable",
+      '# pods "nginx" was not valid:\n# * metadata: Invalid value: "BestEffort": Pod QoS is immutable\n# * spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`',
+      [
+        av({ resource: null, value: 'BestEffort', limit: null, field: 'metadata' }, pod('nginx')),
+        av({ resource: null, value: null, limit: null, field: 'spec' }, pod('nginx')),
+      ],
+    ],
+    [
+      'negative: Pod QoS is immutable told without its head',
+      '// the Pod QoS is immutable and populated at creation time by the kube-apiserver.',
+      [],
     ],
     [
       'negative: the rule told in prose',
