@@ -537,15 +537,33 @@ function kindToResource(kind: string): string {
   return lower.endsWith('s') ? `${lower}es` : `${lower}s`;
 }
 
-const RARE: [string, (text: string, k: number) => Match | undefined][] = [
+type Rule = [string, (text: string, k: number) => Match | undefined];
+
+/**
+ * Rarer needles, each group joining the pass only when the paste holds the word every rule of the group needs
+ * (one `includes` per group): most pastes then pay nothing for them.
+ */
+const RARE: [gate: string, rules: Rule[]][] = [
+  // Read only after a `<field>: Forbidden: ` head.
   [
-    'pod updates may not change fields other than',
-    (text, k) => forbiddenField(text, k, 'pod updates may not change fields other than'),
+    'forbidden:',
+    [
+      [
+        'pod updates may not change fields other than',
+        (text, k) => forbiddenField(text, k, 'pod updates may not change fields other than'),
+      ],
+      ['hugepages require cpu or memory', (text, k) => forbiddenField(text, k, 'HugePages require cpu or memory')],
+    ],
   ],
-  ['hugepages require cpu or memory', (text, k) => forbiddenField(text, k, 'HugePages require cpu or memory')],
-  ['invalid value', cutHead],
-  [' is not positive integer multiple of ', notMultiple],
-  ['pod qos is immutable', (text, k) => afterHead(text, k, 'Pod QoS is immutable')],
+  // Read only after (or at) a `<field>: Invalid value` head.
+  [
+    'invalid value',
+    [
+      ['invalid value', cutHead],
+      [' is not positive integer multiple of ', notMultiple],
+      ['pod qos is immutable', (text, k) => afterHead(text, k, 'Pod QoS is immutable')],
+    ],
+  ],
 ];
 
 /** The `must be …` rule that starts at `k`, if it is one of ours. */
@@ -570,9 +588,8 @@ export function findValidation(text: string, lowerText?: string): Match[] {
     ['quantities must match', (k) => decodeError(text, k)],
     ["unable to parse quantity's suffix", (k) => decodeError(text, k)],
   ];
-  // Rarer needles join the pass only when the paste holds them at all (one `includes` each, a long literal
-  // found by skipping): most pastes then pay nothing for them.
-  for (const [needle, f] of RARE) if (lower.includes(needle)) table.push([needle, (k) => f(text, k)]);
+  for (const [gate, rules] of RARE)
+    if (lower.includes(gate)) for (const [needle, f] of rules) table.push([needle, (k) => f(text, k)]);
   scanMany(lower, table, out);
   return withoutEchoes(out).sort((a, b) => a.start - b.start);
 }
