@@ -390,6 +390,39 @@ function statusUnknown(text: string, lower: string, k: number): Match | undefine
   );
 }
 
+/** Comment markers that open a continuation line (`//   # `, `# `, ` * `, `> `). */
+const MARKERS_RE = /^[ \t]*(?:(?:\/\/|#+|\*|>)[ \t]*)+/;
+
+/**
+ * A bracketed list that starts at `from` (after blanks) and may run over up to four lines, each next line
+ * read without its comment markers: the list's text joined, and where it ends in `text`.
+ */
+function bracketList(text: string, from: number): { raw: string; stop: number } | undefined {
+  let i = from;
+  let raw = '';
+  let depth = 0;
+  let opened = false;
+  for (let line = 0; line < 4; line++) {
+    const e = lineEnd(text, i, 1024);
+    for (let j = i; j < e; j++) {
+      const c = text[j];
+      raw += c;
+      if (c === '[') {
+        depth++;
+        opened = true;
+      } else if (c === ']') {
+        depth--;
+        if (opened && depth === 0) return { raw, stop: j + 1 };
+      } else if (!opened && c !== ' ' && c !== '\t') return undefined;
+    }
+    if (!opened || e >= text.length) return undefined;
+    i = e + 1;
+    i += MARKERS_RE.exec(text.slice(i, i + 64))?.[0].length ?? 0;
+    raw += ' ';
+  }
+  return undefined;
+}
+
 function insufficient(text: string, lower: string, k: number): Match | undefined {
   const end = Math.min(lineEnd(text, k), k + 4096);
   let facts: QuotaInsufficientFacts;
@@ -405,11 +438,34 @@ function insufficient(text: string, lower: string, k: number): Match | undefined
     const from = k + 'insufficient quota to match these scopes:'.length;
     const close = findWithin(text, '}]', from, end);
     stop = close >= 0 && close < end ? close + 2 : end;
-    const raw = text.slice(from, stop);
+    let raw = text.slice(from, stop);
+    if (close < 0 || close >= end) {
+      // The list broken over lines of a comment block (`[PriorityClass In` ⏎ `//   # [a b]]`): read on
+      // until its brackets close, each next line without its comment markers.
+      const joined = bracketList(text, from);
+      if (joined) ({ raw, stop } = joined);
+    }
     const scopes: string[] = [];
     const re = /\{([^{}]{1,1000})\}/g;
     for (let x = re.exec(raw); x; x = re.exec(raw)) scopes.push(x[1]!);
+    // Retyped without the struct's braces (`[PriorityClass In [a b]]`): one scope, unless elided (`…`).
+    const inner = /^\s*\[([A-Za-z]+ (?:In|NotIn|Exists|DoesNotExist)\b[^{}]*)\]/.exec(raw)?.[1];
+    if (scopes.length === 0 && inner && !inner.includes('...') && !inner.includes('…'))
+      scopes.push(inner.replace(/\s+/g, ' ').trim());
     facts = { scopes };
+  } else if (lower.startsWith('insufficient quota to match these scopes', k)) {
+    // Quoted without its list (`fail with "insufficient quota to match these scopes", which …`): the refusal
+    // named, its scopes not printed.
+    const after = k + 'insufficient quota to match these scopes'.length;
+    const q = text[after];
+    const open = text[k - 1];
+    if (
+      !(q === '"' || q === '`' || q === "'" || q === '\u201d') ||
+      !(open === q || (open === '\u201c' && q === '\u201d'))
+    )
+      return undefined;
+    facts = { scopes: [] };
+    stop = after;
   } else return undefined;
   return enveloped(text, k, stop, { layer: 'quota', kind: 'quota-insufficient', facts });
 }

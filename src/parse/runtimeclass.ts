@@ -19,6 +19,17 @@ import { lowerAscii } from './normalize.ts';
 import { scanMany, trimEndOf } from './scan.ts';
 import { enveloped } from './subject.ts';
 
+/** Blanks, or one line break, between two words of a wrapped message. */
+const GAP = String.raw`[ \t]*(?:\r?\n)?[ \t]*`;
+const OVERHEAD_MISMATCH_RE = new RegExp(
+  String.raw`^Pod's Overhead doesn't match RuntimeClass's${GAP}defined${GAP}Overhead`,
+  'i',
+);
+const OVERHEAD_WITHOUT_RE = new RegExp(
+  String.raw`^Pod Overhead set without corresponding${GAP}RuntimeClass${GAP}defined${GAP}Overhead`,
+  'i',
+);
+
 function refusal(text: string, at: number, end: number, facts: RuntimeClassFacts): Match {
   // `pod rejected: ` is part of the message; the envelope before it names the pod.
   const head = text.slice(Math.max(0, at - 'pod rejected: '.length), at).toLowerCase() === 'pod rejected: ';
@@ -54,20 +65,22 @@ export function runtimeClassTable(text: string): [string, (k: number) => Match |
       },
     ],
     [
-      "pod's overhead doesn't match runtimeclass's defined overhead",
-      (k) =>
-        refusal(text, k, k + "pod's overhead doesn't match runtimeclass's defined overhead".length, {
-          reason: 'overhead-mismatch',
-          runtimeClass: null,
-        }),
+      // A page may wrap the sentence anywhere (`… RuntimeClass's defined` ⏎ `Overhead`): the words, each
+      // separated by blanks or one line break.
+      "pod's overhead doesn't match runtimeclass's",
+      (k) => {
+        const m = OVERHEAD_MISMATCH_RE.exec(text.slice(k, k + 120));
+        return m ? refusal(text, k, k + m[0].length, { reason: 'overhead-mismatch', runtimeClass: null }) : undefined;
+      },
     ],
     [
-      'pod overhead set without corresponding runtimeclass defined overhead',
-      (k) =>
-        refusal(text, k, k + 'pod overhead set without corresponding runtimeclass defined overhead'.length, {
-          reason: 'overhead-without-class',
-          runtimeClass: null,
-        }),
+      'pod overhead set without corresponding',
+      (k) => {
+        const m = OVERHEAD_WITHOUT_RE.exec(text.slice(k, k + 120));
+        return m
+          ? refusal(text, k, k + m[0].length, { reason: 'overhead-without-class', runtimeClass: null })
+          : undefined;
+      },
     ],
     [
       'conflict: runtimeclass.scheduling.nodeselector[',

@@ -40,6 +40,7 @@ function fieldErrorBefore(
   if (label === ': Required value: ') {
     if (!w.endsWith(label)) return undefined;
     const field = fieldBefore(w, w.length - label.length);
+    if (field && TEMPLATE_FIELD_RE.test(field)) return { field: null, value: null, length: -1 };
     return field ? { field, value: null, length: field.length + label.length } : undefined;
   }
   if (!w.endsWith(': ')) return undefined;
@@ -56,23 +57,50 @@ function fieldErrorBefore(
   if (value.length > 100 || value.includes('\n')) return undefined;
   if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
   const at = j - 2;
-  const field =
+  let field =
     at >= 0 && (w.startsWith(label, at) || (word === 'Invalid value ' && w.startsWith(': ', at)))
       ? fieldBefore(w, at)
       : undefined;
-  if (field) return { field, value, length: w.length - at + field.length };
+  let colon = at;
+  if (!field) {
+    // The path on a line of its own above (`…resources.requests:` ⏎ ⏎ `Invalid value: "64Mi":` ⏎ `must be …`,
+    // a page that broke the error at each colon): a colon, then only line breaks and blanks, then the value.
+    let i = j;
+    while (i > 0 && j - i < 12 && (w[i - 1] === ' ' || w[i - 1] === '\t' || w[i - 1] === '\n' || w[i - 1] === '\r'))
+      i--;
+    if (i < j && w[i - 1] === ':' && w.slice(i, j).includes('\n')) {
+      field = fieldBefore(w, i - 1);
+      colon = i - 1;
+    }
+  }
+  if (field && TEMPLATE_FIELD_RE.test(field)) return undefined;
+  if (field) return { field, value, length: w.length - colon + field.length };
   // The path left out (`Invalid value: "250m": must be …` copied from the middle of a list, `...` in
   // its place): the value is still the one the rule refused.
   // `message=Invalid value: …` (a Java client's StatusCause) is the same field error, its field given apart.
   return j === 0 || /[\s.:([,=]/.test(w[j - 1]!) ? { field: null, value, length: w.length - j } : undefined;
 }
+/**
+ * A field path holding a template's placeholder (`limits[{res}]`, `{{ .path }}`): the program that prints the
+ * error, not an error printed.
+ */
+const TEMPLATE_FIELD_RE = /\[\{[^{}\s]{0,40}\}\]|\{\{|^\{/;
+
 const DETAIL_RE =
   /must be (?:less than or ?equal to|equal to) ([A-Za-z0-9][A-Za-z0-9./_-]{0,252})(?: limit(?: of ([^\s,\]'"`]{1,64}))?|(?=[ \t]*(?:\r?\n|$)))/iy;
+
+const KUBECTL_INVALID_RE =
+  /(?:^|[\s:])([a-z][a-z0-9-]{0,62}s(?:\.[a-z0-9.-]{1,200})?) "([^"\n]{1,253})" (?:is invalid|was not valid):[ \t]*\[?$/;
 
 /** The envelope (`The Pod "x" is invalid: [`) of a field error that starts at `fieldStart`, skipping earlier errors of a list. */
 function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelopeBefore> {
   const direct = envelopeBefore(text, fieldStart);
   if (direct.object) return direct;
+  // kubectl edit's and set's own envelope names the resource, not the kind (`error: pods "web" is invalid:`).
+  const w = text.slice(Math.max(0, fieldStart - 300), fieldStart);
+  const r = KUBECTL_INVALID_RE.exec(w);
+  if (r)
+    return { start: fieldStart - w.length + r.index + r[0].indexOf(r[1]!), object: { resource: r[1]!, name: r[2]! } };
   // Inside `[e1, e2]`: find the `is invalid: [` that opens the list on this line (bounded look-back).
   const from = Math.max(0, fieldStart - 4096);
   const window = text.slice(from, fieldStart);
@@ -88,16 +116,20 @@ function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelop
   }
   // A bulleted list under its envelope (kubectl's `The Pod "x" is invalid: ⏎ * field: detail ⏎ * …`,
   // utilerrors.Aggregate printed one error a line): the envelope is the line above the first bullet.
+  // kubectl edit writes the same list into the comment block of the file it reopens (`# pods "x" was not
+  // valid:` ⏎ `# * spec: Forbidden: …`).
   let ls = text.lastIndexOf('\n', fieldStart - 1);
-  if (/^[ \t]*[*-][ \t]+$/.test(text.slice(ls + 1, fieldStart))) {
+  if (/^[ \t]*(?:#[ \t]*)?[*-][ \t]+$/.test(text.slice(ls + 1, fieldStart))) {
     for (let n = 0; n < 64 && ls > 0; n++) {
       const prev = text.lastIndexOf('\n', ls - 1);
       const line = text.slice(prev + 1, ls);
-      if (/^[ \t]*[*-][ \t]+\S/.test(line)) {
+      if (/^[ \t]*(?:#[ \t]*)?[*-][ \t]+\S/.test(line)) {
         ls = prev;
         continue;
       }
       const t = line.trimEnd();
+      const edit = KUBECTL_INVALID_RE.exec(t);
+      if (edit) return { start: fieldStart, object: { resource: edit[1]!, name: edit[2]! } };
       if (t.endsWith(' is invalid:')) {
         const subj = subjectBefore(text, prev + 1 + t.length + 1);
         if (subj)
@@ -122,7 +154,7 @@ function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelop
  * `pytest.raises(…, match="…")`), a CRD's CEL message, a table of rules, an operator's own check.
  */
 const REPORTED_RE =
-  /\b(?:error|errors|fail(?:s|ed|ing|ure)?|reject(?:s|ed)?|refus(?:es|ed)|denied|denies|forbidden|invalid|badrequest|unprocessable)\b|invalid value/i;
+  /\b(?:error|errors|fail(?:s|ed|ing|ure)?|reject(?:s|ed)?|refus(?:es|ed)|denied|denies|forbidden|invalid|badrequest|unprocessable)\b|invalid value|kubectl (?:apply|create|replace|edit|patch|set|run|scale)\b[^\n]{0,40}$/i;
 
 function reported(text: string, k: number): boolean {
   const ls = lineStart(text, k, 2048);
@@ -179,6 +211,7 @@ function resourceOfField(field: string | null): string | null {
 
 function limitMustBeSet(text: string, k: number): Match | undefined {
   const before = fieldErrorBefore(text.slice(Math.max(0, k - 340), k), ': Required value: ');
+  if (before?.length === -1) return undefined;
   if (!before && !reported(text, k)) return undefined;
   const end = k + 'Limit must be set for non overcommitable resources'.length;
   const fieldStart = before ? k - before.length : k;
@@ -215,6 +248,8 @@ function greaterOrEqual(text: string, k: number): Match | undefined {
   const end = GREATER_RE.lastIndex;
   const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
   if (!before && !reported(text, k)) return undefined;
+  // Headless, `CPU` or `Memory` is another program's own check (Kubernetes prints the resource's name, `cpu`).
+  if (!before && /^(?:CPU|Cpu|Memory|MEMORY)$/.test(d[1]!)) return undefined;
   const fieldStart = before ? k - before.length : k;
   const { start, object } = envelopeOf(text, fieldStart);
   const m: Match = {
@@ -284,10 +319,158 @@ function smallerThanRequest(text: string, k: number): Match | undefined {
   return m;
 }
 
+/**
+ * The other field errors on a resource list entry, each read only after its `<path>[<res>]: Invalid value:
+ * "<v>": ` head (pkg/apis/core/validation/validation.go):
+ * - `must be an integer` — an extended resource (or hugepages count) with a fraction (isNotIntegerErrorMsg;
+ *   the value is printed in canonical form, `0.5` as `500m`);
+ * - `must be a standard resource type or fully qualified` / `must be a standard resource for containers` —
+ *   a resource name that is no resource (validateResourceName, validateContainerResourceName; the value
+ *   printed is the name itself, quoted or not).
+ * The two name errors of one entry are one problem: they share every fact.
+ */
+function entryError(text: string, k: number, detail: string): Match | undefined {
+  const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
+  const resource = resourceOfField(before?.field ?? null);
+  if (!before || !resource) return undefined;
+  const fieldStart = k - before.length;
+  const end = k + detail.length;
+  const { start, object } = envelopeOf(text, fieldStart);
+  const m: Match = {
+    layer: 'api-validation',
+    kind: 'api-validation',
+    facts: { resource, value: before.value, limit: null, field: before.field },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+  };
+  if (object) m.object = object;
+  return m;
+}
+
+/**
+ * A hugepages quantity that is no whole number of pages: `<path>[hugepages-2Mi]: Invalid value: "3Mi": 3Mi is not
+ * positive integer multiple of hugepages-2Mi` (validateResourceQuantityHugePageValue). `k` is at the blank after
+ * the quantity the detail repeats.
+ */
+function notMultiple(text: string, k: number): Match | undefined {
+  const q = wordBefore(text, k, /[^\s"':]/, 64);
+  if (!q) return undefined;
+  const detail = /^ is not positive integer multiple of [A-Za-z0-9.-]{1,64}/.exec(text.slice(k, k + 120));
+  return detail ? entryError(text, k - q.length, `${q}${detail[0]}`) : undefined;
+}
+
+/**
+ * A field error read only after its `<field>: Invalid value: "<v>": ` head, whatever its field: `metadata:
+ * Invalid value: "BestEffort": Pod QoS is immutable` (ValidatePodUpdate: a resize that would change the pod's
+ * QoS class; the value is the class). No resource is printed.
+ */
+function afterHead(text: string, k: number, detail: string): Match | undefined {
+  const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
+  if (!before?.field) return undefined;
+  const fieldStart = k - before.length;
+  const end = k + detail.length;
+  const { start, object } = envelopeOf(text, fieldStart);
+  const m: Match = {
+    layer: 'api-validation',
+    kind: 'api-validation',
+    facts: { resource: null, value: before.value, limit: null, field: before.field },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+  };
+  if (object) m.object = object;
+  return m;
+}
+
+const STANDARD_RE = /must be a standard resource (?:type or fully qualified|for containers)/y;
+
+function standardResource(text: string, k: number): Match | undefined {
+  STANDARD_RE.lastIndex = k;
+  const d = STANDARD_RE.exec(text);
+  return d ? entryError(text, k, d[0]) : undefined;
+}
+
+/**
+ * ValidatePodUpdate's refusal of a changed pod spec (a resource edited on a running pod, without the resize
+ * subresource): `The Pod "x" is invalid: spec: Forbidden: pod updates may not change fields other than
+ * \`spec.containers[*].image\`, …` (pkg/apis/core/validation/validation.go). Read only after its
+ * `<field>: Forbidden: ` head: the same words in prose (`Note: pod updates may not change …`) are no refusal.
+ * No resource nor value is printed; the field is the one the head names (`spec`).
+ */
+function forbiddenHead(text: string, k: number): { field: string; start: number } | undefined {
+  const from = Math.max(0, k - 340);
+  const w = text.slice(from, k).trimEnd();
+  if (!w.endsWith('Forbidden:')) return undefined;
+  const head = w.slice(0, -'Forbidden:'.length).trimEnd();
+  if (!head.endsWith(':')) return undefined;
+  // At most one line break between the field's colon and `Forbidden:` (`spec: ` ⏎ `Forbidden: …`).
+  if (w.slice(head.length).split('\n').length > 2) return undefined;
+  const field = fieldBefore(head, head.length - 1);
+  if (!field || TEMPLATE_FIELD_RE.test(field) || !/^[A-Za-z]/.test(field)) return undefined;
+  return { field, start: from + head.length - 1 - field.length };
+}
+
+function forbiddenField(text: string, k: number, detail: string): Match | undefined {
+  const head = forbiddenHead(text, k);
+  if (!head) return undefined;
+  // The detail is what the text prints (`HugePages require cpu or memory`), in its case: a lowercased copy is
+  // another program's own check.
+  if (!text.startsWith(detail, k)) return undefined;
+  const end = k + detail.length;
+  const { start, object } = envelopeOf(text, head.start);
+  const m: Match = {
+    layer: 'api-validation',
+    kind: 'api-validation',
+    facts: { resource: null, value: null, limit: null, field: head.field },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+  };
+  if (object) m.object = object;
+  return m;
+}
+
+/**
+ * A resource field error cut right after its head (`Pod "build" is invalid: spec.containers[0].resources.
+ * limits[memory]: Invalid value` at the end of a line or string): the rule is not printed, the field and its
+ * resource are.
+ */
+function cutHead(text: string, k: number): Match | undefined {
+  // `k` is at `invalid value`; the head ends the line, or the string that holds it.
+  const end = k + 'Invalid value'.length;
+  if (!/^["'`]?[ \t]*(?:\r?\n|$)/.test(text.slice(end, end + 8))) return undefined;
+  if (text[k - 1] !== ' ' || text[k - 2] !== ':' || text[k - 3] !== ']') return undefined;
+  const field = fieldBefore(text, k - 2);
+  const resource = resourceOfField(field ?? null);
+  if (!field || !resource || !/\.(?:limits|requests)\[[^\]]+\]$/.test(field) || TEMPLATE_FIELD_RE.test(field))
+    return undefined;
+  const fieldStart = k - 2 - field.length;
+  const { start, object } = envelopeOf(text, fieldStart);
+  // Only an API server's error: inside its `is invalid:` envelope.
+  if (!object) return undefined;
+  return {
+    layer: 'api-validation',
+    kind: 'api-validation',
+    facts: { resource, value: null, limit: null, field },
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+    object,
+  };
+}
+
 /** `Pod in version "v1" cannot be handled as a Pod: ` before `at` on its line: the object kind, and where it starts. */
 function handledAsBefore(text: string, at: number): { start: number; kind: string } | undefined {
-  const from = lineStart(text, at, 4096);
-  const line = text.slice(from, at);
+  let from = lineStart(text, at, 4096);
+  let line = text.slice(from, at);
+  // The envelope ending the line above (`* StatefulSet in version "v1" cannot be handled as a StatefulSet:` ⏎
+  // `  quantities must match …`, Helm's error list wrapped at the colon).
+  if (from > 1 && /^[ \t]*$/.test(line) && text[from - 2] === ':') {
+    const prev = lineStart(text, from - 1, 4096);
+    line = `${text.slice(prev, from - 1)} `;
+    from = prev;
+  }
   const i = line.lastIndexOf(' cannot be handled as a');
   if (i < 0) return undefined;
   const head = /([A-Z][A-Za-z]*) in version "[^"]*"\s*$/.exec(line.slice(0, i));
@@ -354,23 +537,60 @@ function kindToResource(kind: string): string {
   return lower.endsWith('s') ? `${lower}es` : `${lower}s`;
 }
 
+type Rule = [string, (text: string, k: number) => Match | undefined];
+
+/**
+ * Rarer needles, each group joining the pass only when the paste holds the word every rule of the group needs
+ * (one `includes` per group): most pastes then pay nothing for them.
+ */
+const RARE: [gate: string, rules: Rule[]][] = [
+  // Read only after a `<field>: Forbidden: ` head.
+  [
+    'forbidden:',
+    [
+      [
+        'pod updates may not change fields other than',
+        (text, k) => forbiddenField(text, k, 'pod updates may not change fields other than'),
+      ],
+      ['hugepages require cpu or memory', (text, k) => forbiddenField(text, k, 'HugePages require cpu or memory')],
+    ],
+  ],
+  // Read only after (or at) a `<field>: Invalid value` head.
+  [
+    'invalid value',
+    [
+      ['invalid value', cutHead],
+      [' is not positive integer multiple of ', notMultiple],
+      ['pod qos is immutable', (text, k) => afterHead(text, k, 'Pod QoS is immutable')],
+    ],
+  ],
+];
+
+/** The `must be …` rule that starts at `k`, if it is one of ours. */
+function mustBe(text: string, lower: string, k: number): Match | undefined {
+  const r = k + 'must be '.length;
+  if (lower.startsWith('less than or', r) || lower.startsWith('equal to ', r)) return lessOrEqual(text, k);
+  if (lower.startsWith('greater than or equal to ', r)) return greaterOrEqual(text, k);
+  if (lower.startsWith('an integer', r)) return entryError(text, k, 'must be an integer');
+  if (lower.startsWith('a standard resource ', r)) return standardResource(text, k);
+  return undefined;
+}
+
 /** All resource field errors in normalized `text`. */
 export function findValidation(text: string, lowerText?: string): Match[] {
   const lower = lowerText ?? lowerAscii(text);
   const out: Match[] = [];
-  scanMany(
-    lower,
-    [
-      ['must be less than or', (k) => lessOrEqual(text, k)],
-      ['must be equal to ', (k) => lessOrEqual(text, k)],
-      ['limit must be set for non overcommitable resources', (k) => limitMustBeSet(text, k)],
-      ['must be greater than or equal to ', (k) => greaterOrEqual(text, k)],
-      ['limit cannot be smaller than request', (k) => smallerThanRequest(text, k)],
-      ['quantities must match', (k) => decodeError(text, k)],
-      ["unable to parse quantity's suffix", (k) => decodeError(text, k)],
-    ],
-    out,
-  );
+  const table: [string, (k: number) => Match | undefined][] = [
+    // One needle for the five `must be …` rules: each more needle slows the one pass over every paste.
+    ['must be ', (k) => mustBe(text, lower, k)],
+    ['limit must be set for non overcommitable resources', (k) => limitMustBeSet(text, k)],
+    ['limit cannot be smaller than request', (k) => smallerThanRequest(text, k)],
+    ['quantities must match', (k) => decodeError(text, k)],
+    ["unable to parse quantity's suffix", (k) => decodeError(text, k)],
+  ];
+  for (const [gate, rules] of RARE)
+    if (lower.includes(gate)) for (const [needle, f] of rules) table.push([needle, (k) => f(text, k)]);
+  scanMany(lower, table, out);
   return withoutEchoes(out).sort((a, b) => a.start - b.start);
 }
 
