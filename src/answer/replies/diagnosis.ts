@@ -15,6 +15,34 @@ import { priorityText } from './priority.ts';
 import { policyViolationText, runtimeClassText } from './runtimeclass.ts';
 import { decodeText, isDecodeError } from './decode.ts';
 
+/**
+ * What to change for an API validation refusal, by the rule its message names (pkg/apis/core/validation): a
+ * request above its limit is one rule among several, and the others print no request nor limit.
+ */
+function validationLine(f: Finding & { kind: 'api-validation' }): string {
+  const { resource, value, limit } = f.facts;
+  const m = f.message;
+  if (m.includes('pod updates may not change fields other than'))
+    return "A running pod's spec cannot change (only images, activeDeadlineSeconds, added tolerations, a grace period): change the workload's template, or delete and recreate the pod.";
+  if (m.includes('Pod QoS is immutable'))
+    return `The change would move the pod out of its QoS class${value ? ` (${value})` : ''}: a running pod keeps its QoS class; recreate it with the new resources.`;
+  if (m.includes('must be an integer'))
+    return `${str(resource)} ${str(value)} is not a whole number: extended resources are counted in whole units.`;
+  if (m.includes('must be a standard resource'))
+    return `${str(resource)} is no resource name Kubernetes knows: use cpu, memory, ephemeral-storage, hugepages-<size>, or a domain-qualified extended resource.`;
+  if (m.includes('is not positive integer multiple of'))
+    return `${str(resource)} ${str(value)} is not a whole number of pages of that size.`;
+  if (m.includes('HugePages require cpu or memory'))
+    return 'A container that asks for hugepages must also request or limit cpu or memory.';
+  if (m.includes('Limit must be set for non overcommitable resources'))
+    return 'An extended resource needs a limit, and its request (if set) must equal it.';
+  if (/must be equal to \S+ limit/.test(m))
+    return `${str(resource)} request ${str(value)} must equal its limit${limit ? ` ${str(limit)}` : ''}: extended resources are not overcommitted.`;
+  if (resource === null && value === null && limit === null)
+    return `The API server refused the object's ${f.facts.field ?? 'spec'}: see its message below.`;
+  return `${str(resource)} request ${str(value)} is above its limit${limit ? ` ${str(limit)}` : ''}: set the request ≤ the limit, or raise the limit.`;
+}
+
 function str(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 }
@@ -180,9 +208,7 @@ export function textReply(f: Finding, ns: string | undefined): Reply {
     }
     case 'api-validation':
       if (isDecodeError(f)) break;
-      r.lines.push(
-        `${str(f.facts.resource)} request ${str(f.facts.value)} is above its limit${f.facts.limit ? ` ${str(f.facts.limit)}` : ''}: set the request ≤ the limit, or raise the limit.`,
-      );
+      r.lines.push(validationLine(f));
       break;
     case 'unschedulable': {
       const reasons = f.facts.reasons;
