@@ -19,7 +19,7 @@ import { lowerAscii, normalizeLines } from './normalize.ts';
 import { findQuota } from './quota.ts';
 import { findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
-import { lineEnd } from './scan.ts';
+import { lineEnd, scanPaste } from './scan.ts';
 import { findValidation } from './validation.ts';
 
 export type * from './finding.ts';
@@ -353,13 +353,16 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     const { text: norm, lines, physical } = normalizeLines(capped.text);
     const lower = lowerAscii(norm);
     const matches: Match[] = [];
-    for (const find of [findValidation, findLimitRange, findQuota, findScheduler, findRuntime, findLookalikes]) {
-      try {
-        for (const m of find(norm, lower)) if (!templated(m, norm)) matches.push(uniform(m));
-      } catch {
-        // A parser bug must not hide what the other layers found.
+    // The parsers' keyword searches share one scan of the paste.
+    scanPaste(lower, () => {
+      for (const find of [findValidation, findLimitRange, findQuota, findScheduler, findRuntime, findLookalikes]) {
+        try {
+          for (const m of find(norm, lower)) if (!templated(m, norm)) matches.push(uniform(m));
+        } catch {
+          // A parser bug must not hide what the other layers found.
+        }
       }
-    }
+    });
     // The context scan is per line of the whole paste: only worth it when there is something to place.
     if (matches.length > 0) withContext(matches, new PasteContext(norm, lines));
     matches.sort((a, b) => LAYERS[a.layer].rank - LAYERS[b.layer].rank || a.start - b.start);
