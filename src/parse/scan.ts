@@ -180,9 +180,9 @@ export function findAllNeedles(lower: string, needles: readonly string[]): numbe
   const s = session;
   if (s === undefined || s.lower !== lower) return scanNeedles(lower, needles);
   if (s.hits === undefined) {
-    s.hits = new Map();
-    const all = scanNeedles(lower, KNOWN_NEEDLES.slice());
-    KNOWN_NEEDLES.forEach((n, i) => s.hits!.set(n, all[i]!));
+    const known = KNOWN_NEEDLES.slice();
+    const all = scanNeedles(lower, known);
+    s.hits = new Map(known.map((n, i) => [n, all[i]!]));
   }
   const hits = s.hits;
   const missing = [...new Set(needles.filter((n) => !hits.has(n)))];
