@@ -101,6 +101,7 @@ const REF_RE = new RegExp(
 );
 const OLD_EVENT_RE =
   /(?:^|\s)([a-z0-9][a-z0-9.-]{0,252})\.[0-9a-f]{8,20}\s+(Pod|ReplicaSet|StatefulSet|Job|DaemonSet|ReplicationController|Deployment|CronJob|PersistentVolumeClaim|Service|DeploymentConfig)\s/;
+const CMD_RE = /(?:^|[\s$#>%"'])(?:kubectl|oc|k|helm|kubens)\s/;
 const URL_NS_RE = new RegExp(`/namespaces/(${NS})/`);
 const OBJREF_RE = new RegExp(
   `ObjectReference\\{Kind:"([A-Za-z]{1,60})", Namespace:"(${NS})", Name:"([a-z0-9][a-z0-9.-]{0,252})"`,
@@ -201,20 +202,9 @@ class Next {
 function nextsOf(text: string) {
   const n = (k: string | RegExp): Next => new Next(text, k);
   return {
-    // Patterns that match within a line exactly where they would in the line alone: a blank is never a
-    // line break, and a line's start is the text's or a break's (a look-behind keeps the match on its line).
-    // `kubectl`, `oc`, `k`, `helm`, `kubens` after a line start, a blank or a prompt, then a blank:
-    command: n(/(?<=^|[\s$#>%"'])(?:kubectl|oc|k|helm|kubens)[^\S\n]/g),
-    // What OLD_EVENT_RE needs somewhere in the line:
+    // CMD_HINT_RE and OLD_EVENT_HINT_RE, with their blank never a line break: the same lines match.
+    cmdHint: n(/[lckms][^\S\n]/g),
     oldEventHint: n(/\.[0-9a-f]{8,20}[^\S\n]+[A-Z]/g),
-    // The start of a REF_RE match:
-    ref: n(
-      /(?<=^|[\s(])(?:pods?|po|replicasets?|rs|statefulsets?|sts|jobs?|daemonsets?|ds|replicationcontrollers?|rc|deployments?|deploy|cronjobs?|cj|deploymentconfig|dc|services?|svc|persistentvolumeclaims?|pvc|horizontalpodautoscaler|hpa|ingress(?:es)?)\/[a-z0-9]/gi,
-    ),
-    // What GET_PODS_RE and GET_PODS_ALL_RE need (the READY column between blanks):
-    readyColumn: n(/[^\S\n]\d{1,3}\/\d{1,3}[^\S\n]/g),
-    // The start of a QUOTED_NS_NAME_RE match:
-    quotedNsName: n(/(?:for|pod|Pod|object|key)[ =]"/g),
     helm: n('⎈'),
     slash: n('/'),
     klog: n('od="'),
@@ -222,6 +212,7 @@ function nextsOf(text: string) {
     sched: n(' schedul'),
     nsPath: n('/namespaces/'),
     objRef: n('ObjectReference{'),
+    quote: n('"'),
     warning: n('Warning'),
     normal: n('Normal'),
     brace: n('{'),
@@ -344,7 +335,7 @@ export class PasteContext {
   private readLine(line: string, pos: number, lineNo: number, end: number, next: ReturnType<typeof nextsOf>): void {
     if (line.length === 0) return;
     // `kubectl`, `oc`, `k`, `helm`, `kubens` followed by a blank: a cheap test for the last letter first.
-    const isCommand = next.command.in(pos, end) || /^\s*[$#%]\s/.test(line);
+    const isCommand = (next.cmdHint.in(pos, end) && CMD_RE.test(line)) || /^\s*[$#%]\s/.test(line);
     if (isCommand) {
       const m = CMD_NS_RE.exec(line) ?? CMD_NS_ATTACHED_RE.exec(line);
       if (m) this.addNs(mark(pos, m[1]!, undefined));
@@ -357,18 +348,16 @@ export class PasteContext {
     }
     const slash = next.slash.in(pos, end);
     if (slash) {
-      if (next.ref.in(pos, end)) {
-        REF_RE.lastIndex = 0;
-        const refs: Mark[] = [];
-        for (let m = REF_RE.exec(line); m; m = REF_RE.exec(line)) {
-          const kind = KIND_OF_PREFIX[m[1]!.toLowerCase()];
-          if (kind) refs.push(mark(pos + m.index, undefined, { kind, name: m[2]!.replace(/[.-]+$/, '') }));
-        }
-        if (refs.length > 0) {
-          // A line that is nothing but `rc/test-1` labels the lines under it (web consoles).
-          if (/^\s*\S+\s*$/.test(line)) this.standalone.push(...refs);
-          for (const r of refs) this.addLine(lineNo, r);
-        }
+      REF_RE.lastIndex = 0;
+      const refs: Mark[] = [];
+      for (let m = REF_RE.exec(line); m; m = REF_RE.exec(line)) {
+        const kind = KIND_OF_PREFIX[m[1]!.toLowerCase()];
+        if (kind) refs.push(mark(pos + m.index, undefined, { kind, name: m[2]!.replace(/[.-]+$/, '') }));
+      }
+      if (refs.length > 0) {
+        // A line that is nothing but `rc/test-1` labels the lines under it (web consoles).
+        if (/^\s*\S+\s*$/.test(line)) this.standalone.push(...refs);
+        for (const r of refs) this.addLine(lineNo, r);
       }
       const k =
         (next.klog.in(pos, end) ? KLOG_POD_RE.exec(line) : null) ??
@@ -387,7 +376,7 @@ export class PasteContext {
       const o = OBJREF_RE.exec(line);
       if (o) this.addLine(lineNo, mark(pos, o[2]!, { kind: o[1]!, name: o[3]! }));
     }
-    if (slash && next.quotedNsName.in(pos, end)) {
+    if (slash && next.quote.in(pos, end)) {
       const q = QUOTED_NS_NAME_RE.exec(line);
       if (q) this.addLine(lineNo, mark(pos, q[1]!, undefined));
     }
@@ -422,10 +411,9 @@ export class PasteContext {
       const y = YAML_NS_RE.exec(line);
       if (y) this.addNs(mark(pos, y[1]!, undefined));
     }
-    const ready = slash && next.readyColumn.in(pos, end);
-    const gp = ready ? GET_PODS_ALL_RE.exec(line) : null;
+    const gp = slash ? GET_PODS_ALL_RE.exec(line) : null;
     if (gp) this.addLine(lineNo, mark(pos, gp[1]!, { kind: 'Pod', name: gp[2]! }));
-    else if (ready) {
+    else if (slash) {
       const g = GET_PODS_RE.exec(line);
       if (g) this.addLine(lineNo, mark(pos, undefined, { kind: 'Pod', name: g[1]! }));
     }
