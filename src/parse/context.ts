@@ -101,9 +101,6 @@ const REF_RE = new RegExp(
 );
 const OLD_EVENT_RE =
   /(?:^|\s)([a-z0-9][a-z0-9.-]{0,252})\.[0-9a-f]{8,20}\s+(Pod|ReplicaSet|StatefulSet|Job|DaemonSet|ReplicationController|Deployment|CronJob|PersistentVolumeClaim|Service|DeploymentConfig)\s/;
-/** What OLD_EVENT_RE needs somewhere in the line (a cheap scan before the expensive one). */
-const OLD_EVENT_HINT_RE = /\.[0-9a-f]{8,20}\s+[A-Z]/;
-const CMD_HINT_RE = /[lckms]\s/;
 const CMD_RE = /(?:^|[\s$#>%"'])(?:kubectl|oc|k|helm|kubens)\s/;
 const URL_NS_RE = new RegExp(`/namespaces/(${NS})/`);
 const OBJREF_RE = new RegExp(
@@ -175,6 +172,57 @@ function newBlock(pos: number, name: string | undefined): Block {
   };
 }
 
+/**
+ * Where a literal (or a pattern that never matches a line break) next occurs in the text, for a scan of
+ * its lines in order: `in(pos, end)` is `line.includes(k)` for the line at [pos, end), at the cost of one
+ * native search per occurrence instead of one per line (most of the words looked for are rare).
+ */
+class Next {
+  private at = -1;
+  constructor(
+    private readonly text: string,
+    private readonly k: string | RegExp,
+  ) {}
+
+  in(pos: number, end: number): boolean {
+    if (this.at < pos) {
+      let i: number;
+      if (typeof this.k === 'string') i = this.text.indexOf(this.k, pos);
+      else {
+        this.k.lastIndex = pos;
+        i = this.k.exec(this.text)?.index ?? -1;
+      }
+      this.at = i < 0 ? Number.POSITIVE_INFINITY : i;
+    }
+    return this.at < end;
+  }
+}
+
+/** The words and hints `readLine` tests a line for, as `Next` searches of the whole text. */
+function nextsOf(text: string) {
+  const n = (k: string | RegExp): Next => new Next(text, k);
+  return {
+    // CMD_HINT_RE and OLD_EVENT_HINT_RE, with their blank never a line break: the same lines match.
+    cmdHint: n(/[lckms][^\S\n]/g),
+    oldEventHint: n(/\.[0-9a-f]{8,20}[^\S\n]+[A-Z]/g),
+    helm: n('⎈'),
+    slash: n('/'),
+    klog: n('od="'),
+    assigned: n('Successfully assigned '),
+    sched: n(' schedul'),
+    nsPath: n('/namespaces/'),
+    objRef: n('ObjectReference{'),
+    quote: n('"'),
+    warning: n('Warning'),
+    normal: n('Normal'),
+    brace: n('{'),
+    inSts: n('in StatefulSet'),
+    amespace: n('amespace'),
+    nsHeader: n('NAMESPACE'),
+    involved: n('involvedObject'),
+  };
+}
+
 export class PasteContext {
   private readonly lineStarts: number[] = [];
   private readonly lineMarks = new Map<number, Mark[]>();
@@ -185,6 +233,10 @@ export class PasteContext {
 
   /** `lines`: `text.split('\n')`, when the caller has it already. */
   constructor(text: string, lines: string[] = text.split('\n')) {
+    // The searches below run over `text`: it must be the lines joined (as the parser's always is).
+    let size = lines.length - 1;
+    for (const line of lines) size += line.length;
+    const next = nextsOf(size === text.length ? text : lines.join('\n'));
     let pos = 0;
     let inNsTable = false;
     let block: Block | undefined;
@@ -198,9 +250,10 @@ export class PasteContext {
         lineNo++;
         continue;
       }
-      this.readLine(line, pos, lineNo);
+      const end = pos + line.length;
+      this.readLine(line, pos, lineNo, end, next);
       // Tables: a NAMESPACE column makes the first word of each row a namespace.
-      if (line.includes('NAMESPACE') && /^\s*NAMESPACE\s+(?:LAST SEEN|NAME)\b/.test(line)) inNsTable = true;
+      if (next.nsHeader.in(pos, end) && /^\s*NAMESPACE\s+(?:LAST SEEN|NAME)\b/.test(line)) inNsTable = true;
       else if (line.trim() === '') inNsTable = false;
       else if (inNsTable) {
         const m = TABLE_NS_RE.exec(line);
@@ -230,7 +283,7 @@ export class PasteContext {
         else if (/^(?:Replicas|Pods Status):/.test(line)) block.controllerLike ??= 'Replicas';
       }
       // Event involvedObject (YAML: an indented block; JSON: keys on the following lines or inline).
-      const inv = line.includes('involvedObject') ? /^(\s*)["']?involvedObject["']?\s*:/.exec(line) : null;
+      const inv = next.involved.in(pos, end) ? /^(\s*)["']?involvedObject["']?\s*:/.exec(line) : null;
       if (inv) {
         const b = newBlock(pos, undefined);
         b.involved = {};
@@ -278,21 +331,23 @@ export class PasteContext {
     this.namespaces.add(m.namespace!);
   }
 
-  private readLine(line: string, pos: number, lineNo: number): void {
+  /** `end`: where the line ends in the text; `next`: the searches of `nextsOf` the text. */
+  private readLine(line: string, pos: number, lineNo: number, end: number, next: ReturnType<typeof nextsOf>): void {
     if (line.length === 0) return;
     // `kubectl`, `oc`, `k`, `helm`, `kubens` followed by a blank: a cheap test for the last letter first.
-    const isCommand = (CMD_HINT_RE.test(line) && CMD_RE.test(line)) || /^\s*[$#%]\s/.test(line);
+    const isCommand = (next.cmdHint.in(pos, end) && CMD_RE.test(line)) || /^\s*[$#%]\s/.test(line);
     if (isCommand) {
       const m = CMD_NS_RE.exec(line) ?? CMD_NS_ATTACHED_RE.exec(line);
       if (m) this.addNs(mark(pos, m[1]!, undefined));
       const e = /kubens\s+([a-z0-9][a-z0-9-]{0,62})\s*$/.exec(line);
       if (e) this.addNs(mark(pos, e[1]!, undefined));
     }
-    if (line.includes('⎈')) {
+    if (next.helm.in(pos, end)) {
       const m = PS1_RE.exec(line);
       if (m) this.addNs(mark(pos, m[1]!, undefined));
     }
-    if (line.includes('/')) {
+    const slash = next.slash.in(pos, end);
+    if (slash) {
       REF_RE.lastIndex = 0;
       const refs: Mark[] = [];
       for (let m = REF_RE.exec(line); m; m = REF_RE.exec(line)) {
@@ -305,27 +360,27 @@ export class PasteContext {
         for (const r of refs) this.addLine(lineNo, r);
       }
       const k =
-        (line.includes('od="') ? KLOG_POD_RE.exec(line) : null) ??
-        (line.includes('Successfully assigned ') ? ASSIGNED_RE.exec(line) : null);
+        (next.klog.in(pos, end) ? KLOG_POD_RE.exec(line) : null) ??
+        (next.assigned.in(pos, end) ? ASSIGNED_RE.exec(line) : null);
       if (k) this.addLine(lineNo, mark(pos, k[1]!, { kind: 'Pod', name: k[2]! }));
     }
-    if (line.includes(' schedul')) {
+    if (next.sched.in(pos, end)) {
       const k = SCHED_LOG_RE.exec(line);
       if (k) this.addLine(lineNo, mark(pos, k[1]!, { kind: 'Pod', name: k[2]! }));
     }
-    if (line.includes('/namespaces/')) {
+    if (next.nsPath.in(pos, end)) {
       const u = URL_NS_RE.exec(line);
       if (u) this.addLine(lineNo, mark(pos, u[1]!, undefined));
     }
-    if (line.includes('ObjectReference{')) {
+    if (next.objRef.in(pos, end)) {
       const o = OBJREF_RE.exec(line);
       if (o) this.addLine(lineNo, mark(pos, o[2]!, { kind: o[1]!, name: o[3]! }));
     }
-    if (line.includes('"') && line.includes('/')) {
+    if (slash && next.quote.in(pos, end)) {
       const q = QUOTED_NS_NAME_RE.exec(line);
       if (q) this.addLine(lineNo, mark(pos, q[1]!, undefined));
     }
-    const row = line.includes('Warning') || line.includes('Normal') ? ROW_NS_RE.exec(line) : null;
+    const row = next.warning.in(pos, end) || next.normal.in(pos, end) ? ROW_NS_RE.exec(line) : null;
     if (row) this.addLine(lineNo, mark(pos, row[1]!, undefined));
     if (isCommand) {
       const c = CMD_SUBJECT_RE.exec(line);
@@ -338,27 +393,27 @@ export class PasteContext {
         this.blocks.push(b);
       }
     }
-    const jk = line.includes('{') ? JSON_POD_KEY_RE.exec(line) : null;
+    const jk = next.brace.in(pos, end) ? JSON_POD_KEY_RE.exec(line) : null;
     if (jk) {
       const b = newBlock(pos, jk[1]!);
       b.podLike = true;
       this.blocks.push(b);
     }
-    const old = OLD_EVENT_HINT_RE.test(line) ? OLD_EVENT_RE.exec(line) : null;
+    const old = next.oldEventHint.in(pos, end) ? OLD_EVENT_RE.exec(line) : null;
     if (old) this.addLine(lineNo, mark(pos, undefined, { kind: old[2]!, name: old[1]! }));
-    if (line.includes('in StatefulSet')) {
+    if (next.inSts.in(pos, end)) {
       const s = STS_RE.exec(line);
       if (s) this.addLine(lineNo, mark(pos, undefined, { kind: 'StatefulSet', name: s[2]! }));
     }
-    if (line.includes('amespace')) {
+    if (next.amespace.in(pos, end)) {
       const n = IN_NS_RE.exec(line);
       if (n) this.addNs(mark(pos, n[1]!, undefined));
       const y = YAML_NS_RE.exec(line);
       if (y) this.addNs(mark(pos, y[1]!, undefined));
     }
-    const gp = line.includes('/') ? GET_PODS_ALL_RE.exec(line) : null;
+    const gp = slash ? GET_PODS_ALL_RE.exec(line) : null;
     if (gp) this.addLine(lineNo, mark(pos, gp[1]!, { kind: 'Pod', name: gp[2]! }));
-    else if (line.includes('/')) {
+    else if (slash) {
       const g = GET_PODS_RE.exec(line);
       if (g) this.addLine(lineNo, mark(pos, undefined, { kind: 'Pod', name: g[1]! }));
     }

@@ -19,7 +19,7 @@ import { lowerAscii, normalizeLines } from './normalize.ts';
 import { findQuota } from './quota.ts';
 import { findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
-import { lineEnd } from './scan.ts';
+import { lineEnd, scanPaste } from './scan.ts';
 import { findValidation } from './validation.ts';
 
 export type * from './finding.ts';
@@ -88,12 +88,28 @@ function capBytes(text: string, maxBytes: number): { text: string; truncated: bo
 /** JSON of `v` with object keys sorted (a hand-written walk: a `JSON.stringify` replacer is several times slower). */
 function stableKey(v: unknown): string {
   if (v === null || typeof v !== 'object') return v === undefined ? 'null' : JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : stableKey(x))).join(',')}]`;
+  if (Array.isArray(v)) {
+    let out = '[';
+    // (A hole is written as nothing, as `map` then `join` would.)
+    for (let i = 0; i < v.length; i++)
+      out += (i > 0 ? ',' : '') + (!(i in v) ? '' : v[i] === undefined ? 'null' : stableKey(v[i]));
+    return `${out}]`;
+  }
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o)
-    .filter((k) => o[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableKey(o[k])}`).join(',')}}`;
+  const keys = Object.keys(o);
+  // Most objects are built with their keys in order already: sort only when not.
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) if (keys[i - 1]! > keys[i]!) sorted = false;
+  if (!sorted) keys.sort();
+  let out = '{';
+  let first = true;
+  for (const k of keys) {
+    const x = o[k];
+    if (x === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(k)}:${stableKey(x)}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
 /** A finding in the field order of docs/contract.md, without parser bookkeeping. */
@@ -222,13 +238,13 @@ function nameStem(name: string): string {
  * same event repeated). Runtime and look-alike findings are per object. A repeat may name what the first
  * occurrence did not (object, namespace, controller): those are merged into the first.
  */
-function dedupe(matches: Match[]): Match[] {
+function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
   const first = new Map<string, Match>();
   const out: Match[] = [];
   // Facts of repeated messages serialize alike: sort keys once per distinct serialization.
   const keys = new Map<string, string>();
   const factsKey = (facts: object): string => {
-    const raw = JSON.stringify(facts);
+    const raw = factsJson.get(facts) ?? JSON.stringify(facts);
     let k = keys.get(raw);
     if (k === undefined) {
       k = stableKey(facts);
@@ -316,13 +332,19 @@ function dedupe(matches: Match[]): Match[] {
  */
 const PLACEHOLDER_RE = /\$\{|\$\(|\\\(|%[-+# 0]?\d*[sdvqx]\b|\{\{|#\{|<%=/;
 
-function templated(m: Match, text: string): boolean {
+function templated(m: Match, text: string, factsJson: Map<object, string>): boolean {
   // A regular expression that matches the message (`(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…`).
   if (REGEX_SOURCE_RE.test(text.slice(m.start, Math.min(m.end + 80, lineEnd(text, m.end))))) return true;
   if (m.layer === 'runtime') return false;
   if (m.layer !== 'other') {
     const tail = text.slice(m.end, Math.min(m.end + 60, lineEnd(text, m.end)));
     if (PLACEHOLDER_RE.test(tail)) return true;
+    // Every key and string of the facts, in their JSON: no placeholder can start in one and end in the next
+    // (a quote or a comma is between), and none is made by JSON's escapes (`\(` stays one). The JSON is
+    // dedupe's too.
+    const json = JSON.stringify(m.facts);
+    factsJson.set(m.facts, json);
+    return PLACEHOLDER_RE.test(json);
   }
   // A look-alike's quoted message and reason are the engine's own words (a Kyverno message may hold `{{…}}`).
   const walk = (v: unknown, key?: string): boolean => {
@@ -353,17 +375,21 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     const { text: norm, lines, physical } = normalizeLines(capped.text);
     const lower = lowerAscii(norm);
     const matches: Match[] = [];
-    for (const find of [findValidation, findLimitRange, findQuota, findScheduler, findRuntime, findLookalikes]) {
-      try {
-        for (const m of find(norm, lower)) if (!templated(m, norm)) matches.push(uniform(m));
-      } catch {
-        // A parser bug must not hide what the other layers found.
+    const factsJson = new Map<object, string>();
+    // The parsers' keyword searches share one scan of the paste.
+    scanPaste(lower, () => {
+      for (const find of [findValidation, findLimitRange, findQuota, findScheduler, findRuntime, findLookalikes]) {
+        try {
+          for (const m of find(norm, lower)) if (!templated(m, norm, factsJson)) matches.push(uniform(m));
+        } catch {
+          // A parser bug must not hide what the other layers found.
+        }
       }
-    }
+    });
     // The context scan is per line of the whole paste: only worth it when there is something to place.
     if (matches.length > 0) withContext(matches, new PasteContext(norm, lines));
     matches.sort((a, b) => LAYERS[a.layer].rank - LAYERS[b.layer].rank || a.start - b.start);
-    result.findings = dedupe(dropNested(dropRelays(matches))).map(toFinding);
+    result.findings = dedupe(dropNested(dropRelays(matches)), factsJson).map(toFinding);
     result.manifests = extractManifests(capped.text, physical);
   } catch {
     // Never throw on user text; return what we have.

@@ -8,12 +8,19 @@
 
 import { MAX_MESSAGE } from './finding.ts';
 
+/** A run of characters outside ASCII (`[^\0-\x7f]`, written as the range above it). */
+const NON_ASCII_RUN_RE = /([\u0080-\uffff]+)/;
+
 /** ASCII-only lower case: same length as the input, so offsets found in it are offsets in the input. */
 export function lowerAscii(s: string): string {
-  // Fast path: toLowerCase never shortens a string, and it only lengthens it for a few characters
-  // (U+0130 'İ'); when the length is unchanged every offset still lines up with the input.
-  const l = s.toLowerCase();
-  return l.length === s.length ? l : s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  // Fast path: toLowerCase never shortens a string, and it only lengthens it for one character (U+0130
+  // 'İ'); without that one every offset still lines up with the input.
+  if (!s.includes('\u0130')) return s.toLowerCase();
+  // Else only ASCII letters change: the runs between non-ASCII characters are lowered whole (far fewer
+  // pieces than one replacement per upper-case run).
+  const parts = s.split(NON_ASCII_RUN_RE);
+  for (let i = 0; i < parts.length; i += 2) parts[i] = parts[i]!.toLowerCase();
+  return parts.join('');
 }
 
 const ENTITY: Record<string, string> = {
@@ -131,9 +138,8 @@ const _YAML_KEY_RE = /^(\s*)(?:-\s+)?["']?[A-Za-z_][\w.-]{0,80}["']?:(?:\s|$)/;
 
 const WRAP_WIDTHS = new Set([80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240]);
 
-/** A character some cleaning rule starts from: markup, entities, quotes, box drawing, fences, escapes, `''`, `(…)`. */
-const NEEDS_CLEANING_RE =
-  /[<&>\u2500-\u257f`~\\'(\u00a0\u2007\u200b-\u200d\u2018\u2019\u201c-\u201e\u202f\u2060\ufeff]/;
+/** A list item whose text starts with `_` (a rule of cleanLine's may read it as single emphasis). */
+const LIST_UNDERSCORE_RE = /^\s*[-+]\s+_/;
 
 /** Sixteen blanks: a run this long inside a line is padding a copy left where a terminal wrapped. */
 const PAD = '                ';
@@ -233,22 +239,81 @@ const ZERO_WIDTH_RE = /[\u200b-\u200d\u2060\ufeff]/g;
 /** No-break and figure spaces (rich-text copies put them before numbers): plain spaces. */
 const HARD_SPACE_RE = /[\u00a0\u2007\u202f]/g;
 
+/** What `mayNeedCleaning` does at an ASCII character: 1 a rule starts from it, 2 it may start a rule's pair. */
+const CLEAN_CHAR = new Uint8Array(128);
+for (const c of '<&>`~\\*\u001b') CLEAN_CHAR[c.charCodeAt(0)] = 1;
+for (const c of "_'(xcr ") CLEAN_CHAR[c.charCodeAt(0)] = 2;
+
+/**
+ * Could some rule of `cleanLine` change `raw`? One pass over its characters: a character some rule starts
+ * from (markup, entities, fences, escapes, box drawing, typographic quotes and blanks, `*`, ESC, `←`), a pair one does (`__`, `''`, `(x`), a line starting with `_`,
+ * or the first letters of a longer trigger (`Error from server`, `(combined from similar events)`, a run of
+ * sixteen blanks before a stub, PAD_WORD_RE), checked whole. A line holding a `'` or a `(` has always had
+ * every rule applied, so a `- _…_` list item in single emphasis loses it then (and only then).
+ */
+function mayNeedCleaning(raw: string): boolean {
+  let prev = 0;
+  let lead = true;
+  let spaces = 0;
+  let quoteOrParen = false;
+  let errorFrom = false;
+  let combined = false;
+  let pad = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 128) {
+      const t = CLEAN_CHAR[c]!;
+      if (t === 1) return true;
+      if (t === 2) {
+        if (c === 95) {
+          // `_`: `__`, or a line starting with `_` after blanks.
+          if (prev === 95 || lead) return true;
+        } else if (c === 39) {
+          if (prev === 39) return true;
+          quoteOrParen = true;
+        } else if (c === 40) quoteOrParen = true;
+        else if (c === 120) {
+          if (prev === 40) return true;
+        } else if (c === 99) {
+          if (prev === 40) combined = true;
+        } else if (c === 114) {
+          if (prev === 69) errorFrom = true;
+        } else if (++spaces >= 16) pad = true;
+      }
+      if (c !== 32) spaces = 0;
+    } else {
+      if (
+        (c >= 0x2500 && c <= 0x257f) ||
+        c === 0xa0 ||
+        c === 0x2007 ||
+        (c >= 0x200b && c <= 0x200d) ||
+        c === 0x2018 ||
+        c === 0x2019 ||
+        (c >= 0x201c && c <= 0x201e) ||
+        c === 0x202f ||
+        c === 0x2060 ||
+        c === 0xfeff ||
+        c === 0x2190
+      )
+        return true;
+      spaces = 0;
+    }
+    if (lead && !isBlank(c)) lead = false;
+    prev = c;
+  }
+  return (
+    (errorFrom && raw.includes('Error from server')) ||
+    (combined && raw.includes('(combined from similar events)')) ||
+    (pad && PAD_WORD_RE.test(raw)) ||
+    (quoteOrParen && LIST_UNDERSCORE_RE.test(raw))
+  );
+}
+
 /** Clean one physical line: quotes, entities, borders, fences, escapes, event-aggregation noise. */
 export function cleanLine(raw: string): string {
   if (raw === '') return raw;
   // Most lines carry none of the characters any rule below looks for: one scan instead of a dozen.
-  if (
-    !NEEDS_CLEANING_RE.test(raw) &&
-    !raw.includes('Error from server') &&
-    !raw.includes('*') &&
-    !raw.includes('__') &&
-    !raw.includes(ESC) &&
-    // (`<-` notes are caught by the `<` above; `←` tested apart: in the class above it slows every line.)
-    !raw.includes('\u2190') &&
-    !(raw.includes(PAD) && PAD_WORD_RE.test(raw)) &&
-    !/^\s*_/.test(raw)
-  )
-    return raw;
+  if (!mayNeedCleaning(raw)) return raw;
   let s = raw;
   if (s.includes(ESC)) s = s.replace(ANSI_RE, '');
   if (s.includes('[') && s.includes('\\') && ESCAPED_ANSI_HINT_RE.test(s)) s = s.replace(ESCAPED_ANSI_RE, '');
@@ -405,7 +470,10 @@ function countAnchors(lower: string): number {
 }
 
 function vocab(word: string): boolean {
-  return VOCAB.has(word.toLowerCase().replace(/[.,;:]+$/, ''));
+  // Without its trailing `.,;:` (a loop: no `…$` regex on every word pair of the paste).
+  let e = word.length;
+  for (let c = word.charCodeAt(e - 1); c === 46 || c === 44 || c === 59 || c === 58; c = word.charCodeAt(e - 1)) e--;
+  return VOCAB.has((e === word.length ? word : word.slice(0, e)).toLowerCase());
 }
 
 /**
@@ -512,19 +580,24 @@ function joinDecision(
   // message that a page or terminal put on the next line (it never starts a record of its own).
   if (next.startsWith('preemption:', hs) && preemptionOpen(cur)) return ' ';
   // The DRA plugin's PostFilter text before it (`still not schedulable, preemption: …`) starts no record either.
+  const h0 = next.charCodeAt(hs);
   if (
+    (h0 === 115 || h0 === 110) &&
     /^(?:still not schedulable|no new claims to deallocate), preemption:/.test(next.slice(hs, hs + 48)) &&
     preemptionOpen(cur)
   )
     return ' ';
   // A message broken before a part that never starts a line of its own: the envelope's `is forbidden:` /
   // `is invalid:` after the object's name, or a must-specify list's `for: <containers>`.
-  const head = next.slice(hs, hs + 14);
-  if (/^is (?:forbidden|invalid):/.test(head) && cur.charCodeAt(trimmedEnd(cur) - 1) === 34) return ' ';
-  if (head.startsWith('for: ') && lowerAscii(cur.slice(-2048)).includes('must specify')) return ' ';
+  if (
+    (next.startsWith('is forbidden:', hs) || next.startsWith('is invalid:', hs)) &&
+    cur.charCodeAt(trimmedEnd(cur) - 1) === 34
+  )
+    return ' ';
+  if (next.startsWith('for: ', hs) && lowerAscii(cur.slice(-2048)).includes('must specify')) return ' ';
   // A must-specify list printed one resource a line (`failed quota: q: must specify limits.cpu for: c` ⏎
   // `must specify limits.memory for: c`): each line is the next resource of the same message.
-  if (head.startsWith('must specify ') && mustSpecifyOpen(cur)) return ' ';
+  if (next.startsWith('must specify ', hs) && mustSpecifyOpen(cur)) return ' ';
   // The envelope broken between the resource and its object's name (`Error creating: pods` ⏎
   // `"x" is forbidden: …`): the quoted name never starts a record of its own.
   if (
@@ -635,6 +708,9 @@ function mustContinue(cur: string, next: string, hs: number): boolean {
  * `field: detail` text, so the break is never the end of the message.
  */
 function fieldThenDetail(cur: string, next: string, hs: number): boolean {
+  // The first letter of one of the words below, either case (a cheap test before the expression).
+  const c = next.charCodeAt(hs) | 32;
+  if (c !== 105 && c !== 117 && c !== 114 && c !== 102 && c !== 100) return false;
   if (!/^(?:invalid|unsupported|required|forbidden|duplicate) value\b/i.test(next.slice(hs, hs + 20))) return false;
   return FIELD_END_RE.test(cur.slice(Math.max(0, trimmedEnd(cur) - 300), trimmedEnd(cur)));
 }
@@ -742,8 +818,8 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
   let curIndent = 0;
   let curIsKey = false;
   let prevRawLen = -1;
-  // The first characters of the line before: a line that starts as it did is the next row, not its wrap.
-  let prevHead = '';
+  // The line before: a line that starts as it did (its first 12 characters) is the next row, not its wrap.
+  let prevRaw = '';
   // A paste no rule changed is its own normal form: no need to build it again (1 MB of YAML, say).
   let changed = input.includes('\r');
   // Lines left before an inline code span holding a message, opened on an earlier line, must close.
@@ -772,7 +848,7 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       curIndent = lineIndent;
       curIsKey = lineKey >= 0;
       prevRawLen = raw.length;
-      prevHead = raw.slice(0, 12);
+      prevRaw = raw;
       continue;
     }
     // A message split into adjacent string literals of source code (Python's implicit concatenation,
@@ -783,7 +859,7 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       cur = cur.trimEnd().slice(0, -1) + line.trimStart().slice(1);
       changed = true;
       prevRawLen = raw.length;
-      prevHead = raw.slice(0, 12);
+      prevRaw = raw;
       continue;
     }
     // A quota refusal split into list items, one part each (`- exceeded quota: q` ⏎ `- requested: pods=1` ⏎
@@ -798,7 +874,7 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       cur = `${cur.trimEnd()}, ${line.replace(/^\s*[-*+]\s+/, '').trim()}`;
       changed = true;
       prevRawLen = raw.length;
-      prevHead = raw.slice(0, 12);
+      prevRaw = raw;
       continue;
     }
     const hardWrapped =
@@ -806,7 +882,7 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       prevRawLen === width &&
       raw.length > 0 &&
       !/^\s/.test(raw) &&
-      !(raw.length >= 12 && raw.startsWith(prevHead));
+      !(raw.length >= 12 && raw.startsWith(prevRaw.slice(0, 12)));
     // Output pasted as shell comments (`# pods "x" is forbidden: failed quota: ⏎ # q: must specify …`), code
     // comments or a diff: a marked line continues a marked message as an unmarked one would, its marker off.
     const marker = markerOf(line, lineIndent);
@@ -823,7 +899,7 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
         changed = true;
         cur = d === '' ? cur.trimEnd() + body.trimStart() : `${cur.trimEnd()} ${body.trimStart()}`;
         prevRawLen = raw.length;
-        prevHead = raw.slice(0, 12);
+        prevRaw = raw;
         continue;
       }
     }
@@ -840,7 +916,7 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       cur = `${cur.trimEnd()} ${line.trimStart()}`;
     }
     prevRawLen = raw.length;
-    prevHead = raw.slice(0, 12);
+    prevRaw = raw;
   }
   out.push(cur);
   for (let i = 0; i < out.length; i++) {

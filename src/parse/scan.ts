@@ -114,7 +114,7 @@ function alternation(needles: readonly string[], active: boolean[]): RegExp | un
  * per needle would find (non-overlapping occurrences of one needle, at most MAX_PER_KEYWORD each), in a
  * single pass of one alternation (a few times faster than one pass per needle on a 1 MB paste).
  */
-export function findAllNeedles(lower: string, needles: readonly string[]): number[][] {
+function scanNeedles(lower: string, needles: readonly string[]): number[][] {
   if (needles.length === 0) return [];
   const set = needleSet(needles);
   const hits: number[][] = needles.map(() => []);
@@ -143,6 +143,61 @@ export function findAllNeedles(lower: string, needles: readonly string[]): numbe
     if (capped) re = left > 0 ? alternation(needles, active) : undefined;
   }
   return hits;
+}
+
+/**
+ * Every needle any parser has asked for (its first call adds it): a paste is scanned once for all of them,
+ * which costs well under the sum of one scan per parser (irregexp tries the alternatives together).
+ */
+const KNOWN_NEEDLES: string[] = [];
+const KNOWN = new Set<string>();
+/** Bound on KNOWN_NEEDLES (the parsers' needles are literals of their source: about 130 today). */
+const MAX_KNOWN = 1024;
+
+/** The paste `scanPaste` is running over, and the occurrences found in it so far, per needle. */
+let session: { lower: string; hits: Map<string, number[]> | undefined } | undefined;
+
+/**
+ * Run `f` (the layer parsers) over one paste: the `findAllNeedles` calls on `lower` inside it share one
+ * scan of `lower` for every known needle. Nothing is kept after `f` returns.
+ */
+export function scanPaste<T>(lower: string, f: () => T): T {
+  const outer = session;
+  session = { lower, hits: undefined };
+  try {
+    return f();
+  } finally {
+    session = outer;
+  }
+}
+
+/**
+ * The occurrences of every needle in `lower`, per needle in text order: exactly what one `indexOf` loop
+ * per needle would find (non-overlapping occurrences of one needle, at most MAX_PER_KEYWORD each).
+ */
+export function findAllNeedles(lower: string, needles: readonly string[]): number[][] {
+  if (needles.length === 0) return [];
+  const s = session;
+  if (s === undefined || s.lower !== lower) return scanNeedles(lower, needles);
+  if (s.hits === undefined) {
+    const known = KNOWN_NEEDLES.slice();
+    const all = scanNeedles(lower, known);
+    s.hits = new Map(known.map((n, i) => [n, all[i]!]));
+  }
+  const hits = s.hits;
+  const missing = [...new Set(needles.filter((n) => !hits.has(n)))];
+  if (missing.length > 0) {
+    // A needle not seen before (the first paste of a process): scanned now, and with the others from now on.
+    const found = scanNeedles(lower, missing);
+    missing.forEach((n, i) => {
+      hits.set(n, found[i]!);
+      if (!KNOWN.has(n) && KNOWN_NEEDLES.length < MAX_KNOWN) {
+        KNOWN.add(n);
+        KNOWN_NEEDLES.push(n);
+      }
+    });
+  }
+  return needles.map((n) => hits.get(n)!.slice());
 }
 
 /**
