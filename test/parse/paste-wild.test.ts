@@ -36,6 +36,10 @@ const sets = [
   // The fifth blind set (215 real pastes, ids zNNN), measured blind once after the parser work of dev5
   // (90.7% layer, 84.2% facts) and then opened: its misses carry `pending` until the parser reads them.
   { file: 'held5.jsonl', count: 215 },
+  // A development set of runtime and look-alike pastes (87 real pastes, ids rNNN), measured before the parser
+  // work of test/parse/classes9-rt.test.ts (74.7% layer, 64.4% facts): kubelet admission rejections,
+  // preemption victims, SystemOOM, evictions, ValidatingAdmissionPolicy, Gatekeeper, cloud quotas, negatives.
+  { file: 'dev6r.jsonl', count: 87 },
 ] as const;
 
 describe.each(sets)('pastes from the wild (test/fixtures/paste-wild/$file)', ({ file, count }) => {
