@@ -494,6 +494,23 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const start = head ? ls + head.index : k;
     return other({ layer: 'other', kind: 'karpenter', facts: { nodepools: [] } }, text, start, sentence(text, k, 2000));
   });
+  // A NodeClaim the cloud could not launch (Karpenter's InsufficientCapacityError event: `NodeClaim <name> event:
+  // creating instance, insufficient capacity, with fleet error(s), InsufficientInstanceCapacity: …`): no
+  // instance of the wanted types was free, a look-alike of the scheduler's `Insufficient`.
+  on('event: creating instance, insufficient capacity', (k) => {
+    const ls = lineStart(text, k);
+    const claim = /NodeClaim (\S{1,253}) $/.exec(text.slice(Math.max(ls, k - 270), k));
+    if (claim && /%|\$\{|\{\{/.test(claim[1]!)) return undefined;
+    const start = claim ? k - claim[0].length : k;
+    let end = lineEnd(text, k, 2000);
+    // In a string literal the literal's quote ends it.
+    const open = text[start - 1];
+    if (open === '"' || open === "'" || open === '`') {
+      const close = text.indexOf(open, k);
+      if (close >= 0 && close < end) end = close;
+    }
+    return other({ layer: 'other', kind: 'karpenter', facts: { nodepools: [] } }, text, start, end);
+  });
   on('all available instance types exceed limits for nodepool', (k) => {
     const before = text.slice(wrappedStart(text, k, 2000), k);
     if (/incompatible with (?:nodepool|provisioner) |exceed limits for nodepool/.test(before)) return undefined;

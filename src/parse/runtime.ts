@@ -173,7 +173,9 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     !inNameList(lower, k, 9) &&
     !generalOom(lower, k, 9) &&
     !codeName(lower, k, 9) &&
-    !catalogueEntry(lower, k, 9)
+    !catalogueEntry(lower, k, 9) &&
+    // docker/crictl inspect's `"OOMKilled": false` says no kill happened.
+    !/^"?[ \t]*[:=][ \t]*false\b/.test(lower.slice(k + 9, k + 20))
       ? runtime(text, k, 'OOMKilled')
       : undefined,
   );
@@ -343,6 +345,28 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     if (/^(?:%|\$\{|\{\{)/.test(by[1] ?? '')) return undefined;
     return runtime(text, k, 'Preempted');
   });
+  // The kubelet's own preemption of pods to admit a critical one (pkg/kubelet/preemption: reason `Preempting`),
+  // and the scheduler's DisruptionTarget condition on a victim (`default-scheduler: preempting to accommodate a
+  // higher priority pod`, reason PreemptionByScheduler).
+  on('preempted in order to admit critical pod', (k) =>
+    matcherLiteral(text, k) ? undefined : runtime(text, k, 'Preempted'),
+  );
+  on('preempting to accommodate a higher priority pod', (k) =>
+    matcherLiteral(text, k) ? undefined : runtime(text, k, 'Preempted'),
+  );
+  // The kubelet's Topology Manager refusing a pod it cannot place on one NUMA node (pkg/kubelet/cm/topologymanager:
+  // reason `TopologyAffinityError`, `Resources cannot be allocated with Topology locality`).
+  on('resources cannot be allocated with topology locality', (k) =>
+    matcherLiteral(text, k) ? undefined : runtime(text, k, 'TopologyAffinityError'),
+  );
+  on('topologyaffinityerror', (k) =>
+    wordAt(lower, k, 21) &&
+    !codeName(lower, k, 21) &&
+    !catalogueEntry(lower, k, 21) &&
+    !lower.slice(k, lineEnd(lower, k, 400)).includes('resources cannot be allocated with topology locality')
+      ? runtime(text, k, 'TopologyAffinityError')
+      : undefined,
+  );
   // The kubelet's OOM watcher (pkg/kubelet/oom: a `SystemOOM` event on the node, `System OOM encountered,
   // victim process: %s, pid: %d`; before 1.19 `System OOM encountered`): the kernel killed a process there.
   on('system oom encountered', (k) => {
@@ -426,7 +450,10 @@ function matcherLiteral(text: string, k: number): boolean {
   return (
     /(?:[!=]==?|\b(?:contains|includes|startswith|endswith|hasprefix|hassuffix|match|matches|search|test|in)\s*\(?\s*(?:[\w.]+\s*,\s*)?)\s*$/i.test(
       head,
-    ) || /^\s*(?:const\s+|var\s+)?[A-Za-z_]\w*(?:Str|Msg|Message|Pattern|Re|Regex|Err\w*)\s*:?=\s*$/.test(head)
+    ) ||
+    /^\s*(?:const\s+|var\s+|let\s+)?(?:[A-Za-z_]\w*(?:Str|Msg|Message|Pattern|Re|Regex)|Err\w*|[a-z_]*(?:message|msg|pattern|regex)|[A-Z_]*(?:MESSAGE|MSG|PATTERN|REGEX))\s*:?=\s*$/.test(
+      head,
+    )
   );
 }
 
