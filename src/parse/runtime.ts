@@ -332,6 +332,18 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     const at = lower.slice(Math.max(0, k - 18), k).endsWith('pod was rejected: ') ? k - 18 : k;
     return runtime(text, k, m[1] === 'MatchNodeSelector' ? 'NodeAffinity' : m[1]!, at);
   });
+  // The predicate's name where the pod shows it: its status reason (`Reason:  NodeAffinity` in describe,
+  // `reason: NodeAffinity` in YAML) or the STATUS column of `kubectl get pods` (`0/1  NodeAffinity  0  3d20h`).
+  on('nodeaffinity', (k) => {
+    if (!wordAt(lower, k, 12)) return undefined;
+    const ls = lineStart(lower, k);
+    const le = lineEnd(lower, k, 600);
+    const before = lower.slice(ls, k);
+    const after = lower.slice(k + 12, le);
+    const status = /^[ \t]*reason:[ \t]+$/.test(before) && /^[ \t]*$/.test(after);
+    const row = /\b\d{1,3}\/\d{1,3}[ \t]+$/.test(before) && /^[ \t]+\d{1,6}(?:[ \t]|$)/.test(after);
+    return status || row ? runtime(text, k, 'NodeAffinity') : undefined;
+  });
   // The victim of a preemption (pkg/scheduler/framework/preemption, `Preempted by pod %v on node %v` with the
   // preemptor's UID; 1.1x: `Preempted by %v/%v on node %v`; 1.35's workload-aware `Preempted by podgroup …`).
   on('preempted by ', (k) => {
@@ -703,7 +715,13 @@ function containerAt(lines: readonly Line[], k: number): string | undefined {
         if (n !== undefined) return n;
       }
     }
-    if (indent === 0) return undefined;
+    // A container status item pasted from its own keys (`lastState:` ⏎ `  terminated:` … ⏎ `name: worker`, cut
+    // above its `- `): its top level is the item's, not a pod's.
+    if (indent === 0) {
+      if (/^(?:lastState|state|containerID|restartCount|"lastState"|"state"):/.test(l.text))
+        return nameAmong(lines, 0, -1, 1, 0);
+      return undefined;
+    }
     top = j;
   }
   // The paste starts inside the status item (cut above its `{` or `- `): the item's keys are the lines at the
@@ -907,7 +925,12 @@ function overLimitAt(text: string, k: number): { container?: string; limit?: str
   const m = new RegExp(
     `\\b[Cc]ontainer "?([a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?)"? (?:has )?(?:exceeded|exceeds|hit|reached) (?:its |the )?memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
   ).exec(w);
-  return m ? { container: m[1]!, limit: m[2]! } : {};
+  if (m) return { container: m[1]!, limit: m[2]! };
+  // Without the name (`The container was killed because it exceeded its memory limit of 512Mi (OOMKilled).`).
+  const n = new RegExp(
+    `\\b(?:exceeded|exceeds|hit|reached) (?:its |the )memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
+  ).exec(w);
+  return n ? { limit: n[1]! } : {};
 }
 
 /** Adds the numbers the paste holds to the OOM and eviction findings (others keep `{reason}`). */

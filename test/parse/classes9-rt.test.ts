@@ -56,6 +56,16 @@ describe('kubelet admission: a pod rejected on its node (lifecycle/predicate.go,
       [rt('TopologyAffinityError')],
     ],
     ['negative: a list of reason names', '  - TopologyAffinityError   # NUMA alignment failed', []],
+    [
+      'the STATUS column of kubectl get pods (index id 23194572314)',
+      'NAMESPACE       NAME                                      READY   STATUS         RESTARTS   AGE\ningress-nginx   default-http-backend-65dd5949d9-djs9t     0/1     NodeAffinity   0          3d20h',
+      [runtime({ reason: 'NodeAffinity' }, pod('default-http-backend-65dd5949d9-djs9t'), 'ingress-nginx')],
+    ],
+    [
+      'negative: the plugin named in a matcher or a scheduler profile',
+      '            "reason": "NodeAffinity",\n    plugins:\n      - name: NodeAffinity',
+      [],
+    ],
   ])('%s', (_name, text, want) => {
     expect(said(text)).toEqual(want);
   });
@@ -134,6 +144,16 @@ describe('the numbers of an OOM kill and of an eviction, in more layouts', () =>
       'describe rows at the block’s own indentation (index id 53402677996)',
       '    Containers:\n    simmemleak:\n        Limits:\n        cpu:          100m\n        memory:       50Mi\n        Last State:     Terminated\n        Reason:       OOMKilled',
       [rt('OOMKilled', { container: 'simmemleak', limit: '50Mi' })],
+    ],
+    [
+      'a container status item pasted from its own keys',
+      'lastState:\n  terminated:\n    exitCode: 137\n    reason: OOMKilled\nname: worker\nready: false',
+      [rt('OOMKilled', { container: 'worker' })],
+    ],
+    [
+      'the limit in a writer’s words without the container’s name',
+      'The container was killed because it exceeded its memory limit of 512Mi (OOMKilled).',
+      [rt('OOMKilled', { limit: '512Mi' })],
     ],
     [
       'negative: a key after the block is not one of its rows',
