@@ -744,9 +744,13 @@ function policyBody(
       const le = lineEnd(text, at, 4000);
       const line = text.slice(at, le).replace(first ? /^:\s*/ : /^\s*/, '');
       if (!/^\[[^\]\n]{1,253}\]/.test(line)) break;
-      // A line may hold several (`[a] msg [a] msg2` once a paste's lines were joined).
-      for (const part of line.split(/\s(?=\[(?:denied by )?[a-z0-9][a-z0-9.-]{0,252}\]\s)/)) {
-        const m = /^\[(?:denied by )?([^\]\n]{1,253})\]\s*(.*)$/.exec(part);
+      // A line may hold several (`[a] msg [a] msg2` once a paste's lines were joined, or `[a] msg[a] msg2` where
+      // the join left no blank): a glued one only with the name of the line's first, as Gatekeeper repeats it.
+      const lead = /^\[(?:denied by )?([a-z0-9][a-z0-9.-]{0,252})\]\s/.exec(line)?.[1];
+      const glued = lead ? `|(?<=\\S)(?=\\[(?:denied by )?${lead.replace(/\./g, '\\.')}\\]\\s)` : '';
+      const split = new RegExp(`\\s(?=\\[(?:denied by )?[a-z0-9][a-z0-9.-]{0,252}\\]\\s)${glued}`);
+      for (const part of line.split(split)) {
+        const m = /^\[(?:denied by )?([^\]\n]{1,253})\]\s*(.*)$/.exec(part.trim());
         if (m) out.push({ name: m[1]!, message: m[2]!.trim() });
       }
       end = le;

@@ -337,6 +337,42 @@ describe('look-alikes: ValidatingAdmissionPolicy, Kyverno, quotas, autoscaler, K
       ],
     ],
     [
+      'Gatekeeper: one violation a line, the lines joined by the paste',
+      'Error from server (Forbidden): error when creating "deploy.yaml": admission webhook "validation.gatekeeper.sh" denied the request: [container-must-have-limits] container <nginx> has no resource limits\n[container-must-have-limits] container <sidecar> has no resource limits',
+      [
+        {
+          layer: 'other',
+          kind: 'webhook-denied',
+          facts: {
+            webhook: 'validation.gatekeeper.sh',
+            reason:
+              '[container-must-have-limits] container <nginx> has no resource limits[container-must-have-limits] container <sidecar> has no resource limits',
+            engine: 'gatekeeper',
+            violations: [
+              { name: 'container-must-have-limits', message: 'container <nginx> has no resource limits' },
+              { name: 'container-must-have-limits', message: 'container <sidecar> has no resource limits' },
+            ],
+          },
+        },
+      ],
+    ],
+    [
+      'negative: a bracket inside a violation’s message splits nothing',
+      'admission webhook "validation.gatekeeper.sh" denied the request: [repos] image "x" not in allowed repos ["harbor.local"]',
+      [
+        {
+          layer: 'other',
+          kind: 'webhook-denied',
+          facts: {
+            webhook: 'validation.gatekeeper.sh',
+            reason: '[repos] image "x" not in allowed repos ["harbor.local"]',
+            engine: 'gatekeeper',
+            violations: [{ name: 'repos', message: 'image "x" not in allowed repos ["harbor.local"]' }],
+          },
+        },
+      ],
+    ],
+    [
       'negative: an API’s request-rate quota (held5 z099)',
       "Sheets API error 429: Quota exceeded for quota metric 'Write requests'",
       [],
