@@ -497,9 +497,9 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   // A NodeClaim the cloud could not launch (Karpenter's InsufficientCapacityError event: `NodeClaim <name> event:
   // creating instance, insufficient capacity, with fleet error(s), InsufficientInstanceCapacity: …`): no
   // instance of the wanted types was free, a look-alike of the scheduler's `Insufficient`.
-  on('event: creating instance, insufficient capacity', (k) => {
+  on('creating instance, insufficient capacity', (k) => {
     const ls = lineStart(text, k);
-    const claim = /NodeClaim (\S{1,253}) $/.exec(text.slice(Math.max(ls, k - 270), k));
+    const claim = /NodeClaim (\S{1,253}) event: $/.exec(text.slice(Math.max(ls, k - 277), k));
     if (claim && /%|\$\{|\{\{/.test(claim[1]!)) return undefined;
     const start = claim ? k - claim[0].length : k;
     let end = lineEnd(text, k, 2000);
