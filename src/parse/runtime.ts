@@ -492,7 +492,7 @@ const CATALOGUE_ROW_RE = new RegExp(
 );
 /** `  - OOMKilled   # Container killed …` (a list of names) or `#   OOMKilled  -> describe …` (a name mapped to advice). */
 const CATALOGUE_LINE_RE =
-  /^[ \t]*(?:(?:#{1,4}|\/\/)[ \t]*)?(?:[-*+][ \t]+)?@(?:[ \t]*(?:#.*|\/\/.*)?$|[ \t]+(?:->|=>|\u2192)\s)|@[ \t]{2,}(?:->|=>|\u2192)\s/;
+  /^[ \t]*(?:(?:#{1,4}|\/\/)[ \t]*)?(?:[-*+][ \t]+@[ \t]+(?:#|\/\/)|(?:[-*+][ \t]+)?@[ \t]+(?:->|=>|\u2192)\s)|@[ \t]{2,}(?:->|=>|\u2192)\s/;
 
 /**
  * Is the reason at `k` an entry of a catalogue (a YAML list of reason names with comments, a cheat sheet

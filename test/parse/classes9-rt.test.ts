@@ -210,6 +210,7 @@ describe('what reports no kill, next to what does', () => {
       '  - OOMKilled              # Container killed due to out-of-memory\n  - CrashLoopBackOff       # Container repeatedly crashing',
       [],
     ],
+    ['a list of what was seen, without comments', 'Observed:\n- OOMKilled\n- CrashLoopBackOff', [rt('OOMKilled')]],
     ['negative: a cheat sheet’s arrows (index id 58520026392)', '#   OOMKilled          -> describe → Last State', []],
     [
       'negative: a command catalogue (held5 z206)',
