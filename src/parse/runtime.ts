@@ -992,11 +992,13 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
  */
 function fillFromSiblings(matches: RuntimeMatch[]): void {
   if (matches.length < 2 || matches.length > 40) return;
-  const covers = (a: RuntimeFacts, b: RuntimeFacts): boolean =>
-    Object.keys(b).length < Object.keys(a).length &&
-    Object.entries(b).every(
-      ([key, v]) => JSON.stringify((a as unknown as Record<string, unknown>)[key]) === JSON.stringify(v),
+  const covers = (a: RuntimeFacts, b: RuntimeFacts): boolean => {
+    const of = new Map<string, unknown>(Object.entries(a));
+    return (
+      Object.keys(b).length < of.size &&
+      Object.entries(b).every(([key, v]) => JSON.stringify(of.get(key)) === JSON.stringify(v))
     );
+  };
   for (const m of matches) {
     if (m.object?.name) continue;
     const fuller = matches.filter((o) => o !== m && !o.object?.name && covers(o.facts, m.facts));
