@@ -103,6 +103,14 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   // Google APIs: `Quota exceeded for quota metric 'CPUs' and limit 'CPUS-per-project-region' of service …`.
   on("quota exceeded for quota metric '", (k) => {
     const m = /^quota exceeded for quota metric '([^'\n]{1,80})'/i.exec(text.slice(k, k + 200));
+    // An API's request-rate quota (`… metric 'Write requests' and limit 'Write requests per minute per user' of
+    // service 'sheets.googleapis.com'`, HTTP 429) is no capacity a cluster's nodes or disks use.
+    const service = /of service '([^'\n]{1,120})'/i.exec(text.slice(k, sentence(text, k, 600)))?.[1];
+    if (
+      (m && /\b(?:requests?|queries|reads?|writes?|calls?)\b|per (?:minute|second|day)/i.test(m[1]!)) ||
+      (service !== undefined && !/^(?:compute|container|tpu|file|redis)\.googleapis\.com$/i.test(service))
+    )
+      return undefined;
     return other(
       { layer: 'other', kind: 'cloud-quota', facts: { provider: 'gcp', quota: m ? m[1]! : null } },
       text,
@@ -154,6 +162,8 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   // Azure ARM: `Code="QuotaExceeded" Message="Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota.`
   on('exceeding approved', (k) => {
     const m = /^exceeding approved ([A-Za-z0-9_ -]{1,80}?) quota/i.exec(text.slice(k, k + 120));
+    // The message's format string (`fmt.Sprintf("… Location: %s, Current Limit: …")`) is no refusal.
+    if (/%[sdv]\b|\$\{|\{\{/.test(text.slice(k, sentence(text, k, 600)))) return undefined;
     return other(
       { layer: 'other', kind: 'cloud-quota', facts: { provider: 'azure', quota: m ? m[1]! : null } },
       text,
@@ -215,9 +225,14 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (lower.slice(Math.max(0, q - 80), q).includes('admission webhook')) return undefined;
     return webhookDenied(q, webhook, k + '" denied the request'.length);
   });
-  function webhookDenied(k: number, webhook: string, from: number): Match {
+  function webhookDenied(k: number, webhook: string, from: number): Match | undefined {
     let end = lineEnd(text, from, 2000);
     const reason = text.slice(from, end).replace(/^:\s*/, '').trim();
+    // A webhook relaying a ValidatingAdmissionPolicy's refusal (`admission webhook "cel-shim.example.com" denied
+    // the request: configmaps "x" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request:
+    // …`) is its messenger: the policy's finding is the problem.
+    if (/^(?:\S+ "[^"\n]{1,253}" is (?:forbidden|invalid): (?:: )?)?ValidatingAdmissionPolicy '/.test(reason))
+      return undefined;
     const facts: WebhookDeniedFacts = { webhook, reason };
     if (/gatekeeper/i.test(webhook)) facts.engine = 'gatekeeper';
     else if (/kyverno/i.test(webhook)) facts.engine = 'kyverno';
@@ -310,16 +325,37 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   });
   // ValidatingAdmissionPolicy (apiserver pkg/admission/plugin/policy/validating/dispatcher.go, admission.NewForbidden):
   // `ValidatingAdmissionPolicy 'p' with binding 'b' denied request: <message>`; without a binding, `… 'p' denied request: …`.
-  on("validatingadmissionpolicy '", (k) => {
+  on('validatingadmissionpolicy ', (k) => {
+    // The head may wrap anywhere (`ValidatingAdmissionPolicy 'p'` ⏎ `with binding 'b' denied request:`).
     const m =
-      /^ValidatingAdmissionPolicy '([^'\n]{1,253})'(?: with binding '([^'\n]{1,253})')? denied request:?[ \t]*/i.exec(
-        text.slice(k, k + 600),
+      /^ValidatingAdmissionPolicy\s{1,8}'([^'\n]{1,253})'(?:\s{1,8}with\s{1,8}binding\s{1,8}'([^'\n]{1,253})')?\s{1,8}denied\s{1,8}request:?[ \t]*/i.exec(
+        text.slice(k, k + 700),
       );
     if (!m) return undefined;
+    // A writer's placeholders (`'<nom>'`, `'${policy.name}'`) name the form of the message, not a policy.
+    if ([m[1], m[2]].some((n) => n !== undefined && /^<[^>]*>$|\$\{|\{\{|%[sv]/.test(n))) return undefined;
     const from = k + m[0].length;
     let end = lineEnd(text, from, 4000);
+    // A message on the next lines (`denied request:` ⏎ `You can not create …`, or wrapped `… non-permitted` ⏎
+    // `registry: …`): up to a blank line, a fence or a prompt, a few lines at most.
+    for (let n = 0; n < 4 && end < text.length; n++) {
+      const next = lineEnd(text, end + 1, 4000);
+      const line = text.slice(end + 1, next);
+      if (!/\S/.test(line) || /^\s*(?:```|~~~|\$ |# |[-*] )/.test(line) || /^\s*[A-Z][\w ]{0,30}:\s*$/.test(line))
+        break;
+      if (text.slice(from, end).trim() !== '' && /[.!?)\]"'`]\s*$/.test(text.slice(from, end))) break;
+      end = next;
+    }
+    const vapEnvelope =
+      VAP_ENVELOPE_RE.exec(text.slice(Math.max(lineStart(text, k), k - 340), k)) ??
+      VAP_ENVELOPE_RE.exec(text.slice(Math.max(0, k - 340), k));
+    const env = vapEnvelope
+      ? {
+          start: k - vapEnvelope[0].length,
+          object: { resource: resourceOfWord(vapEnvelope[1]!), name: vapEnvelope[2]! },
+        }
+      : envelopeBefore(text, k);
     // In a source literal (`\`…denied request: no new replicasets\``, `"…"`), the literal's quote ends it.
-    const env = envelopeBefore(text, k);
     const open = text[env.start - 1];
     if (open === '"' || open === "'" || open === '`') {
       const close = text.indexOf(open, from);
@@ -329,7 +365,14 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       {
         layer: 'other',
         kind: 'admission-policy',
-        facts: { policy: m[1]!, binding: m[2] ?? null, message: text.slice(from, end).trim() },
+        facts: {
+          policy: m[1]!,
+          binding: m[2] ?? null,
+          message: text
+            .slice(from, end)
+            .replace(/\s*\n\s*/g, ' ')
+            .trim(),
+        },
       },
       text,
       env.start,
@@ -369,6 +412,10 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       text.slice(k, k + 90),
     );
     if (!m) return undefined;
+    // Kyverno's podSecurity rule quotes Pod Security in its own message (`[baseline] fail (blocked); Validation
+    // rule 'baseline' failed. It violates PodSecurity "baseline:latest": …`): the engine's finding says it.
+    if (/validation rule '[^'\n]{1,253}' failed\.\s+it $/.test(lower.slice(Math.max(lineStart(text, k), k - 300), k)))
+      return undefined;
     const from = k + m[0].length;
     let end = lineEnd(text, from, 4000);
     // The controls one a line under a message whose line ends at the colon (`violates PodSecurity
@@ -447,6 +494,23 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const start = head ? ls + head.index : k;
     return other({ layer: 'other', kind: 'karpenter', facts: { nodepools: [] } }, text, start, sentence(text, k, 2000));
   });
+  // A NodeClaim the cloud could not launch (Karpenter's InsufficientCapacityError event: `NodeClaim <name> event:
+  // creating instance, insufficient capacity, with fleet error(s), InsufficientInstanceCapacity: …`): no
+  // instance of the wanted types was free, a look-alike of the scheduler's `Insufficient`.
+  on('creating instance, insufficient capacity', (k) => {
+    const ls = lineStart(text, k);
+    const claim = /NodeClaim (\S{1,253}) event: $/.exec(text.slice(Math.max(ls, k - 277), k));
+    if (claim && /%|\$\{|\{\{/.test(claim[1]!)) return undefined;
+    const start = claim ? k - claim[0].length : k;
+    let end = lineEnd(text, k, 2000);
+    // In a string literal the literal's quote ends it.
+    const open = text[start - 1];
+    if (open === '"' || open === "'" || open === '`') {
+      const close = text.indexOf(open, k);
+      if (close >= 0 && close < end) end = close;
+    }
+    return other({ layer: 'other', kind: 'karpenter', facts: { nodepools: [] } }, text, start, end);
+  });
   on('all available instance types exceed limits for nodepool', (k) => {
     const before = text.slice(wrappedStart(text, k, 2000), k);
     if (/incompatible with (?:nodepool|provisioner) |exceed limits for nodepool/.test(before)) return undefined;
@@ -509,6 +573,10 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const ls = lineStart(text, k);
     const le = lineEnd(text, k, 2000);
     if (lower.slice(ls, le).includes('trigger scale-up')) return undefined;
+    // An Events row wrapped under its reason (`Normal  NotTriggerScaleUp  cluster-autoscaler` ⏎ `  Pod didn't
+    // trigger scale-up: …`): the sentence on the next line is the message, read there.
+    if (le < text.length && /^[ \t]+(?:pod )?didn't trigger scale-up/.test(lower.slice(le + 1, le + 40)))
+      return undefined;
     const src = findWithin(lower, 'cluster-autoscaler', k, le);
     if (src < 0) {
       // `NotTriggerScaleUp: 2 max node group size reached` (the reason and its message, as a log or a
@@ -643,6 +711,18 @@ function policyViolation(text: string, start: number, end: number, facts: Policy
   return m;
 }
 
+/**
+ * The envelope of a policy's refusal (`The pods "app" is invalid: : `, `pods "bad" is forbidden: `, wrapped
+ * before the policy's name): NewInvalid with an empty field path prints `: : `, and names the resource.
+ */
+const VAP_ENVELOPE_RE =
+  /(?:The )?([A-Za-z][A-Za-z0-9.-]{0,62}) "([^"\n]{1,253})" is (?:forbidden|invalid):(?: :)?\s{1,8}$/;
+
+/** `pods` stays; a Kind (`Deployment`) becomes its resource. */
+function resourceOfWord(word: string): string {
+  return /^[A-Z]/.test(word) ? kindResource(word) : word;
+}
+
 /** `admission webhook "<name>" denied the request`, a wrapped line (and its comment or quote markers) as a space. */
 const WEBHOOK_HEAD =
   /^admission webhook(?:[ \t]|\n[ \t]*(?:\/\/|#|>|\*)?)+"([^"\n]{1,253})"(?:[ \t]|\n[ \t]*(?:\/\/|#|>|\*)?)*denied(?:[ \t]|\n[ \t]*(?:\/\/|#|>|\*)?)+the request/;
@@ -664,9 +744,13 @@ function policyBody(
       const le = lineEnd(text, at, 4000);
       const line = text.slice(at, le).replace(first ? /^:\s*/ : /^\s*/, '');
       if (!/^\[[^\]\n]{1,253}\]/.test(line)) break;
-      // A line may hold several (`[a] msg [a] msg2` once a paste's lines were joined).
-      for (const part of line.split(/\s(?=\[(?:denied by )?[a-z0-9][a-z0-9.-]{0,252}\]\s)/)) {
-        const m = /^\[(?:denied by )?([^\]\n]{1,253})\]\s*(.*)$/.exec(part);
+      // A line may hold several (`[a] msg [a] msg2` once a paste's lines were joined, or `[a] msg[a] msg2` where
+      // the join left no blank): a glued one only with the name of the line's first, as Gatekeeper repeats it.
+      const lead = /^\[(?:denied by )?([a-z0-9][a-z0-9.-]{0,252})\]\s/.exec(line)?.[1];
+      const glued = lead ? `|(?<=\\S)(?=\\[(?:denied by )?${lead.replace(/\./g, '\\.')}\\]\\s)` : '';
+      const split = new RegExp(`\\s(?=\\[(?:denied by )?[a-z0-9][a-z0-9.-]{0,252}\\]\\s)${glued}`);
+      for (const part of line.split(split)) {
+        const m = /^\[(?:denied by )?([^\]\n]{1,253})\]\s*(.*)$/.exec(part.trim());
         if (m) out.push({ name: m[1]!, message: m[2]!.trim() });
       }
       end = le;

@@ -31,7 +31,7 @@ function wordAt(lower: string, k: number, len: number): boolean {
 function runtime(text: string, k: number, reason: string, messageFrom?: number): RuntimeMatch {
   const ls = messageFrom ?? lineStart(text, k);
   const le = Math.min(lineEnd(text, k), ls + 500);
-  return {
+  const m: RuntimeMatch = {
     layer: 'runtime',
     kind: 'runtime',
     facts: { reason },
@@ -39,7 +39,47 @@ function runtime(text: string, k: number, reason: string, messageFrom?: number):
     start: k,
     end: le,
   };
+  // `default/myapp-7d9f8c6b5-x2h4k: The node was low on resource: memory.` (a pod's `namespace/name: message`,
+  // as a jq or a script lists failed pods): that pod's problem.
+  const from = messageFrom ?? k;
+  const owner = ownerBefore(text, from);
+  if (owner && !NOT_A_NAMESPACE.has(owner[1]!)) {
+    m.object = { resource: 'pods', name: owner[2]! };
+    if (owner[1] !== 'pod' && owner[1] !== 'pods') m.namespace = owner[1]!;
+  }
+  return m;
 }
+
+/** `namespace/pod:` (the word right before a message, anchored at both ends). */
+const OWNER_PREFIX_RE = /^([a-z0-9][a-z0-9-]{0,62})\/([a-z0-9][a-z0-9.-]{0,252}):$/;
+
+/** The `namespace/pod: ` word that ends right before `from` (string scans, then one anchored match). */
+function ownerBefore(text: string, from: number): RegExpExecArray | null {
+  let e = from;
+  while (e > 0 && from - e < 8 && (text[e - 1] === ' ' || text[e - 1] === '\t')) e--;
+  if (e === from || text[e - 1] !== ':') return null;
+  let b = e - 1;
+  while (b > 0 && e - b < 320 && !/[\s#>*`(]/.test(text[b - 1]!)) b--;
+  return OWNER_PREFIX_RE.exec(text.slice(b, e));
+}
+/** Kinds a `kind/name: ` prefix names (not a namespace; `pod/x:` names the pod). */
+const NOT_A_NAMESPACE = new Set([
+  'node',
+  'nodes',
+  'deployment',
+  'deployments',
+  'replicaset',
+  'statefulset',
+  'daemonset',
+  'job',
+  'cronjob',
+  'service',
+  'namespace',
+  'configmap',
+  'secret',
+  'http',
+  'https',
+]);
 
 /** Other status and reason names a prose list puts next to `OOMKilled` (lower case). */
 const LIST_NAMES_RE =
@@ -129,7 +169,13 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     table.push([needle, f]);
   };
   on('oomkilled', (k) =>
-    wordAt(lower, k, 9) && !inNameList(lower, k, 9) && !generalOom(lower, k, 9) && !codeName(lower, k, 9)
+    wordAt(lower, k, 9) &&
+    !inNameList(lower, k, 9) &&
+    !generalOom(lower, k, 9) &&
+    !codeName(lower, k, 9) &&
+    !catalogueEntry(lower, k, 9) &&
+    // docker/crictl inspect's `"OOMKilled": false` says no kill happened.
+    !/^"?[ \t]*[:=][ \t]*false\b/.test(lower.slice(k + 9, k + 20))
       ? runtime(text, k, 'OOMKilled')
       : undefined,
   );
@@ -142,7 +188,9 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   });
   // Prose: `the pod was OOM-killed`, `got out of memory killed`, `the container ran out of memory`.
   on('oom-killed', (k) =>
-    wordAt(lower, k, 10) && !generalOom(lower, k, 10) ? runtime(text, k, 'OOMKilled') : undefined,
+    wordAt(lower, k, 10) && !generalOom(lower, k, 10) && !catalogueEntry(lower, k, 10)
+      ? runtime(text, k, 'OOMKilled')
+      : undefined,
   );
   // `was killed by the OOM killer`, `got killed by oom-killer` (prose naming what was killed).
   on('killed by the oom', (k) =>
@@ -195,13 +243,22 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     else if (/which exceeds its request of/i.test(m.message)) m.version = 'old wording';
     return m;
   });
-  on('evicted', (k) => (wordAt(lower, k, 7) && !codeName(lower, k, 7) ? runtime(text, k, 'Evicted') : undefined));
+  on('evicted', (k) =>
+    wordAt(lower, k, 7) && !codeName(lower, k, 7) && !catalogueEntry(lower, k, 7) && !countedZero(lower, k)
+      ? runtime(text, k, 'Evicted')
+      : undefined,
+  );
   // The kubelet's local-storage evictions (pkg/kubelet/eviction/helpers.go: podEphemeralStorageMessageFmt,
   // containerEphemeralStorageMessageFmt, emptyDirMessageFmt), pasted without the `Evicted` reason.
-  on('pod ephemeral local storage usage exceeds the total limit of containers', (k) => runtime(text, k, 'Evicted', k));
+  on('pod ephemeral local storage usage exceeds the total limit of containers', (k) =>
+    mentionedAsKind(lower, k) ? undefined : runtime(text, k, 'Evicted', k),
+  );
+  // The kubelet always names the container (`Container %s exceeded …`): `Container exceeded its local …` is a
+  // writer naming the kind of message.
   on('exceeded its local ephemeral storage limit', (k) => {
-    const c = /Container ([a-z0-9][a-z0-9.-]{0,62}) $/.exec(text.slice(Math.max(0, k - 80), k));
-    return runtime(text, c ? k - c[0].length : k, 'Evicted', c ? k - c[0].length : k);
+    const c = /Container ([^\s"'`]{1,80}) $/.exec(text.slice(Math.max(0, k - 90), k));
+    if (!c || mentionedAsKind(lower, k - c[0].length)) return undefined;
+    return runtime(text, k - c[0].length, 'Evicted', k - c[0].length);
   });
   on('usage of emptydir volume', (k) =>
     /^usage of emptydir volume "[^"\n]{1,253}" exceeds the limit/.test(lower.slice(k, k + 300))
@@ -256,12 +313,80 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   });
   on('exit code', (k) => {
     const m = /^exit code:?\s{0,20}137\b/.exec(lower.slice(k, k + 40));
-    return m ? runtime(text, k, 'ExitCode137') : undefined;
+    return m && !matcherLiteral(text, k) ? runtime(text, k, 'ExitCode137') : undefined;
   });
   on('exitcode', (k) =>
     /^exitcode"?:\s{0,5}137\b/.test(lower.slice(k, k + 30)) ? runtime(text, k, 'ExitCode137') : undefined,
   );
   on('exited with code 137', (k) => runtime(text, k, 'ExitCode137'));
+  // Kubelet admission (pkg/kubelet/lifecycle/predicate.go, PredicateFailureError): a pod bound to a node whose
+  // labels, name or ports it does not fit is rejected there (phase Failed, reason the predicate's name):
+  // `Pod was rejected: Predicate NodeAffinity failed` (1.2x+: `…failed: node(s) didn't match Pod's node
+  // affinity/selector`); before 1.18 the names were the old scheduler's (`Predicate MatchNodeSelector failed`).
+  on('predicate ', (k) => {
+    KUBELET_PREDICATE_RE.lastIndex = k;
+    const m = KUBELET_PREDICATE_RE.exec(text);
+    if (!m || (k > 0 && /[a-z0-9]/i.test(text[k - 1]!))) return undefined;
+    // A matcher's pattern (`r"Predicate NodeAffinity failed.*"`) names the message, no pod was rejected.
+    if (/^\.[*+]/.test(text.slice(k + m[0].length, k + m[0].length + 2))) return undefined;
+    const at = lower.slice(Math.max(0, k - 18), k).endsWith('pod was rejected: ') ? k - 18 : k;
+    return runtime(text, k, m[1] === 'MatchNodeSelector' ? 'NodeAffinity' : m[1]!, at);
+  });
+  // The predicate's name where the pod shows it: its status reason (`Reason:  NodeAffinity` in describe,
+  // `reason: NodeAffinity` in YAML) or the STATUS column of `kubectl get pods` (`0/1  NodeAffinity  0  3d20h`).
+  on('nodeaffinity', (k) => {
+    if (!wordAt(lower, k, 12)) return undefined;
+    const ls = lineStart(lower, k);
+    const le = lineEnd(lower, k, 600);
+    const before = lower.slice(ls, k);
+    const after = lower.slice(k + 12, le);
+    const status = /^[ \t]*reason:[ \t]+$/.test(before) && /^[ \t]*$/.test(after);
+    const row = /\b\d{1,3}\/\d{1,3}[ \t]+$/.test(before) && /^[ \t]+\d{1,6}(?:[ \t]|$)/.test(after);
+    return status || row ? runtime(text, k, 'NodeAffinity') : undefined;
+  });
+  // The victim of a preemption (pkg/scheduler/framework/preemption, `Preempted by pod %v on node %v` with the
+  // preemptor's UID; 1.1x: `Preempted by %v/%v on node %v`; 1.35's workload-aware `Preempted by podgroup …`).
+  on('preempted by ', (k) => {
+    if (k > 0 && /[a-z0-9]/.test(lower[k - 1]!)) return undefined;
+    const rest = lower.slice(k + 13, k + 120);
+    const by = /^(?:pod(?:group)? (\S{1,80})|([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252}) on node\b)/.exec(
+      rest,
+    );
+    if (!by) return undefined;
+    // The scheduler's format string (`"Preempted by pod %v on node %v"`) is no preemption.
+    if (/^(?:%|\$\{|\{\{)/.test(by[1] ?? '')) return undefined;
+    return runtime(text, k, 'Preempted');
+  });
+  // The kubelet's own preemption of pods to admit a critical one (pkg/kubelet/preemption: reason `Preempting`),
+  // and the scheduler's DisruptionTarget condition on a victim (`default-scheduler: preempting to accommodate a
+  // higher priority pod`, reason PreemptionByScheduler).
+  on('preempted in order to admit critical pod', (k) =>
+    matcherLiteral(text, k) ? undefined : runtime(text, k, 'Preempted'),
+  );
+  on('preempting to accommodate a higher priority pod', (k) =>
+    matcherLiteral(text, k) ? undefined : runtime(text, k, 'Preempted'),
+  );
+  // The kubelet's Topology Manager refusing a pod it cannot place on one NUMA node (pkg/kubelet/cm/topologymanager:
+  // reason `TopologyAffinityError`, `Resources cannot be allocated with Topology locality`).
+  on('resources cannot be allocated with topology locality', (k) =>
+    matcherLiteral(text, k) ? undefined : runtime(text, k, 'TopologyAffinityError'),
+  );
+  on('topologyaffinityerror', (k) =>
+    wordAt(lower, k, 21) &&
+    !codeName(lower, k, 21) &&
+    !catalogueEntry(lower, k, 21) &&
+    !lower.slice(k, lineEnd(lower, k, 400)).includes('resources cannot be allocated with topology locality')
+      ? runtime(text, k, 'TopologyAffinityError')
+      : undefined,
+  );
+  // The kubelet's OOM watcher (pkg/kubelet/oom: a `SystemOOM` event on the node, `System OOM encountered,
+  // victim process: %s, pid: %d`; before 1.19 `System OOM encountered`): the kernel killed a process there.
+  on('system oom encountered', (k) => {
+    const victim = /^system oom encountered, victim process: (\S{1,64}?),?(?:\s|$)/.exec(lower.slice(k, k + 120));
+    // The watcher's format string (`victim process: %s, pid: %d`) is no kill.
+    if (matcherLiteral(text, k) || (victim && /^(?:%|\$\{|\{\{)/.test(victim[1]!))) return undefined;
+    return runtime(text, k, 'OOMKilled');
+  });
   on('cputhrottlinghigh', (k) => runtime(text, k, 'CPUThrottling'));
   on('throttling of cpu', (k) => runtime(text, k, 'CPUThrottling'));
   on('cpu throttling', (k) => runtime(text, k, 'CPUThrottling'));
@@ -270,8 +395,117 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   // A matcher's source (`re.compile(r"(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…")`) spells
   // the words without any kill having happened.
   for (let n = out.length - 1; n >= 0; n--) if (inPattern(text, out[n]!.start)) out.splice(n, 1);
+  dropEvictionExits(lower, out);
+  dropEvictionCauses(out);
   withNumbers(text, out);
   return out;
+}
+
+/** The kubelet's predicate names in its admission refusal (`Predicate NodeAffinity failed`), sticky at the needle. */
+const KUBELET_PREDICATE_RE =
+  /predicate (NodeAffinity|NodeName|NodePorts|TaintToleration|MatchNodeSelector|HostName|PodFitsHostPorts|PodToleratesNodeTaints|CheckNodeCondition) failed\b/iy;
+
+/** The node conditions and events an eviction comes from. */
+const PRESSURE_REASONS = new Set(['MemoryPressure', 'DiskPressure', 'PIDPressure', 'EvictionThresholdMet']);
+
+/**
+ * A node's pressure next to an eviction (`Reason: Evicted` ⏎ `The node had condition: [MemoryPressure]` ⏎
+ * `EvictionThresholdMet … Attempting to reclaim memory`) is why the pod was evicted: one problem, the eviction.
+ */
+function dropEvictionCauses(out: RuntimeMatch[]): void {
+  const evictions = out.filter((m) => m.facts.reason === 'Evicted').map((m) => m.start);
+  if (evictions.length === 0) return;
+  for (let n = out.length - 1; n >= 0; n--) {
+    const m = out[n]!;
+    if (PRESSURE_REASONS.has(m.facts.reason) && within(evictions, m.start, 4000)) out.splice(n, 1);
+  }
+}
+
+/** Is some offset of the sorted `starts` within `d` of `at`? */
+function within(starts: readonly number[], at: number, d: number): boolean {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return (lo < starts.length && starts[lo]! - at < d) || (lo > 0 && at - starts[lo - 1]! < d);
+}
+
+/**
+ * Exit code 137 that is not a kill of its own: the status the kubelet gives a container it could not find
+ * (`reason: ContainerStatusUnknown`, exit code 137), or the SIGKILL of an evicted pod's container next to
+ * the eviction itself (the eviction is the problem).
+ */
+function dropEvictionExits(lower: string, out: RuntimeMatch[]): void {
+  const evictions = out.filter((m) => m.facts.reason === 'Evicted').map((m) => m.start);
+  for (let n = out.length - 1; n >= 0; n--) {
+    const m = out[n]!;
+    if (m.facts.reason !== 'ExitCode137') continue;
+    const near = lower.slice(Math.max(0, m.start - 300), m.start + 300);
+    if (near.includes('containerstatusunknown') || within(evictions, m.start, 1500)) out.splice(n, 1);
+  }
+}
+
+/**
+ * Is the message at `k` inside a string literal a program compares or declares as a matcher
+ * (`err != "command terminated with exit code 137"`, `strings.Contains(s, "…")`, `ErrOOMStr = "…"`)?
+ * It names a message; it reports none.
+ */
+function matcherLiteral(text: string, k: number): boolean {
+  const ls = lineStart(text, k, 400);
+  const before = text.slice(ls, k);
+  const q = Math.max(before.lastIndexOf('"'), before.lastIndexOf("'"), before.lastIndexOf('`'));
+  if (q < 0 || /["'`]/.test(before.slice(q + 1))) return false;
+  const head = before.slice(0, q);
+  return (
+    /(?:[!=]==?|\b(?:contains|includes|startswith|endswith|hasprefix|hassuffix|match|matches|search|test|in)\s*\(?\s*(?:[\w.]+\s*,\s*)?)\s*$/i.test(
+      head,
+    ) ||
+    /^\s*(?:const\s+|var\s+|let\s+)?(?:[A-Za-z_]\w*(?:Str|Msg|Message|Pattern|Re|Regex)|Err\w*|[a-z_]*(?:message|msg|pattern|regex)|[A-Z_]*(?:MESSAGE|MSG|PATTERN|REGEX))\s*:?=\s*$/.test(
+      head,
+    )
+  );
+}
+
+/** Is the word at `k` counted as zero (`0 Evicted, 0 OOMKilling`)? None happened. */
+function countedZero(lower: string, k: number): boolean {
+  return /(?:^|[\s(*`,;])0[ \t]+$/.test(lower.slice(Math.max(0, k - 6), k));
+}
+
+/**
+ * Is the message at `k` named as a kind of message (`messages like "Container exceeded its local …"`,
+ * `… or "Pod ephemeral local storage usage exceeds …"`)? A writer's list of messages reports no eviction.
+ */
+function mentionedAsKind(lower: string, k: number): boolean {
+  const before = lower.slice(Math.max(lineStart(lower, k), k - 80), k);
+  return /\b(?:messages?|errors?|events?|warnings?)\s+(?:like|such as)\s+["'`]?$|["'`]\s+or\s+["'`]$/.test(before);
+}
+
+/** Reason and state names a cheat sheet or an alert table lists (lower case). */
+const CATALOGUE_NAMES =
+  'oomkilled|evicted|crashloopbackoff|imagepullbackoff|errimagepull|pending|createcontainerconfigerror|error|completed|oom ?killed|oom-killed|containercreating|runcontainererror';
+/** `| Pod OOMKilled | Increase memory limit …` (a row naming the reason, then prose about it). */
+const CATALOGUE_ROW_RE = new RegExp(
+  `^\\s*\\|\\s*[\`*]{0,2}(?:(?:pod|container)\\s+)?(?:${CATALOGUE_NAMES})[\`*]{0,2}\\s*\\|\\s*[^|]*[a-z]{2,}[ \\t]+[a-z]{2,}`,
+);
+/** `  - OOMKilled   # Container killed …` (a list of names) or `#   OOMKilled  -> describe …` (a name mapped to advice). */
+const CATALOGUE_LINE_RE =
+  /^[ \t]*(?:(?:#{1,4}|\/\/)[ \t]*)?(?:[-*+][ \t]+@[ \t]+(?:#|\/\/)|(?:[-*+][ \t]+)?@[ \t]+(?:->|=>|\u2192)\s)|@[ \t]{2,}(?:->|=>|\u2192)\s/;
+
+/**
+ * Is the reason at `k` an entry of a catalogue (a YAML list of reason names with comments, a cheat sheet
+ * mapping names to advice, a table row whose first cell is the reason and whose next cell explains it)?
+ */
+function catalogueEntry(lower: string, k: number, len: number): boolean {
+  const ls = lower.lastIndexOf('\n', k - 1) + 1;
+  let le = lower.indexOf('\n', k);
+  if (le < 0) le = lower.length;
+  if (le - ls > 600) return false;
+  const line = lower.slice(ls, le);
+  if (line.trimStart().startsWith('|') && CATALOGUE_ROW_RE.test(line)) return true;
+  return CATALOGUE_LINE_RE.test(`${lower.slice(ls, k)}@${lower.slice(k + len, le)}`);
 }
 
 /** Tokens of a regular expression's source, which no kubelet, kernel or kubectl line prints. */
@@ -368,6 +602,12 @@ const HEADER_RE = /^\s{1,8}([a-z0-9][a-z0-9-]{0,62}):\s*$/;
 const NAME_RE = /^\s*(?:- )?"?name"?:\s*["']?([a-z0-9][a-z0-9.-]{0,62})["']?,?\s*$/;
 const MEMORY_RE = new RegExp(`^\\s*"?memory"?:\\s*["']?${QTY}["']?,?\\s*$`);
 const BLOCK_RE = /^\s*(?:- )?"?(limits|requests|Limits|Requests)"?:\s*(\{.*)?$/;
+/** A describe block written on one line (`    Limits:      memory: 4Gi`, `Requests: cpu: 1, memory: 2Gi`). */
+const INLINE_BLOCK_RE = new RegExp(
+  `^\\s*(Limits|Requests):[ \\t]+(?:[a-z][\\w./-]*:[ \\t]*\\S+,?[ \\t]+)*memory:[ \\t]*${QTY}\\b`,
+);
+/** A resource row of a block (`cpu:  100m`): an old describe printed them at the block's own indentation. */
+const RESOURCE_ROW_RE = /^\s*"?[a-z][a-z0-9./-]{0,62}"?:\s+["']?[0-9]/;
 
 /** One container's memory as the paste shows it: limit and request, and where its name was. */
 interface ContainerMemory {
@@ -394,7 +634,19 @@ function containerMemory(lines: readonly Line[]): ContainerMemory[] {
   let block: { which: 'limit' | 'request'; indent: number } | undefined;
   for (const l of lines) {
     if (l.text.trim() === '') continue;
-    if (block && l.indent <= block.indent) block = undefined;
+    if (block && (l.indent < block.indent || (l.indent === block.indent && !RESOURCE_ROW_RE.test(l.text))))
+      block = undefined;
+    const one = INLINE_BLOCK_RE.exec(l.text);
+    if (one) {
+      const which = one[1] === 'Limits' ? 'limit' : 'request';
+      if (!current || current.name !== name) {
+        current = name === undefined ? {} : { name };
+        out.push(current);
+      }
+      current[which] = one[2]!;
+      block = undefined;
+      continue;
+    }
     const b = BLOCK_RE.exec(l.text);
     if (b) {
       const which = b[1]!.toLowerCase() === 'limits' ? 'limit' : 'request';
@@ -463,7 +715,13 @@ function containerAt(lines: readonly Line[], k: number): string | undefined {
         if (n !== undefined) return n;
       }
     }
-    if (indent === 0) return undefined;
+    // A container status item pasted from its own keys (`lastState:` ⏎ `  terminated:` … ⏎ `name: worker`, cut
+    // above its `- `): its top level is the item's, not a pod's.
+    if (indent === 0) {
+      if (/^(?:lastState|state|containerID|restartCount|"lastState"|"state"):/.test(l.text))
+        return nameAmong(lines, 0, -1, 1, 0);
+      return undefined;
+    }
     top = j;
   }
   // The paste starts inside the status item (cut above its `{` or `- `): the item's keys are the lines at the
@@ -551,15 +809,14 @@ function unwrapped(text: string): string {
 /** The kernel's words: the killed process, its anon-rss, and the cgroup's `memory: usage NkB, limit NkB`. */
 function kernelNumbers(text: string): { process?: string; used?: string; limit?: string } {
   const out: { process?: string; used?: string; limit?: string } = {};
-  const flat = unwrapped(text);
   // mm/oom_kill.c __oom_kill_process: `%s: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, …` (one
   // line; `, UID N,` before total-vm on some 3.x/4.x kernels). A paste may drop the pid (`Killed process (java)`)
   // or retype it as `Kill process N (x) total-vm:…`; before 5.0 the victim's line came after `… out of memory:
   // Kill process %d (%s) score %u or sacrifice child` (the selected task; the killed one may be its child).
-  const rss = '(?:,? total-vm:\\d{1,20}kB,\\s{0,40}anon-rss:(\\d{1,20})kB)?';
+  // Each is read in the unwrapped window of one occurrence of its words (the first that reads), not by
+  // unwrapping the whole paste.
   const killed =
-    new RegExp(`[Kk]illed process (?:\\d{1,10} )?\\(([^)\\n]{1,64})\\)(?:,? UID \\d{1,10})?${rss}`).exec(flat) ??
-    new RegExp(`Kill process \\d{1,10} \\(([^)\\n]{1,64})\\)(?= score \\d|,? total-vm:)${rss}`).exec(flat);
+    firstInWindows(text, 'illed process ', 1, KILLED_RE) ?? firstInWindows(text, 'Kill process ', 0, KILL_RE);
   if (killed) {
     out.process = killed[1]!;
     if (killed[2]) out.used = canonical(`${killed[2]}Ki`);
@@ -569,12 +826,31 @@ function kernelNumbers(text: string): { process?: string; used?: string; limit?:
       /oom_reaper: reaped process \d{1,10} \(([^)\n]{1,64})\)/.exec(text);
     if (task) out.process = task[1]!;
   }
-  const cg = /memory: usage (\d{1,20})kB, limit (\d{1,20})kB/.exec(flat);
+  const cg = firstInWindows(text, 'memory: usage ', 0, CGROUP_USAGE_RE);
   if (cg) {
     out.used = canonical(`${cg[1]}Ki`);
     out.limit = canonical(`${cg[2]}Ki`);
   }
   return out;
+}
+
+const RSS = '(?:,? total-vm:\\d{1,20}kB,\\s{0,40}anon-rss:(\\d{1,20})kB)?';
+const KILLED_RE = new RegExp(`^[Kk]illed process (?:\\d{1,10} )?\\(([^)\\n]{1,64})\\)(?:,? UID \\d{1,10})?${RSS}`);
+const KILL_RE = new RegExp(`^Kill process \\d{1,10} \\(([^)\\n]{1,64})\\)(?= score \\d|,? total-vm:)${RSS}`);
+const CGROUP_USAGE_RE = /^memory: usage (\d{1,20})kB, limit (\d{1,20})kB/;
+
+/**
+ * The first occurrence of `needle` (found at `back` characters into the words `re` reads) whose unwrapped
+ * window `re` matches at its start: at most 50 occurrences, 800 characters each.
+ */
+function firstInWindows(text: string, needle: string, back: number, re: RegExp): RegExpExecArray | null {
+  for (let at = text.indexOf(needle), n = 0; at >= 0 && n < 50; at = text.indexOf(needle, at + needle.length), n++) {
+    const from = at - back;
+    if (from < 0) continue;
+    const m = re.exec(unwrapped(text.slice(from, from + 800)));
+    if (m) return m;
+  }
+  return null;
 }
 
 const NUM = '([0-9]+(?:\\.[0-9]+)?[A-Za-z]{0,2})';
@@ -614,13 +890,20 @@ export function evictionNumbers(text: string): Partial<RuntimeFacts> {
  * and the limit.
  */
 function storageLimitNumbers(text: string): Partial<RuntimeFacts> {
-  const pod =
-    /Pod ephemeral local storage usage exceeds the total limit of containers ([0-9]+(?:\.[0-9]+)?(?:[KMGTPE]i|[kMGTPE])?)\b/i.exec(
+  const at = text.search(/Pod ephemeral local storage usage exceeds the\b/i);
+  if (at >= 0) {
+    // A message split over source literals (`'…usage exceeds the '` ⏎ `'total limit of containers 2Gi.'`) reads whole.
+    const pod =
+      /^Pod ephemeral local storage usage exceeds the total limit of containers(?: ([0-9]+(?:\.[0-9]+)?(?:[KMGTPE]i|[kMGTPE])?)\b)?/i.exec(
+        unwrapped(text.slice(at, at + 400)),
+      );
+    if (pod) return pod[1] ? { resource: 'ephemeral-storage', limit: pod[1] } : { resource: 'ephemeral-storage' };
+  }
+  // The limit may be quoted with escaped quotes (`… storage limit \\"4Gi\\"` inside a quoted string).
+  const c =
+    /Container ([a-z0-9][a-z0-9.-]{0,62}) exceeded its local ephemeral storage limit(?: \\?"([^"\\\n]{1,32})\\?")?/.exec(
       text,
     );
-  if (pod) return { resource: 'ephemeral-storage', limit: pod[1]! };
-  const c =
-    /Container ([a-z0-9][a-z0-9.-]{0,62}) exceeded its local ephemeral storage limit(?: "([^"\n]{1,32})")?/.exec(text);
   if (c) return { container: c[1]!, resource: 'ephemeral-storage', ...(c[2] ? { limit: c[2] } : {}) };
   const e = /Usage of EmptyDir volume "[^"\n]{1,253}" exceeds the limit "([^"\n]{1,32})"/i.exec(text);
   if (e) return { resource: 'ephemeral-storage', limit: e[1]! };
@@ -635,11 +918,19 @@ function storageLimitNumbers(text: string): Partial<RuntimeFacts> {
 function overLimitAt(text: string, k: number): { container?: string; limit?: string } {
   const ls = lineStart(text, k);
   const le = lineEnd(text, k);
-  const w = text.slice(Math.max(ls, k - 400), Math.min(lineEnd(text, le + 1), k + 600));
+  // The tool's words may also be the line before (`Killing: Container x exceeded memory limit (128Mi)` above
+  // `OOMKilling: Memory cgroup out of memory: …` in an events list).
+  const prev = ls > 0 ? lineStart(text, ls - 1) : ls;
+  const w = text.slice(Math.max(prev, k - 400), Math.min(lineEnd(text, le + 1), k + 600));
   const m = new RegExp(
     `\\b[Cc]ontainer "?([a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?)"? (?:has )?(?:exceeded|exceeds|hit|reached) (?:its |the )?memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
   ).exec(w);
-  return m ? { container: m[1]!, limit: m[2]! } : {};
+  if (m) return { container: m[1]!, limit: m[2]! };
+  // Without the name (`The container was killed because it exceeded its memory limit of 512Mi (OOMKilled).`).
+  const n = new RegExp(
+    `\\b(?:exceeded|exceeds|hit|reached) (?:its |the )memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
+  ).exec(w);
+  return n ? { limit: n[1]! } : {};
 }
 
 /** Adds the numbers the paste holds to the OOM and eviction findings (others keep `{reason}`). */
@@ -657,13 +948,17 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
   for (const m of relevant.slice(0, 500)) {
     const f: RuntimeFacts = { reason: m.facts.reason };
     const evicted = m.facts.reason === 'Evicted';
-    const ev = evicted ? eviction : {};
+    // `The node had condition: [DiskPressure].` is its own message: another eviction's numbers are not its.
+    const ev = evicted && !/^the node had condition/i.test(m.message) ? eviction : {};
     const said = evicted ? {} : overLimitAt(text, m.start);
     const container = ev.container ?? containerAt(lines, m.start) ?? said.container;
     if (container) f.container = container;
     if (ev.resource) f.resource = ev.resource;
     const mine = container ? memory.find((c) => c.name === container) : undefined;
     const own = mine ?? (memory.length === 1 && (!memory[0]!.name || !container) ? memory[0] : undefined);
+    // The one container whose resources the paste shows is the one killed (`Containers:` ⏎ `  myapp:` ⏎
+    // `    Limits: memory: 4Gi` above a status block that names none).
+    if (!container && !evicted && own?.name && memory.length === 1) f.container = own.name;
     const limit =
       ev.limit ??
       (ev.resource && ev.resource !== 'memory' ? undefined : own?.limit) ??
@@ -674,8 +969,40 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     if (request) f.request = request;
     const used = ev.used ?? (evicted ? undefined : kernel.used);
     if (used) f.used = used;
-    if (!evicted && kernel.process) f.process = kernel.process;
+    // The kubelet's `SystemOOM` event names its victim on its own line; the kernel's numbers go with it
+    // only when they are that process's.
+    const victim = /System OOM encountered, victim process: ([^\s,]{1,64})/i.exec(m.message)?.[1];
+    if (victim) {
+      f.process = victim;
+      if (kernel.process !== undefined && kernel.process !== victim) {
+        delete f.used;
+        if (!own?.limit && !said.limit) delete f.limit;
+      }
+    } else if (!evicted && kernel.process) f.process = kernel.process;
     if (cap) f.appCap = cap;
     m.facts = f;
+  }
+  fillFromSiblings(relevant);
+}
+
+/**
+ * A mention of a kill with fewer numbers than another of the same paste (`# OOMKilled — memory limit too low`
+ * above the status and events that give the container and its limit) is that kill: when every fact it has
+ * agrees with one fuller finding of the same reason, and no other, it takes that finding's facts.
+ */
+function fillFromSiblings(matches: RuntimeMatch[]): void {
+  if (matches.length < 2 || matches.length > 40) return;
+  const covers = (a: RuntimeFacts, b: RuntimeFacts): boolean => {
+    const of = new Map<string, unknown>(Object.entries(a));
+    return (
+      Object.keys(b).length < of.size &&
+      Object.entries(b).every(([key, v]) => JSON.stringify(of.get(key)) === JSON.stringify(v))
+    );
+  };
+  for (const m of matches) {
+    if (m.object?.name) continue;
+    const fuller = matches.filter((o) => o !== m && !o.object?.name && covers(o.facts, m.facts));
+    const distinct = new Set(fuller.map((o) => JSON.stringify(o.facts)));
+    if (distinct.size === 1) m.facts = { ...fuller[0]!.facts };
   }
 }

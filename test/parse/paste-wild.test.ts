@@ -44,6 +44,10 @@ const sets = [
   // pod-update and extended-resource field errors, Priority, RuntimeClass), measured before its parser work
   // (first 48: 60.4% layer, 58.3% facts) while test/parse/classes9-adm.test.ts read its classes in general.
   { file: 'dev6a.jsonl', count: 67 },
+  // A development set of runtime and look-alike pastes (87 real pastes, ids rNNN), measured before the parser
+  // work of test/parse/classes9-rt.test.ts (74.7% layer, 64.4% facts): kubelet admission rejections,
+  // preemption victims, SystemOOM, evictions, ValidatingAdmissionPolicy, Gatekeeper, cloud quotas, negatives.
+  { file: 'dev6r.jsonl', count: 87 },
 ] as const;
 
 describe.each(sets)('pastes from the wild (test/fixtures/paste-wild/$file)', ({ file, count }) => {
