@@ -227,7 +227,9 @@ function nameStem(name: string): string {
   let s = name.endsWith('-') ? name.slice(0, -1) : name;
   for (let i = 0; i < 2; i++) {
     const m = /-([a-z0-9]{1,20})$/.exec(s);
-    if (!m || !(/\d/.test(m[1]!) || m[1]!.length === 5)) break;
+    // A segment with a digit, a pod's five characters, or a longer run of the alphabet Kubernetes generates
+    // names from (apimachinery util/rand: `bcdfghjklmnpqrstvwxz2456789`, no vowels): `es-wxpnzfhqbt`.
+    if (!m || !(/\d/.test(m[1]!) || m[1]!.length === 5 || /^[bcdfghjklmnpqrstvwxz]{6,10}$/.test(m[1]!))) break;
     s = s.slice(0, m.index);
   }
   return s;
@@ -337,7 +339,11 @@ function templated(m: Match, text: string, factsJson: Map<object, string>): bool
   if (REGEX_SOURCE_RE.test(text.slice(m.start, Math.min(m.end + 80, lineEnd(text, m.end))))) return true;
   if (m.layer === 'runtime') return false;
   if (m.layer !== 'other') {
-    const tail = text.slice(m.end, Math.min(m.end + 60, lineEnd(text, m.end)));
+    let tail = text.slice(m.end, Math.min(m.end + 60, lineEnd(text, m.end)));
+    // A message quoted whole (`message: '0/2 nodes are available' }],`): a placeholder after its closing quote is
+    // another literal's (`.toBe(\`pod ${POD} …\`)`), not the message's.
+    const open = text[m.start - 1];
+    if ((open === "'" || open === '"') && tail.startsWith(open)) tail = '';
     if (PLACEHOLDER_RE.test(tail)) return true;
     // Every key and string of the facts, in their JSON: no placeholder can start in one and end in the next
     // (a quote or a comma is between), and none is made by JSON's escapes (`\(` stays one). The JSON is
