@@ -387,6 +387,9 @@ export function cleanLine(raw: string): string {
   if (s.includes('(combined from similar events)')) s = s.replace(/\(combined from similar events\):\s*/g, '');
   if (s.includes(' over ')) s = s.replace(/\(x\d{1,9} over [^)\n]{1,24}\)/g, '');
   if (s.includes('Error from server')) {
+    // The envelope alone on its line (`Error from server (Forbidden):` ⏎ `minimum cpu usage …` ⏎ `minimum memory
+    // usage …`) keeps its status: the lines under it are one refusal (LimitRanger's aggregate printed a line each).
+    if (/^\s*Error from server \(Forbidden\):\s*$/.test(s)) return '(Forbidden):';
     s = s.replace(
       /Error from server(?: \([A-Za-z]{1,40}\))?:\s?(?:error when [a-z]{1,20} "[^"\n]{0,1000}":\s?|:\s)?/g,
       '',

@@ -231,9 +231,20 @@ const cases: [name: string, text: string, want: Said[]][] = [
   ['negative: instance types in prose', 'Karpenter picks the cheapest instance type that satisfies the resources.', []],
   // ---- LimitRange: the ratio violation cut after its maximum (as the min/max ones already are read)
   [
-    'ratio violations cut after the maximum, one a line (one finding a line, as classes3 d019 labels them)',
+    'ratio violations cut after the maximum, one a line under one envelope: one refusal (LimitRanger aggregate)',
     'Error from server (Forbidden):\ncpu max limit to request ratio per Container is 10\nmemory max limit to request ratio per Container is 8\n',
-    [ratio('cpu', '10', null), ratio('memory', '8', null)],
+    [
+      {
+        layer: 'limitrange',
+        kind: 'limitrange',
+        facts: {
+          violations: [
+            { scope: 'Container', resource: 'cpu', bound: 'ratio', limit: '10', actual: null },
+            { scope: 'Container', resource: 'memory', bound: 'ratio', limit: '8', actual: null },
+          ],
+        },
+      },
+    ],
   ],
   [
     'the whole ratio violation still reads its provided ratio',
