@@ -21,10 +21,7 @@ import { enveloped } from './subject.ts';
 
 /** Blanks, or one line break, between two words of a wrapped message. */
 const GAP = String.raw`[ \t]*(?:\r?\n)?[ \t]*`;
-const OVERHEAD_MISMATCH_RE = new RegExp(
-  `^Pod's Overhead doesn't match RuntimeClass's${GAP}defined${GAP}Overhead`,
-  'i',
-);
+const OVERHEAD_MISMATCH_RE = new RegExp(`^Pod's Overhead doesn't match RuntimeClass's${GAP}defined${GAP}Overhead`, 'i');
 const OVERHEAD_WITHOUT_RE = new RegExp(
   `^Pod Overhead set without corresponding${GAP}RuntimeClass${GAP}defined${GAP}Overhead`,
   'i',
