@@ -131,37 +131,58 @@ export function makeRoomPlans(ctx: FixContext, nodes: readonly string[], pending
   const index = nodeInfoIndex(judged);
   // The subject's pod as the scheduler counts it: the admitted pod's requests.
   const req: Vec = projectResources(podRequests(ctx.admitted));
+  const roomOnly = new Set(nodes);
+  const isSubject = (kind: string, name: string) => s.kind === 'workload' && s.ref.kind === kind && s.ref.name === name;
+  // One pass over the namespace's pods (never another namespace's: not the asker's to change): every live
+  // pod of each workload that may be scaled (Pending ones too: their controller deletes those first), and
+  // which of them are bound to a room-only node.
+  const live = new Map<string, Pod[]>();
+  const owners = new Map<string, { kind: Candidate['kind']; name: string }>();
+  const onNode = new Map<string, { key: string; pod: Pod }[]>();
+  for (const p of judged.iterate('Pod', ctx.ns)) {
+    if (isTerminal(p) || p.metadata.deletionTimestamp) continue;
+    const o = ownerOf(judged, p);
+    if (!o || (o.kind !== 'Deployment' && o.kind !== 'StatefulSet' && o.kind !== 'ReplicaSet')) continue;
+    if (isSubject(o.kind, o.name)) continue;
+    const key = `${o.kind}/${o.name}`;
+    owners.set(key, { kind: o.kind, name: o.name });
+    const l = live.get(key);
+    if (l) l.push(p);
+    else live.set(key, [p]);
+    const n = p.spec.nodeName;
+    if (!n || !roomOnly.has(n)) continue;
+    const list = onNode.get(n);
+    if (list) list.push({ key, pod: p });
+    else onNode.set(n, [{ key, pod: p }]);
+  }
+  if (onNode.size === 0) return [];
+  // What the pod lacks on each of those nodes; a node whose lack exceeds everything requested on it is
+  // left out (freeing it whole does not hold the pod).
   const shorts = new Map<string, Map<string, number>>();
-  for (const node of nodes) {
+  for (const node of [...onNode.keys()].sort()) {
     const info = index.get(node);
     if (!info?.node) continue;
     const short = shortOn(info, req);
     // The pod fits it already (the state moved since the message): nothing to make room for.
     if (short.size === 0) return [];
-    // More than the node allocates: freeing it whole does not help.
     let holds = true;
     for (const [k, v] of short) if (v > amountOf(info.requested, k)) holds = false;
     if (holds) shorts.set(node, short);
   }
   if (shorts.size === 0) return [];
-  // The workloads of the namespace with bound pods on those nodes (not the subject itself).
+  // The candidates: their pods on each such node, by owner.
   const byOwner = new Map<string, Candidate>();
-  const isSubject = (kind: string, name: string) => s.kind === 'workload' && s.ref.kind === kind && s.ref.name === name;
   for (const node of shorts.keys()) {
-    for (const e of index.get(node)!.pods.values()) {
-      if (e.namespace !== ctx.ns) continue;
-      const o = ownerOf(judged, e.pod);
-      if (!o || (o.kind !== 'Deployment' && o.kind !== 'StatefulSet' && o.kind !== 'ReplicaSet')) continue;
-      if (isSubject(o.kind, o.name)) continue;
-      const key = `${e.namespace}/${o.kind}/${o.name}`;
+    for (const { key, pod } of onNode.get(node)!) {
       let c = byOwner.get(key);
       if (!c) {
+        const o = owners.get(key)!;
         c = {
-          namespace: e.namespace,
+          namespace: ctx.ns,
           kind: o.kind,
           name: o.name,
           ref: refOf(o.kind, o.name),
-          pods: [],
+          pods: live.get(key)!,
           on: new Map(),
           best: '',
           room: 0,
@@ -169,9 +190,9 @@ export function makeRoomPlans(ctx: FixContext, nodes: readonly string[], pending
         };
         byOwner.set(key, c);
       }
-      const list = c.on.get(node) ?? [];
-      list.push(e.pod);
-      c.on.set(node, list);
+      const list = c.on.get(node);
+      if (list) list.push(pod);
+      else c.on.set(node, [pod]);
     }
   }
   const candidates: Candidate[] = [];
@@ -193,15 +214,6 @@ export function makeRoomPlans(ctx: FixContext, nodes: readonly string[], pending
   }
   candidates.sort((a, b) => b.room - a.room || a.least - b.least || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
   const chosen = candidates.slice(0, MAX_CANDIDATES);
-  if (chosen.length === 0) return [];
-  // Every live pod of the chosen workloads (Pending ones too: their controller deletes those first), one pass.
-  const byKey = new Map(chosen.map((c) => [`${c.namespace}/${c.kind}/${c.name}`, c]));
-  for (const ns of new Set(chosen.map((c) => c.namespace)))
-    for (const p of judged.iterate('Pod', ns)) {
-      if (isTerminal(p) || p.metadata.deletionTimestamp) continue;
-      const o = ownerOf(judged, p);
-      if (o) byKey.get(`${ns}/${o.kind}/${o.name}`)?.pods.push(p);
-    }
   const own = ctx.pod.spec.priority ?? podPriority(ctx.state, ctx.pod.spec).priority;
   const out: Plan[] = [];
   for (const c of chosen) {
