@@ -267,6 +267,23 @@ describe('make room on small states', () => {
     expect(tried.filter((c) => c.includes('-n o ') || c.includes('big'))).toEqual([]);
   });
 
+  it('not offered when it does not verify: a higher-priority Pending pod takes the room first', () => {
+    // As above, side's 600m on n1 would make room (600m free + 600m ≥ 1100m); but a Pending pod of
+    // namespace o, priority 1000, asks 1000m and fits nowhere now (preemptionPolicy Never: it does not
+    // preempt side's pod, which the settled state would then not hold) — the scheduler's queue takes it first
+    // (higher priority), it binds in the freed 1200m, and app stays Pending. Tried, never offered.
+    const state = snapshotOf(
+      node('n1', { cpu: '2' }),
+      ...subjectApp(),
+      ...oneDeploy('side', S, '600m', 'n1'),
+      pod('pin', { namespace: S, cpu: '800m', node: 'n1' }),
+      pod('urgent', { namespace: 'o', cpu: '1000m', priority: 1000, preemptionPolicy: 'Never' }),
+    );
+    const { fixes, tried } = builderFixes(state);
+    expect(tried).toContain('kubectl -n s scale deploy/side --replicas=0');
+    expect(fixes.filter((x) => MAKE_ROOM.test(x.summary))).toEqual([]);
+  });
+
   it('a Job and a DaemonSet are not scaled', () => {
     // n1: the Job etl's pod 800m + a bare pod 600m → 600m free; n2: the DaemonSet agent's pod 800m + a
     // bare pod 600m → 600m free. Removing either would make room; neither is a fix of this kind.
