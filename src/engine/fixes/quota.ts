@@ -176,22 +176,30 @@ function replicasOf(state: Snapshot, ns: string, h: Holder): number {
   return (w?.spec as { replicas?: number | null } | undefined)?.replicas ?? h.pods;
 }
 
+/**
+ * Stopping running pods of a workload for the subject: the workload pays when its priority is above the
+ * subject's (`own`) or when it is scaled to 0 — said (`; deploy/x pays: …`) and ranked low (Plan.harm).
+ * Empty when it does not.
+ */
+export function paysWords(
+  ctx: FixContext,
+  h: { ref: string; priority: number; priorityClassName?: string },
+  own: number,
+  to: number,
+): string {
+  if (h.priority > own)
+    return `; ${h.ref} pays: its priority ${h.priorityClassName ? `${h.priorityClassName} ` : ''}${h.priority} is above ${subjectWords(ctx.subject)}'s ${ctx.pod.spec.priorityClassName ? `${ctx.pod.spec.priorityClassName} ` : ''}${own}`;
+  return to === 0 ? `; ${h.ref} pays: scaled to 0, it stops serving` : '';
+}
+
 function scalePlan(ctx: FixContext, h: Holder, by: number, primary: string, pendingOnly: boolean): Plan {
   // From the pods it has (a workload short of replicas has fewer than its spec says): `by` of them go.
   const replicas = replicasOf(ctx.state, ctx.ns, h);
   const to = Math.max(0, Math.min(replicas, h.pods) - by);
   const change: Change = { kind: 'scale', target: { kind: h.kind, namespace: ctx.ns, name: h.name }, replicas: to };
-  // Stopping running pods of a higher-priority workload for this one: that workload pays, said and ranked low.
   const own = ctx.pod.spec.priority ?? podPriority(ctx.state, ctx.pod.spec).priority;
   const stops = Math.max(0, by - h.pending);
-  const pays =
-    pendingOnly || stops === 0
-      ? ''
-      : h.priority > own
-        ? `; ${h.ref} pays: its priority ${h.priorityClassName ? `${h.priorityClassName} ` : ''}${h.priority} is above ${subjectWords(ctx.subject)}'s ${ctx.pod.spec.priorityClassName ? `${ctx.pod.spec.priorityClassName} ` : ''}${own}`
-        : to === 0
-          ? `; ${h.ref} pays: scaled to 0, it stops serving`
-          : '';
+  const pays = pendingOnly || stops === 0 ? '' : paysWords(ctx, h, own, to);
   return {
     who: 'app-team',
     summary: pendingOnly

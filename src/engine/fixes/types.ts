@@ -43,6 +43,13 @@ export interface Plan {
   harm?: boolean;
   /** Tolerating a taint: offered after everything else. */
   last?: boolean;
+  /**
+   * Tried when this plan does not verify, instead of it (not with it): the same change a step further
+   * (make room: one more replica of the same workload). The first of a chain that verifies is offered.
+   */
+  orElse?: Plan;
+  /** No follow-ups are combined with it when it does not verify (its orElse chain is its next step). */
+  alone?: boolean;
   /** The fix people try first: when it does not work it is shown, with the reason. */
   obvious?: boolean;
   /** What else it changes, known before convergence (pods that move between quotas). */

@@ -25,6 +25,7 @@ import {
 } from '../scheduler/node-info.ts';
 import { podPriority } from '../priority.ts';
 import { resourceChanges, templateMutable } from './changes.ts';
+import { makeRoomPlans } from './makeroom.ts';
 import { ownerOf, refOf } from './owners.ts';
 import {
   biggestContainer,
@@ -133,7 +134,7 @@ export function noShapeHolds(state: Snapshot, pod: Pod, statuses: Map<string, { 
 }
 
 /** Nodes whose only reasons are Insufficient resources: the pod would fit them with room. */
-function resourceOnlyNodes(statuses: Map<string, { reasons: string[] }>): string[] {
+export function resourceOnlyNodes(statuses: Map<string, { reasons: string[] }>): string[] {
   return [...statuses]
     .filter(([, s]) => s.reasons.length > 0 && s.reasons.every((r) => INSUFFICIENT.test(r)))
     .map(([n]) => n)
@@ -593,6 +594,7 @@ export function unschedulablePlans(ctx: FixContext, statuses: Map<string, { reas
   if (scale) plans.push(scale);
   const lower = lowerPlan(ctx, statuses, podsToPlace(ctx));
   if (lower) plans.push(lower);
+  if (lines.length === 0) plans.push(...makeRoomPlans(ctx, resourceOnlyNodes(statuses), podsToPlace(ctx)));
   plans.push(...uncordonPlans(ctx, ctx.admitted, statuses));
   const pc = priorityPlan(ctx, statuses);
   if (pc) plans.push(pc);

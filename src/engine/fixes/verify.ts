@@ -316,10 +316,12 @@ export function verifyPlans(
   };
   for (const plan of rankPlans(plans)) {
     if (done()) break;
-    const t = attempt(plan);
+    let t = attempt(plan);
+    // A chain of the same change a step further each (Plan.orElse): the first that verifies is offered.
+    for (let next = plan.orElse; t && !t.fix.verified && next && !done(); next = next.orElse) t = attempt(next);
     if (!t || t.fix.verified) continue;
     if (plan.obvious && notWorking.length < maxNotWorking) notWorking.push(t.fix);
-    extend(plan, t, 1);
+    if (!plan.alone) extend(plan, t, 1);
   }
   // Follow-ups are tried right after their plan; what is offered is in rank order (rank.ts), paid last.
   const order = new Map(rankPlans([...planOf.keys()]).map((p, i) => [planOf.get(p)!, i]));
