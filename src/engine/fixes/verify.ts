@@ -286,6 +286,18 @@ export function verifyPlans(
     const t = tryPlan(from, subject, plan, opts, resync);
     vopts.trace?.(t.fix);
     if (t.fix.verified) {
+      // A combination that scales a workload further than a single scale of it already verified does the same
+      // and more: not offered (it would take a slot from a fix of another kind); a single scale verified after
+      // such combinations takes their places.
+      if ([...planOf.keys()].some((p) => dominates(p, plan))) return t;
+      for (const [p, f] of [...planOf]) {
+        if (!dominates(plan, p)) continue;
+        planOf.delete(p);
+        for (const list of [gentle, paid]) {
+          const i = list.indexOf(f);
+          if (i >= 0) list.splice(i, 1);
+        }
+      }
       const pays = whoPays(from, t.conv, subject);
       const fix = pays ? { ...t.fix, sideEffects: [pays, ...t.fix.sideEffects] } : t.fix;
       planOf.set(plan, fix);
@@ -327,4 +339,22 @@ export function verifyPlans(
   const order = new Map(rankPlans([...planOf.keys()]).map((p, i) => [planOf.get(p)!, i]));
   const ranked = (xs: VerifiedFix[]) => [...xs].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
   return [...[...ranked(gentle), ...ranked(paid)].slice(0, max), ...notWorking];
+}
+
+/**
+ * Whether `a`, one scale of a workload, makes the combination `b` needless: `b` scales the same workload to as few
+ * replicas or fewer, and changes something else besides.
+ */
+function dominates(a: Plan, b: Plan): boolean {
+  if (a.changes.length !== 1 || b.changes.length < 2) return false;
+  const s = a.changes[0]!;
+  if (s.kind !== 'scale') return false;
+  return b.changes.some(
+    (c) =>
+      c.kind === 'scale' &&
+      c.target.kind === s.target.kind &&
+      c.target.namespace === s.target.namespace &&
+      c.target.name === s.target.name &&
+      c.replicas <= s.replicas,
+  );
 }
