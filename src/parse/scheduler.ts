@@ -751,10 +751,7 @@ function reasonNamesNear(
   own: string,
   spans: readonly (readonly [number, number])[],
 ): number {
-  let from = lineStart(text, start, 2048);
-  for (let i = 0; i < 3 && from > 0; i++) from = lineStart(text, from - 1, 2048);
-  let to = lineEnd(text, start, 2048);
-  for (let i = 0; i < 3 && to < text.length; i++) to = lineEnd(text, to + 1, 2048);
+  const [from, to] = threeLinesAround(text, start);
   const names = new Set<string>();
   REASON_NAME_RE.lastIndex = 0;
   const window = text.slice(from, to);
@@ -985,12 +982,18 @@ function enclosed(text: string, start: number, end: number): boolean {
   return /^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:[A-Za-z][\w ]{0,40}:\s*)?["'(]?$/.test(lead) && /^["')]?\s*$/.test(tail);
 }
 
-/** Distinct reason and status names on the lines around `start` (at most 3 each way), `own` excepted. */
-function catalogueNear(text: string, start: number, own: string): number {
+/** The offsets of the lines around `start`, at most 3 each way (each line looked at up to 2 KB). */
+function threeLinesAround(text: string, start: number): [from: number, to: number] {
   let from = lineStart(text, start, 2048);
   for (let i = 0; i < 3 && from > 0; i++) from = lineStart(text, from - 1, 2048);
   let to = lineEnd(text, start, 2048);
   for (let i = 0; i < 3 && to < text.length; i++) to = lineEnd(text, to + 1, 2048);
+  return [from, to];
+}
+
+/** Distinct reason and status names on the lines around `start` (at most 3 each way), `own` excepted. */
+function catalogueNear(text: string, start: number, own: string): number {
+  const [from, to] = threeLinesAround(text, start);
   const names = new Set<string>();
   CATALOGUE_NAME_RE.lastIndex = 0;
   const window = text.slice(from, to);
