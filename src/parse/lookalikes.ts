@@ -211,6 +211,13 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   on('admission webhook', (k) => {
     const head = WEBHOOK_HEAD.exec(text.slice(k, k + 400));
     if (!head) return undefined;
+    // A template of the message (`admission webhook "<name>" denied the request: <...>`): the name and the reason
+    // are both placeholders, no webhook refused anything.
+    const after = text
+      .slice(k + head[0].length, lineEnd(text, k + head[0].length, 400))
+      .replace(/^:\s*/, '')
+      .trim();
+    if (/^<[^<>\n]{1,40}>$/.test(head[1]!) && /^(?:<[^<>\n]{0,40}>|\.\.\.|…)?$/.test(after)) return undefined;
     return webhookDenied(k, head[1]!, k + head[0].length);
   });
   // The same refusal quoted from its webhook's name on (`"validation.gatekeeper.sh" denied the request: …`,
@@ -432,8 +439,10 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       while (pos < text.length && text[pos] === '\n' && lines.length < 40) {
         const le = lineEnd(text, pos + 1, 4000);
         const line = text.slice(pos + 1, le);
-        // A control is `name`, `name (detail)` or `field != value`: not a `Key: value` row, nor a brace of code.
+        // A control is `name`, `name (detail)` or `field != value`: not a `Key: value` row, nor a brace of code, nor
+        // kubectl's own output after the warning (`pod/psa-nginx created`).
         if (!/^[ \t]+[^\s"'`]/.test(line) || /^\s*(?:```|~~~)|^\s*[A-Za-z][\w.-]*:\s|[{}]/.test(line)) break;
+        if (KUBECTL_RESULT_RE.test(line)) break;
         lines.push(line.trim().replace(/,$/, ''));
         pos = le;
       }
@@ -445,7 +454,12 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     // A message in a single-quoted source literal (`('psa', 'violates PodSecurity "…": …'),`) ends at its
     // closing quote (Pod Security's controls hold double quotes only).
     const env0 = envelope(text, k).start;
-    if (text[env0 - 1] === "'") {
+    // …or one whose quote opens before a `Warning: ` head on the same line (`$line = 'Warning: would violate …';`).
+    const q = text.lastIndexOf("'", env0 - 1);
+    const quotedHead =
+      q >= lineStart(text, k) &&
+      /^(?:Warning|Error from server \(Forbidden\)): [^'"\n]{0,200}$/.test(text.slice(q + 1, env0));
+    if (text[env0 - 1] === "'" || (quotedHead && /[=(,[\s]/.test(text[q - 1] ?? ' '))) {
       const close = /'(?=[\s)\],;]|$)/.exec(text.slice(from, end));
       if (close) end = from + close.index;
     }
@@ -722,6 +736,10 @@ const VAP_ENVELOPE_RE =
 function resourceOfWord(word: string): string {
   return /^[A-Z]/.test(word) ? kindResource(word) : word;
 }
+
+/** kubectl's line for an object it applied (`pod/psa-nginx created`, `deployment.apps/web configured`). */
+const KUBECTL_RESULT_RE =
+  /^\s*[a-z][a-z0-9.-]{0,80}\/[a-z0-9][a-z0-9.-]{0,252}\s+(?:created|configured|unchanged|deleted|patched|replaced|serverside-applied)\b/;
 
 /** `admission webhook "<name>" denied the request`, a wrapped line (and its comment or quote markers) as a space. */
 const WEBHOOK_HEAD =

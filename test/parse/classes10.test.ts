@@ -1,0 +1,63 @@
+/**
+ * Classes blind set 6 (test/fixtures/paste-wild/held6.jsonl) missed at its opening, read in general: kubectl's own
+ * result line after a Pod Security warning is no control, a warning in a single-quoted literal ends at its closing
+ * quote, and a webhook denial whose name and reason are both placeholders is a template, not a refusal.
+ */
+import { describe, expect, it } from 'vitest';
+import { parsePaste } from '../../src/parse/index.ts';
+
+const warning = (controls: { control: string; detail?: string }[]) => [
+  { layer: 'other', kind: 'pod-security', facts: { level: 'baseline', version: 'latest', controls, enforced: false } },
+];
+const HOSTPATH = [{ control: 'hostPath volumes', detail: 'volume "hostpath-volume"' }];
+
+describe('held6 classes', () => {
+  it.each([
+    [
+      // held6 w070 (github file, search index id 7393179923)
+      'kubectl apply output after the warning',
+      '    # kubectl apply -f psa-nginx.yaml\n    Warning: would violate PodSecurity "baseline:latest": hostPath volumes (volume "hostpath-volume")\n    pod/psa-nginx created\n',
+      warning(HOSTPATH),
+    ],
+    [
+      'a deployment configured after the warning',
+      'Warning: would violate PodSecurity "baseline:latest":\n  hostPath volumes (volume "hostpath-volume")\n  deployment.apps/web configured\n',
+      warning(HOSTPATH),
+    ],
+    [
+      // still a control list one a line (the layout classes4b reads)
+      'controls one a line stay',
+      'Warning: would violate PodSecurity "baseline:latest":\n  hostPath volumes (volume "hostpath-volume")\n  privileged (container "c" must not set securityContext.privileged=true)\n',
+      warning([
+        ...HOSTPATH,
+        { control: 'privileged', detail: 'container "c" must not set securityContext.privileged=true' },
+      ]),
+    ],
+    [
+      // held6 w072 (github file, search index id 71379800382)
+      'a warning in a single-quoted literal',
+      `    $line = 'Warning: would violate PodSecurity "baseline:latest": hostPath volumes (volume "h")';\n`,
+      warning([{ control: 'hostPath volumes', detail: 'volume "h"' }]),
+    ],
+    [
+      // held6 w149 (github file, search index id 55623901189)
+      'a webhook denial template',
+      '   └─ admission webhook "<name>" denied the request: <...>\n',
+      [],
+    ],
+    [
+      'a real webhook is still read when its reason is text',
+      'admission webhook "<name>" denied the request: image tag latest is not allowed\n',
+      [
+        {
+          layer: 'other',
+          kind: 'webhook-denied',
+          facts: { webhook: '<name>', reason: 'image tag latest is not allowed' },
+        },
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings).toMatchObject(want);
+    expect(parsePaste(text).findings).toHaveLength(want.length);
+  });
+});
