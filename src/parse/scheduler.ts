@@ -35,6 +35,11 @@ function sentenceEnd(text: string, i: number, end: number): number {
       continue;
     }
     if (text[p] !== '.') continue;
+    // `{...}`: a taint's key and value elided (`3 node(s) had untolerated taint {...}.`) ends nothing.
+    if (text[p - 1] === '{' && text.startsWith('...}', p)) {
+      p += 3;
+      continue;
+    }
     // ` ... ` where the user elided entries (`2 Insufficient cpu, ... 3 Too many pods`) ends nothing.
     if (text[p + 1] === '.' && text[p + 2] === '.' && text[p - 1] === ' ' && text[p + 3] === ' ') {
       p += 2;

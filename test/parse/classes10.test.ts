@@ -11,6 +11,24 @@ const warning = (controls: { control: string; detail?: string }[]) => [
 ];
 const HOSTPATH = [{ control: 'hostPath volumes', detail: 'volume "hostpath-volume"' }];
 
+describe('held6 classes: a taint elided as {...}', () => {
+  it('ends no sentence (held6 w057, github file, search index id 71541169382)', () => {
+    const f = parsePaste(
+      '0/20 nodes are available: 12 Insufficient memory, 3 node(s) had untolerated taint {...}. preemption: 0/20 nodes are available: 20 Preemption is not helpful for scheduling.',
+    ).findings;
+    expect(f.map((x) => x.facts)).toEqual([
+      {
+        total: 20,
+        reasons: [
+          { count: 12, reason: 'Insufficient memory' },
+          { count: 3, reason: 'node(s) had untolerated taint {...}' },
+        ],
+        preemption: { total: 20, reasons: [{ count: 20, reason: 'Preemption is not helpful for scheduling' }] },
+      },
+    ]);
+  });
+});
+
 describe('held6 classes', () => {
   it.each([
     [
