@@ -46,8 +46,9 @@ function fieldErrorBefore(
   if (!w.endsWith(': ')) return undefined;
   let word = 'Invalid value: ';
   let j = w.lastIndexOf(word);
-  // Retyped without the colon and quotes (`requests: Invalid value 64Mi: must be …`): the value is one word.
-  const loose = / Invalid value ([^\s:"'`]{1,64}): $/.exec(w);
+  // Retyped without the colon (`requests: Invalid value 64Mi: must be …`, `requests: Invalid value "48Mi": …`): the
+  // value is one word, or one quoted string.
+  const loose = / Invalid value ("[^"\n]{1,64}"|[^\s:"'`]{1,64}): $/.exec(w);
   if (loose && loose.index + 1 > j) {
     word = 'Invalid value ';
     j = loose.index + 1;

@@ -29,6 +29,16 @@ describe('held6 classes: a taint elided as {...}', () => {
   });
 });
 
+describe('held6 classes: Invalid value retyped without its colon, the value still quoted', () => {
+  it.each([
+    // held6 w020 (github file, search index id 70902716004)
+    ['quoted', 'requests: Invalid value "48Mi": must be less than or equal to memory limit of 6Mi', '48Mi'],
+    ['bare (as before)', 'requests: Invalid value 48Mi: must be less than or equal to memory limit of 6Mi', '48Mi'],
+  ])('%s', (_name, text, value) => {
+    expect(parsePaste(text).findings.map((f) => f.facts)).toMatchObject([{ resource: 'memory', value, limit: '6Mi' }]);
+  });
+});
+
 describe('held6 classes', () => {
   it.each([
     [
