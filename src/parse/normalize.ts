@@ -392,7 +392,8 @@ export function cleanLine(raw: string): string {
     if (/^\s*Error from server \(Forbidden\):\s*$/.test(s)) return '(Forbidden):';
     s = s.replace(
       /Error from server(?: \([A-Za-z]{1,40}\))?:\s?(?:error when [a-z]{1,20} "[^"\n]{0,1000}":\s?|:\s)?/g,
-      '',
+      // Glued to the text before it (a page flattened without blanks: `…gpu=1Error from server …`): a blank stays.
+      (_m, at: number) => (at > 0 && /[^\s"'`([{]/.test(s[at - 1]!) ? ' ' : ''),
     );
   }
   return s;

@@ -52,7 +52,11 @@ export function readPairs(text: string, i: number, end: number): { pairs: [strin
  * `pods=016` is `pods=0` glued to the next text (`… limited: pods=016 times in the last 10 minutes`).
  */
 function canonicalPrefix(v: string): string {
-  return /^0\d/.test(v) ? '0' : v;
+  if (/^0\d/.test(v)) return '0';
+  // A page flattened without blanks glues the next words on (`…=1Error from server`, `…=1Copy to Clipboard`): a
+  // quantity never goes on with a capitalised word.
+  const glued = /^(\d{1,20}(?:\.\d{1,20})?(?:[numkMGTPE]|[KMGTPE]i)?)[A-Z][a-z]{2,}/.exec(v);
+  return glued ? glued[1]! : v;
 }
 
 /** Names whose used + requested > limited; a name whose numbers do not parse is kept (cannot tell). */

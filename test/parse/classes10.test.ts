@@ -39,6 +39,26 @@ describe('held6 classes: Invalid value retyped without its colon, the value stil
   });
 });
 
+describe('held6 classes: a page flattened without blanks (held6 w109, github file, search index id 52281193687)', () => {
+  const refusal = (limited: string) =>
+    `exceeded quota: gpu-quota, requested: requests.nvidia.com/gpu=1, used: requests.nvidia.com/gpu=1, limited: requests.nvidia.com/gpu=${limited}`;
+  it.each([
+    [
+      'the next envelope glued on',
+      `${refusal('1')}Error from server (Forbidden): error when creating "gpu-pod.yaml": pods "gpu-pod-f7z2w" is forbidden: ${refusal('1')}`,
+    ],
+    ['a page button glued on', `pods "gpu-pod-f7z2w" is forbidden: ${refusal('1')}Copy to ClipboardCopied!`],
+  ])('%s: one refusal, limited 1', (_name, text) => {
+    expect(parsePaste(text).findings.map((f) => f.facts)).toEqual([
+      {
+        quota: 'gpu-quota',
+        resources: { 'requests.nvidia.com/gpu': { requested: '1', used: '1', limited: '1' } },
+        exceeding: ['requests.nvidia.com/gpu'],
+      },
+    ]);
+  });
+});
+
 describe('held6 classes', () => {
   it.each([
     [
