@@ -527,6 +527,15 @@ export function findQuota(text: string, lowerText?: string): Match[] {
   scan('must specify ', (k) => unnamedMustSpecify(text, lower, k));
   scan(' is limited by quota, must make explicit request', (k) => pre12MustSpecify(text, k));
   scan('status unknown for quota:', (k) => statusUnknown(text, lower, k));
+  // Quoted without its name (`rejects the create with "Forbidden ... status unknown for quota"`): which quota is not said.
+  for (const close of ['status unknown for quota"', "status unknown for quota'"])
+    scan(close, (k) =>
+      enveloped(text, k, k + close.length - 1, {
+        layer: 'quota',
+        kind: 'quota-status-unknown',
+        facts: { quota: null, resources: [] },
+      }),
+    );
   scan('insufficient quota to ', (k) => insufficient(text, lower, k));
   scanMany(lower, table, out);
   // A quota named alone (`- \`exceeded quota: mem-cpu-demo\` - Quota name that was exceeded`) in a paste that

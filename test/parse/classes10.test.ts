@@ -59,6 +59,23 @@ describe('held6 classes: a page flattened without blanks (held6 w109, github fil
   });
 });
 
+describe('held6 classes: status unknown for quota quoted without its name', () => {
+  it.each([
+    // held6 w064 (github file, search index id 66584394024)
+    [
+      'double quotes',
+      '# admission rejects the License create with "Forbidden ... status unknown for quota". Retry.',
+      1,
+    ],
+    ['single quotes', "the create fails with 'status unknown for quota' until the controller catches up", 1],
+    ['named (as before)', 'status unknown for quota: f5-quota, resources: pods', 1],
+    ['prose without a quote', 'a status unknown for quota error is transient', 0],
+  ])('%s', (_name, text, n) => {
+    const f = parsePaste(text).findings;
+    expect(f.map((x) => x.kind)).toEqual(Array(n).fill('quota-status-unknown'));
+  });
+});
+
 describe('held6 classes', () => {
   it.each([
     [
