@@ -157,10 +157,15 @@ function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelop
 const REPORTED_RE =
   /\b(?:error|errors|fail(?:s|ed|ing|ure)?|reject(?:s|ed)?|refus(?:es|ed)|denied|denies|forbidden|invalid|badrequest|unprocessable)\b|invalid value|kubectl (?:apply|create|replace|edit|patch|set|run|scale)\b[^\n]{0,40}$/i;
 
+/** The same in the languages pastes come with (error, failed, rejected): `помилки валідації (…)`, `报错：…`, `エラー`. */
+const REPORTED_INTL_RE =
+  /помилк|ошибк|відхил|отклон|错误|錯誤|报错|報錯|失败|失敗|拒绝|エラー|拒否|에러|실패|거부|\berreur|échec|\bfehler|fehlgeschlagen|\berrore|fallit|falló|rechaz/i;
+
 function reported(text: string, k: number): boolean {
   const ls = lineStart(text, k, 2048);
   const from = ls > 0 ? lineStart(text, ls - 1, 2048) : ls;
-  return REPORTED_RE.test(text.slice(Math.max(from, k - 400), k));
+  const before = text.slice(Math.max(from, k - 400), k);
+  return REPORTED_RE.test(before) || REPORTED_INTL_RE.test(before);
 }
 
 function lessOrEqual(text: string, k: number): Match | undefined {

@@ -76,6 +76,23 @@ describe('held6 classes: status unknown for quota quoted without its name', () =
   });
 });
 
+describe('held6 classes: a headless rule reported in another language', () => {
+  const RULE = '(`cpu request must be less than or equal to cpu limit of 0`)';
+  it.each([
+    // held6 w192 (github file, search index id 67027308685): Ukrainian "validation errors"
+    ['Ukrainian', `спричиняло помилки валідації ${RULE}`, 1],
+    ['Chinese', `部署时报错 ${RULE}`, 1],
+    ['Japanese', `適用するとエラー ${RULE}`, 1],
+    ['French', `une erreur de validation ${RULE}`, 1],
+    // no word of a failure before it: another program's check, a table of rules
+    ['no failure said', `правило ${RULE}`, 0],
+  ])('%s', (_name, text, n) => {
+    const f = parsePaste(text).findings;
+    expect(f).toMatchObject(Array(n).fill({ kind: 'api-validation', facts: { resource: 'cpu', limit: '0' } }));
+    expect(f).toHaveLength(n);
+  });
+});
+
 describe('held6 classes', () => {
   it.each([
     [
