@@ -19,7 +19,7 @@
  *   the JSON context, when printed.
  */
 
-import type { Match } from './finding.ts';
+import type { ApiValidationFacts, Match } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
 import { bare, lineEnd, lineStart, scanMany, wordBefore } from './scan.ts';
 import { envelopeBefore, subjectBefore } from './subject.ts';
@@ -148,6 +148,22 @@ function envelopeOf(text: string, fieldStart: number): ReturnType<typeof envelop
   return direct;
 }
 
+/** A field error found from `fieldStart` to `end`, inside its envelope (`The Pod "x" is invalid: …`) when it has one. */
+function fieldError(text: string, fieldStart: number, end: number, facts: ApiValidationFacts, version?: string): Match {
+  const { start, object } = envelopeOf(text, fieldStart);
+  const m: Match = {
+    layer: 'api-validation',
+    kind: 'api-validation',
+    facts,
+    message: text.slice(start, end).trim(),
+    start,
+    end,
+  };
+  if (version) m.version = version;
+  if (object) m.object = object;
+  return m;
+}
+
 /**
  * A rule's text without its `<field>: Invalid value: …` head is a refusal only where the line (or the one
  * above) says something failed (`New error - "must be … of 64Mi"`, `Error from server …`, `is invalid:`):
@@ -184,20 +200,17 @@ function lessOrEqual(text: string, k: number): Match | undefined {
   if (!before && !reported(text, k)) return undefined;
   const end = DETAIL_RE.lastIndex;
   const fieldStart = before ? k - before.length : k;
-  const { start, object } = envelopeOf(text, fieldStart);
   const limit = d[2] !== undefined ? unglued(bare(d[2])) : null;
   const value = before ? before.value : null;
-  const m: Match = {
-    layer: 'api-validation',
-    kind: 'api-validation',
-    facts: { resource: d[1]!, value, limit: limit === '' ? null : limit, field: before ? before.field : null },
-    message: start === fieldStart ? text.slice(fieldStart, end).trim() : text.slice(start, end).trim(),
-    start,
+  const version =
+    /^must be less/i.test(d[0]) && / limit/i.test(d[0]) ? (d[2] !== undefined ? '>=1.27' : '<1.27') : undefined;
+  return fieldError(
+    text,
+    fieldStart,
     end,
-  };
-  if (object) m.object = object;
-  if (/^must be less/i.test(d[0]) && / limit/i.test(d[0])) m.version = d[2] !== undefined ? '>=1.27' : '<1.27';
-  return m;
+    { resource: d[1]!, value, limit: limit === '' ? null : limit, field: before ? before.field : null },
+    version,
+  );
 }
 
 /**
@@ -221,17 +234,12 @@ function limitMustBeSet(text: string, k: number): Match | undefined {
   if (!before && !reported(text, k)) return undefined;
   const end = k + 'Limit must be set for non overcommitable resources'.length;
   const fieldStart = before ? k - before.length : k;
-  const { start, object } = envelopeOf(text, fieldStart);
-  const m: Match = {
-    layer: 'api-validation',
-    kind: 'api-validation',
-    facts: { resource: null, value: null, limit: null, field: before ? before.field : null },
-    message: text.slice(start, end).trim(),
-    start,
-    end,
-  };
-  if (object) m.object = object;
-  return m;
+  return fieldError(text, fieldStart, end, {
+    resource: null,
+    value: null,
+    limit: null,
+    field: before ? before.field : null,
+  });
 }
 
 const GREATER_RE = /must be greater than or equal to ([A-Za-z0-9][A-Za-z0-9./_-]{0,252}) request/iy;
@@ -257,19 +265,9 @@ function greaterOrEqual(text: string, k: number): Match | undefined {
   // Headless, `CPU` or `Memory` is another program's own check (Kubernetes prints the resource's name, `cpu`).
   if (!before && /^(?:CPU|Cpu|Memory|MEMORY)$/.test(d[1]!)) return undefined;
   const fieldStart = before ? k - before.length : k;
-  const { start, object } = envelopeOf(text, fieldStart);
-  const m: Match = {
-    layer: 'api-validation',
-    kind: 'api-validation',
-    // The value printed is the limit; the request it is below is not printed.
-    facts: { resource: d[1]!, value: null, limit: before?.value ?? null, field: before ? before.field : null },
-    message: text.slice(start, end).trim(),
-    start,
-    end,
-    version: '<1.20',
-  };
-  if (object) m.object = object;
-  return m;
+  // The value printed is the limit; the request it is below is not printed.
+  const facts = { resource: d[1]!, value: null, limit: before?.value ?? null, field: before ? before.field : null };
+  return fieldError(text, fieldStart, end, facts, '<1.20');
 }
 
 function greaterOther(text: string, k: number): Match | undefined {
@@ -281,23 +279,13 @@ function greaterOther(text: string, k: number): Match | undefined {
   if (!before || !resource) return undefined;
   const end = GREATER_OTHER_RE.lastIndex;
   const fieldStart = k - before.length;
-  const { start, object } = envelopeOf(text, fieldStart);
   const onLimit = d[4] !== undefined || d[1]?.toLowerCase() === 'limits';
-  const m: Match = {
-    layer: 'api-validation',
-    kind: 'api-validation',
-    // The old `… to request`: the value printed is the limit (as with `… to <res> request` above).
-    facts:
-      d[4] !== undefined
-        ? { resource, value: null, limit: before.value, field: before.field }
-        : { resource, value: onLimit ? null : before.value, limit: onLimit ? before.value : null, field: before.field },
-    message: text.slice(start, end).trim(),
-    start,
-    end,
-  };
-  if (d[4] !== undefined) m.version = '<1.20';
-  if (object) m.object = object;
-  return m;
+  // The old `… to request`: the value printed is the limit (as with `… to <res> request` above).
+  const facts =
+    d[4] !== undefined
+      ? { resource, value: null, limit: before.value, field: before.field }
+      : { resource, value: onLimit ? null : before.value, limit: onLimit ? before.value : null, field: before.field };
+  return fieldError(text, fieldStart, end, facts, d[4] !== undefined ? '<1.20' : undefined);
 }
 
 /**
@@ -311,18 +299,7 @@ function smallerThanRequest(text: string, k: number): Match | undefined {
   const resource = resourceOfField(head[1]!);
   if (!resource) return undefined;
   const end = k + 'limit cannot be smaller than request'.length;
-  const fieldStart = k - head[0].length;
-  const { start, object } = envelopeOf(text, fieldStart);
-  const m: Match = {
-    layer: 'api-validation',
-    kind: 'api-validation',
-    facts: { resource, value: null, limit: head[2]!, field: head[1]! },
-    message: text.slice(start, end).trim(),
-    start,
-    end,
-  };
-  if (object) m.object = object;
-  return m;
+  return fieldError(text, k - head[0].length, end, { resource, value: null, limit: head[2]!, field: head[1]! });
 }
 
 /**
@@ -339,19 +316,8 @@ function entryError(text: string, k: number, detail: string): Match | undefined 
   const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
   const resource = resourceOfField(before?.field ?? null);
   if (!before || !resource) return undefined;
-  const fieldStart = k - before.length;
-  const end = k + detail.length;
-  const { start, object } = envelopeOf(text, fieldStart);
-  const m: Match = {
-    layer: 'api-validation',
-    kind: 'api-validation',
-    facts: { resource, value: before.value, limit: null, field: before.field },
-    message: text.slice(start, end).trim(),
-    start,
-    end,
-  };
-  if (object) m.object = object;
-  return m;
+  const facts = { resource, value: before.value, limit: null, field: before.field };
+  return fieldError(text, k - before.length, k + detail.length, facts);
 }
 
 /**
@@ -374,19 +340,8 @@ function notMultiple(text: string, k: number): Match | undefined {
 function afterHead(text: string, k: number, detail: string): Match | undefined {
   const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
   if (!before?.field) return undefined;
-  const fieldStart = k - before.length;
-  const end = k + detail.length;
-  const { start, object } = envelopeOf(text, fieldStart);
-  const m: Match = {
-    layer: 'api-validation',
-    kind: 'api-validation',
-    facts: { resource: null, value: before.value, limit: null, field: before.field },
-    message: text.slice(start, end).trim(),
-    start,
-    end,
-  };
-  if (object) m.object = object;
-  return m;
+  const facts = { resource: null, value: before.value, limit: null, field: before.field };
+  return fieldError(text, k - before.length, k + detail.length, facts);
 }
 
 const STANDARD_RE = /must be a standard resource (?:type or fully qualified|for containers)/y;
@@ -423,18 +378,12 @@ function forbiddenField(text: string, k: number, detail: string): Match | undefi
   // The detail is what the text prints (`HugePages require cpu or memory`), in its case: a lowercased copy is
   // another program's own check.
   if (!text.startsWith(detail, k)) return undefined;
-  const end = k + detail.length;
-  const { start, object } = envelopeOf(text, head.start);
-  const m: Match = {
-    layer: 'api-validation',
-    kind: 'api-validation',
-    facts: { resource: null, value: null, limit: null, field: head.field },
-    message: text.slice(start, end).trim(),
-    start,
-    end,
-  };
-  if (object) m.object = object;
-  return m;
+  return fieldError(text, head.start, k + detail.length, {
+    resource: null,
+    value: null,
+    limit: null,
+    field: head.field,
+  });
 }
 
 /**
@@ -451,19 +400,9 @@ function cutHead(text: string, k: number): Match | undefined {
   const resource = resourceOfField(field ?? null);
   if (!field || !resource || !/\.(?:limits|requests)\[[^\]]+\]$/.test(field) || TEMPLATE_FIELD_RE.test(field))
     return undefined;
-  const fieldStart = k - 2 - field.length;
-  const { start, object } = envelopeOf(text, fieldStart);
+  const m = fieldError(text, k - 2 - field.length, end, { resource, value: null, limit: null, field });
   // Only an API server's error: inside its `is invalid:` envelope.
-  if (!object) return undefined;
-  return {
-    layer: 'api-validation',
-    kind: 'api-validation',
-    facts: { resource, value: null, limit: null, field },
-    message: text.slice(start, end).trim(),
-    start,
-    end,
-    object,
-  };
+  return m.object ? m : undefined;
 }
 
 /** `Pod in version "v1" cannot be handled as a Pod: ` before `at` on its line: the object kind, and where it starts. */
