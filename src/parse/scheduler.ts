@@ -602,10 +602,7 @@ function filterPluginError(text: string, lower: string, k: number): SchedulerMat
   const end = lineEnd(text, k, 2048);
   const m = /^running "([A-Za-z][\w-]{0,63})" filter plugin for pod "([^"\n]{1,253})": /.exec(text.slice(k, end));
   if (!m) return undefined;
-  const bodyStart = k + m[0].length;
-  const stop = sentenceEnd(text, bodyStart, end);
-  const bar = findWithin(text, ' |', bodyStart, stop < 0 ? end : stop);
-  const reason = proseCut(closeOfQuote(text.slice(bodyStart, bar >= 0 ? bar : stop < 0 ? end : stop)));
+  const { reason, stop } = pluginError(text, k + m[0].length, end);
   if (reason === '') return undefined;
   const start = lower.slice(Math.max(0, k - 14), k) === 'error while ' ? k - 14 : k;
   const stopAt = stop < 0 ? end : stop + 1;
@@ -619,6 +616,16 @@ function filterPluginError(text: string, lower: string, k: number): SchedulerMat
     end: stopAt,
     version: '1.16-1.19',
   };
+}
+
+/**
+ * A plugin's error from `from` to its sentence's end (or a table cell's ` |`, or `end`): the one reason, and where
+ * the sentence and the cell end (-1 when they do not).
+ */
+function pluginError(text: string, from: number, end: number): { reason: string; stop: number; bar: number } {
+  const stop = sentenceEnd(text, from, end);
+  const bar = findWithin(text, ' |', from, stop < 0 ? end : stop);
+  return { reason: proseCut(closeOfQuote(text.slice(from, bar >= 0 ? bar : stop < 0 ? end : stop))), stop, bar };
 }
 
 /**
@@ -638,10 +645,7 @@ function extensionPointError(text: string, k: number): SchedulerMatch | undefine
   const end = lineEnd(text, k, 2048);
   const m = /^ plugin "([A-Za-z][\w-]{0,63})": /.exec(text.slice(k, Math.min(end, k + 80)));
   if (!m) return undefined;
-  const bodyStart = k + m[0].length;
-  const stop = sentenceEnd(text, bodyStart, end);
-  const bar = findWithin(text, ' |', bodyStart, stop < 0 ? end : stop);
-  const reason = proseCut(closeOfQuote(text.slice(bodyStart, bar >= 0 ? bar : stop < 0 ? end : stop)));
+  const { reason, stop, bar } = pluginError(text, k + m[0].length, end);
   if (reason === '') return undefined;
   const stopAt = stop < 0 ? (bar >= 0 ? bar : end) : stop + 1;
   return {
