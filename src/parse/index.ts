@@ -19,6 +19,7 @@ import { lowerAscii, normalizeLines } from './normalize.ts';
 import { findQuota } from './quota.ts';
 import { findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
+import { placeholderQuantities, searchedFor } from './placeholder.ts';
 import { lineEnd, scanPaste } from './scan.ts';
 import { findValidation } from './validation.ts';
 
@@ -337,7 +338,9 @@ const PLACEHOLDER_RE = /\$\{|\$\(|\\\(|%[-+# 0]?\d*[sdvqx]\b|\{\{|#\{|<%=/;
 function templated(m: Match, text: string, factsJson: Map<object, string>): boolean {
   // A regular expression that matches the message (`(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…`).
   if (REGEX_SOURCE_RE.test(text.slice(m.start, Math.min(m.end + 80, lineEnd(text, m.end))))) return true;
+  if (searchedFor(m, text)) return true;
   if (m.layer === 'runtime') return false;
+  if (placeholderQuantities(m, text)) return true;
   if (m.layer !== 'other') {
     let tail = text.slice(m.end, Math.min(m.end + 60, lineEnd(text, m.end)));
     // A message quoted whole (`message: '0/2 nodes are available' }],`): a placeholder after its closing quote is

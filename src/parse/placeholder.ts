@@ -1,0 +1,86 @@
+/**
+ * A message written as a template: where the API server prints a quantity, the text holds a placeholder
+ * (`maximum cpu usage per Pod is X, but limit is Y`, `requested: cpu=N`, `<limit>`, `xxx`). Docs and runbooks
+ * list messages that way ("messages like: …"); such a text reports nothing.
+ *
+ * Only the quantities the server itself prints are read this way: a LimitRange's bound and the object's value,
+ * a quota's requested, used and limited. A validation error's value is the user's own (`Invalid value: "2Gb"`),
+ * so only an angle-bracketed name counts there.
+ */
+import type { Match } from './finding.ts';
+
+/** A printed quantity starts with a digit, a sign or a dot; a placeholder with a letter or a bracket. */
+const SERVER_PLACEHOLDER_RE = /^(?:[A-Za-z_][A-Za-z_-]*|<[^<>]{1,40}>|\[[^[\]]{1,40}\])$/;
+const USER_PLACEHOLDER_RE = /^<[^<>]{1,40}>$/;
+
+const SCHED_PLACEHOLDER_RE =
+  /\b0\/(?:<[^<>\s]{1,20}>|[NMXn])\s+nodes?\b|(?:^|[\s:,(])(?:<[^<>\s]{1,20}>|[NMX]) (?:node\(s\)|Insufficient |nodes? (?:had|didn't|were|are))/;
+
+function isPlaceholder(v: unknown, re: RegExp): boolean {
+  return typeof v === 'string' && re.test(v.trim());
+}
+
+/** Whether a match's printed quantities are placeholders: the text is a template of the message. */
+export function placeholderQuantities(m: Match, text: string): boolean {
+  const facts = m.facts as unknown as Record<string, unknown>;
+  switch (m.kind) {
+    case 'limitrange': {
+      const violations = facts.violations as Array<Record<string, unknown>> | undefined;
+      return (violations ?? []).some(
+        (v) => isPlaceholder(v.limit, SERVER_PLACEHOLDER_RE) || isPlaceholder(v.actual, SERVER_PLACEHOLDER_RE),
+      );
+    }
+    case 'quota-exceeded': {
+      const resources = facts.resources as Record<string, Record<string, unknown>> | undefined;
+      return Object.values(resources ?? {}).some((r) =>
+        ['requested', 'used', 'limited'].some((k) => isPlaceholder(r[k], SERVER_PLACEHOLDER_RE)),
+      );
+    }
+    case 'api-validation':
+      return isPlaceholder(facts.value, USER_PLACEHOLDER_RE) || isPlaceholder(facts.limit, USER_PLACEHOLDER_RE);
+    case 'unschedulable':
+      // `0/<nodes> nodes are available: <n> Insufficient memory`, `N node(s) had untolerated taint`: a count the
+      // scheduler prints as a number.
+      return SCHED_PLACEHOLDER_RE.test(text.slice(Math.max(0, m.start - 12), Math.min(text.length, m.end)));
+    default:
+      return false;
+  }
+}
+
+/**
+ * Words right before a message that make it a search pattern or a comparison, not a report: `grep "…"`,
+ * `grep -E "OOMKilled|Evicted"`, `strings.Contains(msg, "…")`, `.includes('…')`, `re.search(r"…"`, `=~ /…/`,
+ * `reason == "OOMKilled"`, `case "OOMKilled":`, `--field-selector reason=…`.
+ */
+const PATTERN_BEFORE_RE =
+  /(?:\b(?:e?grep|rg|ag|findstr|select-string|awk)(?:\s+-{1,2}[\w-]+(?:[= ][\w,]+)?)*\s+|\b(?:contains|includes|match(?:es|string)?|search|test|indexof|has(?:prefix|suffix)|startswith|endswith|containsstring|containssubstring|equalfold|find(?:all)?|count|index|replace(?:all)?|split)\s*\((?:[^()"'`]{0,40},\s*)?r?|[=!]~\s*|[=!]==?\s*|\bcase\s+|\bin\s+\[?\s*)["'`/]$/i;
+
+/** Advice that names what to look for (`Check for Insufficient cpu`, `errors such as "exceeded quota"`). */
+const ADVICE_BEFORE_RE =
+  /\b(?:check(?:ing)? for|look(?:ing)? (?:out )?for|watch (?:out )?for|search(?:ing)? for|grep(?:ping)? for|filter(?:ing)? (?:on|for|by)|such as|e\.g\.,?|for example,?|for instance,?|messages? like|errors? like|reasons? like|(?:common |typical )?(?:causes|reasons) (?:include|are)?:?)\s*["'`*]*$/i;
+
+const ALTERNATIVES_RE = /(?:[^"'`|\s][^"'`|]{0,60}\|)+$/;
+
+const BARE_KINDS = new Set([
+  'unschedulable',
+  'runtime',
+  'quota-exceeded',
+  'quota-must-specify',
+  'quota-status-unknown',
+]);
+
+/**
+ * Whether the message sits in a search pattern or a comparison (see PATTERN_BEFORE_RE). Only a bare one: a reason
+ * or a clause without numbers (`"Insufficient cpu"`, `"OOMKilled"`, `"must specify limits.cpu"`). A whole message
+ * with its numbers and names in a test's assertion (`strings.Contains(out.Message, "maximum storage usage per
+ * PersistentVolumeClaim is 2Gi, but request is 3Gi")`) is one the test saw printed.
+ */
+export function searchedFor(m: Match, text: string): boolean {
+  if (!BARE_KINDS.has(m.kind) || /\d/.test(text.slice(m.start, m.end))) return false;
+  const from = Math.max(0, m.start - 80);
+  let ls = text.lastIndexOf('\n', m.start - 1) + 1;
+  if (ls < from) ls = from;
+  // An alternative of a pattern (`grep -E "OOMKilled|Evicted"`) is searched for as the first one is.
+  const before = text.slice(ls, m.start).replace(ALTERNATIVES_RE, '');
+  return PATTERN_BEFORE_RE.test(before) || ADVICE_BEFORE_RE.test(before);
+}

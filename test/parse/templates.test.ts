@@ -1,0 +1,98 @@
+/**
+ * A message written as a template (placeholders where the server prints quantities or counts) or searched for
+ * (a grep pattern, a matcher's argument, a comparison, advice on what to look for) reports nothing
+ * (src/parse/placeholder.ts). Next to each, the same words printed or asserted with their numbers, which do.
+ */
+import { describe, expect, it } from 'vitest';
+import { parsePaste } from '../../src/parse/index.ts';
+
+const short = (text: string) =>
+  parsePaste(text).findings.map((f) => ({ layer: f.layer, kind: f.kind, facts: f.facts }));
+
+describe('templates and search patterns are not reports', () => {
+  it.each([
+    ['LimitRange with X and Y', 'forbidden: maximum cpu usage per Pod is X, but limit is Y'],
+    ['LimitRange with <max> and <limit>', 'maximum memory usage per Container is <max>, but limit is <limit>'],
+    [
+      'quota with N, M and L',
+      'pods "web" is forbidden: exceeded quota: compute, requested: cpu=N, used: cpu=M, limited: cpu=L',
+    ],
+    [
+      'validation with <value>',
+      'spec.containers[0].resources.requests: Invalid value: "<value>": must be less than or equal to cpu limit',
+    ],
+    ['scheduler with <nodes> and <n>', 'The scheduler says `0/<nodes> nodes are available: <n> Insufficient memory`'],
+    [
+      'scheduler with N counts',
+      'Warning FailedScheduling 0/N nodes are available: N node(s) had untolerated taint {gpu: true}',
+    ],
+    ['grep argument', 'kubectl get events -A --field-selector reason=FailedScheduling | grep "Insufficient cpu"'],
+    ['grep -E alternation', 'grep -E "OOMKilled|Evicted" pod.log'],
+    ['Go strings.Contains', '\tif strings.Contains(msg, "Insufficient cpu") {\n\t\treturn ReasonCPU\n\t}'],
+    ['JS includes', "if (msg.includes('must specify limits.cpu')) { hint = 'add limits'; }"],
+    ['switch case label', 'case "OOMKilled":\n    return "memory"'],
+    ['comparison', 'if status.Reason == "Evicted" {'],
+    [
+      'advice on what to look for',
+      '    description: "Pod is pending. Check for Insufficient cpu or untolerated taint."',
+    ],
+    ['errors such as', 'errors such as "exceeded quota" mean the ResourceQuota refused the pod'],
+  ])('%s', (_name, text) => {
+    expect(short(text)).toEqual([]);
+  });
+});
+
+describe('the same words printed or asserted with their numbers are reports', () => {
+  it.each([
+    [
+      'LimitRange with numbers',
+      'forbidden: maximum cpu usage per Pod is 2, but limit is 3',
+      [
+        {
+          layer: 'limitrange',
+          kind: 'limitrange',
+          facts: { violations: [{ scope: 'Pod', resource: 'cpu', bound: 'max', limit: '2', actual: '3' }] },
+        },
+      ],
+    ],
+    [
+      'a whole message a test asserts',
+      '\tif !strings.Contains(out.Message, "maximum storage usage per PersistentVolumeClaim is 2Gi, but request is 3Gi") {',
+      [
+        {
+          layer: 'limitrange',
+          kind: 'limitrange',
+          facts: {
+            violations: [
+              { scope: 'PersistentVolumeClaim', resource: 'storage', bound: 'max', limit: '2Gi', actual: '3Gi' },
+            ],
+          },
+        },
+      ],
+    ],
+    [
+      'a reason list with counts after advice',
+      'For example: 0/3 nodes are available: 3 Insufficient cpu.',
+      [
+        {
+          layer: 'scheduler',
+          kind: 'unschedulable',
+          facts: { total: 3, reasons: [{ count: 3, reason: 'Insufficient cpu' }] },
+        },
+      ],
+    ],
+    [
+      'a validation value the user wrote',
+      'spec.containers[0].resources.requests: Invalid value: "2Gb": must be less than or equal to memory limit',
+      [
+        {
+          layer: 'api-validation',
+          kind: 'api-validation',
+          facts: { resource: 'memory', value: '2Gb', limit: null, field: 'spec.containers[0].resources.requests' },
+        },
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(short(text)).toEqual(want);
+  });
+});
