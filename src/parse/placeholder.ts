@@ -82,5 +82,20 @@ export function searchedFor(m: Match, text: string): boolean {
   if (ls < from) ls = from;
   // An alternative of a pattern (`grep -E "OOMKilled|Evicted"`) is searched for as the first one is.
   const before = text.slice(ls, m.start).replace(ALTERNATIVES_RE, '');
-  return PATTERN_BEFORE_RE.test(before) || ADVICE_BEFORE_RE.test(before);
+  return PATTERN_BEFORE_RE.test(before) || ADVICE_BEFORE_RE.test(before) || listedName(m, text, before);
+}
+
+/**
+ * A reason's name quoted alone as an element of a list or a map's key (`"Evicted": true, "NodeAffinity": true`,
+ * `- "UnexpectedAdmissionError"`, `["OOMKilled", "Error"]`): code or config that lists names. A status prints the
+ * name as a value (`reason: OOMKilled`, `"reason": "Evicted"`), never alone in quotes.
+ */
+function listedName(m: Match, text: string, before: string): boolean {
+  if (m.layer !== 'runtime') return false;
+  const q = before.at(-1);
+  if (q !== '"' && q !== "'") return false;
+  const word = /^[A-Za-z][A-Za-z0-9]{2,40}/.exec(text.slice(m.start, m.start + 42));
+  if (!word || text[m.start + word[0].length] !== q) return false;
+  const after = text.slice(m.start + word[0].length + 1, m.start + word[0].length + 4);
+  return /^\s*(?:[:,\])}]|$)/.test(after) && /(?:^\s*(?:-\s*)?|[,[{(]\s*)$/.test(before.slice(0, -1));
 }

@@ -379,6 +379,24 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
       ? runtime(text, k, 'TopologyAffinityError')
       : undefined,
   );
+  // The kubelet's own admission failing for a reason that is no predicate (pkg/kubelet/lifecycle/predicate.go:
+  // reason `UnexpectedAdmissionError`, the device or CPU manager's `Allocate failed due to …, which is unexpected`).
+  on('unexpectedadmissionerror', (k) =>
+    wordAt(lower, k, 24) && !codeName(lower, k, 24) && !catalogueEntry(lower, k, 24) && !matcherLiteral(text, k)
+      ? runtime(text, k, 'UnexpectedAdmissionError')
+      : undefined,
+  );
+  on('allocate failed due to ', (k) => {
+    if (matcherLiteral(text, k)) return undefined;
+    const le = lineEnd(lower, k, 600);
+    // Its status reason on a line of its own (`reason: UnexpectedAdmissionError` below a wrapped message) is read
+    // there; the message alone is one where the reason is not printed.
+    if (/\bunexpectedadmissionerror\b/.test(lower.slice(Math.max(0, k - 400), Math.min(lower.length, k + 800))))
+      return undefined;
+    return /which is unexpected/.test(lower.slice(k, Math.min(lower.length, le + 200)))
+      ? runtime(text, k, 'UnexpectedAdmissionError')
+      : undefined;
+  });
   // The kubelet's OOM watcher (pkg/kubelet/oom: a `SystemOOM` event on the node, `System OOM encountered,
   // victim process: %s, pid: %d`; before 1.19 `System OOM encountered`): the kernel killed a process there.
   on('system oom encountered', (k) => {

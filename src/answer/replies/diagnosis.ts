@@ -104,7 +104,17 @@ function runtimeWords(reason: string): string {
       return 'The kubelet evicted the pod because the node ran short of a resource; pods using more than their requests go first. Set requests close to real usage.';
     case 'CPUThrottling':
       return 'The container hits its CPU limit and is throttled; it is slow, not stopped. Raise or remove the CPU limit.';
+    case 'NodeAffinity':
+      return "The kubelet refused the pod when it reached the node (NodeAffinity): the node's labels no longer match the pod's node selector or affinity (labels changed after scheduling, or the pod set spec.nodeName itself). The pod is Failed and not retried; its controller creates a replacement. Delete the Failed pods, and fix the node's labels or the pod's selector.";
+    case 'TopologyAffinityError':
+      return "The kubelet's Topology Manager refused the pod (TopologyAffinityError): under its policy it cannot give the pod's CPUs and devices from one NUMA node, which the scheduler does not see. Request fewer CPUs or devices per container, or run it on nodes with that much free on one NUMA node.";
+    case 'UnexpectedAdmissionError':
+      return "The kubelet could not admit the pod (UnexpectedAdmissionError): its device or CPU manager could not allocate what the scheduler counted on (a device plugin restarted, or reports fewer devices than the node's allocatable). The pod is Failed and not retried; its controller creates a replacement. Delete the Failed pods; if it repeats on a node, check that node's device plugin.";
+    case 'Preempted':
+      return 'The scheduler preempted this pod: it was deleted to make room for a pod of higher priority. Its controller creates a replacement, which stays Pending while no room is left. Give the workload a higher PriorityClass, or keep room for the preemptor.';
     default:
+      if (reason.startsWith('OutOf') && reason.length > 5)
+        return `The kubelet refused the pod when it reached the node (${reason}): the node no longer had the ${reason.slice(5)} the scheduler counted on — pods the scheduler did not see took it (static pods, pods that set spec.nodeName) or a device plugin reports fewer devices. The pod is Failed and not retried; its controller creates a replacement. Delete the Failed pods; if it repeats on a node, look there for pods that bypass the scheduler.`;
       return `A runtime problem (${reason || 'node or container'}): it happened after scheduling, so quota and LimitRange are not the cause.`;
   }
 }
