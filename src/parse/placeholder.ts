@@ -50,10 +50,10 @@ export function placeholderQuantities(m: Match, text: string): boolean {
 /**
  * Words right before a message that make it a search pattern or a comparison, not a report: `grep "…"`,
  * `grep -E "OOMKilled|Evicted"`, `strings.Contains(msg, "…")`, `.includes('…')`, `re.search(r"…"`, `=~ /…/`,
- * `reason == "OOMKilled"`, `case "OOMKilled":`, `--field-selector reason=…`.
+ * `reason == "OOMKilled"`, `case "OOMKilled":`, a metric's label matcher (`kube_pod_status_reason{reason="Evicted"}`).
  */
 const PATTERN_BEFORE_RE =
-  /(?:\b(?:e?grep|rg|ag|findstr|select-string|awk)(?:\s+-{1,2}[\w-]+(?:[= ][\w,]+)?)*\s+|\b(?:contains|includes|match(?:es|string)?|search|test|indexof|has(?:prefix|suffix)|startswith|endswith|containsstring|containssubstring|equalfold|find(?:all)?|count|index|replace(?:all)?|split)\s*\((?:[^()"'`]{0,40},\s*)?r?|[=!]~\s*|[=!]==?\s*|\bcase\s+|\bin\s+\[?\s*)["'`/]$/i;
+  /(?:\b(?:e?grep|rg|ag|findstr|select-string|awk)(?:\s+-{1,2}[\w-]+(?:[= ][\w,]+)?)*\s+|\b(?:contains|includes|match(?:es|string)?|search|test|indexof|has(?:prefix|suffix)|startswith|endswith|containsstring|containssubstring|equalfold|find(?:all)?|count|index|replace(?:all)?|split)\s*\((?:[^()"'`]{0,40},\s*)?r?|[=!]~\s*|[=!]==?\s*|\bcase\s+|\bin\s+\[?\s*|\b[a-z_][a-z0-9_:]*\{(?:[a-z_]\w*=~?"[^"{}]*",\s*)*[a-z_]\w*=~?)["'`/]$/i;
 
 /** Advice that names what to look for (`Check for Insufficient cpu`, `errors such as "exceeded quota"`). */
 const ADVICE_BEFORE_RE =
@@ -69,6 +69,13 @@ const BARE_KINDS = new Set([
   'quota-status-unknown',
 ]);
 
+/** A reason or a clause without numbers: for a runtime finding, one whose facts are its reason alone. */
+function bare(m: Match, text: string): boolean {
+  if (!BARE_KINDS.has(m.kind)) return false;
+  if (m.layer === 'runtime') return Object.keys(m.facts).every((k) => k === 'reason');
+  return !/\d/.test(text.slice(m.start, m.end));
+}
+
 /**
  * Whether the message sits in a search pattern or a comparison (see PATTERN_BEFORE_RE). Only a bare one: a reason
  * or a clause without numbers (`"Insufficient cpu"`, `"OOMKilled"`, `"must specify limits.cpu"`). A whole message
@@ -76,13 +83,18 @@ const BARE_KINDS = new Set([
  * PersistentVolumeClaim is 2Gi, but request is 3Gi")`) is one the test saw printed.
  */
 export function searchedFor(m: Match, text: string): boolean {
-  if (!BARE_KINDS.has(m.kind) || /\d/.test(text.slice(m.start, m.end))) return false;
+  if (!bare(m, text)) return false;
   const from = Math.max(0, m.start - 80);
   let ls = text.lastIndexOf('\n', m.start - 1) + 1;
   if (ls < from) ls = from;
   // An alternative of a pattern (`grep -E "OOMKilled|Evicted"`) is searched for as the first one is.
   const before = text.slice(ls, m.start).replace(ALTERNATIVES_RE, '');
-  return PATTERN_BEFORE_RE.test(before) || ADVICE_BEFORE_RE.test(before) || listedName(m, text, before);
+  return (
+    PATTERN_BEFORE_RE.test(before) ||
+    ADVICE_BEFORE_RE.test(before) ||
+    listedName(m, text, before) ||
+    metadataValue(text, ls, before)
+  );
 }
 
 /**
@@ -98,4 +110,23 @@ function listedName(m: Match, text: string, before: string): boolean {
   if (!word || text[m.start + word[0].length] !== q) return false;
   const after = text.slice(m.start + word[0].length + 1, m.start + word[0].length + 4);
   return /^\s*(?:[:,\])}]|$)/.test(after) && /(?:^\s*(?:-\s*)?|[,[{(]\s*)$/.test(before.slice(0, -1));
+}
+
+/** A page's own metadata keys (front matter, a catalogue entry's fields). */
+const TITLE_KEY_RE = /^[ \t]*(?:-[ \t]+)?["']?(?:title|subtitle|slug|heading|headline)["']?[ \t]*:[^\n:]*$/i;
+const META_KEY_RE =
+  /^[ \t]*(?:-[ \t]+)?["']?(?:description|summary|error_message|error_text|symptom|keywords|question)["']?[ \t]*:[ \t]*["'`]?$/i;
+const SIBLING_KEY_RE =
+  /^[ \t]*["']?(?:title|category|categories|tags|severity|slug|date|author|weight|draft|recovery_time|k8s_versions|difficulty|layout)["']?[ \t]*:/im;
+
+/**
+ * A message as the value of a page's metadata: a title (`title: "Fix OOMKilled pods"`) or a field of an entry
+ * whose other keys are metadata (`error_message: "node(s) exceed max volume count"` next to `title:`,
+ * `category:`, `severity:`) names a kind of problem, not one that happened.
+ */
+function metadataValue(text: string, ls: number, before: string): boolean {
+  if (TITLE_KEY_RE.test(before)) return true;
+  if (!META_KEY_RE.test(before)) return false;
+  const around = text.slice(Math.max(0, ls - 400), Math.min(text.length, ls + 400));
+  return SIBLING_KEY_RE.test(around);
 }

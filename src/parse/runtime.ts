@@ -513,6 +513,14 @@ const CATALOGUE_LINE_RE =
   /^[ \t]*(?:(?:#{1,4}|\/\/)[ \t]*)?(?:[-*+][ \t]+@[ \t]+(?:#|\/\/)|(?:[-*+][ \t]+)?@[ \t]+(?:->|=>|\u2192)\s)|@[ \t]{2,}(?:->|=>|\u2192)\s/;
 
 /**
+ * The reason defined rather than reported: a list entry that explains it (`- \`OOMKilled\` — the container used
+ * more than its limit`, `* **Evicted**: the node ran short`) or a sentence saying what it means (`The reason
+ * \`Evicted\` means …`, `OOMKilled indicates …`).
+ */
+const DEFINITION_RE =
+  /^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+[`*"']{0,2}@[`*"']{0,2}[ \t]*(?:[\u2014\u2013:=]|--?)[ \t]+(?:the|a|an|when|if|pod|container|node|kubelet|kernel|process|it|this|means?|indicates?)\b|@[`*"']{0,2}[ \t]+(?:means|indicates|refers to|is (?:when|what|the reason|a (?:status|reason|state))|happens when|occurs when)\b/;
+
+/**
  * Is the reason at `k` an entry of a catalogue (a YAML list of reason names with comments, a cheat sheet
  * mapping names to advice, a table row whose first cell is the reason and whose next cell explains it)?
  */
@@ -523,7 +531,8 @@ function catalogueEntry(lower: string, k: number, len: number): boolean {
   if (le - ls > 600) return false;
   const line = lower.slice(ls, le);
   if (line.trimStart().startsWith('|') && CATALOGUE_ROW_RE.test(line)) return true;
-  return CATALOGUE_LINE_RE.test(`${lower.slice(ls, k)}@${lower.slice(k + len, le)}`);
+  const marked = `${lower.slice(ls, k)}@${lower.slice(k + len, le)}`;
+  return CATALOGUE_LINE_RE.test(marked) || DEFINITION_RE.test(marked);
 }
 
 /** Tokens of a regular expression's source, which no kubelet, kernel or kubectl line prints. */

@@ -37,6 +37,21 @@ describe('templates and search patterns are not reports', () => {
       '    description: "Pod is pending. Check for Insufficient cpu or untolerated taint."',
     ],
     ['errors such as', 'errors such as "exceeded quota" mean the ResourceQuota refused the pod'],
+    [
+      'a definition list',
+      '- `OOMKilled` — the container used more memory than its limit\n- `Evicted` — the node ran out of a resource',
+    ],
+    ['a sentence defining a reason', 'The reason `Evicted` means the kubelet removed the pod.'],
+    ['a metric label matcher', 'kube_pod_container_status_last_terminated_reason{reason="OOMKilled"} > 0'],
+    [
+      'a metric label matcher after others',
+      'sum by (namespace) (kube_pod_status_reason{namespace="a", reason="Evicted"})',
+    ],
+    ['a page title', 'title: "Fix OOMKilled pods"'],
+    [
+      'an entry of a catalogue of problems',
+      '---\ntitle: "Node Max Volume Count Exceeded"\nerror_message: "node(s) exceed max volume count"\ncategory: nodes\nseverity: Medium',
+    ],
   ])('%s', (_name, text) => {
     expect(short(text)).toEqual([]);
   });
@@ -91,6 +106,16 @@ describe('the same words printed or asserted with their numbers are reports', ()
           facts: { resource: 'memory', value: '2Gb', limit: null, field: 'spec.containers[0].resources.requests' },
         },
       ],
+    ],
+    [
+      "a status's reason in YAML",
+      '    lastState:\n      terminated:\n        reason: OOMKilled',
+      [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'OOMKilled' } }],
+    ],
+    [
+      'a status reason in JSON',
+      '{"status": {"phase": "Failed", "reason": "Evicted"}}',
+      [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'Evicted' } }],
     ],
   ])('%s', (_name, text, want) => {
     expect(short(text)).toEqual(want);
