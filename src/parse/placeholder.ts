@@ -102,6 +102,9 @@ export function searchedFor(m: Match, text: string): boolean {
  * `- "UnexpectedAdmissionError"`, `["OOMKilled", "Error"]`): code or config that lists names. A status prints the
  * name as a value (`reason: OOMKilled`, `"reason": "Evicted"`), never alone in quotes.
  */
+const STATUS_NAME_RE =
+  /["'](?:Evicted|OOMKilled|NodeAffinity|NodeLost|Shutdown|UnexpectedAdmissionError|TopologyAffinityError|CrashLoopBackOff|ImagePullBackOff|ErrImagePull|Error|Completed|ContainerCannotRun|DeadlineExceeded|OutOf[a-z][\w./-]*|Preempting|Terminated|Failed|Unknown|Pending|Running|Succeeded)["']/g;
+
 function listedName(m: Match, text: string, before: string): boolean {
   if (m.layer !== 'runtime') return false;
   const q = before.at(-1);
@@ -109,7 +112,13 @@ function listedName(m: Match, text: string, before: string): boolean {
   const word = /^[A-Za-z][A-Za-z0-9]{2,40}/.exec(text.slice(m.start, m.start + 42));
   if (!word || text[m.start + word[0].length] !== q) return false;
   const after = text.slice(m.start + word[0].length + 1, m.start + word[0].length + 4);
-  return /^\s*(?:[:,\])}]|$)/.test(after) && /(?:^\s*(?:-\s*)?|[,[{(]\s*)$/.test(before.slice(0, -1));
+  if (!/^\s*(?:[:,\])}]|$)/.test(after) || !/(?:^\s*(?:-\s*)?|[,[{(]\s*)$/.test(before.slice(0, -1))) return false;
+  // Among other quoted status names: a list of them. Alone among other keys it is a state's flag (docker
+  // inspect's `"OOMKilled": true` next to `"Status": "exited"`).
+  const around = text.slice(Math.max(0, m.start - 200), Math.min(text.length, m.start + 200));
+  let names = 0;
+  for (const _ of around.matchAll(STATUS_NAME_RE)) if (++names >= 2) return true;
+  return false;
 }
 
 /** A page's own metadata keys (front matter, a catalogue entry's fields). */
