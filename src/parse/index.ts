@@ -260,9 +260,17 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
   );
   // Reasons some runtime finding names a pod for: a mention of the same reason without a pod (`pod's status
   // is Evicted` above the `get pods` row that shows it) is that pod's problem, not another one.
-  const namedReasons = new Set(
-    matches.flatMap((m) => (m.layer === 'runtime' && m.object?.name ? [m.facts.reason] : [])),
-  );
+  // Only when its facts agree with that pod's: another container's numbers (two pods' evictions in one
+  // `describe`, the first one's Name: cut off) are another pod's problem.
+  const named = matches.filter((m) => m.layer === 'runtime' && m.object?.name);
+  const agrees = (m: Match): boolean =>
+    named.some((n) => {
+      const nf = n.facts as unknown as Record<string, unknown>;
+      return Object.entries(m.facts).every(([k, v]) => {
+        const w = nf[k];
+        return k === 'reason' ? w === v : w === undefined || JSON.stringify(w) === JSON.stringify(v);
+      });
+    });
   // A reason quoted alone in prose (`describe showed: 1 node(s) had taints that the pod didn't tolerate.`)
   // that a whole FitError in the same paste already lists, with the same count, is that message again.
   const framedReasons = new Set(
@@ -278,7 +286,7 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
       m.facts.reasons.every((r) => framedReasons.has(`${r.count}|${r.reason}`))
     )
       continue;
-    if (m.layer === 'runtime' && !m.object?.name && namedReasons.has(m.facts.reason)) continue;
+    if (m.layer === 'runtime' && !m.object?.name && named.length > 0 && agrees(m)) continue;
     // Exit code 137 next to an OOMKilled of the same pod is the same kill, not a second problem.
     if (
       m.layer === 'runtime' &&

@@ -887,6 +887,23 @@ const NUM = '([0-9]+(?:\\.[0-9]+)?[A-Za-z]{0,2})';
  * consumption of %v. ` and old `Container %s was using %s, which exceeds its request of %s.`): the first
  * one in the paste, for every eviction finding of it (the `Reason: Evicted` row and the message are one).
  */
+/** Each `The node was low on resource:` message of a paste (its first 50) with its numbers. */
+function evictionMessages(text: string): { at: number; facts: Partial<RuntimeFacts> }[] {
+  const out: { at: number; facts: Partial<RuntimeFacts> }[] = [];
+  const re = /The node was low on resource: /gi;
+  for (let m = re.exec(text); m && out.length < 50; m = re.exec(text))
+    out.push({ at: m.index, facts: evictionNumbers(text.slice(m.index, m.index + 1200)) });
+  return out;
+}
+
+/** The eviction message nearest after `k` (a `Reason:` line above its message), else the nearest before it. */
+function nearestEviction(evictions: { at: number; facts: Partial<RuntimeFacts> }[], k: number): Partial<RuntimeFacts> {
+  const after = evictions.find((e) => e.at >= k);
+  const before = evictions.filter((e) => e.at < k).at(-1);
+  if (after && (!before || after.at - k <= 600 || k - before.at > after.at - k)) return after.facts;
+  return (before ?? after)!.facts;
+}
+
 export function evictionNumbers(text: string): Partial<RuntimeFacts> {
   const out: Partial<RuntimeFacts> = {};
   const at = text.search(/The node was low on resource: /i);
@@ -971,12 +988,20 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
   const kernel = kernelNumbers(text);
   const cap = appCapIn(text);
   const eviction = evictionNumbers(text);
+  const evictions = evictionMessages(text);
   // A paste of thousands of kills (a log) gets the numbers of its first ones: the rest are repeats.
   for (const m of relevant.slice(0, 500)) {
     const f: RuntimeFacts = { reason: m.facts.reason };
     const evicted = m.facts.reason === 'Evicted';
     // `The node had condition: [DiskPressure].` is its own message: another eviction's numbers are not its.
-    const ev = evicted && !/^the node had condition/i.test(m.message) ? eviction : {};
+    // Several pods' evictions in one paste (`kubectl describe pods` of two): each takes its own message's numbers,
+    // the one at or after it (its `Reason: Evicted` line stands above its `Message:`).
+    const ev =
+      evicted && !/^the node had condition/i.test(m.message)
+        ? evictions.length > 1
+          ? nearestEviction(evictions, m.start)
+          : eviction
+        : {};
     const said = evicted ? {} : overLimitAt(text, m.start);
     const container = ev.container ?? containerAt(lines, m.start) ?? said.container;
     if (container) f.container = container;

@@ -1,0 +1,41 @@
+/**
+ * Classes of text read in general this session (issue #17, Deliver 6), each next to what must stay as it is.
+ */
+import { describe, expect, it } from 'vitest';
+import { parsePaste } from '../../src/parse/index.ts';
+
+const short = (text: string) =>
+  parsePaste(text).findings.map((f) => ({ layer: f.layer, kind: f.kind, facts: f.facts, object: f.object }));
+
+const describeTwo = `Name:           web-a-1
+Status:         Failed
+Reason:         Evicted
+Message:        The node was low on resource: memory. Container a was using 900Mi, which exceeds its request of 512Mi.
+
+Name:           web-b-2
+Status:         Failed
+Reason:         Evicted
+Message:        The node was low on resource: ephemeral-storage. Container b was using 3Gi, which exceeds its request of 0.
+`;
+
+describe('two pods evicted in one paste: each its own numbers', () => {
+  it('describe of two pods', () => {
+    expect(short(describeTwo).map((f) => f.facts)).toEqual([
+      { reason: 'Evicted', container: 'a', resource: 'memory', request: '512Mi', used: '900Mi' },
+      { reason: 'Evicted', container: 'b', resource: 'ephemeral-storage', request: '0', used: '3Gi' },
+    ]);
+  });
+  it("the first pod's Name: cut off", () => {
+    const cut = describeTwo.slice(describeTwo.indexOf('Status:'));
+    expect(short(cut).map((f) => [f.facts, f.object?.name])).toEqual([
+      [{ reason: 'Evicted', container: 'a', resource: 'memory', request: '512Mi', used: '900Mi' }, undefined],
+      [{ reason: 'Evicted', container: 'b', resource: 'ephemeral-storage', request: '0', used: '3Gi' }, undefined],
+    ]);
+  });
+  it('one eviction mentioned above the describe that shows it is that eviction', () => {
+    const text = `The pod's status is Evicted:\n${describeTwo.slice(describeTwo.indexOf('Name:           web-b-2'))}`;
+    expect(short(text).map((f) => [f.facts, f.object?.name])).toEqual([
+      [{ reason: 'Evicted', container: 'b', resource: 'ephemeral-storage', request: '0', used: '3Gi' }, undefined],
+    ]);
+  });
+});
