@@ -816,11 +816,18 @@ const AUTOSCALER_BEFORE_RE = /trigger scale-up|nottriggerscaleup|scale-up|node g
  * lone `1 Insufficient memory` next to the word Pending. Every entry must be a reason FitError prints;
  * a single entry also needs a scheduling word on its line or the line before. No total: N is not printed.
  */
+/** Whether the text from a message's end to `start` is prose with a quote in it: another quoted list follows. */
+function apartAfter(text: string, end: number, start: number): boolean {
+  if (start <= end || start - end > 400) return false;
+  const gap = text.slice(end, start);
+  return /[`"]/.test(gap) && /[A-Za-z]{3,}\s+[A-Za-z]{3,}/.test(gap) && !/\d/.test(gap);
+}
+
 function frameless(text: string, lower: string, covered: readonly SchedulerMatch[]): SchedulerMatch[] {
   const out: SchedulerMatch[] = [];
   // The lines whole messages already cover, in order: hits come in order too, so one pointer walks them.
   const spans = covered
-    .map((c) => [lineStart(text, c.start, MAX_MESSAGE), lineEnd(text, c.end)] as const)
+    .map((c) => [lineStart(text, c.start, MAX_MESSAGE), lineEnd(text, c.end), c.end] as const)
     .sort((a, b) => a[0] - b[0]);
   let si = 0;
   let attempts = 0;
@@ -832,7 +839,9 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
   ) {
     const start = m.index + m[0].indexOf(m[1]!);
     while (si < spans.length && spans[si]![1] < start) si++;
-    if (si < spans.length && start >= spans[si]![0]) continue;
+    // On a whole message's line only when prose in quotes parts it from that message (`0/4 nodes are available:
+    // 4 node(s) didn't match …\` — sometimes followed by \`1 Insufficient hugepages-2Mi, 3 node(s) …\``).
+    if (si < spans.length && start >= spans[si]![0] && !apartAfter(text, spans[si]![2], start)) continue;
     attempts++;
     // cluster-autoscaler's NotTriggerScaleUp (`pod didn't trigger scale-up: 1 node(s) didn't match …`, `… 2 max
     // node group size reached`) prints the scheduler's reason form about node groups it simulated: a

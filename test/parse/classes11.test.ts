@@ -39,3 +39,37 @@ describe('two pods evicted in one paste: each its own numbers', () => {
     ]);
   });
 });
+
+describe('a second reason list on the line of a whole message', () => {
+  it.each([
+    [
+      'quoted after prose',
+      "emits `0/4 nodes are available: 4 node(s) didn't match Pod's node affinity/selector` — sometimes followed in larger clusters by `1 Insufficient hugepages-2Mi, 3 node(s) didn't match Pod's node affinity/selector`.",
+      [
+        { total: 4, reasons: [{ count: 4, reason: "node(s) didn't match Pod's node affinity/selector" }] },
+        {
+          total: null,
+          reasons: [
+            { count: 1, reason: 'Insufficient hugepages-2Mi' },
+            { count: 3, reason: "node(s) didn't match Pod's node affinity/selector" },
+          ],
+        },
+      ],
+    ],
+    [
+      'the same message going on without quotes is one',
+      "0/4 nodes are available: 1 Insufficient hugepages-2Mi, 3 node(s) didn't match Pod's node affinity/selector.",
+      [
+        {
+          total: 4,
+          reasons: [
+            { count: 1, reason: 'Insufficient hugepages-2Mi' },
+            { count: 3, reason: "node(s) didn't match Pod's node affinity/selector" },
+          ],
+        },
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(short(text).map((f) => f.facts)).toEqual(want);
+  });
+});
