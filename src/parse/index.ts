@@ -278,7 +278,22 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
       m.layer === 'scheduler' && m.facts.total !== null ? m.facts.reasons.map((r) => `${r.count}|${r.reason}`) : [],
     ),
   );
+  // A frame quoted without its reasons (`mark: ['FailedScheduling', '0/6 nodes are available', …]` after the whole
+  // event) when a whole message of that many nodes is in the paste: that message named again.
+  const framedTotals = new Set(
+    matches.flatMap((m) =>
+      m.layer === 'scheduler' && m.facts.total !== null && m.facts.reasons.length > 0 ? [m.facts.total] : [],
+    ),
+  );
   for (const m of matches) {
+    if (
+      m.layer === 'scheduler' &&
+      m.facts.total !== null &&
+      m.facts.reasons.length === 0 &&
+      m.facts.preemption === undefined &&
+      framedTotals.has(m.facts.total)
+    )
+      continue;
     if (
       m.layer === 'scheduler' &&
       m.facts.total === null &&

@@ -73,3 +73,23 @@ describe('a second reason list on the line of a whole message', () => {
     expect(short(text).map((f) => f.facts)).toEqual(want);
   });
 });
+
+describe('a frame quoted without its reasons next to the whole message', () => {
+  it.each([
+    [
+      'a test marking the words it expects',
+      "  { out: 'Warning  FailedScheduling  4m  default-scheduler  0/6 nodes are available: 6 Insufficient cpu.',\n    mark: ['FailedScheduling', '0/6 nodes are available', 'Insufficient cpu'] }",
+      [{ total: 6, reasons: [{ count: 6, reason: 'Insufficient cpu' }] }],
+    ],
+    [
+      'a frame of another node count stays its own',
+      "0/6 nodes are available: 6 Insufficient cpu.\nlater: '0/7 nodes are available'",
+      [
+        { total: 6, reasons: [{ count: 6, reason: 'Insufficient cpu' }] },
+        { total: 7, reasons: [] },
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(short(text).map((f) => f.facts)).toEqual(want);
+  });
+});
