@@ -379,6 +379,27 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
       ? runtime(text, k, 'TopologyAffinityError')
       : undefined,
   );
+  // The kubelet refusing a pod whose devices it cannot allocate (pkg/kubelet/lifecycle/predicate.go, reason
+  // `UnexpectedAdmissionError`): `Update plugin resources failed due to %v, which is unexpected.` (1.10+) and the
+  // resource managers' `Allocate failed due to %v, which is unexpected` (pkg/kubelet/cm, 1.18+), read when the %v
+  // is the device manager's own (pkg/kubelet/cm/devicemanager/manager.go): a device plugin of another vendor
+  // failing its allocation (`unable to find GPU device allocation by scheduler`) is not the kubelet's refusal.
+  const admissionError = (k: number, len: number): RuntimeMatch | undefined => {
+    if (k > 0 && /[a-z0-9]/.test(lower[k - 1]!)) return undefined;
+    DEVICE_MANAGER_RE.lastIndex = k + len;
+    if (!DEVICE_MANAGER_RE.test(lower) || matcherLiteral(text, k)) return undefined;
+    return runtime(text, k, 'UnexpectedAdmissionError');
+  };
+  on('update plugin resources failed due to ', (k) => admissionError(k, 38));
+  on('allocate failed due to ', (k) => admissionError(k, 23));
+  // The reason alone in the STATUS column of `kubectl get pods` (`0/1  UnexpectedAdmissionError  0  2m`).
+  on('unexpectedadmissionerror', (k) => {
+    if (!wordAt(lower, k, 24)) return undefined;
+    const before = lower.slice(lineStart(lower, k), k);
+    const after = lower.slice(k + 24, lineEnd(lower, k, 600));
+    const row = /\b\d{1,3}\/\d{1,3}[ \t]+$/.test(before) && /^[ \t]+\d{1,6}(?:[ \t]|$)/.test(after);
+    return row ? runtime(text, k, 'UnexpectedAdmissionError') : undefined;
+  });
   // The kubelet's OOM watcher (pkg/kubelet/oom: a `SystemOOM` event on the node, `System OOM encountered,
   // victim process: %s, pid: %d`; before 1.19 `System OOM encountered`): the kernel killed a process there.
   on('system oom encountered', (k) => {
@@ -400,6 +421,13 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   withNumbers(text, out);
   return out;
 }
+
+/**
+ * The device manager's allocation errors (pkg/kubelet/cm/devicemanager/manager.go) inside the kubelet's
+ * `… failed due to %v, which is unexpected`, sticky right after `due to `.
+ */
+const DEVICE_MANAGER_RE =
+  /(?:requested number of devices unavailable for [a-z0-9][a-z0-9./_-]{0,252}\. requested: \d{1,9}, available: \d{1,9}|(?:no healthy devices present|previously allocated devices are no longer healthy); cannot allocate unhealthy devices [a-z0-9][a-z0-9./_-]{0,252}|cannot allocate unregistered device [a-z0-9][a-z0-9./_-]{0,252}), which is unexpected/y;
 
 /** The kubelet's predicate names in its admission refusal (`Predicate NodeAffinity failed`), sticky at the needle. */
 const KUBELET_PREDICATE_RE =
