@@ -410,6 +410,21 @@ describe('kube-scheduler: every Filter/PreFilter reason inside the FitError fram
       ],
     ],
     [
+      `${PL}/defaultpreemption \`not eligible due to a terminating pod on the nominated node.\`, v1.24+`,
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: not eligible due to a terminating pod on the nominated node.',
+      [
+        sched(3, [r(3, 'Insufficient cpu')], {
+          total: 3,
+          reasons: [r(3, 'not eligible due to a terminating pod on the nominated node')],
+        }),
+      ],
+    ],
+    [
+      `${PL}/noderesources \`Insufficient %v\` on hugepages, in a describe block's Events`,
+      'Conditions:\n  Type           Status\n  PodScheduled   False\nEvents:\n  Warning  FailedScheduling  10s  default-scheduler  0/3 nodes are available: 3 Insufficient hugepages-2Mi.',
+      [sched(3, [r(3, 'Insufficient hugepages-2Mi')])],
+    ],
+    [
       `${PL}/defaultpreemption \`No preemption victims found for incoming pod\` with the doubled period of v1.25–v1.27`,
       '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..',
       [
@@ -552,6 +567,16 @@ describe('kube-scheduler: reasons retyped by people (case, missing words, no per
       [sched(4, [r(4, "node(s) didn't match Pod's node affinity/selector")])],
     ],
     [
+      'retyped: the list cut with an ellipsis',
+      '0/5 nodes are available: 3 Insufficient cpu, 2 Insufficient memory...',
+      [sched(5, [r(3, 'Insufficient cpu'), r(2, 'Insufficient memory')])],
+    ],
+    [
+      'retyped: the pre-1.18 taint reason with `taint(s)`',
+      "0/3 nodes are available: 3 node(s) had taint(s) that the pod didn't tolerate.",
+      [sched(3, [r(3, "node(s) had taint(s) that the pod didn't tolerate")])],
+    ],
+    [
       'negative: the scheduler skipping a pod being deleted is no refusal (pkg/scheduler/schedule_one.go)',
       'skip schedule deleting pod: default/web',
       [],
@@ -645,6 +670,47 @@ describe('ResourceQuota admission: every refusal format (plugin/pkg/admission/re
         exceeded('q1', { pods: ['1', '5', '5'] }, ['pods']),
         exceeded('q2', { 'requests.cpu': ['1', '4', '4'] }, ['requests.cpu']),
       ],
+    ],
+    [
+      `${RQ} exceeded quota, four resources of one quota (two of them over)`,
+      'pods "web" is forbidden: exceeded quota: compute-quota, requested: limits.cpu=2,limits.memory=2Gi,requests.cpu=1,requests.memory=1Gi, used: limits.cpu=7,limits.memory=14Gi,requests.cpu=3500m,requests.memory=7Gi, limited: limits.cpu=8,limits.memory=16Gi,requests.cpu=4,requests.memory=8Gi',
+      [
+        exceeded(
+          'compute-quota',
+          {
+            'limits.cpu': ['2', '7', '8'],
+            'limits.memory': ['2Gi', '14Gi', '16Gi'],
+            'requests.cpu': ['1', '3500m', '4'],
+            'requests.memory': ['1Gi', '7Gi', '8Gi'],
+          },
+          ['limits.cpu', 'requests.cpu'],
+        ),
+      ],
+    ],
+    [
+      `${RQ} exceeded quota, requests.hugepages-<size> (v1.14+)`,
+      'pods "web" is forbidden: exceeded quota: hp-quota, requested: requests.hugepages-2Mi=4Mi, used: requests.hugepages-2Mi=0, limited: requests.hugepages-2Mi=2Mi',
+      [exceeded('hp-quota', { 'requests.hugepages-2Mi': ['4Mi', '0', '2Mi'] }, ['requests.hugepages-2Mi'])],
+    ],
+    [
+      `${RQ} exceeded quota, services.nodeports at 0`,
+      'services "nodeport" is forbidden: exceeded quota: svc-quota, requested: services.nodeports=1, used: services.nodeports=0, limited: services.nodeports=0',
+      [exceeded('svc-quota', { 'services.nodeports': ['1', '0', '0'] }, ['services.nodeports'])],
+    ],
+    [
+      `${RQ} exceeded quota, the persistentvolumeclaims count`,
+      'persistentvolumeclaims "data" is forbidden: exceeded quota: pvc-count, requested: persistentvolumeclaims=1, used: persistentvolumeclaims=5, limited: persistentvolumeclaims=5',
+      [exceeded('pvc-count', { persistentvolumeclaims: ['1', '5', '5'] }, ['persistentvolumeclaims'])],
+    ],
+    [
+      `${RQ} exceeded quota, count/<resource>.<group> for an apps object`,
+      'deployments.apps "web" is forbidden: exceeded quota: object-counts, requested: count/deployments.apps=1, used: count/deployments.apps=4, limited: count/deployments.apps=4',
+      [exceeded('object-counts', { 'count/deployments.apps': ['1', '4', '4'] }, ['count/deployments.apps'])],
+    ],
+    [
+      'retyped: no blank after the colons',
+      'exceeded quota: compute-quota, requested:requests.cpu=500m, used:requests.cpu=1800m, limited:requests.cpu=2',
+      [exceeded('compute-quota', { 'requests.cpu': ['500m', '1800m', '2'] }, ['requests.cpu'])],
     ],
     [
       "retyped: `Exceeded` capitalised, behind a tool's `Error: failed to create:`",
@@ -822,6 +888,31 @@ describe('LimitRanger: min, max and ratio for Container, Pod and PersistentVolum
       `${LR} in a ReplicaSet's FailedCreate row`,
       '  Warning  FailedCreate  3s (x12 over 13s)  replicaset-controller  Error creating: pods "web-6d4cf56db6-z7bl4" is forbidden: maximum cpu usage per Container is 1, but limit is 2',
       [lr(['Container', 'cpu', 'max', '1', '2'])],
+    ],
+    [
+      `${LR} maxConstraint on hugepages`,
+      'pods "web" is forbidden: maximum hugepages-2Mi usage per Container is 2Mi, but limit is 4Mi',
+      [lr(['Container', 'hugepages-2Mi', 'max', '2Mi', '4Mi'])],
+    ],
+    [
+      `${LR} two violations joined by \`, \` without the brackets`,
+      'pods "web" is forbidden: maximum cpu usage per Container is 500m, but limit is 1, maximum memory usage per Container is 512Mi, but limit is 1Gi',
+      [lr(['Container', 'cpu', 'max', '500m', '1'], ['Container', 'memory', 'max', '512Mi', '1Gi'])],
+    ],
+    [
+      'retyped: max without the comma before `but`',
+      'maximum cpu usage per Container is 2 but limit is 4',
+      [lr(['Container', 'cpu', 'max', '2', '4'])],
+    ],
+    [
+      'retyped: min without the comma before `but`',
+      'minimum memory usage per Container is 64Mi but request is 32Mi',
+      [lr(['Container', 'memory', 'min', '64Mi', '32Mi'])],
+    ],
+    [
+      'retyped: the ratio without the comma, printed as an integer',
+      'cpu max limit to request ratio per Container is 4 but provided ratio is 10',
+      [lr(['Container', 'cpu', 'ratio', '4', '10'])],
     ],
     [
       'retyped: `Minimum` capitalised, with a period, no envelope',
@@ -1063,24 +1154,39 @@ describe('kubelet: admission rejections, evictions and OOM kills', () => {
       [rt({ reason: 'TopologyAffinityError' })],
     ],
     [
-      `${EVH} nodeLowMessageFmt + containerMessageFmt \`Container %s was using %s, which exceeds its request of %s.\`, v1.9–v1.23`,
+      `${EVH} nodeLowMessageFmt + containerMessageFmt \`Container %s was using %s, which exceeds its request of %s.\` (the wording before the current one)`,
       'Status:  Failed\nReason:  Evicted\nMessage: The node was low on resource: memory. Container app was using 1532Mi, which exceeds its request of 512Mi.',
       [rt({ reason: 'Evicted', container: 'app', resource: 'memory', request: '512Mi', used: '1532Mi' })],
     ],
     [
-      `${EVH} thresholdMetMessageFmt \`Threshold quantity: %v, available: %v.\` + \`Container %s was using %s, request is %s, has larger consumption of %v.\`, v1.24+`,
+      `${EVH} thresholdMetMessageFmt \`Threshold quantity: %v, available: %v.\` + \`Container %s was using %s, request is %s, has larger consumption of %v.\` (the current wording, upstream HEAD)`,
       'Message: The node was low on resource: memory. Threshold quantity: 100Mi, available: 85032Ki. Container app was using 1532Mi, request is 512Mi, has larger consumption of memory.',
       [rt({ reason: 'Evicted', container: 'app', resource: 'memory', request: '512Mi', used: '1532Mi' })],
     ],
     [
-      `${EVH} nodeLowMessageFmt on ephemeral-storage, v1.9–v1.23`,
+      `${EVH} nodeLowMessageFmt on ephemeral-storage, the older container wording`,
       'Message: The node was low on resource: ephemeral-storage. Container app was using 10Gi, which exceeds its request of 0.',
       [rt({ reason: 'Evicted', container: 'app', resource: 'ephemeral-storage', request: '0', used: '10Gi' })],
     ],
     [
-      `${EVH} ephemeral-storage with the threshold, v1.24+`,
+      `${EVH} ephemeral-storage with the threshold, the current wording`,
       'Message: The node was low on resource: ephemeral-storage. Threshold quantity: 10Gi, available: 5Gi. Container app was using 12Gi, request is 0, has larger consumption of ephemeral-storage.',
       [rt({ reason: 'Evicted', container: 'app', resource: 'ephemeral-storage', request: '0', used: '12Gi' })],
+    ],
+    [
+      `${EVH} two containers over their requests (the first one named is the finding's)`,
+      'Warning  Evicted  kubelet  The node was low on resource: memory. Threshold quantity: 100Mi, available: 85032Ki. Container app was using 1532Mi, request is 512Mi, has larger consumption of memory. Container sidecar was using 64Mi, request is 0, has larger consumption of memory.',
+      [rt({ reason: 'Evicted', container: 'app', resource: 'memory', request: '512Mi', used: '1532Mi' })],
+    ],
+    [
+      `${EVH} a percentage threshold, no container named`,
+      'Message: The node was low on resource: ephemeral-storage. Threshold quantity: 10%, available: 4Gi. ',
+      [rt({ reason: 'Evicted', resource: 'ephemeral-storage' })],
+    ],
+    [
+      "pkg/kubelet/eviction the signal's resource name of the first releases (`nodefs`), after the Killing row",
+      '  Normal   Killing  kubelet  Stopping container app\n  Warning  Evicted  kubelet  The node was low on resource: nodefs.',
+      [rt({ reason: 'Evicted', resource: 'nodefs' })],
     ],
     [
       `${EVH} nodeLowMessageFmt alone in an Evicted row`,
@@ -1088,7 +1194,7 @@ describe('kubelet: admission rejections, evictions and OOM kills', () => {
       [rt({ reason: 'Evicted', resource: 'memory' })],
     ],
     [
-      `${EVH} the threshold without a container (no pod over its request), v1.24+`,
+      `${EVH} the threshold without a container (no pod over its request), the current wording`,
       'Warning  Evicted  kubelet  The node was low on resource: memory. Threshold quantity: 100Mi, available: 85032Ki.',
       [rt({ reason: 'Evicted', resource: 'memory' })],
     ],
