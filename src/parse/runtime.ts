@@ -382,7 +382,7 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   // The kubelet refusing a pod whose devices it cannot allocate (pkg/kubelet/lifecycle/predicate.go, reason
   // `UnexpectedAdmissionError`): `Update plugin resources failed due to %v, which is unexpected.` (1.10+) and the
   // resource managers' `Allocate failed due to %v, which is unexpected` (pkg/kubelet/cm, 1.18+), read when the %v
-  // is the device manager's own (pkg/kubelet/cm/devicemanager/manager.go): a device plugin of another vendor
+  // is the device manager's or the CPU manager's own (DEVICE_MANAGER_RE): a device plugin of another vendor
   // failing its allocation (`unable to find GPU device allocation by scheduler`) is not the kubelet's refusal.
   const admissionError = (k: number, len: number): RuntimeMatch | undefined => {
     if (k > 0 && /[a-z0-9]/.test(lower[k - 1]!)) return undefined;
@@ -423,11 +423,12 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
 }
 
 /**
- * The device manager's allocation errors (pkg/kubelet/cm/devicemanager/manager.go) inside the kubelet's
- * `… failed due to %v, which is unexpected`, sticky right after `due to `.
+ * The device manager's allocation errors (pkg/kubelet/cm/devicemanager/manager.go) and the static CPU manager's
+ * (pkg/kubelet/cm/cpumanager/cpu_assignment.go) inside the kubelet's `… failed due to %v, which is unexpected`,
+ * sticky right after `due to `.
  */
 const DEVICE_MANAGER_RE =
-  /(?:requested number of devices unavailable for [a-z0-9][a-z0-9./_-]{0,252}\. requested: \d{1,9}, available: \d{1,9}|(?:no healthy devices present|previously allocated devices are no longer healthy); cannot allocate unhealthy devices [a-z0-9][a-z0-9./_-]{0,252}|cannot allocate unregistered device [a-z0-9][a-z0-9./_-]{0,252}), which is unexpected/y;
+  /(?:requested number of devices unavailable for [a-z0-9][a-z0-9./_-]{0,252}\. requested: \d{1,9}, available: \d{1,9}|(?:no healthy devices present|previously allocated devices are no longer healthy); cannot allocate unhealthy devices [a-z0-9][a-z0-9./_-]{0,252}|cannot allocate unregistered device [a-z0-9][a-z0-9./_-]{0,252}|not enough cpus available to satisfy request(?:: requested=\d{1,9}, available=\d{1,9})?), which is unexpected/y;
 
 /** The kubelet's predicate names in its admission refusal (`Predicate NodeAffinity failed`), sticky at the needle. */
 const KUBELET_PREDICATE_RE =

@@ -586,7 +586,8 @@ describe('kube-scheduler: reasons retyped by people (case, missing words, no per
   });
 });
 
-const RQ = 'plugin/pkg/admission/resourcequota/controller.go';
+/** plugin/pkg/admission/resourcequota, later staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota. */
+const RQ = 'resourcequota/controller.go';
 const EVAL = 'pkg/quota/v1/evaluator/core/pods.go';
 
 describe('ResourceQuota admission: every refusal format (plugin/pkg/admission/resourcequota)', () => {
@@ -1141,6 +1142,16 @@ describe('kubelet: admission rejections, evictions and OOM kills', () => {
     [
       'pkg/kubelet/cm/devicemanager `no healthy devices present; cannot allocate unhealthy devices %s`, v1.20+',
       'Reason: UnexpectedAdmissionError\nMessage: Pod was rejected: Allocate failed due to no healthy devices present; cannot allocate unhealthy devices nvidia.com/gpu, which is unexpected',
+      [rt({ reason: 'UnexpectedAdmissionError' })],
+    ],
+    [
+      'pkg/kubelet/cm/cpumanager/cpu_assignment.go `not enough cpus available to satisfy request: requested=%d, available=%d` inside `Allocate failed due to %v, which is unexpected`',
+      '  Warning  UnexpectedAdmissionError  3s  kubelet  Allocate failed due to not enough cpus available to satisfy request: requested=8, available=7, which is unexpected',
+      [rt({ reason: 'UnexpectedAdmissionError' })],
+    ],
+    [
+      'pkg/kubelet/cm/cpumanager the same error before the counts were printed',
+      'Reason: UnexpectedAdmissionError\nMessage: Pod was rejected: Allocate failed due to not enough cpus available to satisfy request, which is unexpected',
       [rt({ reason: 'UnexpectedAdmissionError' })],
     ],
     [
