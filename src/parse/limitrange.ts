@@ -35,10 +35,11 @@ const SCOPES: Record<string, Violation['scope']> = {
 
 /** `minimum cpu `, and the `min`/`max` of a retyped or second violation (`…, but request is 0; max memory usage per Container …`). */
 const RES_BEFORE_RE = /(?<![A-Za-z])(minimum|maximum|min|max) ([A-Za-z0-9][A-Za-z0-9./_-]{0,99}) $/i;
+/** After `per <scope> is <q>`: upstream's `, but request|limit is <q>` (retyped without the comma too). */
 const MINMAX_RE =
-  /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:(\.?\s{1,4}no (?:request|limit) is specified)|, but (?:(?:request|limit) is|requested) ([^\s,\]"'`#]{1,64})|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;
+  /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:(\.?\s{1,4}no (?:request|limit) is specified)|,? but (?:(?:request|limit) is|requested) ([^\s,\]"'`#]{1,64})|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;
 const RATIO_RE =
-  /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:, but (?:provided ratio is ([0-9][0-9.]{0,39})|(no (?:request|limit) is specified or (?:request|limit) is 0))|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;
+  /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:,? but (?:provided ratio is ([0-9][0-9.]{0,39})|(no (?:request|limit) is specified or (?:request|limit) is 0))|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;
 
 const CELL_ACTUAL_RE = /[ \t]*\|[ \t]*\r?\n[ \t]*\|[ \t]*(?:but )?(?:request|limit) is ([^\s,\]"'`#|]{1,64})/iy;
 

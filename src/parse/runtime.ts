@@ -382,11 +382,17 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   // The kubelet's own admission failing for a reason that is no predicate (pkg/kubelet/lifecycle/predicate.go:
   // reason `UnexpectedAdmissionError`, the device or CPU manager's `Allocate failed due to …, which is unexpected`).
   on('unexpectedadmissionerror', (k) =>
-    wordAt(lower, k, 24) && !codeName(lower, k, 24) && !catalogueEntry(lower, k, 24) && !matcherLiteral(text, k)
+    wordAt(lower, k, 24) &&
+    !codeName(lower, k, 24) &&
+    !catalogueEntry(lower, k, 24) &&
+    !matcherLiteral(text, k) &&
+    !constantDeclared(lower, k, 24)
       ? runtime(text, k, 'UnexpectedAdmissionError')
       : undefined,
   );
-  on('allocate failed due to ', (k) => {
+  // Also `Update plugin resources failed due to %v, which is unexpected.` (1.10+); the %v may be a vendor's device
+  // plugin failing its allocation (`unable to find GPU device allocation by scheduler`): still the kubelet's refusal.
+  const admissionError = (k: number): RuntimeMatch | undefined => {
     if (matcherLiteral(text, k)) return undefined;
     const le = lineEnd(lower, k, 600);
     // Its status reason on a line of its own (`reason: UnexpectedAdmissionError` below a wrapped message) is read
@@ -396,7 +402,9 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     return /which is unexpected/.test(lower.slice(k, Math.min(lower.length, le + 200)))
       ? runtime(text, k, 'UnexpectedAdmissionError')
       : undefined;
-  });
+  };
+  on('allocate failed due to ', admissionError);
+  on('update plugin resources failed due to ', admissionError);
   // The kubelet's OOM watcher (pkg/kubelet/oom: a `SystemOOM` event on the node, `System OOM encountered,
   // victim process: %s, pid: %d`; before 1.19 `System OOM encountered`): the kernel killed a process there.
   on('system oom encountered', (k) => {
@@ -484,6 +492,17 @@ function matcherLiteral(text: string, k: number): boolean {
     /^\s*(?:const\s+|var\s+|let\s+)?(?:[A-Za-z_]\w*(?:Str|Msg|Message|Pattern|Re|Regex)|Err\w*|[a-z_]*(?:message|msg|pattern|regex)|[A-Z_]*(?:MESSAGE|MSG|PATTERN|REGEX))\s*:?=\s*$/.test(
       head,
     )
+  );
+}
+
+/** A constant declaring the name (`UnexpectedAdmissionError = "UnexpectedAdmissionError"`): either side of it. */
+function constantDeclared(lower: string, k: number, len: number): boolean {
+  const ls = lineStart(lower, k);
+  const line = lower.slice(ls, lineEnd(lower, k, 400));
+  return (
+    /^[ \t]*(?:const[ \t]+|var[ \t]+|let[ \t]+|final[ \t]+|static[ \t]+)*[a-z_][\w.]*(?:[ \t]+[a-z_]\w*)?[ \t]*:?=[ \t]*["'`][a-z][\w]*["'`][ \t;,]*(?:\/\/.*)?$/.test(
+      line,
+    ) && k + len <= ls + line.length
   );
 }
 

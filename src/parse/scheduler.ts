@@ -97,8 +97,12 @@ function closeOfQuote(raw: string): string {
 const PROSE_AFTER_RE =
   /; (?:retrying|waiting)\b|,? (?:and|but|so|which|when|while|after|because|since|though|although) (?:the|a|an|it|its|i|i'm|we|my|our|this|that|these|they|then|now|still|nothing|no|there|so|even|only|also|not|is|was|has|had|keeps?)\b| [-\u2013\u2014]{1,2} |\s*[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]/i;
 
+/** DynamicResources' own `…: has subrequests, but the DRAPrioritizedList feature is disabled` is no prose. */
+const FEATURE_DISABLED_RE = /^,? but the [A-Z][A-Za-z]{2,63} feature is disabled\b/;
+
 function proseCut(s: string): string {
   const m = PROSE_AFTER_RE.exec(s);
+  if (m && FEATURE_DISABLED_RE.test(s.slice(m.index))) return s;
   return m ? s.slice(0, m.index).trimEnd() : s;
 }
 
@@ -186,9 +190,13 @@ function readSentence(text: string, total: number, bodyStart: number, end: numbe
 /**
  * The DRA plugin's PostFilter message, which the framework joins before the preemption part with `, `
  * (pkg/scheduler/framework/plugins/dynamicresources: `no new claims to deallocate` until 1.31, `still not
- * schedulable` after): PostFilter text, not a reason.
+ * schedulable` after, `deallocation of ResourceClaim completed` when it freed a claim): PostFilter text, not a reason.
  */
-const DRA_CLAUSES = ['no new claims to deallocate, ', 'still not schedulable, '];
+const DRA_CLAUSES = [
+  'no new claims to deallocate, ',
+  'still not schedulable, ',
+  'deallocation of ResourceClaim completed, ',
+];
 
 function versionOf(msg: string, dra: boolean, doubleDot: boolean, preemption: boolean): string | undefined {
   if (msg.includes('untolerated taint(s)')) return '>=1.34.2';
@@ -597,10 +605,15 @@ function gkeConsole(text: string, lower: string, k: number): SchedulerMatch {
  * unbound immediate claims) surfaced as `running "VolumeBinding" filter plugin for pod "web-0": pod has
  * unbound immediate PersistentVolumeClaims` (`error while running …` in 1.16), from RunFilterPlugins in
  * pkg/scheduler/framework/v1alpha1/framework.go. No node count; the plugin's message is the one reason.
+ * The other extension points of that framework word their errors the same way (`error while running %q prebind
+ * plugin for pod %q: %v`, `… prefilter …`, `… reserve …`, `… permit …`): 1.20+ prints `running PreBind plugin %q: %w`.
  */
+const PLUGIN_FOR_POD_RE =
+  /^running "([A-Za-z][\w-]{0,63})" (?:filter|prefilter|postfilter|prescore|score|reserve|permit|prebind|bind|postbind) plugin for pod "([^"\n]{1,253})": /;
+
 function filterPluginError(text: string, lower: string, k: number): SchedulerMatch | undefined {
   const end = lineEnd(text, k, 2048);
-  const m = /^running "([A-Za-z][\w-]{0,63})" filter plugin for pod "([^"\n]{1,253})": /.exec(text.slice(k, end));
+  const m = PLUGIN_FOR_POD_RE.exec(text.slice(k, end));
   if (!m) return undefined;
   const { reason, stop } = pluginError(text, k + m[0].length, end);
   if (reason === '') return undefined;
@@ -687,10 +700,15 @@ function reasonAfterEvent(text: string, lower: string, k: number): SchedulerMatc
  * PreFilter texts the scheduler prints instead of a node histogram, known well enough to read without
  * the `0/N nodes are available:` frame when a scheduling word is near (`Warning  FailedScheduling  pod has
  * unbound immediate PersistentVolumeClaims`): VolumeBinding's ErrReasonBoundImmediate
- * (pkg/scheduler/framework/plugins/volumebinding/volume_binding.go).
+ * (pkg/scheduler/framework/plugins/volumebinding/volume_binding.go), and its first wording, the volume binder's
+ * error before `immediate` was added (pkg/controller/volume/persistentvolume/scheduler_binder.go, 1.10–1.11).
  */
 const PVC_NEEDLE = 'persistentvolumeclaim "';
-const BARE_PREFILTER = ['pod has unbound immediate persistentvolumeclaims', PVC_NEEDLE];
+const BARE_PREFILTER = [
+  'pod has unbound immediate persistentvolumeclaims',
+  'pod has unbound persistentvolumeclaims',
+  PVC_NEEDLE,
+];
 const PVC_PREFILTER_RE = /^persistentvolumeclaim "[a-z0-9][a-z0-9.-]{0,252}" (?:not found|is being deleted)/i;
 
 function barePrefilter(
@@ -748,7 +766,7 @@ function barePrefilter(
 
 /** Reason texts a catalogue of causes lists (not event names: an Events table names those). */
 const REASON_NAME_RE =
-  /Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) [a-z']{2,12} [a-z]{2,20}|Too many pods|unbound immediate PersistentVolumeClaims/g;
+  /Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) [a-z']{2,12} [a-z]{2,20}|Too many pods|unbound (?:immediate )?PersistentVolumeClaims/g;
 
 /**
  * Distinct reason texts on the lines around `start` (at most 3 each way) outside the messages read there
@@ -1275,7 +1293,7 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
   const kept = dropCopiedFragments(text, out);
   const loose = frameless(text, lower, kept);
   const pre =
-    lower.includes(BARE_PREFILTER[0]!) || pvcAt.length > 0
+    lower.includes(BARE_PREFILTER[0]!) || lower.includes(BARE_PREFILTER[1]!) || pvcAt.length > 0
       ? barePrefilter(text, lower, [...kept, ...loose], pvcAt)
       : [];
   const bare = bareReasons(text, lower, [...kept, ...loose, ...pre]);
