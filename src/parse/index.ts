@@ -9,6 +9,7 @@
  */
 
 import { resourceOf } from '../k8s/objects.ts';
+import { withBackticks } from './backticks.ts';
 import { PasteContext } from './context.ts';
 import type { Finding, Match } from './finding.ts';
 import { LAYERS } from '../k8s/layers.ts';
@@ -421,7 +422,9 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     // The context scan is per line of the whole paste: only worth it when there is something to place.
     if (matches.length > 0) withContext(matches, new PasteContext(norm, lines));
     matches.sort((a, b) => LAYERS[a.layer].rank - LAYERS[b.layer].rank || a.start - b.start);
-    result.findings = dedupe(dropNested(dropRelays(matches)), factsJson).map(toFinding);
+    const found = dedupe(dropNested(dropRelays(matches)), factsJson);
+    withBackticks(found, capped.text);
+    result.findings = found.map(toFinding);
     result.manifests = extractManifests(capped.text, physical);
   } catch {
     // Never throw on user text; return what we have.

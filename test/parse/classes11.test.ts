@@ -93,3 +93,30 @@ describe('a frame quoted without its reasons next to the whole message', () => {
     expect(short(text).map((f) => f.facts)).toEqual(want);
   });
 });
+
+describe("a policy engine's message keeps the backticks it prints", () => {
+  const message = (text: string) =>
+    parsePaste(text).findings.map((f) => {
+      const facts = f.facts as { message?: string; violations?: { message: string }[] };
+      return facts.message ?? facts.violations?.map((v) => v.message);
+    });
+  it.each([
+    [
+      'Gatekeeper, inner backticks',
+      'admission webhook "validation.gatekeeper.sh" denied the request: [denied by no-lb] Creating services of type `LoadBalancer` without Internal annotation is not allowed',
+      [['Creating services of type `LoadBalancer` without Internal annotation is not allowed']],
+    ],
+    [
+      'Kyverno PolicyViolation, inner backticks',
+      "  Warning  PolicyViolation  1m  policy-controller  policy 'disallow-capabilities-strict' (Validation) rule 'require-drop-all' failed. validation failure: Containers must drop `ALL` capabilities.",
+      ['validation failure: Containers must drop `ALL` capabilities.'],
+    ],
+    [
+      'a code span around the whole message is Markdown',
+      'The apply failed with `admission webhook "validation.gatekeeper.sh" denied the request: [denied by no-lb] Services of type LoadBalancer are not allowed`.',
+      [['Services of type LoadBalancer are not allowed']],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(message(text)).toEqual(want);
+  });
+});

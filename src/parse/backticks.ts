@@ -1,0 +1,58 @@
+/**
+ * A policy engine's own words keep their backticks. The normalizer drops backticks as Markdown code spans
+ * (normalize.ts), but a Gatekeeper or Kyverno message may hold them as printed (`Creating services of type
+ * \`LoadBalancer\` without Internal annotation is not allowed`, `The label \`app\` is required`). A look-alike's
+ * quoted message is put back as the paste has it: the raw line that, without its backticks, holds the message.
+ * A backtick just after the message is kept only when one inside it is left open (a code span around the whole
+ * message is Markdown's, not the engine's).
+ */
+import type { Match } from './finding.ts';
+
+/** Restore backticks in the quoted words (`message`, `reason`, each violation's `message`) of look-alikes. */
+export function withBackticks(matches: Match[], raw: string): void {
+  if (!raw.includes('`')) return;
+  let lines: string[] | undefined;
+  for (const m of matches) {
+    if (m.layer !== 'other') continue;
+    const facts = m.facts as unknown as Record<string, unknown>;
+    lines ??= raw.split(/\r\n|\r|\n/).filter((l) => l.includes('`'));
+    if (lines.length === 0) return;
+    for (const key of ['message', 'reason'] as const) {
+      const v = facts[key];
+      if (typeof v === 'string') facts[key] = restored(v, lines);
+    }
+    const violations = facts.violations;
+    if (Array.isArray(violations))
+      for (const x of violations as Array<Record<string, unknown>>)
+        if (typeof x.message === 'string') x.message = restored(x.message, lines);
+  }
+}
+
+function restored(words: string, lines: readonly string[]): string {
+  if (words.length < 8 || words.includes('`')) return words;
+  for (const line of lines.slice(0, 200)) {
+    if (line.length > 8192) continue;
+    // The line without its backticks, and where each of its characters came from.
+    const from: number[] = [];
+    let bare = '';
+    for (let i = 0; i < line.length; i++)
+      if (line[i] !== '`') {
+        from.push(i);
+        bare += line[i];
+      }
+    const at = bare.indexOf(words);
+    if (at < 0) continue;
+    const start = from[at]!;
+    const last = from[at + words.length - 1]!;
+    let out = line.slice(start, last + 1);
+    const open = (out.match(/`/g) ?? []).length % 2 === 1;
+    if (open && line[last + 1] === '`') out += '`';
+    // A code span closed before the sentence's stop (`… are not allowed\`.`): the stop is the prose's.
+    const stop = /`([.,;:!?]+)$/.exec(out);
+    if (open && stop) return words.slice(0, words.length - stop[1]!.length);
+    if (out === words) return words;
+    // Only backticks may differ: the words must come back without them.
+    return out.replace(/`/g, '') === words && (out.match(/`/g) ?? []).length % 2 === 0 ? out : words;
+  }
+  return words;
+}
