@@ -20,7 +20,7 @@ import { lowerAscii, normalizeLines } from './normalize.ts';
 import { findQuota } from './quota.ts';
 import { findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
-import { placeholderQuantities, searchedFor } from './placeholder.ts';
+import { placeholderQuantities, searchedFor, withoutTemplateSiblings } from './placeholder.ts';
 import { lineEnd, scanPaste } from './scan.ts';
 import { findValidation } from './validation.ts';
 
@@ -407,18 +407,22 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     // One split of the paste each for the normalizer, the context scan and the manifest scan.
     const { text: norm, lines, physical } = normalizeLines(capped.text);
     const lower = lowerAscii(norm);
-    const matches: Match[] = [];
+    let matches: Match[] = [];
+    const templates: number[] = [];
     const factsJson = new Map<object, string>();
     // The parsers' keyword searches share one scan of the paste.
     scanPaste(lower, () => {
       for (const find of [findValidation, findLimitRange, findQuota, findScheduler, findRuntime, findLookalikes]) {
         try {
-          for (const m of find(norm, lower)) if (!templated(m, norm, factsJson)) matches.push(uniform(m));
+          for (const m of find(norm, lower))
+            if (!templated(m, norm, factsJson)) matches.push(uniform(m));
+            else templates.push(m.start);
         } catch {
           // A parser bug must not hide what the other layers found.
         }
       }
     });
+    if (templates.length > 0 && matches.length > 0) matches = withoutTemplateSiblings(matches, templates, norm);
     // The context scan is per line of the whole paste: only worth it when there is something to place.
     if (matches.length > 0) withContext(matches, new PasteContext(norm, lines));
     matches.sort((a, b) => LAYERS[a.layer].rank - LAYERS[b.layer].rank || a.start - b.start);

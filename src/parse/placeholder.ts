@@ -139,3 +139,37 @@ function metadataValue(text: string, ls: number, before: string): boolean {
   const around = text.slice(Math.max(0, ls - 400), Math.min(text.length, ls + 400));
   return SIBLING_KEY_RE.test(around);
 }
+
+/**
+ * A list of messages where one is a template (`- "… maximum cpu usage per Pod is X, but limit is Y"` under
+ * "messages like:"): its other entries without numbers (`- "… is forbidden: exceeded quota"`) are the same
+ * list's, written as kinds of messages, not reports. Entries are list items within three lines of the template.
+ */
+export function withoutTemplateSiblings(matches: Match[], templates: readonly number[], text: string): Match[] {
+  const item = (k: number): number | undefined => {
+    const ls = text.lastIndexOf('\n', k - 1) + 1;
+    return /^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]/.test(text.slice(ls, ls + 12)) ? ls : undefined;
+  };
+  const candidates = templates.slice(0, 200).filter((t) => item(t) !== undefined);
+  if (candidates.length === 0) return matches;
+  // Line numbers by a binary search over the line starts, found once.
+  const starts: number[] = [0];
+  for (let p = text.indexOf('\n'); p >= 0; p = text.indexOf('\n', p + 1)) starts.push(p + 1);
+  const lineNo = (k: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const listed = candidates.map(lineNo);
+  if (listed.length === 0) return matches;
+  return matches.filter((m) => {
+    if (!bare(m, text) || item(m.start) === undefined) return true;
+    const n = lineNo(m.start);
+    return !listed.some((t) => Math.abs(t - n) <= 3);
+  });
+}

@@ -49,6 +49,10 @@ describe('templates and search patterns are not reports', () => {
     ],
     ['a page title', 'title: "Fix OOMKilled pods"'],
     [
+      'a list of messages where one is a template',
+      '- **What to look for**: messages like:\n  - "Error creating: pods \\"web-xxx\\" is forbidden: exceeded quota"\n  - "forbidden: maximum cpu usage per Pod is X, but limit is Y"',
+    ],
+    [
       'an entry of a catalogue of problems',
       '---\ntitle: "Node Max Volume Count Exceeded"\nerror_message: "node(s) exceed max volume count"\ncategory: nodes\nseverity: Medium',
     ],
@@ -106,6 +110,11 @@ describe('the same words printed or asserted with their numbers are reports', ()
           facts: { resource: 'memory', value: '2Gb', limit: null, field: 'spec.containers[0].resources.requests' },
         },
       ],
+    ],
+    [
+      'a bare refusal in a list whose template is far away',
+      '- "forbidden: maximum cpu usage per Pod is X, but limit is Y"\n\n\n\n\n- Error creating: pods "web-1" is forbidden: exceeded quota',
+      [{ layer: 'quota', kind: 'quota-exceeded', facts: { quota: null, resources: {}, exceeding: [] } }],
     ],
     [
       "a status's reason in YAML",
