@@ -592,6 +592,27 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (le < text.length && /^[ \t]+(?:pod )?didn't trigger scale-up/.test(lower.slice(le + 1, le + 40)))
       return undefined;
     const src = findWithin(lower, 'cluster-autoscaler', k, le);
+    // Told in prose as what happened (`the autoscaler reports NotTriggerScaleUp for the pod`, `describe shows
+    // NotTriggerScaleUp events`): the look-alike, its reasons not said. Not among the autoscaler's other event
+    // names (a list of them) nor defined (`NotTriggerScaleUp: the autoscaler could not …`).
+    if (
+      src < 0 &&
+      k > 0 &&
+      /[\s`"'(*]/.test(text[k - 1]!) &&
+      /\b(?:reports?|reported|shows?|showed|emits?|emitted|gives?|gave|got|gets|saw|logs?|logged|has|had|with|raised|fires?|fired)[ \t]+(?:a[ \t]+|an[ \t]+|the[ \t]+)?[`"'*]{0,2}$/.test(
+        lower.slice(Math.max(ls, k - 40), k),
+      ) &&
+      /^[`"'*]{0,2}(?:[ \t]+(?:events?|for|on|because|and|,|\.)|[.,;]|$)/.test(lower.slice(k + 17, k + 30)) &&
+      !/\b(?:triggeredscaleup|scaledowndisabled|scaleddowngroup|scaledupgroup|scaledown)\b/.test(
+        lower.slice(Math.max(0, k - 300), Math.min(lower.length, k + 300)),
+      )
+    )
+      return other(
+        { layer: 'other', kind: 'autoscaler', facts: { reason: 'NotTriggerScaleUp', reasons: [] } },
+        text,
+        k,
+        k + 17,
+      );
     if (src < 0) {
       // `NotTriggerScaleUp: 2 max node group size reached` (the reason and its message, as a log or a
       // runbook quotes the event): the reasons are the scheduler's histogram form, up to a closing quote.

@@ -120,3 +120,29 @@ describe("a policy engine's message keeps the backticks it prints", () => {
     expect(message(text)).toEqual(want);
   });
 });
+
+describe('NotTriggerScaleUp told in prose as what happened', () => {
+  it.each([
+    ['reported', 'The cluster autoscaler reports NotTriggerScaleUp for the pending pod.', 1],
+    ['shown as events', 'kubectl describe shows NotTriggerScaleUp events on the pod', 1],
+    [
+      'among its other event names: a list',
+      'The autoscaler emits TriggeredScaleUp, NotTriggerScaleUp and ScaleDown events.',
+      0,
+    ],
+    ['defined', 'NotTriggerScaleUp: the autoscaler could not find a node group to scale up', 0],
+  ])('%s', (_name, text, n) => {
+    expect(short(text)).toEqual(
+      n
+        ? [
+            {
+              layer: 'other',
+              kind: 'autoscaler',
+              facts: { reason: 'NotTriggerScaleUp', reasons: [] },
+              object: undefined,
+            },
+          ]
+        : [],
+    );
+  });
+});
