@@ -10,7 +10,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BlindItem, judge, readSet } from '../../bench/blind-measure.ts';
-import { normalizePaste, parsePaste } from '../../src/parse/index.ts';
+import type { Finding } from '../../src/parse/index.ts';
+import { normalizePaste } from '../../src/parse/index.ts';
 
 export interface Transform {
   name: string;
@@ -262,7 +263,7 @@ export function subjects(): Subject[] {
   return out;
 }
 
-function coreOf(item: BlindItem, got: ReturnType<typeof parsePaste>['findings']): string | undefined {
+function coreOf(item: BlindItem, got: Finding[]): string | undefined {
   if (item.expect.length === 0) return item.text;
   const ls = normalizePaste(item.text).split('\n');
   const keep = ls.filter((l) => got.some((f) => f.message !== '' && l.includes(f.message)));
