@@ -599,6 +599,8 @@ function joinDecision(
   // A line that opens in another script than Latin (`Есть идеи, в чём дело?`, `原因が分かりません。`) is the writer's
   // prose: no Kubernetes message, which is ASCII but for the names it quotes, goes on with it.
   if (isOtherScript(next.charCodeAt(hs))) return null;
+  // A question (`Any idea why?`, `¿Alguna idea?`): the writer's, after the message; none of the messages ends in one.
+  if (next.charCodeAt(trimmedEnd(next) - 1) === 63) return null;
   if (hardWrapped) return '';
   // `… 2 Too many pods. ⏎ preemption: 0/2 nodes are available: …`: the PostFilter part of a FailedScheduling
   // message that a page or terminal put on the next line (it never starts a record of its own).
@@ -896,13 +898,17 @@ const PROSE_AFTER_RE =
 /** A cheap first look for PROSE_AFTER_RE: a sentence end, a blank, then a character outside ASCII. */
 const PROSE_AFTER_HINT_RE = /[.!?][ \t]{1,4}[^\0-\x7f]/;
 
+/** A question after a sentence end at a line's end (`…, 4 Insufficient cpu. Any idea why?`): the writer's, not the message's. */
+const QUESTION_AFTER_RE = /(?<=[.!][ \t]{1,4})(?=[A-Z\u00bf][^.!?\n]{0,160}\?[ \t]*$)/;
+const QUESTION_HINT_RE = /\?[ \t]*$/;
+
 /** The physical lines with every glued record start (gluedCuts) on a line of its own; `lines` itself when none is. */
 function unglued(input: string, lines: string[]): string[] {
   // One look at the whole paste first: most hold neither (a cut is never at a line's start, so the paste's
   // cuts are its lines' cuts).
   const glued = gluedCuts(input).length > 0;
   const prose = PROSE_AFTER_HINT_RE.test(input);
-  if (!glued && !prose) return lines;
+  if (!glued && !prose && !input.includes('?')) return lines;
   let out: string[] | undefined;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
@@ -912,6 +918,11 @@ function unglued(input: string, lines: string[]): string[] {
       if (cuts.length > 0) parts = [0, ...cuts].map((a, k) => l.slice(a, cuts[k]));
     }
     if (prose && PROSE_AFTER_HINT_RE.test(l)) parts = (parts ?? [l]).flatMap((p) => p.split(PROSE_AFTER_RE));
+    if (QUESTION_HINT_RE.test(l)) {
+      const last = parts ? parts[parts.length - 1]! : l;
+      const q = last.search(QUESTION_AFTER_RE);
+      if (q > 0) parts = [...(parts ? parts.slice(0, -1) : []), last.slice(0, q), last.slice(q)];
+    }
     if (parts !== undefined && parts.length > 1) {
       out ??= lines.slice(0, i);
       out.push(...parts);
