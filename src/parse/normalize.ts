@@ -230,6 +230,16 @@ function tableRowEnd(line: string): string {
   return line.slice(0, k);
 }
 
+/**
+ * A JSON object's last member on the line a string (`{"message":"0/3 nodes are available: …"}`, a log line's
+ * `…,"msg":"pods \"x\" is forbidden: …"}`): its value unquoted after its key, as YAML prints it, so that the
+ * string's closing quote and the braces after it are not read as the end of the message's last part. Only a
+ * value whose own quotes are all escaped (it is then the whole string) and that holds a blank (a sentence: a
+ * name such as `"pod":"team-a/web-7c5d8"` stays a member other parsers read as one).
+ */
+const JSON_LAST_MEMBER_HINT_RE = /"[ \t]*\}[\s,\]}]*$/;
+const JSON_LAST_MEMBER_RE = /"([A-Za-z_][\w.-]{0,40})"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\}[\s,\]}]*$/;
+
 /** A list item that is one later part of a quota refusal: `- requested: pods=1`, `- used: …`, `- limited: …`. */
 const QUOTA_PART_ITEM_RE =
   /^\s*[-*+]\s+(?:requested|used|limited):\s*[^\s=,]{1,253}=[^\s,]{1,64}(?:,[^\s=,]{1,253}=[^\s,]{1,64}){0,63}\s*$/;
@@ -973,6 +983,10 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
         spanOpen = 3;
       }
     } else if (spanOpen > 0) spanOpen = raw.trim() === '' ? 0 : spanOpen - 1;
+    if (src.length < 4096 && src.includes('}') && JSON_LAST_MEMBER_HINT_RE.test(src))
+      src = src.replace(JSON_LAST_MEMBER_RE, (m, key: string, value: string) =>
+        value.includes(' ') ? `${key}: ${value}` : m,
+      );
     const line = tableRowEnd(cleanLine(src));
     if (line !== raw) changed = true;
     const lineIndent = indentOf(line);

@@ -6,7 +6,9 @@
  *
  * Each row gives how many items the transformation applies to and, exactly, the items that do not read right
  * after it yet (all of them a known limit: see the report of the branch that added this file). A row that
- * loses an item or gains one fails, so that a fix shows as a shorter list here.
+ * loses an item or gains one fails, so that a fix shows as a shorter list here. The message core is cut from the
+ * normalized text (normalize.ts), so a change there may change a core too (a JSON member unquoted, say), and
+ * with it a `core` row's list.
  *
  * Transformations the bench measures (bench/surround.ts) but this table leaves out:
  * - `fence-lang`, `bullet-star`, `log-iso` and the prose sentences in the languages not below: the same rule
@@ -116,48 +118,7 @@ const ROWS: Row[] = [
   {
     name: 'json-message',
     applies: 1104,
-    misses: [
-      'classes3/d016',
-      'classes4b/e007',
-      'classes4b/e014',
-      'classes4b/e015',
-      'classes4b/e017',
-      'classes4b/e018',
-      'classes4b/e030',
-      'dev/b095',
-      'dev2/c081',
-      'dev5/e082',
-      'dev5/e092',
-      'dev5/e149',
-      'dev5/e150',
-      'dev5/e151',
-      'dev5/e152',
-      'dev6r/r001',
-      'dev6r/r035',
-      'dev6r/r039',
-      'dev6r/r053',
-      'dev6r/r054',
-      'dev6r/r055',
-      'dev6r/r056',
-      'dev6r/r057',
-      'dev6r/r058',
-      'dev6r/r085',
-      'dev6s/s077',
-      'held4/y051',
-      'held4/y147',
-      'held5/z030',
-      'held5/z031',
-      'held5/z059',
-      'held5/z117',
-      'held5/z120',
-      'held5/z166',
-      'held5/z185',
-      'held6/w073',
-      'held6/w075',
-      'held6/w083',
-      'held6/w147',
-      'held6/w194',
-    ],
+    misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'dev6s/s077'],
   },
   {
     name: 'wrap-80-hard',
@@ -204,6 +165,7 @@ const ROWS: Row[] = [
     name: 'html-flattened',
     applies: 89,
     misses: [
+      'classes3/d002',
       'classes4a/f002',
       'dev5/e043',
       'dev5/e103',
@@ -216,6 +178,7 @@ const ROWS: Row[] = [
       'dev6s/s078',
       'held3/x038',
       'held3/x075',
+      'held3/x085',
       'held3/x145',
       'held4/y049',
       'held5/z077',
