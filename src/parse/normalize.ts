@@ -1029,7 +1029,9 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       width !== undefined &&
       prevRawLen === width &&
       raw.length > 0 &&
-      !/^\s/.test(raw) &&
+      // A terminal cuts wherever its width falls, before a blank too (`… 0/254` ⏎ ` nodes are available: …`): one
+      // blank, not an indentation, may open the rest.
+      !/^(?:\s\s|\t)|^\s$/.test(raw) &&
       !(raw.length >= 12 && raw.startsWith(prevRaw.slice(0, 12)));
     // Output pasted as shell comments (`# pods "x" is forbidden: failed quota: ⏎ # q: must specify …`), code
     // comments or a diff: a marked line continues a marked message as an unmarked one would, its marker off.
