@@ -718,8 +718,13 @@ function barePrefilter(
         if (!pvc) continue;
         len = pvc[0].length;
       }
-      // Part of another sentence (`1 pod has unbound …` in an autoscaler event, `the pod has …` in prose).
-      if (/[A-Za-z0-9] $/.test(text.slice(Math.max(0, k - 2), k))) continue;
+      // Part of another sentence (`1 pod has unbound …` in an autoscaler event, `the pod has …` in prose); not a
+      // log header's level word (`…Z ERROR pod has unbound …`).
+      if (
+        /[A-Za-z0-9] $/.test(text.slice(Math.max(0, k - 2), k)) &&
+        !LINE_LEAD_RE.test(text.slice(lineStart(text, k, 2048), k))
+      )
+        continue;
       const context = lineAndLineBefore(text, lower, k, lineEnd(text, k, 2048));
       // The event's reason or source, the old scheduler's log line (`Error scheduling ns/name: …; retrying`,
       // pkg/scheduler/factory/factory.go MakeDefaultErrorFunc), or the pod's Pending status near it.
