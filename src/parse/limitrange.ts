@@ -41,7 +41,7 @@ const MINMAX_RE =
 const RATIO_RE =
   /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:,? but (?:provided ratio is ([0-9][0-9.]{0,39})|(no (?:request|limit) is specified or (?:request|limit) is 0))|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;
 
-const CELL_ACTUAL_RE = /[ \t]*\|[ \t]*\r?\n[ \t]*\|[ \t]*(?:but )?(?:request|limit) is ([^\s,\]"'`#|]{1,64})/iy;
+const CELL_ACTUAL_RE = /[ \t]*\|?[ \t]*\r?\n[ \t]*\|[ \t]*(?:but )?(?:request|limit) is ([^\s,\]"'`#|]{1,64})/iy;
 
 /**
  * The resource as LimitRanger names it: 1.1/1.2 capitalised the message's words (`Minimum CPU usage per

@@ -913,8 +913,9 @@ function podSecurityControls(s: string): { control: string; detail?: string }[] 
   const last = s
     .slice(start)
     .replace(/\s*(?:…|\.{3,})\s*$/, '')
-    // The sentence the paste ended the message with (`…: hostPath volumes.`): no control ends in a dot.
-    .replace(/(?<![.)])\.\s*$/, '')
+    // The sentence the paste ended the message with (`…: hostPath volumes.`, `… (hostNetwork=true).`): no control
+    // ends in a dot (an elision's `...` is no sentence end).
+    .replace(/(?<!\.)\.\s*$/, '')
     .replace(/["',}\s]+$/, (x) => (x.startsWith(')') ? x : ''))
     // A `)` that no `(` of the list opened closes the prose around it (`(\`violates … hostPath volumes\`)`).
     .replace(/\)+$/, (x) => x.slice(0, Math.max(0, x.length - unopened(s.slice(start)))));

@@ -213,6 +213,33 @@ function loneBacktick(line: string, closing: boolean): number {
   return closing ? line.indexOf('`') : line.lastIndexOf('`');
 }
 
+/**
+ * A markdown table row (`| 0/3 nodes are available: 3 Insufficient cpu. |`, `| Warning | FailedScheduling | … |`)
+ * without its closing border: the last cell's text ends at the line's end, as an unframed one would (the
+ * border is no part of the message it holds). The opening border and the cells' separators stay.
+ */
+function tableRowEnd(line: string): string {
+  const e = trimmedEnd(line);
+  if (e < 3 || line.charCodeAt(e - 1) !== 124) return line;
+  const b = indentOf(line);
+  if (line.charCodeAt(b) !== 124 || b >= e - 1) return line;
+  let k = e - 1;
+  while (k > b && (line.charCodeAt(k - 1) === 32 || line.charCodeAt(k - 1) === 9)) k--;
+  // `||` (an empty last cell) and a separator row (`|---|`) keep theirs.
+  if (k === e - 1 || line.charCodeAt(k - 1) === 124 || line.charCodeAt(k - 1) === 45) return line;
+  return line.slice(0, k);
+}
+
+/**
+ * A JSON object's last member on the line a string (`{"message":"0/3 nodes are available: …"}`, a log line's
+ * `…,"msg":"pods \"x\" is forbidden: …"}`): its value unquoted after its key, as YAML prints it, so that the
+ * string's closing quote and the braces after it are not read as the end of the message's last part. Only a
+ * value whose own quotes are all escaped (it is then the whole string) and that holds a blank (a sentence: a
+ * name such as `"pod":"team-a/web-7c5d8"` stays a member other parsers read as one).
+ */
+const JSON_LAST_MEMBER_HINT_RE = /"[ \t]*\}[\s,\]}]*$/;
+const JSON_LAST_MEMBER_RE = /"([A-Za-z_][\w.-]{0,40})"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\}[\s,\]}]*$/;
+
 /** A list item that is one later part of a quota refusal: `- requested: pods=1`, `- used: …`, `- limited: …`. */
 const QUOTA_PART_ITEM_RE =
   /^\s*[-*+]\s+(?:requested|used|limited):\s*[^\s=,]{1,253}=[^\s,]{1,64}(?:,[^\s=,]{1,253}=[^\s,]{1,64}){0,63}\s*$/;
@@ -579,6 +606,11 @@ function joinDecision(
   if (te === 0 || hs >= next.length) return null;
   NEW_RECORD_STICKY_RE.lastIndex = hs;
   if (NEW_RECORD_STICKY_RE.test(next)) return null;
+  // A line that opens in another script than Latin (`Есть идеи, в чём дело?`, `原因が分かりません。`) is the writer's
+  // prose: no Kubernetes message, which is ASCII but for the names it quotes, goes on with it.
+  if (isOtherScript(next.charCodeAt(hs))) return null;
+  // A question (`Any idea why?`, `¿Alguna idea?`): the writer's, after the message; none of the messages ends in one.
+  if (next.charCodeAt(trimmedEnd(next) - 1) === 63) return null;
   if (hardWrapped) return '';
   // `… 2 Too many pods. ⏎ preemption: 0/2 nodes are available: …`: the PostFilter part of a FailedScheduling
   // message that a page or terminal put on the next line (it never starts a record of its own).
@@ -803,6 +835,113 @@ function indentOf(s: string): number {
 }
 
 /**
+ * Where a record starts glued to the text before it, with no blank between (a page whose text was
+ * extracted without its line breaks: `… but limit is 4Error: pods "x" is forbidden: …`, `… cpu limit of
+ * 10mInvalid value: "256Mi": …`, `… untolerated taint(s)NotTriggerScaleUp pod didn't …`, `… cpu.19m   Warning
+ * FailedScheduling …`): after a number (and its unit) or a closing bracket or period, an error envelope, a
+ * field error, an event row or an event reason never continues what came before it.
+ */
+const GLUED_SCAN_RE =
+  /Error: |Invalid value: |Warning {2}|Normal {2}|NotTriggerScaleUp |FailedScheduling |FailedCreate |TriggeredScaleUp /g;
+/** The rest of an event row's type: blanks, then its CamelCase reason. */
+const EVENT_TYPE_RE = /(?:Warning|Normal) {2,}[A-Z][a-z]+[A-Z]/y;
+/** An event row's age before its type (`19m`, `2m20s`, `<unknown>`), ending where the blanks before the type start. */
+const AGE_BEFORE_RE = /(?:^|[^0-9A-Za-z<>])(\d{1,4}[smhd](?:\d{1,2}[smh])?|<unknown>)$/;
+
+/** May a record start at `q` of `s` glued to what is before it: right after a number (and its unit) or `.)]}`? */
+function gluedAt(s: string, q: number, afterNumber: boolean): boolean {
+  if (q <= 0) return false;
+  const c = s.charCodeAt(q - 1);
+  if (c === 46 || c === 41 || c === 93 || c === 125) return true;
+  if (!afterNumber) return false;
+  for (let k = 1; k <= 3 && q - k >= 0; k++) {
+    const d = s.charCodeAt(q - k);
+    if (d >= 48 && d <= 57) return true;
+    if (!((d >= 65 && d <= 90) || (d >= 97 && d <= 122))) return false;
+  }
+  return false;
+}
+
+/** Where `line` holds a glued record start (see above): the offsets to cut it at, in order. */
+function gluedCuts(line: string): number[] {
+  const cuts: number[] = [];
+  GLUED_SCAN_RE.lastIndex = 0;
+  for (let m = GLUED_SCAN_RE.exec(line); m !== null; m = GLUED_SCAN_RE.exec(line)) {
+    let q = m.index;
+    if (m[0].endsWith('  ')) {
+      EVENT_TYPE_RE.lastIndex = q;
+      if (!EVENT_TYPE_RE.test(line)) continue;
+      // `Warning  Reason`: glued itself, or its row's age glued (`….19m   Warning  FailedCreate …`).
+      if (!gluedAt(line, q, true)) {
+        let b = q;
+        while (b > 0 && line.charCodeAt(b - 1) === 32) b--;
+        const age = q - b >= 2 ? AGE_BEFORE_RE.exec(line.slice(Math.max(0, b - 12), b)) : null;
+        q = age ? b - age[1]!.length : -1;
+        if (q < 0 || !gluedAt(line, q, false)) continue;
+      }
+    } else if (!gluedAt(line, q, true)) continue;
+    if (q > (cuts[cuts.length - 1] ?? 0)) cuts.push(q);
+  }
+  return cuts;
+}
+
+/** A letter of a script a Kubernetes message never holds: Greek, Cyrillic, Hebrew, Arabic, Thai, Hangul, kana, CJK. */
+function isOtherScript(c: number): boolean {
+  return (
+    (c >= 0x0370 && c <= 0x052f) ||
+    (c >= 0x0590 && c <= 0x06ff) ||
+    (c >= 0x0e00 && c <= 0x0e7f) ||
+    (c >= 0x1100 && c <= 0x11ff) ||
+    (c >= 0x3040 && c <= 0x30ff) ||
+    (c >= 0x3400 && c <= 0x9fff) ||
+    (c >= 0xac00 && c <= 0xd7af)
+  );
+}
+
+/**
+ * A sentence in another script after a message's own sentence end on its line (`… hostPath volumes. Есть идеи,
+ * в чём дело?`, `… 3 Insufficient cpu. 原因が分かりません。`): the writer's prose, on a line of its own, so that
+ * no list of the message (Pod Security's controls, a reason list) reads it as its last item.
+ */
+const PROSE_AFTER_RE =
+  /(?<=[.!?][ \t]{1,4})(?=[\u0370-\u052f\u0590-\u06ff\u0e00-\u0e7f\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])/g;
+/** A cheap first look for PROSE_AFTER_RE: a sentence end, a blank, then a character outside ASCII. */
+const PROSE_AFTER_HINT_RE = /[.!?][ \t]{1,4}[^\0-\x7f]/;
+
+/** A question after a sentence end at a line's end (`…, 4 Insufficient cpu. Any idea why?`): the writer's, not the message's. */
+const QUESTION_AFTER_RE = /(?<=[.!][ \t]{1,4})(?=[A-Z\u00bf][^.!?\n]{0,160}\?[ \t]*$)/;
+const QUESTION_HINT_RE = /\?[ \t]*$/;
+
+/** The physical lines with every glued record start (gluedCuts) on a line of its own; `lines` itself when none is. */
+function unglued(input: string, lines: string[]): string[] {
+  // One look at the whole paste first: most hold neither (a cut is never at a line's start, so the paste's
+  // cuts are its lines' cuts).
+  const glued = gluedCuts(input).length > 0;
+  const prose = PROSE_AFTER_HINT_RE.test(input);
+  if (!glued && !prose && !input.includes('?')) return lines;
+  let out: string[] | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    let parts: string[] | undefined;
+    if (glued) {
+      const cuts = gluedCuts(l);
+      if (cuts.length > 0) parts = [0, ...cuts].map((a, k) => l.slice(a, cuts[k]));
+    }
+    if (prose && PROSE_AFTER_HINT_RE.test(l)) parts = (parts ?? [l]).flatMap((p) => p.split(PROSE_AFTER_RE));
+    if (QUESTION_HINT_RE.test(l)) {
+      const last = parts ? parts[parts.length - 1]! : l;
+      const q = last.search(QUESTION_AFTER_RE);
+      if (q > 0) parts = [...(parts ? parts.slice(0, -1) : []), last.slice(0, q), last.slice(q)];
+    }
+    if (parts !== undefined && parts.length > 1) {
+      out ??= lines.slice(0, i);
+      out.push(...parts);
+    } else out?.push(l);
+  }
+  return out ?? lines;
+}
+
+/**
  * Normalize a paste into logical lines (joined by "\n"): each message that was broken over several
  * physical lines becomes one line again.
  */
@@ -825,10 +964,11 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
   // The line before: a line that starts as it did (its first 12 characters) is the next row, not its wrap.
   let prevRaw = '';
   // A paste no rule changed is its own normal form: no need to build it again (1 MB of YAML, say).
-  let changed = input.includes('\r');
+  const rows = unglued(input, physical);
+  let changed = input.includes('\r') || rows !== physical;
   // Lines left before an inline code span holding a message, opened on an earlier line, must close.
   let spanOpen = 0;
-  for (const raw of physical) {
+  for (const raw of rows) {
     let src = raw;
     if (raw.includes('`')) {
       // A message in a code span the text wrapped (`` `0/3 nodes are available: 2 `` ⏎ `` Insufficient cpu`, an
@@ -843,7 +983,11 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
         spanOpen = 3;
       }
     } else if (spanOpen > 0) spanOpen = raw.trim() === '' ? 0 : spanOpen - 1;
-    const line = cleanLine(src);
+    if (src.length < 4096 && src.includes('}') && JSON_LAST_MEMBER_HINT_RE.test(src))
+      src = src.replace(JSON_LAST_MEMBER_RE, (m, key: string, value: string) =>
+        value.includes(' ') ? `${key}: ${value}` : m,
+      );
+    const line = tableRowEnd(cleanLine(src));
     if (line !== raw) changed = true;
     const lineIndent = indentOf(line);
     const lineKey = keyIndent(line, lineIndent);
@@ -885,7 +1029,9 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
       width !== undefined &&
       prevRawLen === width &&
       raw.length > 0 &&
-      !/^\s/.test(raw) &&
+      // A terminal cuts wherever its width falls, before a blank too (`… 0/254` ⏎ ` nodes are available: …`): one
+      // blank, not an indentation, may open the rest.
+      !/^(?:\s\s|\t)|^\s$/.test(raw) &&
       !(raw.length >= 12 && raw.startsWith(prevRaw.slice(0, 12)));
     // Output pasted as shell comments (`# pods "x" is forbidden: failed quota: ⏎ # q: must specify …`), code
     // comments or a diff: a marked line continues a marked message as an unmarked one would, its marker off.

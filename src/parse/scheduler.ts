@@ -736,8 +736,13 @@ function barePrefilter(
         if (!pvc) continue;
         len = pvc[0].length;
       }
-      // Part of another sentence (`1 pod has unbound …` in an autoscaler event, `the pod has …` in prose).
-      if (/[A-Za-z0-9] $/.test(text.slice(Math.max(0, k - 2), k))) continue;
+      // Part of another sentence (`1 pod has unbound …` in an autoscaler event, `the pod has …` in prose); not a
+      // log header's level word (`…Z ERROR pod has unbound …`).
+      if (
+        /[A-Za-z0-9] $/.test(text.slice(Math.max(0, k - 2), k)) &&
+        !LINE_LEAD_RE.test(text.slice(lineStart(text, k, 2048), k))
+      )
+        continue;
       const context = lineAndLineBefore(text, lower, k, lineEnd(text, k, 2048));
       // The event's reason or source, the old scheduler's log line (`Error scheduling ns/name: …; retrying`,
       // pkg/scheduler/factory/factory.go MakeDefaultErrorFunc), or the pod's Pending status near it.
@@ -891,9 +896,7 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
         !QUOTED_AFTER_RE.test(lower.slice(Math.max(lineStart(text, start, 2048), start - 48), start)) &&
         // Alone on its line (a code block holding only `1 node(s) didn't have free ports …`), in no catalogue.
         !(
-          /^[ \t]*(?:[-*+][ \t]+|\d{4}-\d\d-\d\d[T ][\d:.]+Z?[ \t]+)?$/.test(
-            text.slice(lineStart(text, start, 2048), start),
-          ) &&
+          LINE_LEAD_RE.test(text.slice(lineStart(text, start, 2048), start)) &&
           /^[ \t.]*$/.test(text.slice(start + body.length, lineEnd(text, start, 2048))) &&
           catalogueNear(text, start, reasons[0]!.reason) === 0
         )
@@ -1001,6 +1004,14 @@ function commentBlock(text: string, ls: number): boolean {
   return /^\s*#(?!#)/.test(next) || /^\s*#(?!#)/.test(prev);
 }
 
+/**
+ * What may stand before a text alone on its line: blanks, then a list marker (`- `, `1. `), a table cell's border
+ * (the closing one normalize.ts took off), or a log record's header (`2026-01-02T03:04:05.678Z ERROR `, klog's
+ * `E0102 03:04:05.678901   12345 file.go:123] `).
+ */
+const LINE_LEAD_RE =
+  /^[ \t]*(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+|\|[ \t]*|\d{4}-\d\d-\d\d[T ][\d:.]+Z?[ \t]+(?:(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL)[ \t]+)?|[IWEF]\d{4} [\d:.]{8,15}[ \t]+\d{1,9} [\w.-]{1,80}:\d{1,6}\][ \t]+)?$/;
+
 /** The shape around [start, end): the whole of a quote, a parenthesis, a table cell or a line. */
 function enclosed(text: string, start: number, end: number): boolean {
   const before = text[start - 1] ?? '\n';
@@ -1013,8 +1024,10 @@ function enclosed(text: string, start: number, end: number): boolean {
   const le = lineEnd(text, start, 2048);
   const lead = text.slice(ls, start);
   const tail = text.slice(e, le);
-  if (/\|\s*$/.test(lead) && /^\s*\|/.test(tail)) return true;
-  // Alone on its line (a code block holding only the reason), or after a list marker or a label.
+  // A table cell (its closing border there, or taken off by normalize.ts at the line's end).
+  if (/\|\s*$/.test(lead) && /^\s*(?:\||$)/.test(tail)) return true;
+  // Alone on its line (a code block holding only the reason), or after a list marker, a log header or a label.
+  if (/^["')]?\s*$/.test(tail) && LINE_LEAD_RE.test(lead)) return true;
   return /^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:[A-Za-z][\w ]{0,40}:\s*)?["'(]?$/.test(lead) && /^["')]?\s*$/.test(tail);
 }
 
