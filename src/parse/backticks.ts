@@ -12,10 +12,12 @@ import type { Match } from './finding.ts';
 export function withBackticks(matches: Match[], raw: string): void {
   if (!raw.includes('`')) return;
   let lines: string[] | undefined;
+  // The first 20 look-alikes: a paste of thousands is a log of the same few.
+  let budget = 20;
   for (const m of matches) {
-    if (m.layer !== 'other') continue;
+    if (m.layer !== 'other' || budget-- <= 0) continue;
     const facts = m.facts as unknown as Record<string, unknown>;
-    lines ??= raw.split(/\r\n|\r|\n/).filter((l) => l.includes('`'));
+    lines ??= candidateLines(raw);
     if (lines.length === 0) return;
     for (const key of ['message', 'reason'] as const) {
       const v = facts[key];
@@ -28,9 +30,29 @@ export function withBackticks(matches: Match[], raw: string): void {
   }
 }
 
+/**
+ * The raw lines holding a backtick, and each such line joined with its neighbours (a terminal's hard wrap cuts a
+ * message over lines: joined with nothing between, or a blank for a soft wrap).
+ */
+function candidateLines(raw: string): string[] {
+  const all = raw.split(/\r\n|\r|\n/);
+  const out: string[] = [];
+  for (let i = 0; i < all.length && out.length < 600; i++) {
+    if (!all[i]!.includes('`')) continue;
+    out.push(all[i]!);
+    const from = Math.max(0, i - 2);
+    const to = Math.min(all.length, i + 3);
+    if (to - from > 1) {
+      const piece = all.slice(from, to);
+      out.push(piece.join(''), piece.map((l) => l.trim()).join(' '));
+    }
+  }
+  return out;
+}
+
 function restored(words: string, lines: readonly string[]): string {
   if (words.length < 8 || words.includes('`')) return words;
-  for (const line of lines.slice(0, 200)) {
+  for (const line of lines) {
     if (line.length > 8192) continue;
     // The line without its backticks, and where each of its characters came from.
     const from: number[] = [];

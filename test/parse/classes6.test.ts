@@ -50,8 +50,9 @@ const mustSpecify = (quota: string | null, resources: Record<string, string[]>):
 
 const runtime = (facts: Record<string, string>): Said => ({ layer: 'runtime', kind: 'runtime', facts });
 
+// The policy prints `false` in backticks (Kyverno's library policy): kept as printed (src/parse/backticks.ts).
 const HOST_NS =
-  'validation error: Sharing the host namespaces is disallowed. The fields spec.hostNetwork, spec.hostIPC, and spec.hostPID must be unset or set to false. rule host-namespaces failed at path /spec/hostNetwork/';
+  'validation error: Sharing the host namespaces is disallowed. The fields spec.hostNetwork, spec.hostIPC, and spec.hostPID must be unset or set to `false`. rule host-namespaces failed at path /spec/hostNetwork/';
 
 const cases: [name: string, text: string, want: Said[]][] = [
   // ---- Kyverno policy reports

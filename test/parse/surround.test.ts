@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1457, misses: [] },
-  { name: 'blockquote', applies: 1457, misses: [] },
-  { name: 'crlf', applies: 1280, misses: [] },
-  { name: 'tabs', applies: 263, misses: ['dev6r/r016', 'held3/x151'] },
-  { name: 'slack-escape', applies: 168, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'fence', applies: 1464, misses: [] },
+  { name: 'blockquote', applies: 1464, misses: [] },
+  { name: 'crlf', applies: 1287, misses: [] },
+  { name: 'tabs', applies: 265, misses: ['dev6r/r016', 'held3/x151'] },
+  { name: 'slack-escape', applies: 171, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1457,
+    applies: 1464,
     misses: [
       'classes3/d017',
       'dev5/e120',
@@ -55,16 +55,15 @@ const ROWS: Row[] = [
       'held6/w057',
     ],
   },
-  { name: 'prose-before-next-line-de', applies: 1457, misses: ['dev5/e163', 'dev5/e186'] },
+  { name: 'prose-before-next-line-de', applies: 1464, misses: ['dev5/e163', 'dev5/e186'] },
   {
     name: 'prose-after-same-line-en',
-    applies: 1457,
+    applies: 1464,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
       'classes4b/e030',
       'dev2/c081',
-      'dev5/e082',
       'dev5/e150',
       'dev5/e186',
       'dev6r/r053',
@@ -72,18 +71,16 @@ const ROWS: Row[] = [
       'dev6r/r060',
       'dev6s/s016',
       'held5/z205',
-      'held6/w147',
     ],
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1457,
+    applies: 1464,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
       'classes4b/e030',
       'dev2/c081',
-      'dev5/e082',
       'dev5/e150',
       'dev5/e186',
       'dev6r/r053',
@@ -91,39 +88,45 @@ const ROWS: Row[] = [
       'dev6r/r060',
       'dev6s/s016',
       'held5/z205',
-      'held6/w147',
     ],
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1457,
+    applies: 1464,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
       'classes4b/e030',
       'dev2/c081',
-      'dev5/e082',
       'dev5/e150',
       'dev5/e186',
       'dev6r/r053',
       'dev6r/r059',
       'dev6r/r060',
       'held5/z205',
-      'held6/w147',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 1457, misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147'] },
-  { name: 'prose-after-next-line-ru', applies: 1457, misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147'] },
-  { name: 'prose-after-next-line-ja', applies: 1457, misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147'] },
+  { name: 'prose-after-next-line-en', applies: 1464, misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147'] },
+  { name: 'prose-after-next-line-ru', applies: 1464, misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147'] },
+  { name: 'prose-after-next-line-ja', applies: 1464, misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147'] },
   {
     name: 'json-message',
-    applies: 1104,
+    applies: 1107,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'dev6s/s077'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1173,
-    misses: ['classes4a/f015', 'dev2/c071', 'dev5/e025', 'dev6s/s067', 'held2/c049', 'held3/x084', 'held5/z121'],
+    applies: 1179,
+    misses: [
+      'classes4a/f015',
+      'dev2/c071',
+      'dev5/e025',
+      'dev6s/s067',
+      'held2/c049',
+      'held3/x084',
+      'held5/z121',
+      'held6/w037',
+    ],
   },
   {
     name: 'html-flattened',
@@ -155,15 +158,15 @@ const ROWS: Row[] = [
       'held6/w082',
     ],
   },
-  { name: 'smart-quotes', applies: 1077, misses: [] },
-  { name: 'bullet-dash', applies: 1193, misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'] },
-  { name: 'bullet-number', applies: 1193, misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'] },
-  { name: 'inline-code', applies: 1183, misses: ['dev5/e002'] },
-  { name: 'bold', applies: 1156, misses: [] },
-  { name: 'log-klog', applies: 1193, misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'] },
+  { name: 'smart-quotes', applies: 1082, misses: [] },
+  { name: 'bullet-dash', applies: 1196, misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'] },
+  { name: 'bullet-number', applies: 1196, misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'] },
+  { name: 'inline-code', applies: 1186, misses: ['dev5/e002'] },
+  { name: 'bold', applies: 1159, misses: [] },
+  { name: 'log-klog', applies: 1196, misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'] },
   {
     name: 'table-cell',
-    applies: 1148,
+    applies: 1151,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -197,7 +200,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1457);
+    expect(subs.length).toBe(1464);
   });
 
   it('has a row or a reason for every transformation', () => {
