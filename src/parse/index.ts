@@ -20,7 +20,7 @@ import { lowerAscii, normalizeLines } from './normalize.ts';
 import { findQuota } from './quota.ts';
 import { findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
-import { placeholderQuantities, searchedFor, withoutTemplateSiblings } from './placeholder.ts';
+import { placeholderQuantities, searchedFor, withoutExamples, withoutTemplateSiblings } from './placeholder.ts';
 import { lineEnd, scanPaste } from './scan.ts';
 import { findValidation } from './validation.ts';
 
@@ -362,9 +362,8 @@ const PLACEHOLDER_RE = /\$\{|\$\(|\\\(|%[-+# 0]?\d*[sdvqx]\b|\{\{|#\{|<%=/;
 function templated(m: Match, text: string, factsJson: Map<object, string>): boolean {
   // A regular expression that matches the message (`(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…`).
   if (REGEX_SOURCE_RE.test(text.slice(m.start, Math.min(m.end + 80, lineEnd(text, m.end))))) return true;
-  if (searchedFor(m, text)) return true;
+  if (searchedFor(m, text) || placeholderQuantities(m, text)) return true;
   if (m.layer === 'runtime') return false;
-  if (placeholderQuantities(m, text)) return true;
   if (m.layer !== 'other') {
     let tail = text.slice(m.end, Math.min(m.end + 60, lineEnd(text, m.end)));
     // A message quoted whole (`message: '0/2 nodes are available' }],`): a placeholder after its closing quote is
@@ -423,6 +422,7 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
       }
     });
     if (templates.length > 0 && matches.length > 0) matches = withoutTemplateSiblings(matches, templates, norm);
+    if (matches.length > 0) matches = withoutExamples(matches, norm);
     // The context scan is per line of the whole paste: only worth it when there is something to place.
     if (matches.length > 0) withContext(matches, new PasteContext(norm, lines));
     matches.sort((a, b) => LAYERS[a.layer].rank - LAYERS[b.layer].rank || a.start - b.start);

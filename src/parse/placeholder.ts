@@ -8,10 +8,14 @@
  * so only an angle-bracketed name counts there.
  */
 import type { Match } from './finding.ts';
+import { lineEnd } from './scan.ts';
 
 /** A printed quantity starts with a digit, a sign or a dot; a placeholder with a letter or a bracket. */
 const SERVER_PLACEHOLDER_RE = /^(?:[A-Za-z_][A-Za-z_-]*|<[^<>]{1,40}>|\[[^[\]]{1,40}\])$/;
 const USER_PLACEHOLDER_RE = /^<[^<>]{1,40}>$/;
+
+const RUNTIME_PLACEHOLDER_RE =
+  /\b(?:limit|quantity:|available:|using|request is|limit of containers|victim process:)[ \t]+\\?["'`]?(?:\[[a-z_ -]{1,30}\]|<[a-z_ -]{1,30}>)/i;
 
 const SCHED_PLACEHOLDER_RE =
   /\b0\/(?:<[^<>\s]{1,20}>|[NMXn])\s+nodes?\b|(?:^|[\s:,(])(?:<[^<>\s]{1,20}>|[NMX]) (?:node\(s\)|Insufficient |nodes? (?:had|didn't|were|are))/;
@@ -38,6 +42,10 @@ export function placeholderQuantities(m: Match, text: string): boolean {
     }
     case 'api-validation':
       return isPlaceholder(facts.value, USER_PLACEHOLDER_RE) || isPlaceholder(facts.limit, USER_PLACEHOLDER_RE);
+    case 'runtime':
+      // `exceeded its local ephemeral storage limit "[some_size]"`, `Threshold quantity: <q>`, `Container <c> was
+      // using <n>`: where the kubelet prints a quantity, a name in brackets.
+      return RUNTIME_PLACEHOLDER_RE.test(text.slice(m.start, Math.min(text.length, m.end + 200, lineEnd(text, m.end))));
     case 'unschedulable':
       // `0/<nodes> nodes are available: <n> Insufficient memory`, `N node(s) had untolerated taint`: a count the
       // scheduler prints as a number.
@@ -53,11 +61,14 @@ export function placeholderQuantities(m: Match, text: string): boolean {
  * `reason == "OOMKilled"`, `case "OOMKilled":`, a metric's label matcher (`kube_pod_status_reason{reason="Evicted"}`).
  */
 const PATTERN_BEFORE_RE =
-  /(?:\b(?:e?grep|rg|ag|findstr|select-string|awk)(?:\s+-{1,2}[\w-]+(?:[= ][\w,]+)?)*\s+|\b(?:contains|includes|match(?:es|string)?|search|test|indexof|has(?:prefix|suffix)|startswith|endswith|containsstring|containssubstring|equalfold|find(?:all)?|count|index|replace(?:all)?|split)\s*\((?:[^()"'`]{0,40},\s*)?r?|[=!]~\s*|[=!]==?\s*|\bcase\s+|\bin\s+\[?\s*|\b[a-z_][a-z0-9_:]*\{(?:[a-z_]\w*=~?"[^"{}]*",\s*)*[a-z_]\w*=~?)["'`/]$/i;
+  /(?:\b(?:e?grep|rg|ag|findstr|select-string|awk)(?:\s+-{1,2}[\w-]+(?:[= ][\w,]+)?)*\s+|\b(?:contains|includes|match(?:es|string)?|search|test|indexof|has(?:prefix|suffix)|startswith|endswith|containsstring|containssubstring|equalfold|find(?:all)?|count|index|replace(?:all)?|split)\s*\((?:[^()"'`]{0,40},\s*)?r?|[=!]~\s*|[=!]==?\s*|\bcase\s+|\b(?:assert_?equals?|assert\.equal|assertequals?|tobe|toequal|equal)\s*\(?\s*|\bin\s+\[?\s*|\b[a-z_][a-z0-9_:]*\{(?:[a-z_]\w*=~?"[^"{}]*",\s*)*[a-z_]\w*=~?)["'`/]$/i;
 
-/** Advice that names what to look for (`Check for Insufficient cpu`, `errors such as "exceeded quota"`). */
+/**
+ * Advice that names what to look for (`Check for Insufficient cpu`, `messages like "exceeded quota"`). A symptom
+ * listed as seen (`Describe pod errors such as: \`node(s) had volume node affinity conflict\``) is a report.
+ */
 const ADVICE_BEFORE_RE =
-  /\b(?:check(?:ing)? for|look(?:ing)? (?:out )?for|watch (?:out )?for|search(?:ing)? for|grep(?:ping)? for|filter(?:ing)? (?:on|for|by)|such as|e\.g\.,?|for example,?|for instance,?|messages? like|errors? like|reasons? like|(?:common |typical )?(?:causes|reasons) (?:include|are)?:?)\s*["'`*]*$/i;
+  /\b(?:check(?:ing)? for|look(?:ing)? (?:out )?for|watch (?:out )?for|search(?:ing)? for|grep(?:ping)? for|filter(?:ing)? (?:on|for|by)|(?:errors?|messages?) like)\s*["'`*]*$/i;
 
 const ALTERNATIVES_RE = /(?:[^"'`|\s][^"'`|]{0,60}\|)+$/;
 
@@ -172,4 +183,53 @@ export function withoutTemplateSiblings(matches: Match[], templates: readonly nu
     const n = lineNo(m.start);
     return !listed.some((t) => Math.abs(t - n) <= 3);
   });
+}
+
+/**
+ * A header that introduces examples of messages in a document (`You'll see messages like:`, `# Common events:`,
+ * `Example error messages:`), not the writer's own (`I get errors like:` is a report).
+ */
+const EXAMPLES_HEADER_RE =
+  /(?:\b(?:common|typical|example|sample|possible)\s+(?:error\s+|warning\s+|failure\s+)?(?:events|errors|messages)|\byou(?:'|\u2019|\s+wi)ll\s+(?:see|get)\s+(?:messages|errors|events|something)(?:\s+like)?|\byou\s+(?:may|might|can|could)\s+see\s+(?:messages|errors|events)(?:\s+like)?)\s*:\s*$/i;
+const FIRST_PERSON_RE = /\b(?:i|we|my|our|i'm|i've|we're)\b/i;
+
+/**
+ * Findings in the block under such a header: from the first line after it that holds text (blanks and fences
+ * skipped) to the next blank line, at most twelve lines.
+ */
+export function withoutExamples(matches: Match[], text: string): Match[] {
+  const blocks: [number, number][] = [];
+  let headers = 0;
+  // Lines ending in a colon, found by the colons: a line is looked at whole only when it ends in one.
+  for (let c = text.indexOf(':'); c >= 0 && headers < 50; c = text.indexOf(':', c + 1)) {
+    let after = c + 1;
+    while (text[after] === ' ' || text[after] === '\t') after++;
+    if (after < text.length && text[after] !== '\n') continue;
+    const ls = text.lastIndexOf('\n', c) + 1;
+    if (c - ls > 200) continue;
+    const line = text.slice(ls, after).replace(/^[ \t]*(?:#+|\/\/|>|[-*])?[ \t]*/, '');
+    if (!EXAMPLES_HEADER_RE.test(line) || FIRST_PERSON_RE.test(line)) continue;
+    headers++;
+    let p = after + 1;
+    let lines = 0;
+    // Blanks and fence lines right after the header.
+    for (;;) {
+      const e = text.indexOf('\n', p);
+      const l = text.slice(p, e < 0 ? text.length : e);
+      if (e < 0 || !(/^[ \t]*$/.test(l) || /^[ \t]*(?:```|~~~)/.test(l)) || ++lines > 3) break;
+      p = e + 1;
+    }
+    const start = p;
+    lines = 0;
+    while (p < text.length && lines < 12) {
+      const e = text.indexOf('\n', p);
+      const l = text.slice(p, e < 0 ? text.length : e);
+      if (/^[ \t]*$/.test(l)) break;
+      lines++;
+      p = e < 0 ? text.length : e + 1;
+    }
+    blocks.push([start, p]);
+  }
+  if (blocks.length === 0) return matches;
+  return matches.filter((m) => !blocks.some(([a, b]) => m.start >= a && m.start < b));
 }

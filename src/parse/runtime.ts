@@ -353,7 +353,8 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
       rest,
     );
     if (!by) return undefined;
-    // The scheduler's format string (`"Preempted by pod %v on node %v"`) is no preemption.
+    // The scheduler's format string (`"Preempted by pod %v on node %v"`) is no preemption (a writer's `<uid>` is
+    // a real one's name left out).
     if (/^(?:%|\$\{|\{\{)/.test(by[1] ?? '')) return undefined;
     return runtime(text, k, 'Preempted');
   });
@@ -953,11 +954,11 @@ export function evictionNumbers(text: string): Partial<RuntimeFacts> {
  * and the limit.
  */
 function storageLimitNumbers(text: string): Partial<RuntimeFacts> {
-  const at = text.search(/Pod ephemeral local storage usage exceeds the\b/i);
+  const at = text.search(/(?:Pod )?ephemeral local storage usage exceeds the\b/i);
   if (at >= 0) {
     // A message split over source literals (`'…usage exceeds the '` ⏎ `'total limit of containers 2Gi.'`) reads whole.
     const pod =
-      /^Pod ephemeral local storage usage exceeds the total limit of containers(?: ([0-9]+(?:\.[0-9]+)?(?:[KMGTPE]i|[kMGTPE])?)\b)?/i.exec(
+      /^(?:Pod )?ephemeral local storage usage exceeds the total limit(?: of containers(?: ([0-9]+(?:\.[0-9]+)?(?:[KMGTPE]i|[kMGTPE])?)\b)?)?/i.exec(
         unwrapped(text.slice(at, at + 400)),
       );
     if (pod) return pod[1] ? { resource: 'ephemeral-storage', limit: pod[1] } : { resource: 'ephemeral-storage' };

@@ -80,8 +80,14 @@ describe('preemption victims', () => {
     ],
     ['1.1x wording: the preemptor by namespace/name', 'Preempted by team-a/urgent on node worker-2', [rt('Preempted')]],
     [
-      'a writer’s placeholder for the preemptor',
+      // Relabelled with held7 v135 (the same text): a document's examples under such a header report nothing.
+      'negative: a document’s example under "You’ll see messages like:"',
       'You’ll see messages like:\n\n  Preempted by pod <high-priority-pod>',
+      [],
+    ],
+    [
+      'a writer’s placeholder for the preemptor in a lived account',
+      '3 preemptions this morning: `Preempted by pod <uid>` on the surviving node',
       [rt('Preempted')],
     ],
     [

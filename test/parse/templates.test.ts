@@ -36,7 +36,8 @@ describe('templates and search patterns are not reports', () => {
       'advice on what to look for',
       '    description: "Pod is pending. Check for Insufficient cpu or untolerated taint."',
     ],
-    ['errors such as', 'errors such as "exceeded quota" mean the ResourceQuota refused the pod'],
+    ['messages like', 'messages like "exceeded quota" mean the ResourceQuota refused the pod'],
+    ['a test asserting the reason', '    assert_equal "OutOfmemory", decision.reason'],
     [
       'a definition list',
       '- `OOMKilled` — the container used more memory than its limit\n- `Evicted` — the node ran out of a resource',
@@ -48,6 +49,18 @@ describe('templates and search patterns are not reports', () => {
       'sum by (namespace) (kube_pod_status_reason{namespace="a", reason="Evicted"})',
     ],
     ['a page title', 'title: "Fix OOMKilled pods"'],
+    [
+      "a document's examples under a header",
+      '# Common events:\n# "0/20 nodes are available: 20 Insufficient nvidia.com/gpu"\n# "0/20 nodes are available: 5 node(s) didn\'t match Pod\'s node affinity"',
+    ],
+    [
+      'example messages with elided parts',
+      'Example error messages:\n\n- **"Spawn failed: 0/18 nodes are available: 3 Insufficient cpu"**',
+    ],
+    [
+      'a storage-limit template in brackets',
+      '- `Container somecontainer exceeded its local ephemeral storage limit "[some_size]".`',
+    ],
     [
       'a list of messages where one is a template',
       '- **What to look for**: messages like:\n  - "Error creating: pods \\"web-xxx\\" is forbidden: exceeded quota"\n  - "forbidden: maximum cpu usage per Pod is X, but limit is Y"',
@@ -90,6 +103,17 @@ describe('the same words printed or asserted with their numbers are reports', ()
       ],
     ],
     [
+      'a symptom listed as seen',
+      '- Describe pod errors such as: `node(s) had volume node affinity conflict`.',
+      [
+        {
+          layer: 'scheduler',
+          kind: 'unschedulable',
+          facts: { total: null, reasons: [{ count: null, reason: 'node(s) had volume node affinity conflict' }] },
+        },
+      ],
+    ],
+    [
       'a reason list with counts after advice',
       'For example: 0/3 nodes are available: 3 Insufficient cpu.',
       [
@@ -115,6 +139,22 @@ describe('the same words printed or asserted with their numbers are reports', ()
       'a bare refusal in a list whose template is far away',
       '- "forbidden: maximum cpu usage per Pod is X, but limit is Y"\n\n\n\n\n- Error creating: pods "web-1" is forbidden: exceeded quota',
       [{ layer: 'quota', kind: 'quota-exceeded', facts: { quota: null, resources: {}, exceeding: [] } }],
+    ],
+    [
+      'a report under a header of its own',
+      'I get errors like:\n0/3 nodes are available: 3 Insufficient cpu.',
+      [
+        {
+          layer: 'scheduler',
+          kind: 'unschedulable',
+          facts: { total: 3, reasons: [{ count: 3, reason: 'Insufficient cpu' }] },
+        },
+      ],
+    ],
+    [
+      'the pod-limit eviction told without "Pod"',
+      'the pod got evicted with `ephemeral local storage usage exceeds the total limit`',
+      [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'Evicted', resource: 'ephemeral-storage' } }],
     ],
     [
       "a status's reason in YAML",
