@@ -320,7 +320,8 @@ function mayNeedCleaning(raw: string): boolean {
         c === 0x202f ||
         c === 0x2060 ||
         c === 0xfeff ||
-        c === 0x2190
+        c === 0x2190 ||
+        (c >= 0xff01 && c <= 0xff5e)
       )
         return true;
       spaces = 0;
@@ -336,12 +337,28 @@ function mayNeedCleaning(raw: string): boolean {
   );
 }
 
+const FULLWIDTH_RE = /[\uff01-\uff5e]/;
+const FULLWIDTH_ALL_RE = /[\uff01-\uff5e]/g;
+
+function fullwidthToAscii(ch: string, at: number, s: string): string {
+  const a = String.fromCharCode(ch.charCodeAt(0) - 0xfee0);
+  // A parenthesis around CJK prose stays the prose's own.
+  if ((a === '(' || a === '[') && (s.charCodeAt(at + 1) || 0) >= 0x2e80) return ch;
+  if ((a === '(' || a === '[') && at > 0 && !/\s/.test(s[at - 1]!)) return ` ${a}`;
+  if ((a === ',' || a === ':' || a === ';') && at + 1 < s.length && !/\s/.test(s[at + 1]!)) return `${a} `;
+  return a;
+}
+
 /** Clean one physical line: quotes, entities, borders, fences, escapes, event-aggregation noise. */
 export function cleanLine(raw: string): string {
   if (raw === '') return raw;
   // Most lines carry none of the characters any rule below looks for: one scan instead of a dozen.
   if (!mayNeedCleaning(raw)) return raw;
   let s = raw;
+  // Fullwidth forms (a CJK page's `：`, `，`, `［…］` around a message): their ASCII letters and punctuation.
+  // They are spaced as CJK text spaces them: an opening bracket after a word gets a blank before it (`}（注` is
+  // prose after the taint), a comma or colon a blank after it.
+  if (FULLWIDTH_RE.test(s)) s = s.replace(FULLWIDTH_ALL_RE, fullwidthToAscii);
   if (s.includes(ESC)) s = s.replace(ANSI_RE, '');
   if (s.includes('[') && s.includes('\\') && ESCAPED_ANSI_HINT_RE.test(s)) s = s.replace(ESCAPED_ANSI_RE, '');
   if (ARROW_RE.test(s)) s = s.replace(ANNOTATION_RE, '');

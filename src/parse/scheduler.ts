@@ -247,7 +247,7 @@ function fragment(
   const m: SchedulerMatch = {
     layer: 'scheduler',
     kind: 'unschedulable',
-    facts: { total: t.total, reasons, preemption: { total: s.total, reasons: s.reasons } },
+    facts: { total: null, reasons, preemption: { total: s.total, reasons: s.reasons } },
     message: text.slice(ls, stop).trim(),
     start: ls,
     end: stop,
@@ -353,7 +353,8 @@ function fitError(text: string, k: number, len = 'nodes are available:'.length):
     r = rest();
   }
   // `. , preemption:` (a vendor build joins the PostFilter message with ", ").
-  const pre = /^[ .]*(?:, ?)?preemption: /.exec(r);
+  // `Preemption:` capitalised by a writer or a UI that retyped it.
+  const pre = /^[ .]*(?:, ?)?[Pp]reemption: /.exec(r);
   if (pre) {
     preemption = true;
     pos += pre[0].length;

@@ -208,7 +208,13 @@ function lessOrEqual(text: string, k: number): Match | undefined {
     text,
     fieldStart,
     end,
-    { resource: d[1]!, value, limit: limit === '' ? null : limit, field: before ? before.field : null },
+    // Retyped `CPU` or `Memory` after its head is the resource Kubernetes names `cpu`, `memory`.
+    {
+      resource: /^(?:cpu|memory|ephemeral-storage)$/i.test(d[1]!) ? d[1]!.toLowerCase() : d[1]!,
+      value,
+      limit: limit === '' ? null : limit,
+      field: before ? before.field : null,
+    },
     version,
   );
 }

@@ -146,3 +146,65 @@ describe('NotTriggerScaleUp told in prose as what happened', () => {
     );
   });
 });
+
+describe('held7 classes: forms and conventions', () => {
+  it.each([
+    [
+      'fullwidth punctuation of a CJK page',
+      'Error from server： pods &quot;p&quot; is forbidden： ［memory max limit to request ratio per Pod is 2， but provided ratio is 2.048000.］ 下面的例子',
+      [
+        {
+          layer: 'limitrange',
+          kind: 'limitrange',
+          facts: { violations: [{ scope: 'Pod', resource: 'memory', bound: 'ratio', limit: '2', actual: '2.048000' }] },
+        },
+      ],
+    ],
+    [
+      'retyped CPU after its head',
+      'Invalid value: "300m": must be less than or equal to CPU limit',
+      [
+        {
+          layer: 'api-validation',
+          kind: 'api-validation',
+          facts: { resource: 'cpu', value: '300m', limit: null, field: null },
+        },
+      ],
+    ],
+    [
+      'Preemption: capitalised, without reasons',
+      "errorMessage: '0/24 nodes are available: 3 Insufficient cpu, 20 Insufficient memory. Preemption: 0/24 nodes are available.',",
+      [
+        {
+          layer: 'scheduler',
+          kind: 'unschedulable',
+          facts: {
+            total: 24,
+            reasons: [
+              { count: 3, reason: 'Insufficient cpu' },
+              { count: 20, reason: 'Insufficient memory' },
+            ],
+            preemption: { total: 24, reasons: [] },
+          },
+        },
+      ],
+    ],
+    [
+      'a fragment without its frame: total not printed',
+      '4 pod has unbound immediate PersistentVolumeClaims. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.',
+      [
+        {
+          layer: 'scheduler',
+          kind: 'unschedulable',
+          facts: {
+            total: null,
+            reasons: [{ count: 4, reason: 'pod has unbound immediate PersistentVolumeClaims' }],
+            preemption: { total: 4, reasons: [{ count: 4, reason: 'Preemption is not helpful for scheduling' }] },
+          },
+        },
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(short(text).map(({ layer, kind, facts }) => ({ layer, kind, facts }))).toEqual(want);
+  });
+});

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1638, misses: [] },
-  { name: 'blockquote', applies: 1638, misses: [] },
-  { name: 'crlf', applies: 1457, misses: [] },
-  { name: 'tabs', applies: 305, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
+  { name: 'fence', applies: 1642, misses: [] },
+  { name: 'blockquote', applies: 1642, misses: [] },
+  { name: 'crlf', applies: 1461, misses: [] },
+  { name: 'tabs', applies: 306, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 191, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1638,
+    applies: 1642,
     misses: [
       'classes3/d017',
       'dev5/e120',
@@ -56,10 +56,10 @@ const ROWS: Row[] = [
       'held7/v015',
     ],
   },
-  { name: 'prose-before-next-line-de', applies: 1638, misses: ['dev5/e163', 'dev5/e186', 'held7/v015'] },
+  { name: 'prose-before-next-line-de', applies: 1642, misses: ['dev5/e163', 'dev5/e186', 'held7/v015'] },
   {
     name: 'prose-after-same-line-en',
-    applies: 1638,
+    applies: 1642,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -78,7 +78,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1638,
+    applies: 1642,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -97,7 +97,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1638,
+    applies: 1642,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -115,31 +115,32 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-next-line-en',
-    applies: 1638,
+    applies: 1642,
     misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147', 'held7/v151'],
   },
   {
     name: 'prose-after-next-line-ru',
-    applies: 1638,
+    applies: 1642,
     misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147', 'held7/v151'],
   },
   {
     name: 'prose-after-next-line-ja',
-    applies: 1638,
+    applies: 1642,
     misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147', 'held7/v151'],
   },
   {
     name: 'json-message',
-    applies: 1235,
+    applies: 1239,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'dev6s/s077'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1320,
+    applies: 1324,
     misses: [
       'classes4a/f015',
       'dev2/c071',
       'dev5/e025',
+      'dev5/e160',
       'dev6s/s067',
       'held2/c049',
       'held3/x084',
@@ -183,15 +184,27 @@ const ROWS: Row[] = [
       'held7/v156',
     ],
   },
-  { name: 'smart-quotes', applies: 1230, misses: [] },
-  { name: 'bullet-dash', applies: 1339, misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'] },
-  { name: 'bullet-number', applies: 1339, misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'] },
-  { name: 'inline-code', applies: 1329, misses: ['dev5/e002'] },
-  { name: 'bold', applies: 1298, misses: [] },
-  { name: 'log-klog', applies: 1339, misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'] },
+  { name: 'smart-quotes', applies: 1232, misses: [] },
+  {
+    name: 'bullet-dash',
+    applies: 1343,
+    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
+  },
+  {
+    name: 'bullet-number',
+    applies: 1343,
+    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
+  },
+  { name: 'inline-code', applies: 1333, misses: ['dev5/e002'] },
+  { name: 'bold', applies: 1302, misses: [] },
+  {
+    name: 'log-klog',
+    applies: 1343,
+    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
+  },
   {
     name: 'table-cell',
-    applies: 1289,
+    applies: 1293,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -202,6 +215,7 @@ const ROWS: Row[] = [
       'held3/x159',
       'held5/z055',
       'held6/w139',
+      'held7/v028',
     ],
   },
 ];
@@ -225,7 +239,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1638);
+    expect(subs.length).toBe(1642);
   });
 
   it('has a row or a reason for every transformation', () => {
