@@ -1016,11 +1016,15 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     // `The node had condition: [DiskPressure].` is its own message: another eviction's numbers are not its.
     // Several pods' evictions in one paste (`kubectl describe pods` of two): each takes its own message's numbers,
     // the one at or after it (its `Reason: Evicted` line stands above its `Message:`).
+    // An eviction message is read where it is: its own numbers, whatever other evictions the paste holds.
+    const ownKind = evicted ? evictionKind(m.message) : undefined;
     const ev =
       evicted && !/^the node had condition/i.test(m.message)
-        ? evictions.length > 1
-          ? nearestEviction(evictions, m.start)
-          : eviction
+        ? ownKind === 'limit' && evictions.length > 0
+          ? storageLimitNumbers(text.slice(m.start, Math.min(text.length, m.start + 1200)))
+          : evictions.length > 1
+            ? nearestEviction(evictions, m.start)
+            : eviction
         : {};
     const said = evicted ? {} : overLimitAt(text, m.start);
     const container = ev.container ?? containerAt(lines, m.start) ?? said.container;
@@ -1057,6 +1061,18 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
   fillFromSiblings(relevant);
 }
 
+/** Which kubelet eviction message a text is: node pressure, or a storage limit; undefined for neither. */
+function evictionKind(message: string): 'pressure' | 'limit' | undefined {
+  if (/The node was low on resource/i.test(message)) return 'pressure';
+  if (
+    /ephemeral local storage usage exceeds|exceeded its local ephemeral storage limit|Usage of EmptyDir volume/i.test(
+      message,
+    )
+  )
+    return 'limit';
+  return undefined;
+}
+
 /**
  * A mention of a kill with fewer numbers than another of the same paste (`# OOMKilled — memory limit too low`
  * above the status and events that give the container and its limit) is that kill: when every fact it has
@@ -1073,7 +1089,15 @@ function fillFromSiblings(matches: RuntimeMatch[]): void {
   };
   for (const m of matches) {
     if (m.object?.name) continue;
-    const fuller = matches.filter((o) => o !== m && !o.object?.name && covers(o.facts, m.facts));
+    // A message of another kind of eviction (node pressure beside a pod over its storage limit) is another one.
+    const kind = evictionKind(m.message);
+    const fuller = matches.filter(
+      (o) =>
+        o !== m &&
+        !o.object?.name &&
+        covers(o.facts, m.facts) &&
+        (kind === undefined || evictionKind(o.message) === undefined || evictionKind(o.message) === kind),
+    );
     const distinct = new Set(fuller.map((o) => JSON.stringify(o.facts)));
     if (distinct.size === 1) m.facts = { ...fuller[0]!.facts };
   }

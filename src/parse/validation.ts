@@ -231,7 +231,9 @@ function unglued(q: string): string {
 
 /** The resource a field path ends with (`spec.containers[0].resources.limits[cpu]` → `cpu`). */
 function resourceOfField(field: string | null): string | null {
-  return field ? (/(?:requests|limits)\[([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\]$/.exec(field)?.[1] ?? null) : null;
+  return field
+    ? (/(?:requests|limits|resources)\[([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\]$/.exec(field)?.[1] ?? null)
+    : null;
 }
 
 function limitMustBeSet(text: string, k: number): Match | undefined {
@@ -316,6 +318,8 @@ function smallerThanRequest(text: string, k: number): Match | undefined {
  * - `must be a standard resource type or fully qualified` / `must be a standard resource for containers` —
  *   a resource name that is no resource (validateResourceName, validateContainerResourceName; the value
  *   printed is the name itself, quoted or not).
+ * - `must be greater than zero` — a PersistentVolumeClaim's `spec.resources[storage]` of 0
+ *   (ValidatePositiveQuantityValue).
  * The two name errors of one entry are one problem: they share every fact.
  */
 function entryError(text: string, k: number, detail: string): Match | undefined {
@@ -523,6 +527,8 @@ function mustBe(text: string, lower: string, k: number): Match | undefined {
   if (lower.startsWith('less than or', r) || lower.startsWith('equal to ', r)) return lessOrEqual(text, k);
   if (lower.startsWith('greater than or equal to ', r)) return greaterOrEqual(text, k);
   if (lower.startsWith('an integer', r)) return entryError(text, k, 'must be an integer');
+  // A PersistentVolumeClaim's storage request of 0 (ValidatePersistentVolumeClaimSpec: ValidatePositiveQuantityValue).
+  if (lower.startsWith('greater than zero', r)) return entryError(text, k, 'must be greater than zero');
   if (lower.startsWith('a standard resource ', r)) return standardResource(text, k);
   return undefined;
 }

@@ -4,7 +4,7 @@
  * who refused it, why, and what to do — never the generic "a runtime problem".
  */
 import { describe, expect, it } from 'vitest';
-import { explain } from '../../src/answer/replies/diagnosis.ts';
+import { explain, textReply } from '../../src/answer/replies/diagnosis.ts';
 import { parsePaste } from '../../src/parse/index.ts';
 
 const cases = [
@@ -61,5 +61,23 @@ describe('names listed in code or config report nothing', () => {
     ['a Python list', 'FATAL = ["OOMKilled", "Error", "ContainerCannotRun"]'],
   ])('%s', (_name, text) => {
     expect(parsePaste(text).findings).toEqual([]);
+  });
+});
+
+describe('a PersistentVolumeClaim asking for no storage', () => {
+  it('is a field error on its storage, explained as such', () => {
+    const text =
+      'Error: PersistentVolumeClaim "data-0" is invalid: \nspec.resources[storage]: Invalid value: "0": must be greater than zero';
+    const findings = parsePaste(text).findings;
+    expect(findings.map((f) => [f.layer, f.facts, f.object])).toEqual([
+      [
+        'api-validation',
+        { resource: 'storage', value: '0', limit: null, field: 'spec.resources[storage]' },
+        { resource: 'persistentvolumeclaims', name: 'data-0' },
+      ],
+    ]);
+    expect(textReply(findings[0]!, 'team-a').lines).toContain(
+      'storage 0 must be greater than zero: a PersistentVolumeClaim must request some storage.',
+    );
   });
 });

@@ -208,3 +208,14 @@ describe('held7 classes: forms and conventions', () => {
     expect(short(text).map(({ layer, kind, facts }) => ({ layer, kind, facts }))).toEqual(want);
   });
 });
+
+describe('a pod over its storage limit beside a node-pressure eviction', () => {
+  it('two evictions, each with its own numbers', () => {
+    const text =
+      'own.update(reason="Evicted", message="Pod ephemeral local storage usage exceeds the total limit of containers 25Gi.")\npressure.update(reason="Evicted", message="The node was low on resource: ephemeral-storage.")';
+    expect(short(text).map((f) => f.facts)).toEqual([
+      { reason: 'Evicted', resource: 'ephemeral-storage', limit: '25Gi' },
+      { reason: 'Evicted', resource: 'ephemeral-storage' },
+    ]);
+  });
+});

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1642, misses: [] },
-  { name: 'blockquote', applies: 1642, misses: [] },
-  { name: 'crlf', applies: 1461, misses: [] },
-  { name: 'tabs', applies: 306, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
+  { name: 'fence', applies: 1645, misses: [] },
+  { name: 'blockquote', applies: 1645, misses: [] },
+  { name: 'crlf', applies: 1464, misses: [] },
+  { name: 'tabs', applies: 308, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 191, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1642,
+    applies: 1645,
     misses: [
       'classes3/d017',
       'dev5/e120',
@@ -56,10 +56,10 @@ const ROWS: Row[] = [
       'held7/v015',
     ],
   },
-  { name: 'prose-before-next-line-de', applies: 1642, misses: ['dev5/e163', 'dev5/e186', 'held7/v015'] },
+  { name: 'prose-before-next-line-de', applies: 1645, misses: ['dev5/e163', 'dev5/e186', 'held7/v015'] },
   {
     name: 'prose-after-same-line-en',
-    applies: 1642,
+    applies: 1645,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -78,7 +78,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1642,
+    applies: 1645,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -97,7 +97,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1642,
+    applies: 1645,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -115,27 +115,27 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-next-line-en',
-    applies: 1642,
+    applies: 1645,
     misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147', 'held7/v151'],
   },
   {
     name: 'prose-after-next-line-ru',
-    applies: 1642,
+    applies: 1645,
     misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147', 'held7/v151'],
   },
   {
     name: 'prose-after-next-line-ja',
-    applies: 1642,
+    applies: 1645,
     misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147', 'held7/v151'],
   },
   {
     name: 'json-message',
-    applies: 1239,
+    applies: 1241,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'dev6s/s077'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1324,
+    applies: 1326,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -151,7 +151,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 104,
+    applies: 105,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -182,29 +182,30 @@ const ROWS: Row[] = [
       'held7/v127',
       'held7/v149',
       'held7/v156',
+      'held7/v159',
     ],
   },
-  { name: 'smart-quotes', applies: 1232, misses: [] },
+  { name: 'smart-quotes', applies: 1235, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1343,
+    applies: 1346,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'bullet-number',
-    applies: 1343,
+    applies: 1346,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
-  { name: 'inline-code', applies: 1333, misses: ['dev5/e002'] },
-  { name: 'bold', applies: 1302, misses: [] },
+  { name: 'inline-code', applies: 1336, misses: ['dev5/e002'] },
+  { name: 'bold', applies: 1304, misses: [] },
   {
     name: 'log-klog',
-    applies: 1343,
+    applies: 1346,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'table-cell',
-    applies: 1293,
+    applies: 1296,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -239,7 +240,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1642);
+    expect(subs.length).toBe(1645);
   });
 
   it('has a row or a reason for every transformation', () => {

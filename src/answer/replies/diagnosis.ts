@@ -30,6 +30,8 @@ function validationLine(f: Finding & { kind: 'api-validation' }): string {
     return `${str(resource)} ${str(value)} is not a whole number: extended resources are counted in whole units.`;
   if (m.includes('must be a standard resource'))
     return `${str(resource)} is no resource name Kubernetes knows: use cpu, memory, ephemeral-storage, hugepages-<size>, or a domain-qualified extended resource.`;
+  if (m.includes('must be greater than zero'))
+    return `${str(resource)} ${str(value)} must be greater than zero: a PersistentVolumeClaim must request some storage.`;
   if (m.includes('is not positive integer multiple of'))
     return `${str(resource)} ${str(value)} is not a whole number of pages of that size.`;
   if (m.includes('HugePages require cpu or memory'))
