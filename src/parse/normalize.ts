@@ -604,6 +604,9 @@ function keyIndent(line: string, indent: number): number {
   return i + 1 >= line.length || isBlank(line.charCodeAt(i + 1)) ? indent : -1;
 }
 
+const CODE_STATEMENT_RE =
+  /^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:[ \t]*:=|[ \t]+[+\-*/]?=[ \t](?![=~]))|(?:const|let|var|return|func|def|assert|expect|raise|throw)[ \t(])/;
+
 /**
  * How to join `cur` and `next`: '' (a word cut in two), ' ' (a message continued), or null (separate).
  * `nextIndent` is where `next` starts after its leading blanks; offsets are used instead of trimmed
@@ -692,6 +695,9 @@ function joinDecision(
     }
   }
   if (cur.charCodeAt(te - 1) === 61 || next.charCodeAt(hs) === 61) return isOpen(cur) ? '' : null;
+  // A statement of code (`client := k8sfake.NewClientset(`, `return err`) after a message held in a literal
+  // starts anew: the message ended with its literal.
+  if (CODE_STATEMENT_RE.test(next.slice(hs, hs + 80))) return null;
   if (isOpen(cur)) return ' ';
   // `e` + `xceeds`-style cuts where the first line is not (yet) recognisably a message.
   if (endsWord && startsWord && ANCHOR_GRAMS.has(`${cur[te - 1]!.toLowerCase()} ${next[hs]!.toLowerCase()}`)) {

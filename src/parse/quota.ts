@@ -244,10 +244,12 @@ function mustSpecify(
     for (const name of r[1]!.split(',')) resources[bare(name)] = [];
     // The pre-1.24 list (`strings.Join(…, ",")`, plugin/pkg/admission/resourcequota/controller.go) retyped
     // with a blank after each comma (`must specify limits.cpu, limits.memory.`): names a quota counts go on.
-    const more = /^(?:,[ \t]+[A-Za-z0-9][A-Za-z0-9./_-]{0,252})+/.exec(text.slice(pos, Math.min(end, pos + 4096)));
+    // Retyped with `; ` between them (`must specify requests.cpu; requests.memory`, the per-container form's
+    // separator without its `for:`): the same list.
+    const more = /^(?:[,;][ \t]+[A-Za-z0-9][A-Za-z0-9./_-]{0,252})+/.exec(text.slice(pos, Math.min(end, pos + 4096)));
     const names = more
       ? more[0]
-          .split(',')
+          .split(/[,;]/)
           .map((n) => bare(n.trim()))
           .filter((n) => n !== '')
       : [];

@@ -219,3 +219,41 @@ describe('a pod over its storage limit beside a node-pressure eviction', () => {
     ]);
   });
 });
+
+describe('held7 classes: a message in a literal, a list retyped', () => {
+  it.each([
+    [
+      'a statement of code after a message held in a literal',
+      '\tquotaMsg := `create Pod jupyter-0 in StatefulSet jupyter failed error: pods "jupyter-0" is forbidden: exceeded quota: onyxia-quota`\n\tclient := k8sfake.NewClientset(',
+      [{ layer: 'quota', kind: 'quota-exceeded', facts: { quota: 'onyxia-quota', resources: {}, exceeding: [] } }],
+    ],
+    [
+      'a quota refusal wrapped before its used pairs still goes on',
+      'forbidden: exceeded quota: lab-quota, requested: limits.cpu=300m, used:\nlimits.cpu=3800m, limited: limits.cpu=4',
+      [
+        {
+          layer: 'quota',
+          kind: 'quota-exceeded',
+          facts: {
+            quota: 'lab-quota',
+            resources: { 'limits.cpu': { requested: '300m', used: '3800m', limited: '4' } },
+            exceeding: ['limits.cpu'],
+          },
+        },
+      ],
+    ],
+    [
+      'must specify retyped with semicolons',
+      'Error from server (Forbidden): pods "probe" is forbidden: failed quota: tenant-a-quota: must specify requests.cpu; requests.memory',
+      [
+        {
+          layer: 'quota',
+          kind: 'quota-must-specify',
+          facts: { quota: 'tenant-a-quota', resources: { 'requests.cpu': [], 'requests.memory': [] } },
+        },
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(short(text).map(({ layer, kind, facts }) => ({ layer, kind, facts }))).toEqual(want);
+  });
+});
