@@ -82,8 +82,17 @@ const BARE_KINDS = new Set([
 
 /** A reason or a clause without numbers: for a runtime finding, one whose facts are its reason alone. */
 function bare(m: Match, text: string): boolean {
-  if (!BARE_KINDS.has(m.kind)) return false;
-  if (m.layer === 'runtime') return Object.keys(m.facts).every((k) => k === 'reason');
+  // A name written as a placeholder (`prometheus-xxx`, `<pod>`) names no object.
+  if (!BARE_KINDS.has(m.kind) || (m.object?.name && !/x{3,}|[<*]/i.test(m.object.name))) return false;
+  const facts = m.facts as unknown as Record<string, unknown>;
+  if (m.layer === 'runtime') return Object.keys(facts).every((k) => k === 'reason');
+  if (m.layer === 'quota') {
+    const resources = facts.resources as Record<string, unknown> | unknown[] | undefined;
+    const named = Array.isArray(resources)
+      ? false
+      : Object.values(resources ?? {}).some((v) => (Array.isArray(v) ? v.length > 0 : true));
+    if (facts.quota !== null || named) return false;
+  }
   return !/\d/.test(text.slice(m.start, m.end));
 }
 
@@ -104,6 +113,7 @@ export function searchedFor(m: Match, text: string): boolean {
     PATTERN_BEFORE_RE.test(before) ||
     ADVICE_BEFORE_RE.test(before) ||
     listedName(m, text, before) ||
+    declaredFragment(m, text, before) ||
     metadataValue(text, ls, before)
   );
 }
@@ -232,4 +242,27 @@ export function withoutExamples(matches: Match[], text: string): Match[] {
   }
   if (blocks.length === 0) return matches;
   return matches.filter((m) => !blocks.some(([a, b]) => m.start >= a && m.start < b));
+}
+
+/** `const errQuotaMessageString = \`exceeded quota:\``, `QUOTA_MSG = "must specify"`: a constant holding the words. */
+const DECLARATION_BEFORE_RE =
+  /^[ \t]*(?:(?:export|const|var|let|final|static|private|public|readonly)[ \t]+)*[A-Za-z_$][\w$.]*(?:[ \t]+[A-Za-z_]\w*)?[ \t]*(?::=|=)[ \t]*["'`]?$/;
+
+/**
+ * A bare message (no numbers, no names) that is a constant's whole value: a program keeps the words to match
+ * them. The value ends its line (a closing quote, `;` or `,` at most after it).
+ */
+function declaredFragment(m: Match, text: string, before: string): boolean {
+  if (!DECLARATION_BEFORE_RE.test(before)) return false;
+  // A declaration (a keyword, `:=`, a name for words kept to match): an object's field set to a reason
+  // (`status.reason = "OOMKilled"`) is a status being written.
+  if (
+    !/\b(?:const|var|let|final|static|readonly)\b|:=|(?:msg|message|string|str|pattern|text|substring|marker)["'`]?[ \t]*=/i.test(
+      before,
+    )
+  )
+    return false;
+  let e = m.end;
+  while (e < text.length && text[e] !== '\n' && e - m.end < 40) e++;
+  return /^[^A-Za-z0-9]*$/.test(text.slice(m.end, e).replace(/[ \t]*(?:\/\/|#).*$/, ''));
 }

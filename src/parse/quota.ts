@@ -380,7 +380,8 @@ function statusUnknown(text: string, lower: string, k: number): Match | undefine
     resources = r ? r[1]!.split(',').map(bare) : [];
     stop = r ? RES_LIST_RE.lastIndex : resAt;
   } else {
-    const m = /\s*([^\s,"'`]{1,253})/y;
+    // The name on the same line: a line after it is another one's (`… = status unknown for quota:` ⏎ `const …`).
+    const m = /[ \t]*([^\s,"'`]{1,253})/y;
     m.lastIndex = nameFrom;
     const n = m.exec(text);
     if (!n) return undefined;

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1647, misses: [] },
-  { name: 'blockquote', applies: 1647, misses: [] },
-  { name: 'crlf', applies: 1466, misses: [] },
+  { name: 'fence', applies: 1648, misses: [] },
+  { name: 'blockquote', applies: 1648, misses: [] },
+  { name: 'crlf', applies: 1467, misses: [] },
   { name: 'tabs', applies: 308, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 191, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1647,
+    applies: 1648,
     misses: [
       'classes3/d017',
       'dev5/e120',
@@ -56,10 +56,10 @@ const ROWS: Row[] = [
       'held7/v015',
     ],
   },
-  { name: 'prose-before-next-line-de', applies: 1647, misses: ['dev5/e163', 'dev5/e186', 'held7/v015'] },
+  { name: 'prose-before-next-line-de', applies: 1648, misses: ['dev5/e163', 'dev5/e186', 'held7/v015'] },
   {
     name: 'prose-after-same-line-en',
-    applies: 1647,
+    applies: 1648,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -78,7 +78,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1647,
+    applies: 1648,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -97,7 +97,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1647,
+    applies: 1648,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -115,17 +115,17 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-next-line-en',
-    applies: 1647,
+    applies: 1648,
     misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147', 'held7/v151'],
   },
   {
     name: 'prose-after-next-line-ru',
-    applies: 1647,
+    applies: 1648,
     misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147', 'held7/v151'],
   },
   {
     name: 'prose-after-next-line-ja',
-    applies: 1647,
+    applies: 1648,
     misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147', 'held7/v151'],
   },
   {
@@ -135,7 +135,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'wrap-80-hard',
-    applies: 1328,
+    applies: 1329,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -240,7 +240,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1647);
+    expect(subs.length).toBe(1648);
   });
 
   it('has a row or a reason for every transformation', () => {

@@ -50,6 +50,10 @@ describe('templates and search patterns are not reports', () => {
     ],
     ['a page title', 'title: "Fix OOMKilled pods"'],
     [
+      "constants holding a message's words",
+      'const errQuotaMessageString = `exceeded quota:`\nconst errQuotaUnknownMessageString = `status unknown for quota:`',
+    ],
+    [
       "a document's examples under a header",
       '# Common events:\n# "0/20 nodes are available: 20 Insufficient nvidia.com/gpu"\n# "0/20 nodes are available: 5 node(s) didn\'t match Pod\'s node affinity"',
     ],
@@ -155,6 +159,17 @@ describe('the same words printed or asserted with their numbers are reports', ()
       'the pod-limit eviction told without "Pod"',
       'the pod got evicted with `ephemeral local storage usage exceeds the total limit`',
       [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'Evicted', resource: 'ephemeral-storage' } }],
+    ],
+    [
+      'a constant holding a whole refusal with its names',
+      '\twant := "must specify limits.memory for: app,b; requests.cpu for: app,b"',
+      [
+        {
+          layer: 'quota',
+          kind: 'quota-must-specify',
+          facts: { quota: null, resources: { 'limits.memory': ['app', 'b'], 'requests.cpu': ['app', 'b'] } },
+        },
+      ],
     ],
     [
       "a status's reason in YAML",
