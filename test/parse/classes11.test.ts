@@ -257,3 +257,36 @@ describe('held7 classes: a message in a literal, a list retyped', () => {
     expect(short(text).map(({ layer, kind, facts }) => ({ layer, kind, facts }))).toEqual(want);
   });
 });
+
+describe('held7 classes: what starts a line of its own', () => {
+  it.each([
+    [
+      'a shell prompt after a message',
+      '[root@m-k8s 8.7]# ka limits-3G-pvc.yaml\nError from server (Forbidden): error when creating "limits-3G-pvc.yaml": persistentvolumeclaims "limits-3g-pvc" is forbidden: maximum storage usage per PersistentVolumeClaim is 2Gi, but request is 3Gi\n[root@m-k8s 8.7]# k get pvc -n dev2',
+      [
+        {
+          layer: 'limitrange',
+          kind: 'limitrange',
+          facts: {
+            violations: [
+              { scope: 'PersistentVolumeClaim', resource: 'storage', bound: 'max', limit: '2Gi', actual: '3Gi' },
+            ],
+          },
+        },
+      ],
+    ],
+    [
+      'closing brackets after a JSON message',
+      '        {"type": "PodScheduled", "status": "False", "reason": "Unschedulable",\n         "message": "0/16 nodes are available: 1 Insufficient nvidia.com/gpu"}\n    ]}}]\n    assert driver.state(handle) == DeploymentState.STARTING',
+      [
+        {
+          layer: 'scheduler',
+          kind: 'unschedulable',
+          facts: { total: 16, reasons: [{ count: 1, reason: 'Insufficient nvidia.com/gpu' }] },
+        },
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(short(text).map(({ layer, kind, facts }) => ({ layer, kind, facts }))).toEqual(want);
+  });
+});

@@ -35,16 +35,15 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1648, misses: [] },
-  { name: 'blockquote', applies: 1648, misses: [] },
-  { name: 'crlf', applies: 1467, misses: [] },
-  { name: 'tabs', applies: 308, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
+  { name: 'fence', applies: 1650, misses: [] },
+  { name: 'blockquote', applies: 1650, misses: [] },
+  { name: 'crlf', applies: 1469, misses: [] },
+  { name: 'tabs', applies: 309, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 191, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1648,
+    applies: 1650,
     misses: [
-      'classes3/d017',
       'dev5/e120',
       'dev5/e163',
       'dev5/e166',
@@ -56,10 +55,10 @@ const ROWS: Row[] = [
       'held7/v015',
     ],
   },
-  { name: 'prose-before-next-line-de', applies: 1648, misses: ['dev5/e163', 'dev5/e186', 'held7/v015'] },
+  { name: 'prose-before-next-line-de', applies: 1650, misses: ['dev5/e163', 'dev5/e186', 'held7/v015'] },
   {
     name: 'prose-after-same-line-en',
-    applies: 1648,
+    applies: 1650,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -78,7 +77,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1648,
+    applies: 1650,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -97,7 +96,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1648,
+    applies: 1650,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -115,30 +114,31 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-next-line-en',
-    applies: 1648,
+    applies: 1650,
     misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147', 'held7/v151'],
   },
   {
     name: 'prose-after-next-line-ru',
-    applies: 1648,
+    applies: 1650,
     misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147', 'held7/v151'],
   },
   {
     name: 'prose-after-next-line-ja',
-    applies: 1648,
+    applies: 1650,
     misses: ['dev5/e186', 'dev6r/r059', 'dev6r/r060', 'held6/w147', 'held7/v151'],
   },
   {
     name: 'json-message',
-    applies: 1242,
-    misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'dev6s/s077'],
+    applies: 1241,
+    misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1329,
+    applies: 1330,
     misses: [
       'classes4a/f015',
       'dev2/c071',
+      'dev5/e002',
       'dev5/e025',
       'dev5/e160',
       'dev6s/s067',
@@ -151,7 +151,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 105,
+    applies: 108,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -185,27 +185,27 @@ const ROWS: Row[] = [
       'held7/v159',
     ],
   },
-  { name: 'smart-quotes', applies: 1237, misses: [] },
+  { name: 'smart-quotes', applies: 1239, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1347,
+    applies: 1349,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'bullet-number',
-    applies: 1347,
+    applies: 1349,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
-  { name: 'inline-code', applies: 1337, misses: ['dev5/e002'] },
-  { name: 'bold', applies: 1305, misses: [] },
+  { name: 'inline-code', applies: 1339, misses: ['dev5/e002'] },
+  { name: 'bold', applies: 1307, misses: [] },
   {
     name: 'log-klog',
-    applies: 1347,
+    applies: 1349,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'table-cell',
-    applies: 1297,
+    applies: 1299,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -240,7 +240,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1648);
+    expect(subs.length).toBe(1650);
   });
 
   it('has a row or a reason for every transformation', () => {
