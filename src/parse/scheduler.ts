@@ -872,6 +872,15 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     // look-alike (lookalikes.ts), not a scheduling decision on nodes.
     if (AUTOSCALER_BEFORE_RE.test(lower.slice(lineStart(text, start, 2048), start))) continue;
     let end = lineEnd(text, start, 2048);
+    let joined = false;
+    // A list broken after its comma, the next reason on the next line under it (`FailedScheduling: 1 node(s) …,`
+    // ⏎ `                  2 node(s) didn't match …`): one list.
+    for (let more = 0; more < 10 && /,[ \t]*$/.test(text.slice(Math.max(start, end - 4), end)); more++) {
+      const next = /^\n[ \t]{2,}\d{1,6} (?:node\(s\)|Insufficient |Too many )/.exec(text.slice(end, end + 40));
+      if (!next) break;
+      end = lineEnd(text, end + 1, 2048);
+      joined = true;
+    }
     // A list in quotes (a code span in prose, see normalize.ts) ends at its closing quote.
     if (text[start - 1] === '"') {
       const q = findWithin(text, '"', start, end);
@@ -880,9 +889,17 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     // A table cell ends at its border (`| Warning | FailedScheduling | 1 node(s) had … |`).
     const bar = findWithin(text, ' |', start, end);
     if (bar >= 0) end = bar;
-    const stop = sentenceEnd(text, start, end);
-    const body = trimClosers(proseCut(text.slice(start, stop < 0 ? end : stop)));
-    const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimClosers(r.reason) }));
+    const stop = joined ? -1 : sentenceEnd(text, start, end);
+    const body = joined
+      ? trimClosers(
+          text
+            .slice(start, end)
+            .replace(/,[ \t]*\n[ \t]+/g, ', ')
+            .trimEnd(),
+        )
+      : trimClosers(proseCut(text.slice(start, stop < 0 ? end : stop)));
+    // A list cut after its comma (the next reason on a line of its own, or gone): no reason ends in one.
+    const reasons = splitHistogram(body).map((r) => ({ ...r, reason: trimClosers(r.reason).replace(/,$/, '') }));
     if (
       !reasons.length ||
       !reasons.every((r) => r.count !== null && !Number.isNaN(r.count) && KNOWN_REASON_RE.test(r.reason))
@@ -904,7 +921,7 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
       )
         continue;
     }
-    const stopAt = start + body.length;
+    const stopAt = joined ? end : start + body.length;
     out.push({
       layer: 'scheduler',
       kind: 'unschedulable',

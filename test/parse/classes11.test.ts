@@ -290,3 +290,31 @@ describe('held7 classes: what starts a line of its own', () => {
     expect(short(text).map(({ layer, kind, facts }) => ({ layer, kind, facts }))).toEqual(want);
   });
 });
+
+describe('a reason list broken after its comma, the next reason under it', () => {
+  it.each([
+    [
+      'aligned under the first',
+      "FailedScheduling: 1 node(s) didn't satisfy existing pods anti-affinity rules,\n                  2 node(s) didn't match Pod's node affinity/selector",
+      [
+        {
+          total: null,
+          reasons: [
+            { count: 1, reason: "node(s) didn't satisfy existing pods anti-affinity rules" },
+            { count: 2, reason: "node(s) didn't match Pod's node affinity/selector" },
+          ],
+        },
+      ],
+    ],
+    [
+      'a line not indented is its own',
+      "FailedScheduling: 1 node(s) didn't satisfy existing pods anti-affinity rules,\nand then: 2 node(s) didn't match Pod's node affinity/selector",
+      [
+        { total: null, reasons: [{ count: 1, reason: "node(s) didn't satisfy existing pods anti-affinity rules" }] },
+        { total: null, reasons: [{ count: 2, reason: "node(s) didn't match Pod's node affinity/selector" }] },
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(short(text).map((f) => f.facts)).toEqual(want);
+  });
+});
