@@ -15,10 +15,10 @@ const SERVER_PLACEHOLDER_RE = /^(?:[A-Za-z_][A-Za-z_-]*|<[^<>]{1,40}>|\[[^[\]]{1
 const USER_PLACEHOLDER_RE = /^<[^<>]{1,40}>$/;
 
 const RUNTIME_PLACEHOLDER_RE =
-  /\b(?:limit|quantity:|available:|using|request is|limit of containers|victim process:)[ \t]+\\?["'`]?(?:\[[a-z_ -]{1,30}\]|<[a-z_ -]{1,30}>)/i;
+  /\b(?:limit|quantity:|available:|using|request is|limit of containers|victim process:)[ \t]+\\?["'`]?(?:\[[a-z_ -]{1,30}\]|<[a-z_ -]{1,30}>|(?:\.\.\.|\u2026)(?=["'`\s]|$))/i;
 
 const SCHED_PLACEHOLDER_RE =
-  /\b0\/(?:<[^<>\s]{1,20}>|[NMXn])\s+nodes?\b|(?:^|[\s:,(])(?:<[^<>\s]{1,20}>|[NMX]) (?:node\(s\)|Insufficient |nodes? (?:had|didn't|were|are))/;
+  /\b0\/(?:<[^<>\s]{1,20}>|[NMXn])\s+nodes?\b|available:[ \t]+(?:\.\.\.|\u2026)[ \t]+(?:node\(s\)|Insufficient )|(?:^|[\s:,(])(?:<[^<>\s]{1,20}>|[NMX]) (?:node\(s\)|Insufficient |nodes? (?:had|didn't|were|are))/;
 
 function isPlaceholder(v: unknown, re: RegExp): boolean {
   return typeof v === 'string' && re.test(v.trim());
@@ -103,6 +103,7 @@ function bare(m: Match, text: string): boolean {
  * PersistentVolumeClaim is 2Gi, but request is 3Gi")`) is one the test saw printed.
  */
 export function searchedFor(m: Match, text: string): boolean {
+  if (m.kind === 'cloud-quota') return listedCode(m, text);
   if (!bare(m, text)) return false;
   const from = Math.max(0, m.start - 80);
   let ls = text.lastIndexOf('\n', m.start - 1) + 1;
@@ -265,4 +266,19 @@ function declaredFragment(m: Match, text: string, before: string): boolean {
   let e = m.end;
   while (e < text.length && text[e] !== '\n' && e - m.end < 40) e++;
   return /^[^A-Za-z0-9]*$/.test(text.slice(m.end, e).replace(/[ \t]*(?:\/\/|#).*$/, ''));
+}
+
+/**
+ * A cloud provider's error code named in a list of codes (`VcpuLimitExceeded, InstanceLimitExceeded,
+ * InsufficientInstanceCapacity`): guidance naming codes, not an error returned.
+ */
+function listedCode(m: Match, text: string): boolean {
+  const code = (m.facts as unknown as { quota?: unknown }).quota;
+  if (typeof code !== 'string' || !/^[A-Z][a-z]+(?:[A-Z][a-z]*)+$/.test(code)) return false;
+  const ls = text.lastIndexOf('\n', m.start - 1) + 1;
+  const at = text.indexOf(code, ls);
+  if (at < 0 || at - ls > 2000) return false;
+  const before = text.slice(Math.max(ls, at - 60), at);
+  const after = text.slice(at + code.length, at + code.length + 60);
+  return /[A-Z][a-z]+(?:[A-Z][a-z]*)+,[ \t]+$/.test(before) || /^,[ \t]+[A-Z][a-z]+(?:[A-Z][a-z]*)+\b/.test(after);
 }

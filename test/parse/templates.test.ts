@@ -50,6 +50,14 @@ describe('templates and search patterns are not reports', () => {
     ],
     ['a page title', 'title: "Fix OOMKilled pods"'],
     [
+      'a list of cloud error codes',
+      'Match the full failure set\n- `VcpuLimitExceeded`, `InstanceLimitExceeded`, `InsufficientInstanceCapacity`,',
+    ],
+    [
+      'a symptom table with its counts elided',
+      '| `0/13 nodes are available: … node(s) were unschedulable` | node cordoned | §8 |',
+    ],
+    [
       "constants holding a message's words",
       'const errQuotaMessageString = `exceeded quota:`\nconst errQuotaUnknownMessageString = `status unknown for quota:`',
     ],
@@ -170,6 +178,11 @@ describe('the same words printed or asserted with their numbers are reports', ()
           facts: { quota: null, resources: { 'limits.memory': ['app', 'b'], 'requests.cpu': ['app', 'b'] } },
         },
       ],
+    ],
+    [
+      'a cloud error code returned',
+      'An error occurred (VcpuLimitExceeded) when calling the RunInstances operation: You have requested more vCPU capacity than your current vCPU limit of 32 allows',
+      [{ layer: 'other', kind: 'cloud-quota', facts: { provider: 'aws', quota: 'VcpuLimitExceeded' } }],
     ],
     [
       "a status's reason in YAML",
