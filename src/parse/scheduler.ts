@@ -1001,6 +1001,13 @@ function closingOf(reason: string, from: number): number {
 /** The other reason texts FitError prints, distinctive enough to read without their count. */
 const BARE_OTHER_RE =
   /node\(s\) (?:had|didn't|were|exceed|did not|unavailable)[^\n]{3,200}|Too many pods(?![\w-])|cannot allocate all claims(?![\w-])/g;
+/**
+ * A reason's words quoted or told without its `N node(s) ` head (`stuck Pending with "didn't have free ports for
+ * the requested pod ports"`): the in-tree plugins' reason texts, whole, read only with a scheduling word near
+ * (the reason as printed).
+ */
+const BARE_TAIL_RE =
+  /(?<=["'`\s(:])(?<!node\(s\) |nodes |\] )(?:didn't have free ports for the requested pod ports|didn't find available persistent volumes to bind|didn't satisfy existing pods anti-affinity rules|didn't match pod (?:anti-)?affinity rules|didn't match pod topology spread constraints(?: \([^)\n"'`]{1,60}\))?|didn't match Pod's node affinity\/selector|had volume node affinity conflict|had untolerated taint[^"'`\n]{0,120})(?=["'`\s.,;:)]|$)/g;
 /** Resources so common in other software's messages (`fprintf("Insufficient memory.")`) that a scheduling word must be near. */
 const GENERIC_REASON_RE = /^(?:Insufficient (?:cpu|memory|pods)|Too many pods)$/;
 /**
@@ -1086,14 +1093,16 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
     !text.includes('Insufficient ') &&
     !text.includes('node(s) ') &&
     !text.includes('Too many pods') &&
-    !text.includes('cannot allocate all claims')
+    !text.includes('cannot allocate all claims') &&
+    !text.includes("didn't ") &&
+    !text.includes('had ')
   )
     return [];
   let known: Set<string> | undefined;
   const out: SchedulerMatch[] = [];
   const seen = new Set<string>();
   let attempts = 0;
-  for (const re of [BARE_INSUFFICIENT_RE, BARE_OTHER_RE]) {
+  for (const re of [BARE_INSUFFICIENT_RE, BARE_OTHER_RE, BARE_TAIL_RE]) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m && attempts < MAX_FRAMELESS_ATTEMPTS; m = re.exec(text)) {
       attempts++;
@@ -1129,7 +1138,7 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
       const context = lineAndLineBefore(text, lower, start, lineEnd(text, start, 2048));
       const worded =
         SCHEDULING_WORDS_RE.test(context) || QUOTED_AFTER_RE.test(lower.slice(Math.max(ls, start - 48), start));
-      if (GENERIC_REASON_RE.test(reason) ? !worded : !shaped && !worded) continue;
+      if (GENERIC_REASON_RE.test(reason) || re === BARE_TAIL_RE ? !worded : !shaped && !worded) continue;
       if (catalogueNear(text, start, reason) > 0) continue;
       if (aboutReason(text, lower, ls, start, end)) continue;
       // The string constant a program prints (`ErrReason = "node(s) didn't have free ports …"`, `return "…";`,

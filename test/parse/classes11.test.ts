@@ -318,3 +318,31 @@ describe('a reason list broken after its comma, the next reason under it', () =>
     expect(short(text).map((f) => f.facts)).toEqual(want);
   });
 });
+
+describe("a reason's words told without its node(s) head", () => {
+  const r = (reason: string) => [{ total: null, reasons: [{ count: null, reason }] }];
+  it.each([
+    [
+      'quoted after Pending',
+      'The visible symptom was Traefik stuck Pending with "didn\'t have free ports for the requested pod ports", several layers',
+      r("didn't have free ports for the requested pod ports"),
+    ],
+    [
+      'in a code span after the scheduler',
+      "- **Symptom**: `node-exporter` DaemonSet **Pending** — scheduler:\n  `didn't have free ports for the requested pod ports` + affinity noise.",
+      r("didn't have free ports for the requested pod ports"),
+    ],
+    [
+      'without a scheduling word near',
+      'The docs say "didn\'t have free ports for the requested pod ports" somewhere.',
+      [],
+    ],
+    [
+      'inside a regular expression',
+      "      /\\d+ node[(]s[)] didn't find available persistent volumes to bind./, # Pending",
+      [],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(short(text).map((f) => f.facts)).toEqual(want);
+  });
+});
