@@ -351,6 +351,15 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       if (!/\S/.test(line) || /^\s*(?:```|~~~|\$ |# |[-*] )/.test(line) || /^\s*[A-Z][\w ]{0,30}:\s*$/.test(line))
         break;
       if (text.slice(from, end).trim() !== '' && /[.!?)\]"'`]\s*$/.test(text.slice(from, end))) break;
+      // A message goes on where its line is cut (a comma, a hyphen) or the next line goes on in lower case; a
+      // capitalised line or a command after a whole line is the writer's (the page's fences and blanks are gone by
+      // now: \`… must have 'app' label\` ⏎ \`Success! CEL validation blocked …\`).
+      if (
+        text.slice(from, end).trim() !== '' &&
+        !/[,;:\-]\s*$/.test(text.slice(from, end)) &&
+        (!/^\s*[a-z]/.test(line) || /^\s*(?:kubectl|oc|helm|k|sudo|curl|cat|echo)\s/.test(line))
+      )
+        break;
       end = next;
     }
     const vapEnvelope =

@@ -698,6 +698,14 @@ function joinDecision(
   // A statement of code (`client := k8sfake.NewClientset(`, `return err`) after a message held in a literal
   // starts anew: the message ended with its literal.
   if (CODE_STATEMENT_RE.test(next.slice(hs, hs + 80))) return null;
+  // A webhook's denial cut mid-sentence (`denied the request: [must-have-limits] container` ⏎ `"app" has no …`):
+  // its message goes on where the next line opens with a quote or in lower case.
+  if (
+    (next.charCodeAt(hs) === 34 || (next.charCodeAt(hs) >= 97 && next.charCodeAt(hs) <= 122)) &&
+    !/[.!?]\s*$/.test(cur.slice(Math.max(0, te - 4), te)) &&
+    cur.slice(-2048).includes('denied the request: ')
+  )
+    return ' ';
   if (isOpen(cur)) return ' ';
   // `e` + `xceeds`-style cuts where the first line is not (yet) recognisably a message.
   if (endsWord && startsWord && ANCHOR_GRAMS.has(`${cur[te - 1]!.toLowerCase()} ${next[hs]!.toLowerCase()}`)) {

@@ -346,3 +346,25 @@ describe("a reason's words told without its node(s) head", () => {
     expect(short(text).map((f) => f.facts)).toEqual(want);
   });
 });
+
+describe('a look-alike message and where it ends', () => {
+  const message = (text: string) =>
+    parsePaste(text).findings.map((f) => {
+      const facts = f.facts as { message?: string; violations?: { message: string }[] };
+      return facts.message ?? facts.violations?.map((v) => v.message);
+    });
+  it.each([
+    [
+      'a ValidatingAdmissionPolicy message, then the writer capitalised',
+      "Error from server (Forbidden): ValidatingAdmissionPolicy 'require-labels' with binding 'b' denied request: Deployment must have 'app' label\n\nSuccess! CEL validation blocked it.",
+      ["Deployment must have 'app' label"],
+    ],
+    [
+      'a Gatekeeper message wrapped before a quoted name',
+      'admission webhook\n"validation.gatekeeper.sh" denied the request: [container-must-have-limits] container\n"app" has no resource limits set',
+      [['container "app" has no resource limits set']],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(message(text)).toEqual(want);
+  });
+});
