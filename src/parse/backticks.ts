@@ -6,7 +6,7 @@
  * A backtick just after the message is kept only when one inside it is left open (a code span around the whole
  * message is Markdown's, not the engine's).
  */
-import type { Match } from './finding.ts';
+import { type Match, writableFacts } from './finding.ts';
 
 /** Restore backticks in the quoted words (`message`, `reason`, each violation's `message`) of look-alikes. */
 export function withBackticks(matches: Match[], raw: string): void {
@@ -16,7 +16,7 @@ export function withBackticks(matches: Match[], raw: string): void {
   let budget = 20;
   for (const m of matches) {
     if (m.layer !== 'other' || budget-- <= 0) continue;
-    const facts = m.facts as unknown as Record<string, unknown>;
+    const facts = writableFacts(m);
     lines ??= candidateLines(raw);
     if (lines.length === 0) return;
     for (const key of ['message', 'reason'] as const) {

@@ -230,6 +230,20 @@ export type FindingBody =
   | { layer: 'other'; kind: 'pod-security'; facts: PodSecurityFacts }
   | { layer: 'other'; kind: 'karpenter'; facts: KarpenterFacts };
 
+/**
+ * A finding's facts read generically, key by key: for the checks that look at every kind's facts alike (a
+ * placeholder value, a fact another match agrees with). Every facts type is a plain object of JSON values.
+ */
+export function factRecord(body: { facts: FindingBody['facts'] }): Readonly<Record<string, unknown>> {
+  return writableFacts(body);
+}
+
+/** The same view, for the one pass that rewrites a look-alike's quoted message in place (backticks restored). */
+export function writableFacts(body: { facts: FindingBody['facts'] }): Record<string, unknown> {
+  const facts: object = body.facts;
+  return facts as Record<string, unknown>;
+}
+
 export type FindingKind = FindingBody['kind'];
 /** The body of one kind: `BodyOf<'runtime'>`. */
 export type BodyOf<K extends FindingKind> = Extract<FindingBody, { kind: K }>;

@@ -11,7 +11,7 @@
 import { resourceOf } from '../k8s/objects.ts';
 import { withBackticks } from './backticks.ts';
 import { PasteContext } from './context.ts';
-import type { Finding, Match } from './finding.ts';
+import { type Finding, factRecord, type Match } from './finding.ts';
 import { LAYERS } from '../k8s/layers.ts';
 import { findLimitRange } from './limitrange.ts';
 import { findLookalikes } from './lookalikes.ts';
@@ -266,7 +266,7 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
   const named = matches.filter((m) => m.layer === 'runtime' && m.object?.name);
   const agrees = (m: Match): boolean =>
     named.some((n) => {
-      const nf = n.facts as unknown as Record<string, unknown>;
+      const nf = factRecord(n);
       return Object.entries(m.facts).every(([k, v]) => {
         const w = nf[k];
         return k === 'reason' ? w === v : w === undefined || JSON.stringify(w) === JSON.stringify(v);

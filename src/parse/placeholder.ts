@@ -7,7 +7,7 @@
  * a quota's requested, used and limited. A validation error's value is the user's own (`Invalid value: "2Gb"`),
  * so only an angle-bracketed name counts there.
  */
-import type { Match } from './finding.ts';
+import { factRecord, type Match } from './finding.ts';
 import { lineEnd } from './scan.ts';
 
 /** A printed quantity starts with a digit, a sign or a dot; a placeholder with a letter or a bracket. */
@@ -26,7 +26,7 @@ function isPlaceholder(v: unknown, re: RegExp): boolean {
 
 /** Whether a match's printed quantities are placeholders: the text is a template of the message. */
 export function placeholderQuantities(m: Match, text: string): boolean {
-  const facts = m.facts as unknown as Record<string, unknown>;
+  const facts = factRecord(m);
   switch (m.kind) {
     case 'limitrange': {
       const violations = facts.violations as Array<Record<string, unknown>> | undefined;
@@ -84,7 +84,7 @@ const BARE_KINDS = new Set([
 function bare(m: Match, text: string): boolean {
   // A name written as a placeholder (`prometheus-xxx`, `<pod>`) names no object.
   if (!BARE_KINDS.has(m.kind) || (m.object?.name && !/x{3,}|[<*]/i.test(m.object.name))) return false;
-  const facts = m.facts as unknown as Record<string, unknown>;
+  const facts = factRecord(m);
   if (m.layer === 'runtime') return Object.keys(facts).every((k) => k === 'reason');
   if (m.layer === 'quota') {
     const resources = facts.resources as Record<string, unknown> | unknown[] | undefined;
@@ -273,7 +273,7 @@ function declaredFragment(m: Match, text: string, before: string): boolean {
  * InsufficientInstanceCapacity`): guidance naming codes, not an error returned.
  */
 function listedCode(m: Match, text: string): boolean {
-  const code = (m.facts as unknown as { quota?: unknown }).quota;
+  const code = factRecord(m).quota;
   if (typeof code !== 'string' || !/^[A-Z][a-z]+(?:[A-Z][a-z]*)+$/.test(code)) return false;
   const ls = text.lastIndexOf('\n', m.start - 1) + 1;
   const at = text.indexOf(code, ls);
