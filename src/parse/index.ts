@@ -21,6 +21,7 @@ import { findQuota } from './quota.ts';
 import { findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
 import { placeholderQuantities, searchedFor, withoutExamples, withoutTemplateSiblings } from './placeholder.ts';
+import { withoutTalk } from './talk.ts';
 import { lineEnd, scanPaste } from './scan.ts';
 import { findValidation } from './validation.ts';
 
@@ -359,6 +360,13 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
  */
 const PLACEHOLDER_RE = /\$\{|\$\(|\\\(|%[-+# 0]?\d*[sdvqx]\b|\{\{|#\{|<%=/;
 
+/**
+ * A format field where a fact's value is (Rust's and Python's `{}`, `{name}`, `{0}`; Go's `%q`, `%w`): a program
+ * that builds the message. Only in a fact's own value: a taint prints `{key: value}`, never a bare name in braces.
+ */
+const FIELD_VALUE_RE =
+  /^\{(?:[A-Za-z_][\w.]{0,40}|\d)?\}?$|(?<!\{)\{(?:[A-Za-z_]\w{0,40}|\d)?\}(?!\})|%[-+# 0]?\d*[sdvqxw]\b/;
+
 function templated(m: Match, text: string, factsJson: Map<object, string>): boolean {
   // A regular expression that matches the message (`(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…`).
   if (REGEX_SOURCE_RE.test(text.slice(m.start, Math.min(m.end + 80, lineEnd(text, m.end))))) return true;
@@ -376,17 +384,28 @@ function templated(m: Match, text: string, factsJson: Map<object, string>): bool
     // dedupe's too.
     const json = JSON.stringify(m.facts);
     factsJson.set(m.facts, json);
-    return PLACEHOLDER_RE.test(json);
+    return PLACEHOLDER_RE.test(json) || fieldValue(m.facts);
   }
+  // A look-alike's message with a Go verb in it (`incompatible with nodepool %q, daemonset overhead=%s`) is the
+  // format string that prints it.
+  if (/%[-+# 0]?\d*[sdvqw]\b/.test(text.slice(m.start, Math.min(m.end + 120, lineEnd(text, m.end))))) return true;
   // A look-alike's quoted message and reason are the engine's own words (a Kyverno message may hold `{{…}}`).
   const walk = (v: unknown, key?: string): boolean => {
     if (m.layer === 'other' && (key === 'message' || key === 'reason')) return false;
-    if (typeof v === 'string') return PLACEHOLDER_RE.test(v);
+    if (typeof v === 'string') return PLACEHOLDER_RE.test(v) || FIELD_VALUE_RE.test(v);
     if (Array.isArray(v)) return v.some((x) => walk(x));
     if (v !== null && typeof v === 'object') return Object.entries(v).some(([k, x]) => walk(k) || walk(x, k));
     return false;
   };
   return walk(m.facts);
+}
+
+/** Whether a string value of the facts, at any depth, is a format field. */
+function fieldValue(v: unknown): boolean {
+  if (typeof v === 'string') return FIELD_VALUE_RE.test(v);
+  if (Array.isArray(v)) return v.some(fieldValue);
+  if (v !== null && typeof v === 'object') return Object.values(v).some(fieldValue);
+  return false;
 }
 
 /** Pieces of a regular expression's source no message holds: `(?:`, `\s+`, `\d+`, `[^…]*`. */
@@ -423,6 +442,7 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     });
     if (templates.length > 0 && matches.length > 0) matches = withoutTemplateSiblings(matches, templates, norm);
     if (matches.length > 0) matches = withoutExamples(matches, norm);
+    if (matches.length > 0) matches = withoutTalk(matches, norm);
     // The context scan is per line of the whole paste: only worth it when there is something to place.
     if (matches.length > 0) withContext(matches, new PasteContext(norm, lines));
     matches.sort((a, b) => LAYERS[a.layer].rank - LAYERS[b.layer].rank || a.start - b.start);

@@ -356,7 +356,7 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       // now: \`… must have 'app' label\` ⏎ \`Success! CEL validation blocked …\`).
       if (
         text.slice(from, end).trim() !== '' &&
-        !/[,;:\-]\s*$/.test(text.slice(from, end)) &&
+        !/[,;:-]\s*$/.test(text.slice(from, end)) &&
         (!/^\s*[a-z]/.test(line) || /^\s*(?:kubectl|oc|helm|k|sudo|curl|cat|echo)\s/.test(line))
       )
         break;

@@ -11,7 +11,10 @@ import { factRecord, type Match } from './finding.ts';
 import { lineEnd } from './scan.ts';
 
 /** A printed quantity starts with a digit, a sign or a dot; a placeholder with a letter or a bracket. */
-const SERVER_PLACEHOLDER_RE = /^(?:[A-Za-z_][A-Za-z_-]*|<[^<>]{1,40}>|\[[^[\]]{1,40}\])$/;
+const SERVER_PLACEHOLDER_RE = /^(?:[A-Za-z_][A-Za-z_-]*|<[^<>]{1,40}>|\[[^[\]]{1,40}\]|\{.*)$/;
+
+/** `… but provided ratio is X`, `… per Pod is N.`: a lone capital where the server prints a number. */
+const LONE_LETTER_RE = /\b(?:is|of|ratio is)[ \t]+[A-Z](?=$|[\s`'".,;)\]])/;
 const USER_PLACEHOLDER_RE = /^<[^<>]{1,40}>$/;
 
 const RUNTIME_PLACEHOLDER_RE =
@@ -30,10 +33,17 @@ export function placeholderQuantities(m: Match, text: string): boolean {
   switch (m.kind) {
     case 'limitrange': {
       const violations = facts.violations as Array<Record<string, unknown>> | undefined;
-      return (violations ?? []).some(
-        (v) => isPlaceholder(v.limit, SERVER_PLACEHOLDER_RE) || isPlaceholder(v.actual, SERVER_PLACEHOLDER_RE),
+      return (
+        (violations ?? []).some(
+          (v) => isPlaceholder(v.limit, SERVER_PLACEHOLDER_RE) || isPlaceholder(v.actual, SERVER_PLACEHOLDER_RE),
+        ) || LONE_LETTER_RE.test(text.slice(m.start, Math.min(m.end + 48, lineEnd(text, m.end))))
       );
     }
+    case 'cloud-quota':
+      // `Quota 'CPUS' exceeded. Limit: X in region …`: the provider prints the limit as a number.
+      return /\blimit:?[ \t]+(?:[A-Z]|<[^<>]{1,30}>|\{[^{}]{0,30}\})(?=$|[\s`'".,;)])/i.test(
+        text.slice(m.start, Math.min(m.end + 60, lineEnd(text, m.end))),
+      );
     case 'quota-exceeded': {
       const resources = facts.resources as Record<string, Record<string, unknown>> | undefined;
       return Object.values(resources ?? {}).some((r) =>
@@ -68,7 +78,7 @@ const PATTERN_BEFORE_RE =
  * listed as seen (`Describe pod errors such as: \`node(s) had volume node affinity conflict\``) is a report.
  */
 const ADVICE_BEFORE_RE =
-  /\b(?:check(?:ing)? for|look(?:ing)? (?:out )?for|watch (?:out )?for|search(?:ing)? for|grep(?:ping)? for|filter(?:ing)? (?:on|for|by)|(?:errors?|messages?) like)\s*["'`*]*$/i;
+  /\b(?:check(?:ing)? for|look(?:ing)? (?:out )?for|watch (?:out )?for|search(?:ing)? for|grep(?:ping)? for|filter(?:ing)? (?:on|for|by)|(?:errors?|messages?) like):?\s*["'`*]*$/i;
 
 const ALTERNATIVES_RE = /(?:[^"'`|\s][^"'`|]{0,60}\|)+$/;
 
@@ -81,7 +91,7 @@ const BARE_KINDS = new Set([
 ]);
 
 /** A reason or a clause without numbers: for a runtime finding, one whose facts are its reason alone. */
-function bare(m: Match, text: string): boolean {
+export function bare(m: Match, text: string): boolean {
   // A name written as a placeholder (`prometheus-xxx`, `<pod>`) names no object.
   if (!BARE_KINDS.has(m.kind) || (m.object?.name && !/x{3,}|[<*]/i.test(m.object.name))) return false;
   const facts = factRecord(m);
@@ -201,8 +211,10 @@ export function withoutTemplateSiblings(matches: Match[], templates: readonly nu
  * `Example error messages:`), not the writer's own (`I get errors like:` is a report).
  */
 const EXAMPLES_HEADER_RE =
-  /(?:\b(?:common|typical|example|sample|possible)\s+(?:error\s+|warning\s+|failure\s+)?(?:events|errors|messages)|\byou(?:'|\u2019|\s+wi)ll\s+(?:see|get)\s+(?:messages|errors|events|something)(?:\s+like)?|\byou\s+(?:may|might|can|could)\s+see\s+(?:messages|errors|events)(?:\s+like)?)\s*:\s*$/i;
+  /(?:\b(?:common|typical|example|sample|possible)\s+(?:error\s+|warning\s+|failure\s+)?(?:events|errors|messages)|\b(?:common|typical|possible|frequent|known|likely)\s+(?:[\w-]+\s+){0,2}(?:causes|reasons|issues|problems|symptoms|failures)|\blook\s+for\s+(?:events|errors|messages|lines|reasons)(?:\s+like)?|\byou(?:'|\u2019|\s+wi)ll\s+(?:see|get)\s+(?:messages|errors|events|something)(?:\s+like)?|\byou\s+(?:may|might|can|could)\s+see\s+(?:messages|errors|events)(?:\s+like)?)\s*:\s*$/i;
 const FIRST_PERSON_RE = /\b(?:i|we|my|our|i'm|i've|we're)\b/i;
+/** A blank line, also inside a box drawn with `│` borders. */
+const BLANK_RE = /^[ \t\u2502|]*$/;
 
 /**
  * Findings in the block under such a header: from the first line after it that holds text (blanks and fences
@@ -214,11 +226,15 @@ export function withoutExamples(matches: Match[], text: string): Match[] {
   // Lines ending in a colon, found by the colons: a line is looked at whole only when it ends in one.
   for (let c = text.indexOf(':'); c >= 0 && headers < 50; c = text.indexOf(':', c + 1)) {
     let after = c + 1;
-    while (text[after] === ' ' || text[after] === '\t') after++;
+    // A header in a box drawn with `│` (a CLI's help panel) ends at the border.
+    while (text[after] === ' ' || text[after] === '\t' || text[after] === '\u2502' || text[after] === '|') after++;
     if (after < text.length && text[after] !== '\n') continue;
     const ls = text.lastIndexOf('\n', c) + 1;
     if (c - ls > 200) continue;
-    const line = text.slice(ls, after).replace(/^[ \t]*(?:#+|\/\/|>|[-*])?[ \t]*/, '');
+    const line = text
+      .slice(ls, c + 1)
+      .replace(/^[ \t\u2502|]*(?:#+|\/\/|>|[-*])?[ \t]*/, '')
+      .replace(/\*\*/g, '');
     if (!EXAMPLES_HEADER_RE.test(line) || FIRST_PERSON_RE.test(line)) continue;
     headers++;
     let p = after + 1;
@@ -227,7 +243,7 @@ export function withoutExamples(matches: Match[], text: string): Match[] {
     for (;;) {
       const e = text.indexOf('\n', p);
       const l = text.slice(p, e < 0 ? text.length : e);
-      if (e < 0 || !(/^[ \t]*$/.test(l) || /^[ \t]*(?:```|~~~)/.test(l)) || ++lines > 3) break;
+      if (e < 0 || !(BLANK_RE.test(l) || /^[ \t]*(?:```|~~~)/.test(l)) || ++lines > 3) break;
       p = e + 1;
     }
     const start = p;
@@ -235,7 +251,7 @@ export function withoutExamples(matches: Match[], text: string): Match[] {
     while (p < text.length && lines < 12) {
       const e = text.indexOf('\n', p);
       const l = text.slice(p, e < 0 ? text.length : e);
-      if (/^[ \t]*$/.test(l)) break;
+      if (BLANK_RE.test(l)) break;
       lines++;
       p = e < 0 ? text.length : e + 1;
     }

@@ -318,7 +318,8 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   on('exitcode', (k) =>
     /^exitcode"?:\s{0,5}137\b/.test(lower.slice(k, k + 30)) ? runtime(text, k, 'ExitCode137') : undefined,
   );
-  on('exited with code 137', (k) => runtime(text, k, 'ExitCode137'));
+  // docker-compose's `web exited with code 137`: a container of Kubernetes only where the paste speaks of one.
+  on('exited with code 137', (k) => (kubernetesWords(lower) ? runtime(text, k, 'ExitCode137') : undefined));
   // Kubelet admission (pkg/kubelet/lifecycle/predicate.go, PredicateFailureError): a pod bound to a node whose
   // labels, name or ports it does not fit is rejected there (phase Failed, reason the predicate's name):
   // `Pod was rejected: Predicate NodeAffinity failed` (1.2x+: `…failed: node(s) didn't match Pod's node
@@ -458,6 +459,20 @@ function within(starts: readonly number[], at: number, d: number): boolean {
     else hi = mid;
   }
   return (lo < starts.length && starts[lo]! - at < d) || (lo > 0 && at - starts[lo - 1]! < d);
+}
+
+/** Whether a paste speaks of Kubernetes at all (one search a paste: the last answer is kept). */
+let lastLower: string | undefined;
+let lastK8s = false;
+function kubernetesWords(lower: string): boolean {
+  if (lower !== lastLower) {
+    lastLower = lower;
+    lastK8s =
+      /\b(?:kubectl|kubelet|kubernetes|k8s|k3s|pods?|namespace|deployment|oomkilled|laststate|containerstatuses)\b/.test(
+        lower,
+      );
+  }
+  return lastK8s;
 }
 
 /**
@@ -994,7 +1009,12 @@ function overLimitAt(text: string, k: number): { container?: string; limit?: str
   const n = new RegExp(
     `\\b(?:exceeded|exceeds|hit|reached) (?:its |the )memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
   ).exec(w);
-  return n ? { limit: n[1]! } : {};
+  if (n) return { limit: n[1]! };
+  // The limit before its word (`it was OOMKilled against its 1Gi limit`, `killed at the 512Mi memory limit`).
+  const o = new RegExp(
+    `\\b(?:OOMKilled|OOM-killed|killed)\\s+(?:against|at|by|on|over)\\s+(?:its|the|a)\\s+${QTY}\\s+(?:memory\\s+)?limit\\b`,
+  ).exec(w);
+  return o ? { limit: o[1]! } : {};
 }
 
 /** Adds the numbers the paste holds to the OOM and eviction findings (others keep `{reason}`). */

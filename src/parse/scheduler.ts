@@ -64,13 +64,16 @@ function sentenceEnd(text: string, i: number, end: number): number {
       c === '_' ||
       c === '*' ||
       // `….}]`: a Go `%v` of a condition list closing after the message (`[{PodScheduled False 0/135 nodes … rules.}]`).
-      (c === '}' && (text[p + 2] === ']' || p + 2 >= end))
+      (c === '}' && (text[p + 2] === ']' || p + 2 >= end)) ||
+      // A closing quote or bracket of another script (`「0/1 nodes are available: 1 Too many pods.」`).
+      /[\u300d\u300f\u201d\u2019\uff09\u3011]/.test(c!)
     )
       return p;
     // `…/selector.The magic words` (prose glued to the message by a page's text extraction): a capital
     // starting a word right after the period. Reasons never have one there: resource and taint keys are
     // DNS names (lower case) before any dot.
-    if (/[A-Z]/.test(c!) && /[a-z]/.test(text[p + 2] ?? '') && /[a-z)]/.test(text[p - 1] ?? '')) return p;
+    // Any script's capital (`…3 Insufficient cpu.Это подтверждает…`).
+    if (/\p{Lu}/u.test(c!) && /\p{Ll}/u.test(text[p + 2] ?? '') && /[a-z)]/.test(text[p - 1] ?? '')) return p;
   }
   return -1;
 }
@@ -155,6 +158,9 @@ export function splitHistogram(main: string): ReasonCount[] {
   return out.filter((r) => r.reason !== '');
 }
 
+/** NodeResourcesFit's reasons: printed in a histogram only, never as a PreFilter text. */
+const FILTER_REASON_RE = /^(?:Insufficient [a-z]|Too many pods\b)/;
+
 /** The `N` of `0/N` that ends right before `k` (tolerates `0 /3` and `0/ 3`). */
 function totalBefore(text: string, k: number): { total: number; start: number } | undefined {
   const w = text.slice(Math.max(0, k - 24), k);
@@ -181,7 +187,8 @@ function readSentence(text: string, total: number, bodyStart: number, end: numbe
   let reasons: ReasonCount[];
   if (main === '') reasons = [];
   else if (/^\d/.test(main)) reasons = splitHistogram(main);
-  else reasons = [{ count: total, reason: main }];
+  // A Filter plugin's reason always has its count; one written without it lost the count to the writer.
+  else reasons = [{ count: FILTER_REASON_RE.test(main) ? null : total, reason: main }];
   // A PreFilter text that is followed by more text without counts stays one reason (docs/kubernetes-semantics.md §6.4 step 2).
   for (const r of reasons) if (r.count !== null && Number.isNaN(r.count)) r.count = total;
   return { total, reasons, end: stop < 0 ? end : stop + 1 };
@@ -1288,7 +1295,12 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
         // `"message": "0/3 nodes are available"` (a quoted message with no reason list; FitError prints its
         // reasons after a colon): the total alone.
         const after = k + needle.length;
-        const t = /^\.?(?:["'`]|[ \t]*$)/m.test(text.slice(after, after + 4)) ? totalBefore(text, k) : undefined;
+        // Also a frame that ends the writer's sentence (`… sat Pending -- \`0/13 nodes are available\`. No node has …`).
+        const t = /^\.?(?:["'`]|[ \t]*$)|^\.[ \t]+(?!Insufficient|Too many|Node|Preemption)[A-Z]/m.test(
+          text.slice(after, after + 16),
+        )
+          ? totalBefore(text, k)
+          : undefined;
         if (t && text[t.start] === '0' && (t.start === 0 || /["'`\s]/.test(text[t.start - 1]!)))
           m = {
             layer: 'scheduler',

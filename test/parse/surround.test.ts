@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1812, misses: [] },
-  { name: 'blockquote', applies: 1812, misses: [] },
-  { name: 'crlf', applies: 1630, misses: [] },
-  { name: 'tabs', applies: 336, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 214, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'fence', applies: 1838, misses: [] },
+  { name: 'blockquote', applies: 1838, misses: [] },
+  { name: 'crlf', applies: 1655, misses: [] },
+  { name: 'tabs', applies: 341, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
+  { name: 'slack-escape', applies: 220, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1812,
+    applies: 1838,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -54,12 +54,17 @@ const ROWS: Row[] = [
       'held6/w057',
       'held7/v015',
       'held8/u092',
+      'held8/u131',
     ],
   },
-  { name: 'prose-before-next-line-de', applies: 1812, misses: ['dev5/e163', 'dev5/e186', 'held7/v015'] },
+  {
+    name: 'prose-before-next-line-de',
+    applies: 1838,
+    misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
+  },
   {
     name: 'prose-after-same-line-en',
-    applies: 1812,
+    applies: 1838,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -76,7 +81,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1812,
+    applies: 1838,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -93,7 +98,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1812,
+    applies: 1838,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -107,17 +112,17 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 1812, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 1812, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 1812, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 1838, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 1838, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 1838, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1372,
+    applies: 1378,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1455,
+    applies: 1471,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -170,27 +175,27 @@ const ROWS: Row[] = [
       'held8/u123',
     ],
   },
-  { name: 'smart-quotes', applies: 1351, misses: [] },
+  { name: 'smart-quotes', applies: 1366, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1485,
+    applies: 1491,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'bullet-number',
-    applies: 1485,
+    applies: 1491,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
-  { name: 'inline-code', applies: 1475, misses: ['dev5/e002'] },
-  { name: 'bold', applies: 1438, misses: [] },
+  { name: 'inline-code', applies: 1478, misses: ['dev5/e002'] },
+  { name: 'bold', applies: 1444, misses: [] },
   {
     name: 'log-klog',
-    applies: 1485,
+    applies: 1491,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'table-cell',
-    applies: 1433,
+    applies: 1439,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -225,7 +230,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1812);
+    expect(subs.length).toBe(1838);
   });
 
   it('has a row or a reason for every transformation', () => {

@@ -1,0 +1,96 @@
+/**
+ * A message talked about rather than reported (test/fixtures/paste-wild/LABELLING.md §2): named in a conditional
+ * sentence (`If the zone has no capacity, the pod is unschedulable with \`node(s) had volume node affinity
+ * conflict\``), or an entry of a list that maps messages to what to do (`- \`Insufficient google.com/tpu\` →
+ * another job is using the node`). Only a bare message (no numbers, no names) is read this way: a whole message
+ * with its numbers is one somebody saw printed, whatever the sentence around it.
+ */
+import type { Match } from './finding.ts';
+import { bare } from './placeholder.ts';
+
+/** The writer speaking of their own case (`If I describe the pod I get …` is a report). */
+const FIRST_PERSON_RE = /\b(?:i|we|my|our|me|us|i'm|i've|we're|we've)\b/i;
+
+/** A sentence that opens with a condition, in the languages the sets hold. */
+const CONDITIONAL_OPEN_RE =
+  /^(?:if|unless|otherwise|in case|should)\b|^(?:如果|若|假如|もし|만약)|^(?:wenn|falls|si|se|если|jeśli|jeżeli)\b/iu;
+
+/**
+ * A modal verb before the message in its sentence: what can or would happen (`VMs may fail to start with error
+ * …`, `the pod will stay Pending with …`, `this would be unschedulable — …`).
+ */
+const MODAL_RE =
+  /\b(?:may|might|could|would|can|will|should)(?:\s+(?:not|then|also|eventually|just|still|likely|probably|simply|never))*\s+(?:fail|be|stay|remain|see|get|show|report|end up|sit|hang|result)\b/i;
+
+/** Where the sentence that holds `k` starts: after the last sentence end, a blank line or a list marker. */
+function sentenceStart(text: string, k: number): number {
+  const from = Math.max(0, k - 300);
+  const window = text.slice(from, k);
+  let start = 0;
+  for (const m of window.matchAll(
+    /[.!?。！？](?:\s|$)|\n[ \t]*\n|\n[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+|^[ \t]*[-*+>#][ \t]+/gu,
+  ))
+    start = m.index + m[0].length;
+  return from + start;
+}
+
+/** Markdown and quote marks that may open a sentence (`**If** …`, `> If …`). */
+const LEAD_RE = /^[\s>*_#-]*/;
+
+/** `Exit code 137 typically means …`, `\`Evicted\` indicates …`: the words defined, right after them. */
+const DEFINED_AFTER_RE =
+  /^[`*"'\u201d]{0,2}[ \t]+(?:[a-z]+ly[ \t]+)?(?:means|indicates|refers to|signals|signifies|happens when|occurs when|is caused by)\b/i;
+
+const DEFINED_IN_RE =
+  /^[^\n.;:]{1,32}?[ \t]+(?:[a-z]+ly[ \t]+)?(?:means|indicates|refers to|signals|signifies|happens when|occurs when|is caused by)\b/i;
+
+/** The message inside a definition's sentence (`Exit code 137 typically means … it ran out of memory`). */
+const DEFINING_BEFORE_RE = /\b(?:[a-z]+ly[ \t]+)?(?:means|indicates|signifies)[ \t]+(?:that[ \t]+)?(?:the|a|an|it|your)\b/i;
+
+function conditional(m: Match, text: string): boolean {
+  // The match may run to its line's end (`Exit code 137 typically means the process …`).
+  if (DEFINED_AFTER_RE.test(text.slice(m.end, m.end + 60)) || DEFINED_IN_RE.test(text.slice(m.start, m.start + 48)))
+    return true;
+  const s = sentenceStart(text, m.start);
+  const before = text.slice(s, m.start);
+  if (FIRST_PERSON_RE.test(before)) return false;
+  const sentence = before.replace(LEAD_RE, '');
+  return CONDITIONAL_OPEN_RE.test(sentence) || MODAL_RE.test(before) || DEFINING_BEFORE_RE.test(before);
+}
+
+/** A list item that maps a quoted message to advice: `- \`…\` → fix`, `* "…" -> cause`, `- \`…\` => …`. */
+const MAPPING_ITEM_RE =
+  /^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+(?:\*\*)?[`"'][^\n]{1,300}?[`"'](?:\*\*)?[ \t]*(?:→|->|=>|⇒)[ \t]*\S/;
+
+function lineAt(text: string, k: number): [number, number] {
+  const ls = text.lastIndexOf('\n', k - 1) + 1;
+  const e = text.indexOf('\n', k);
+  return [ls, e < 0 ? text.length : e];
+}
+
+/** Whether the item at `ls` has a sibling of the same shape right above or below it. */
+function mappingList(text: string, ls: number, le: number): boolean {
+  if (!MAPPING_ITEM_RE.test(text.slice(ls, le))) return false;
+  const prevEnd = ls - 1;
+  if (prevEnd > 0) {
+    const [ps] = lineAt(text, prevEnd);
+    if (MAPPING_ITEM_RE.test(text.slice(ps, prevEnd))) return true;
+  }
+  if (le < text.length) {
+    const [, ne] = lineAt(text, le + 1);
+    if (MAPPING_ITEM_RE.test(text.slice(le + 1, ne))) return true;
+  }
+  return false;
+}
+
+/** The matches that are reports: entries of a message-to-advice list and bare ones in a conditional sentence are dropped. */
+export function withoutTalk(matches: Match[], text: string): Match[] {
+  let budget = 200;
+  return matches.filter((m) => {
+    if (budget-- <= 0) return true;
+    // A list mapping messages to advice is a catalogue whatever its entries hold.
+    const [ls, le] = lineAt(text, m.start);
+    if (mappingList(text, ls, le)) return false;
+    return !(bare(m, text) && conditional(m, text));
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * Messages talked about rather than reported (test/fixtures/paste-wild/LABELLING.md §2; src/parse/talk.ts and
+ * the placeholder rules of src/parse/placeholder.ts and index.ts): conditional and modal sentences, lists mapping a
+ * message to advice, catalogue headers, definitions, format fields where the server prints a value. Next to each,
+ * the same words reported, which stay findings.
+ */
+import { describe, expect, it } from 'vitest';
+import { parsePaste } from '../../src/parse/index.ts';
+
+const short = (text: string) =>
+  parsePaste(text).findings.map((f) => ({ layer: f.layer, kind: f.kind, facts: f.facts }));
+
+describe('talked about: no finding', () => {
+  it.each([
+    [
+      'a conditional sentence',
+      'If the zone has no capacity, the pod is permanently unschedulable with `node(s) had volume node affinity conflict`.',
+    ],
+    [
+      'a conditional about a runtime reason',
+      'If a container has an OOM, the pod container status shows the Reason as `OOMKilled` and `ExitCode` is 137.',
+    ],
+    ['a modal sentence', 'The chart may get stuck `Pending` on KinD due to `Insufficient ephemeral-storage`.'],
+    ['a modal with "will"', 'It will not be scheduled there (`Insufficient devices.kubevirt.io/kvm`).'],
+    ['a conditional in German', 'Wenn der Knoten voll ist, bleibt der Pod mit `Insufficient cpu` hängen.'],
+    ['a definition', 'Hint: Exit code 137 typically means the process is killed because it ran out of memory'],
+    [
+      'a list mapping messages to advice',
+      '- `TriggeredScaleUp` → DWS is provisioning a VM\n- `NotTriggerScaleUp: 1 in backoff after failed scale-up` → wait ~5 min\n- `Insufficient google.com/tpu` → another job is using the node',
+    ],
+    [
+      'a "common causes" header',
+      "Common Pending causes:\n- **Insufficient google.com/tpu**: node pool is full\n- **didn't match node affinity/selector**: wrong label",
+    ],
+    ['a "look for events like" header', 'Look for events like:\n- `PreBind plugin rejected pod`\n- `Insufficient cpu`'],
+    ['"Check for:" in a comment', '# Check for: "Insufficient aws.amazon.com/neuron" or scheduler errors'],
+    [
+      'a header in a drawn box',
+      '│ Possible causes:                     │\n│                                      │\n│ 1. Quota exceeded                    │\n│    Error: "Quota \'CPUS\' exceeded. Limit: 24.0"  │',
+    ],
+    [
+      'a Rust format field',
+      'return Err(Status::forbidden(format!(\n    "pod rejected: RuntimeClass \\"{rc_name}\\" not found"\n)));',
+    ],
+    ['empty braces', '"status unknown for quota: {}, resources: {}",'],
+    ['a Go verb in a look-alike', 'fmt.Errorf("incompatible with nodepool %q, daemonset overhead=%s, %w", a, b, err)'],
+    [
+      'a lone X for a ratio',
+      '**Error**: `memory max limit to request ratio per Container is 4, but provided ratio is X`',
+    ],
+    ['a cloud quota with Limit: X', '- Error message: "Quota \'CPUS\' exceeded. Limit: X in region us-central1"'],
+    ['docker-compose, no Kubernetes', '+ docker-compose exec web supervisorctl restart all\nExited with code 137'],
+  ])('%s', (_name, text) => {
+    expect(short(text)).toEqual([]);
+  });
+});
+
+const U = (total: number | null, reasons: [number | null, string][]) => ({
+  layer: 'scheduler',
+  kind: 'unschedulable',
+  facts: { total, reasons: reasons.map(([count, reason]) => ({ count, reason })) },
+});
+
+describe('reported: still a finding', () => {
+  it.each([
+    [
+      'a conditional in the first person',
+      'If I describe the pod I see it Pending with `Insufficient cpu`.',
+      [U(null, [[null, 'Insufficient cpu']])],
+    ],
+    [
+      'a conditional sentence with the whole message',
+      'If you run it you get `0/3 nodes are available: 3 Insufficient cpu.`',
+      [U(3, [[3, 'Insufficient cpu']])],
+    ],
+    [
+      'a lived account',
+      'All of those pods sat `Pending` with `0/13 nodes are available`. No node has carried that label since.',
+      [U(13, [])],
+    ],
+    [
+      'a list without arrows',
+      '- `0/2 nodes are available: 2 Insufficient memory.`\n- the node pool was at its max',
+      [U(2, [[2, 'Insufficient memory']])],
+    ],
+    [
+      'a Filter reason whose count the writer dropped',
+      'it stays Pending with `0/9 nodes are available: Insufficient cpu`, which is maddening',
+      [U(9, [[null, 'Insufficient cpu']])],
+    ],
+    [
+      'a PreFilter text keeps count = total',
+      '0/4 nodes are available: pod has unbound immediate PersistentVolumeClaims.',
+      [U(4, [[4, 'pod has unbound immediate PersistentVolumeClaims']])],
+    ],
+    [
+      'a sentence glued in another script',
+      'Warning FailedScheduling 4m default-scheduler 0/4 nodes are available: 1 Too many pods, 3 Insufficient cpu.Это подтверждает',
+      [
+        U(4, [
+          [1, 'Too many pods'],
+          [3, 'Insufficient cpu'],
+        ]),
+      ],
+    ],
+    [
+      'a message closed by a CJK quote',
+      'イベントログには「0/1 nodes are available: 1 Too many pods.」が表示',
+      [U(1, [[1, 'Too many pods']])],
+    ],
+    [
+      'an OOM kill against its limit',
+      'a snapshot drove the pod from ~500MiB to ~1.0GiB and it was OOMKilled against its 1Gi limit mid-activity.',
+      [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'OOMKilled', limit: '1Gi' } }],
+    ],
+    [
+      'exit code 137 of a pod',
+      'kubectl logs web-0 --previous\nExited with code 137',
+      [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'ExitCode137' } }],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(short(text)).toEqual(want);
+  });
+});
