@@ -362,10 +362,11 @@ const PLACEHOLDER_RE = /\$\{|\$\(|\\\(|%[-+# 0]?\d*[sdvqx]\b|\{\{|#\{|<%=/;
 
 /**
  * A format field where a fact's value is (Rust's and Python's `{}`, `{name}`, `{0}`; Go's `%q`, `%w`): a program
- * that builds the message. Only in a fact's own value: a taint prints `{key: value}`, never a bare name in braces.
+ * that builds the message. Only in a fact's own value: a taint prints `{key: value}`, never a bare name in braces,
+ * and Go prints an empty struct after its type's name (`v1.LabelSelector{}`).
  */
 const FIELD_VALUE_RE =
-  /^\{(?:[A-Za-z_][\w.]{0,40}|\d)?\}?$|(?<!\{)\{(?:[A-Za-z_]\w{0,40}|\d)?\}(?!\})|%[-+# 0]?\d*[sdvqxw]\b/;
+  /^\{(?:[A-Za-z_][\w.]{0,40}|\d)?\}?$|(?<![\w{])\{(?:[A-Za-z_]\w{0,40}|\d)?\}(?!\})|%[-+# 0]?\d*[sdvqxw]\b/;
 
 function templated(m: Match, text: string, factsJson: Map<object, string>): boolean {
   // A regular expression that matches the message (`(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…`).

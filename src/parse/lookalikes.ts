@@ -234,6 +234,12 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   });
   function webhookDenied(k: number, webhook: string, from: number): Match | undefined {
     let end = lineEnd(text, from, 2000);
+    // A denial held in a single-quoted literal (`c('admission webhook "x" denied the request: …') == "gate"`)
+    // ends at the literal's close.
+    if (text[k - 1] === "'") {
+      const close = /'(?=[ \t]*(?:[)\],;}]|==|!=|$))/.exec(text.slice(from, end));
+      if (close) end = from + close.index;
+    }
     const reason = text.slice(from, end).replace(/^:\s*/, '').trim();
     // A webhook relaying a ValidatingAdmissionPolicy's refusal (`admission webhook "cel-shim.example.com" denied
     // the request: configmaps "x" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request:

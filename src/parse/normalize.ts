@@ -723,7 +723,7 @@ function literalBreak(cur: string, line: string): boolean {
   while (e > 0 && isBlank(cur.charCodeAt(e - 1))) e--;
   const quote = cur.charCodeAt(e - 1);
   if (quote !== 39 && quote !== 34) return false;
-  if (cur.charCodeAt(e - 2) !== 32 || cur.charCodeAt(e - 3) !== 58) return false;
+  if (cur.charCodeAt(e - 2) !== 32) return false;
   let b = 0;
   while (b < cur.length && isBlank(cur.charCodeAt(b))) b++;
   let h = 0;
@@ -731,7 +731,15 @@ function literalBreak(cur: string, line: string): boolean {
   // The next literal may open with the other quote (Python: `'…violates PodSecurity "baseline:v1.31": '` ⏎
   // `"host namespaces (hostNetwork=true)"`, the other quote chosen because the text holds one).
   const next = line.charCodeAt(h);
-  return cur.charCodeAt(b) === quote && (next === 39 || next === 34) && h + 1 < line.length;
+  if (!((next === 39 || next === 34) && h + 1 < line.length)) return false;
+  if (cur.charCodeAt(e - 3) === 58 && cur.charCodeAt(b) === quote) return true;
+  // A literal cut mid-sentence, its blank kept before its quote (`'… exceeded quota: example-quota, '` ⏎
+  // `"requested: count/secrets=1, …"`; `c('… denied the request: Your pods resources '` ⏎ `'utilization …')`):
+  // where the line holds a message's anchor, the literal opens on it, and the next is no JSON key.
+  const open = cur.lastIndexOf(String.fromCharCode(quote), e - 2);
+  if (open < b || !/[\w,.;:]/.test(cur[e - 3] ?? '') || !ANCHOR_RE.test(cur)) return false;
+  if (/^["'][\w.-]{1,63}["'][ \t]*:/.test(line.slice(h, h + 70))) return false;
+  return /[A-Za-z0-9]/.test(line[h + 1] ?? '');
 }
 
 /** Does the line end in a must-specify message whose last resource was given its containers? (Its last 600 characters.) */

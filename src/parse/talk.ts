@@ -45,7 +45,8 @@ const DEFINED_IN_RE =
   /^[^\n.;:]{1,32}?[ \t]+(?:[a-z]+ly[ \t]+)?(?:means|indicates|refers to|signals|signifies|happens when|occurs when|is caused by)\b/i;
 
 /** The message inside a definition's sentence (`Exit code 137 typically means … it ran out of memory`). */
-const DEFINING_BEFORE_RE = /\b(?:[a-z]+ly[ \t]+)?(?:means|indicates|signifies)[ \t]+(?:that[ \t]+)?(?:the|a|an|it|your)\b/i;
+const DEFINING_BEFORE_RE =
+  /\b(?:[a-z]+ly[ \t]+)?(?:means|indicates|signifies)[ \t]+(?:that[ \t]+)?(?:the|a|an|it|your)\b/i;
 
 function conditional(m: Match, text: string): boolean {
   // The match may run to its line's end (`Exit code 137 typically means the process …`).

@@ -533,6 +533,100 @@ function mustBe(text: string, lower: string, k: number): Match | undefined {
   return undefined;
 }
 
+/**
+ * The error types of apimachinery's field errors (pkg/util/validation/field/errors.go, ErrorType.String()).
+ * Any field's error inside an API server's `<Kind> "<name>" is invalid: ` envelope is a validation refusal,
+ * whatever rule printed it (`spec.selector: Invalid value: v1.LabelSelector{…}: field is immutable`,
+ * `spec.progressDeadlineSeconds: Invalid value: 0: must be greater than minReadySeconds`,
+ * `spec.template.spec.containers[0].image: Required value`, `spec: Forbidden: is immutable after creation`).
+ */
+const FIELD_ERROR_TYPES = [
+  'Invalid value',
+  'Required value',
+  'Forbidden',
+  'Unsupported value',
+  'Duplicate value',
+  'Not found',
+  'Too long',
+  'Too many',
+  'Internal error',
+];
+const GENERIC_HEAD_RE = new RegExp(
+  `\\[?[ \\t]*([A-Za-z][\\w.\\[\\]*/-]{0,250}): (${FIELD_ERROR_TYPES.join('|')})\\b`,
+  'y',
+);
+
+/** A printed invalid value at `at`: a quoted string, or up to the `: ` that ends it outside braces. */
+function printedValue(text: string, at: number, end: number): { value: string; end: number } | undefined {
+  if (text[at] === '"') {
+    let i = at + 1;
+    while (i < end && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    if (i >= end) return undefined;
+    return { value: text.slice(at + 1, i).replace(/\\(["\\])/g, '$1'), end: i + 1 };
+  }
+  let depth = 0;
+  for (let i = at; i < end && i - at < 400; i++) {
+    const c = text[i];
+    if (c === '{' || c === '[' || c === '(') depth++;
+    else if (c === '}' || c === ']' || c === ')') depth--;
+    else if (depth <= 0 && c === ':' && text[i + 1] === ' ')
+      return i > at ? { value: text.slice(at, i), end: i } : undefined;
+  }
+  const rest = text.slice(at, end).trim();
+  return rest && depth === 0 && !/\s/.test(rest) ? { value: rest, end } : undefined;
+}
+
+/** Every field error after an `is invalid: ` envelope (one finding each), where no rule of ours read it. */
+function genericFieldErrors(text: string, lower: string, found: readonly Match[]): Match[] {
+  const out: Match[] = [];
+  let budget = 200;
+  for (let k = lower.indexOf('" is invalid: '); k >= 0 && budget-- > 0; k = lower.indexOf('" is invalid: ', k + 1)) {
+    const le = lineEnd(text, k, 4000);
+    let p = k + '" is invalid: '.length;
+    for (let n = 0; n < 16 && p < le; n++) {
+      GENERIC_HEAD_RE.lastIndex = p;
+      const h = GENERIC_HEAD_RE.exec(text);
+      if (!h) break;
+      const fieldStart = h.index + h[0].indexOf(h[1]!);
+      const field = h[1]!.replace(/[.,]$/, '');
+      let end = GENERIC_HEAD_RE.lastIndex;
+      let value: string | null = null;
+      if (h[2] === 'Invalid value' && text.startsWith(': ', end)) {
+        const v = printedValue(text, end + 2, le);
+        if (v) {
+          value = v.value;
+          end = v.end;
+        }
+      }
+      // The detail runs to the next field error of the list (`, spec.x: Required value`) or the list's end.
+      const next = text
+        .slice(end, le)
+        .search(
+          /, (?=[A-Za-z][\w.[\]*/-]{0,250}: (?:Invalid value|Required value|Forbidden|Unsupported value|Duplicate value|Not found|Too long|Too many|Internal error)\b)|\](?=[ \t]*$)/,
+        );
+      const stop = next < 0 ? le : end + next;
+      // A resource field's rules are all read above (test/parse/wordings.test.ts holds every upstream one): an
+      // unknown rule there is no Kubernetes message (`…limits[memory]: Invalid value: "512": must be a quantity
+      // with a valid suffix` is a blog's own, held4 y082).
+      const resourceField = /(?:^|\.)(?:resources|limits|requests|overhead)(?:\[|\.|$)/.test(field);
+      const overlaps = resourceField || found.some((m) => m.start < stop && fieldStart < m.end);
+      if (
+        !overlaps &&
+        !TEMPLATE_FIELD_RE.test(field) &&
+        !/^<|[<>]/.test(field) &&
+        (value === null || !/^<[^<>]{1,40}>$/.test(value))
+      ) {
+        const m = fieldError(text, fieldStart, stop, { resource: null, value, limit: null, field });
+        // An Event the event recorder could not write (`Server rejected event '…': 'Event "x" is invalid:
+        // series.count: …'`) is a component's own log line: nobody's object was refused.
+        if (!/^events\b/.test(m.object?.resource ?? '')) out.push(m);
+      }
+      p = stop + (text[stop] === ',' ? 2 : 1);
+    }
+  }
+  return out;
+}
+
 /** All resource field errors in normalized `text`. */
 export function findValidation(text: string, lowerText?: string): Match[] {
   const lower = lowerText ?? lowerAscii(text);
@@ -548,6 +642,7 @@ export function findValidation(text: string, lowerText?: string): Match[] {
   for (const [gate, rules] of RARE)
     if (lower.includes(gate)) for (const [needle, f] of rules) table.push([needle, (k) => f(text, k)]);
   scanMany(lower, table, out);
+  if (lower.includes('" is invalid: ')) out.push(...genericFieldErrors(text, lower, out));
   return withoutEchoes(out).sort((a, b) => a.start - b.start);
 }
 

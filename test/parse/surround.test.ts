@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1838, misses: [] },
-  { name: 'blockquote', applies: 1838, misses: [] },
-  { name: 'crlf', applies: 1655, misses: [] },
-  { name: 'tabs', applies: 341, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
+  { name: 'fence', applies: 1842, misses: [] },
+  { name: 'blockquote', applies: 1842, misses: [] },
+  { name: 'crlf', applies: 1659, misses: [] },
+  { name: 'tabs', applies: 343, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 220, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1838,
+    applies: 1842,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -59,12 +59,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 1838,
+    applies: 1842,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 1838,
+    applies: 1842,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -81,7 +81,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1838,
+    applies: 1842,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -98,7 +98,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1838,
+    applies: 1842,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -112,17 +112,17 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 1838, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 1838, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 1838, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 1842, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 1842, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 1842, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1378,
+    applies: 1382,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1471,
+    applies: 1475,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -139,7 +139,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 113,
+    applies: 114,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -175,27 +175,27 @@ const ROWS: Row[] = [
       'held8/u123',
     ],
   },
-  { name: 'smart-quotes', applies: 1366, misses: [] },
+  { name: 'smart-quotes', applies: 1370, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1491,
+    applies: 1496,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'bullet-number',
-    applies: 1491,
+    applies: 1496,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
-  { name: 'inline-code', applies: 1478, misses: ['dev5/e002'] },
-  { name: 'bold', applies: 1444, misses: [] },
+  { name: 'inline-code', applies: 1483, misses: ['dev5/e002'] },
+  { name: 'bold', applies: 1449, misses: [] },
   {
     name: 'log-klog',
-    applies: 1491,
+    applies: 1496,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'table-cell',
-    applies: 1439,
+    applies: 1444,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -230,7 +230,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1838);
+    expect(subs.length).toBe(1842);
   });
 
   it('has a row or a reason for every transformation', () => {

@@ -40,8 +40,11 @@ function validationLine(f: Finding & { kind: 'api-validation' }): string {
     return 'An extended resource needs a limit, and its request (if set) must equal it.';
   if (/must be equal to \S+ limit/.test(m))
     return `${str(resource)} request ${str(value)} must equal its limit${limit ? ` ${str(limit)}` : ''}: extended resources are not overcommitted.`;
-  if (resource === null && value === null && limit === null)
-    return `The API server refused the object's ${f.facts.field ?? 'spec'}: see its message below.`;
+  if (/field is immutable|is immutable after creation|is immutable\b/.test(m))
+    return `${f.facts.field ?? 'This field'} cannot change on an existing object: put it back as it was, or delete and recreate the object (for a Deployment's selector or a Job's template, under a new name or after \`kubectl delete\`).`;
+  if (/: Required value\b/.test(m)) return `Set ${f.facts.field ?? 'the field'}: the API server requires it.`;
+  if (resource === null)
+    return `The API server refused the object's ${f.facts.field ?? 'spec'}${value !== null ? ` (value ${value})` : ''}: see its message below.`;
   return `${str(resource)} request ${str(value)} is above its limit${limit ? ` ${str(limit)}` : ''}: set the request ≤ the limit, or raise the limit.`;
 }
 
@@ -63,6 +66,8 @@ export function explain(f: Finding): string {
     case 'api-validation':
       if (isDecodeError(f))
         return 'The request body did not decode: a resource quantity is not written the way Kubernetes reads quantities, so the object never reached validation or admission.';
+      if (f.facts.resource === null && f.facts.limit === null)
+        return "The API server's validation refused the object before admission: the field named is written in a way the API does not accept. Not quota, LimitRange or the scheduler.";
       return 'The API server validates every container: a request may not exceed its limit (and extended resources need request = limit).';
     case 'priority':
       return 'The Priority admission plugin refused the pod: its PriorityClass is missing or its spec sets priority itself. Not quota or LimitRange.';

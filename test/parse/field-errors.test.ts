@@ -1,0 +1,96 @@
+/**
+ * Any field's error inside an API server's `<Kind> "<name>" is invalid: ` envelope is a validation refusal
+ * (apimachinery pkg/util/validation/field/errors.go: Invalid value, Required value, Forbidden, Unsupported value,
+ * Duplicate value, Not found, Too long, Too many, Internal error), read by src/parse/validation.ts's
+ * genericFieldErrors where no rule of ours reads it, and answered by its field (src/answer/replies/diagnosis.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { explain, textReply } from '../../src/answer/replies/diagnosis.ts';
+import { parsePaste } from '../../src/parse/index.ts';
+
+const facts = (text: string) => parsePaste(text).findings.map((f) => [f.layer, f.facts, f.object]);
+const V = (field: string, value: string | null = null) => ({ resource: null, value, limit: null, field });
+
+describe('field errors of any field', () => {
+  it.each([
+    [
+      'a required value',
+      'The Deployment "web" is invalid: spec.template.spec.containers[0].image: Required value',
+      [['api-validation', V('spec.template.spec.containers[0].image'), { resource: 'deployments', name: 'web' }]],
+    ],
+    [
+      'an immutable selector, its Go value printed',
+      'Deployment.apps "web" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"web"}}: field is immutable',
+      [
+        [
+          'api-validation',
+          V('spec.selector', 'v1.LabelSelector{MatchLabels:map[string]string{"app":"web"}}'),
+          { resource: 'deployments.apps', name: 'web' },
+        ],
+      ],
+    ],
+    [
+      'helm relaying a number',
+      'Error: UPGRADE FAILED: cannot patch "ing" with kind Deployment: Deployment.apps "ing" is invalid: spec.progressDeadlineSeconds: Invalid value: 0: must be greater than minReadySeconds',
+      [['api-validation', V('spec.progressDeadlineSeconds', '0'), { resource: 'deployments.apps', name: 'ing' }]],
+    ],
+    [
+      'a quoted value',
+      'The Service "s" is invalid: spec.ports[0].nodePort: Invalid value: "80": provided port is not in the valid range',
+      [['api-validation', V('spec.ports[0].nodePort', '80'), { resource: 'services', name: 's' }]],
+    ],
+    [
+      'Forbidden on the whole spec',
+      'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests for bound claims',
+      [['api-validation', V('spec'), { resource: 'persistentvolumeclaims', name: 'data' }]],
+    ],
+    [
+      'a list of two',
+      'The Pod "p" is invalid: [spec.containers[0].name: Required value, spec.containers[0].image: Required value]',
+      [
+        ['api-validation', V('spec.containers[0].name'), { resource: 'pods', name: 'p' }],
+        ['api-validation', V('spec.containers[0].image'), { resource: 'pods', name: 'p' }],
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(facts(text)).toEqual(want);
+  });
+
+  it.each([
+    [
+      'an unknown rule on a resource field (no Kubernetes message)',
+      'The Deployment "web" is invalid: spec.template.spec.containers[0].resources.limits[memory]: Invalid value: "512": must be a quantity with a valid suffix',
+    ],
+    [
+      'an Event the recorder could not write',
+      `Server rejected event '&v1.Event{…}': 'Event "minio-0.17" is invalid: series.count: Invalid value: "": should be at least 2' (will not retry!)`,
+    ],
+    ['a template of the envelope', 'The <Kind> "<name>" is invalid: <field>: Invalid value: "<value>": <detail>'],
+    ['a field error without its envelope', 'spec.selector: Invalid value: "x": field is immutable'],
+  ])('not one: %s', (_name, text) => {
+    expect(parsePaste(text).findings).toEqual([]);
+  });
+});
+
+describe('the answer names the field and what to do', () => {
+  it.each([
+    [
+      'Deployment.apps "web" is invalid: spec.selector: Invalid value: v1.LabelSelector{}: field is immutable',
+      "spec.selector cannot change on an existing object: put it back as it was, or delete and recreate the object (for a Deployment's selector or a Job's template, under a new name or after `kubectl delete`).",
+    ],
+    [
+      'The Deployment "web" is invalid: spec.template.spec.containers[0].image: Required value',
+      'Set spec.template.spec.containers[0].image: the API server requires it.',
+    ],
+    [
+      'Deployment.apps "ing" is invalid: spec.progressDeadlineSeconds: Invalid value: 0: must be greater than minReadySeconds',
+      "The API server refused the object's spec.progressDeadlineSeconds (value 0): see its message below.",
+    ],
+  ])('%s', (text, line) => {
+    const f = parsePaste(text).findings[0]!;
+    expect(textReply(f, 'team-a').lines).toContain(line);
+    expect(explain(f)).toBe(
+      "The API server's validation refused the object before admission: the field named is written in a way the API does not accept. Not quota, LimitRange or the scheduler.",
+    );
+  });
+});
