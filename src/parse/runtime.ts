@@ -994,7 +994,23 @@ function storageLimitNumbers(text: string): Partial<RuntimeFacts> {
  * payment-service-app exceeded memory limit (512Mi) and was terminated`, `container api exceeded its memory
  * limit of 1Gi`. Memory only: `Container x exceeded its local ephemeral storage limit` is an eviction's.
  */
-function overLimitAt(text: string, k: number): { container?: string; limit?: string } {
+function overLimitAt(text: string, k: number): { container?: string; limit?: string; used?: string } {
+  const said = overLimitSaid(text, k);
+  // A writer's own numbers on the kill's line (`keeps getting OOMKilled, memory limit is 512Mi and it uses about
+  // 600Mi`): the limit after its word, the usage after a verb of using.
+  const line = text.slice(lineStart(text, k), Math.min(lineEnd(text, k), k + 400));
+  if (!said.limit) {
+    const l = new RegExp(`\\bmemory limit (?:is|was|of|=|:|set to)\\s{0,3}~?${QTY}\\b`).exec(line);
+    if (l) said.limit = l[1]!;
+  }
+  const u = new RegExp(
+    `\\b(?:uses|using|used|consumes|consuming|consumed|peaks? at|peaked at|reache[sd]|grows to|grew to)\\s+(?:about|around|approximately|roughly|up to|~)?\\s*${QTY}\\b`,
+  ).exec(line);
+  if (u) said.used = u[1]!;
+  return said;
+}
+
+function overLimitSaid(text: string, k: number): { container?: string; limit?: string; used?: string } {
   const ls = lineStart(text, k);
   const le = lineEnd(text, k);
   // The tool's words may also be the line before (`Killing: Container x exceeded memory limit (128Mi)` above
@@ -1063,7 +1079,7 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     if (limit) f.limit = limit;
     const request = ev.request ?? (!ev.resource || ev.resource === 'memory' ? own?.request : undefined);
     if (request) f.request = request;
-    const used = ev.used ?? (evicted ? undefined : kernel.used);
+    const used = ev.used ?? (evicted ? undefined : (kernel.used ?? said.used));
     if (used) f.used = used;
     // The kubelet's `SystemOOM` event names its victim on its own line; the kernel's numbers go with it
     // only when they are that process's.

@@ -486,6 +486,36 @@ function decodeError(text: string, k: number): Match | undefined {
   return m;
 }
 
+/**
+ * The API server's strict decoding (1.25+, `fieldValidation=Strict`, kubectl's default since 1.27): `Deployment in
+ * version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.
+ * containers[0].resource"` (apimachinery pkg/runtime/serializer/json, NewStrictDecodingError). The first field
+ * named is the fact; the object never reached validation. Only after the decoder's envelope.
+ */
+const STRICT_RE = /strict decoding error: (?:unknown field|duplicate field) "([^"\n]{1,300})"/y;
+
+function strictDecoding(text: string, k: number): Match | undefined {
+  STRICT_RE.lastIndex = k;
+  const d = STRICT_RE.exec(text);
+  if (!d) return undefined;
+  const env = handledAsBefore(text, k);
+  if (!env) return undefined;
+  // The rest of its list (`, unknown field "x"`) is the same message.
+  let end = STRICT_RE.lastIndex;
+  const more = /^(?:, (?:unknown|duplicate) field "[^"\n]{1,300}")*/.exec(text.slice(end, end + 4000));
+  end += more?.[0].length ?? 0;
+  const m: Match = {
+    layer: 'api-validation',
+    kind: 'api-validation',
+    facts: { resource: null, value: null, limit: null, field: d[1]! },
+    message: text.slice(env.start, end).trim(),
+    start: env.start,
+    end,
+  };
+  m.object = { resource: kindToResource(env.kind) };
+  return m;
+}
+
 /** `Pod` → `pods`, `Deployment` → `deployments` (the kinds a manifest with resources has). */
 function kindToResource(kind: string): string {
   const lower = kind.toLowerCase();
@@ -511,6 +541,7 @@ const RARE: [gate: string, rules: Rule[]][] = [
     ],
   ],
   // Read only after (or at) a `<field>: Invalid value` head.
+  ['strict decoding error', [['strict decoding error: ', strictDecoding]]],
   [
     'invalid value',
     [

@@ -45,6 +45,11 @@ describe('field errors of any field', () => {
       [['api-validation', V('spec'), { resource: 'persistentvolumeclaims', name: 'data' }]],
     ],
     [
+      'strict decoding: the first unknown field',
+      'Error from server (BadRequest): error when creating "deploy.yaml": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].resource", unknown field "spec.replica"',
+      [['api-validation', V('spec.template.spec.containers[0].resource'), { resource: 'deployments' }]],
+    ],
+    [
       'a list of two',
       'The Pod "p" is invalid: [spec.containers[0].name: Required value, spec.containers[0].image: Required value]',
       [
@@ -67,6 +72,7 @@ describe('field errors of any field', () => {
     ],
     ['a template of the envelope', 'The <Kind> "<name>" is invalid: <field>: Invalid value: "<value>": <detail>'],
     ['a field error without its envelope', 'spec.selector: Invalid value: "x": field is immutable'],
+    ['strict decoding without its envelope', 'return fmt.Errorf("strict decoding error: unknown field %q", name)'],
   ])('not one: %s', (_name, text) => {
     expect(parsePaste(text).findings).toEqual([]);
   });
@@ -77,6 +83,10 @@ describe('the answer names the field and what to do', () => {
     [
       'Deployment.apps "web" is invalid: spec.selector: Invalid value: v1.LabelSelector{}: field is immutable',
       "spec.selector cannot change on an existing object: put it back as it was, or delete and recreate the object (for a Deployment's selector or a Job's template, under a new name or after `kubectl delete`).",
+    ],
+    [
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica"',
+      'The manifest has a field the API does not know or gives one twice (spec.replica): fix its spelling or indentation; `kubectl explain` shows the field names.',
     ],
     [
       'The Deployment "web" is invalid: spec.template.spec.containers[0].image: Required value',

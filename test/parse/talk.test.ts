@@ -114,6 +114,11 @@ describe('reported: still a finding', () => {
       [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'OOMKilled', limit: '1Gi' } }],
     ],
     [
+      "an OOM kill with the writer's numbers",
+      'my pod keeps getting OOMKilled, memory limit is 512Mi and it uses about 600Mi',
+      [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'OOMKilled', limit: '512Mi', used: '600Mi' } }],
+    ],
+    [
       'exit code 137 of a pod',
       'kubectl logs web-0 --previous\nExited with code 137',
       [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'ExitCode137' } }],

@@ -42,6 +42,8 @@ function validationLine(f: Finding & { kind: 'api-validation' }): string {
     return `${str(resource)} request ${str(value)} must equal its limit${limit ? ` ${str(limit)}` : ''}: extended resources are not overcommitted.`;
   if (/field is immutable|is immutable after creation|is immutable\b/.test(m))
     return `${f.facts.field ?? 'This field'} cannot change on an existing object: put it back as it was, or delete and recreate the object (for a Deployment's selector or a Job's template, under a new name or after \`kubectl delete\`).`;
+  if (/strict decoding error: (?:unknown|duplicate) field/.test(m))
+    return `The manifest has a field the API does not know or gives one twice (${f.facts.field ?? 'see the message'}): fix its spelling or indentation; \`kubectl explain\` shows the field names.`;
   if (/: Required value\b/.test(m)) return `Set ${f.facts.field ?? 'the field'}: the API server requires it.`;
   if (resource === null)
     return `The API server refused the object's ${f.facts.field ?? 'spec'}${value !== null ? ` (value ${value})` : ''}: see its message below.`;
