@@ -11,7 +11,7 @@ import { type Match, writableFacts } from './finding.ts';
 /** Restore backticks in the quoted words (`message`, `reason`, each violation's `message`) of look-alikes. */
 export function withBackticks(matches: Match[], raw: string): void {
   if (!raw.includes('`')) return;
-  let lines: string[] | undefined;
+  let lines: Candidate[] | undefined;
   // The first 20 look-alikes: a paste of thousands is a log of the same few.
   let budget = 20;
   for (const m of matches) {
@@ -34,36 +34,36 @@ export function withBackticks(matches: Match[], raw: string): void {
  * The raw lines holding a backtick, and each such line joined with its neighbours (a terminal's hard wrap cuts a
  * message over lines: joined with nothing between, or a blank for a soft wrap).
  */
-function candidateLines(raw: string): string[] {
+/** A raw line and the same line without its backticks (computed once: every look-alike's words are sought in it). */
+interface Candidate {
+  line: string;
+  bare: string;
+}
+
+function candidateLines(raw: string): Candidate[] {
   const all = raw.split(/\r\n|\r|\n/);
-  const out: string[] = [];
-  for (let i = 0; i < all.length && out.length < 600; i++) {
+  const texts: string[] = [];
+  for (let i = 0; i < all.length && texts.length < 600; i++) {
     if (!all[i]!.includes('`')) continue;
-    out.push(all[i]!);
+    texts.push(all[i]!);
     const from = Math.max(0, i - 2);
     const to = Math.min(all.length, i + 3);
     if (to - from > 1) {
       const piece = all.slice(from, to);
-      out.push(piece.join(''), piece.map((l) => l.trim()).join(' '));
+      texts.push(piece.join(''), piece.map((l) => l.trim()).join(' '));
     }
   }
-  return out;
+  return texts.filter((line) => line.length <= 8192).map((line) => ({ line, bare: line.replace(/`/g, '') }));
 }
 
-function restored(words: string, lines: readonly string[]): string {
+function restored(words: string, lines: readonly Candidate[]): string {
   if (words.length < 8 || words.includes('`')) return words;
-  for (const line of lines) {
-    if (line.length > 8192) continue;
-    // The line without its backticks, and where each of its characters came from.
-    const from: number[] = [];
-    let bare = '';
-    for (let i = 0; i < line.length; i++)
-      if (line[i] !== '`') {
-        from.push(i);
-        bare += line[i];
-      }
+  for (const { line, bare } of lines) {
     const at = bare.indexOf(words);
     if (at < 0) continue;
+    // Where each character of the bare line came from in the raw one.
+    const from: number[] = [];
+    for (let i = 0; i < line.length; i++) if (line[i] !== '`') from.push(i);
     const start = from[at]!;
     const last = from[at + words.length - 1]!;
     let out = line.slice(start, last + 1);
