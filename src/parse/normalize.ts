@@ -128,7 +128,7 @@ const VOCAB = new Set(
  * its row, `NotTriggerScaleUp pod didn't …`, or a CamelCase word padded as a table column is one).
  */
 const NEW_RECORD_RE =
-  /^(?:\d+(?:\.\d+)?(?:ms|[smhd])\d*[smh]?\s|<unknown>\s|LAST SEEN|NAMESPACE\s|FirstSeen|Warning\s|Normal\s|Events:|Name:|Namespace:|Type\s+Reason|[$%#>]\s|[IWEF]\d{4}\s|\d{4}-\d\d-\d\d[T ]|time="|level=|kubectl\s|oc\s|k\s|helm\s|---|\.\.\.$|```|[-*+]\s|\d+\.\s|-->\s|\[[\w.-]{1,64}@[\w.-]{1,64}[ :][^\]\n]{0,120}\][#$%]|[\w.-]{1,64}@[\w.-]{1,64}:[^\s]{0,120}[#$%]\s|PS [A-Z]:\\|[\]})][\]})\s,;]*$|(?:FailedScheduling|NotTriggerScaleUp|TriggeredScaleUp|FailedCreate|SuccessfulCreate)\s|(?:[A-Z][a-z]+){2,4}[ \t]{2,}\S)/;
+  /^(?:\d+(?:\.\d+)?(?:ms|[smhd])\d*[smh]?\s|<unknown>\s|LAST SEEN|NAMESPACE\s|FirstSeen|Warning\s|Normal\s|Events:|Name:|Namespace:|Type\s+Reason|[$%#>]\s|[IWEF]\d{4}\s|\d{4}-\d\d-\d\d[T ]|time="|level=|kubectl\s|oc\s|k\s|helm\s|---|\.\.\.$|```|[-*+]\s|\d+\.\s|-->\s|\[[\w.-]{1,64}@[\w.-]{1,64}[ :][^\]\n]{0,120}\][#$%]|[\w.-]{1,64}@[\w.-]{1,64}:[^\s]{0,120}[#$%]\s|PS [A-Z]:\\|[\]})][\]})\s,;]*$|(?:FailedScheduling|NotTriggerScaleUp|TriggeredScaleUp|FailedCreate|SuccessfulCreate):?\s|[a-z0-9][a-z0-9.-]{0,252}[ \t]{2,}(?:Pending|Running|ContainerCreating|CrashLoopBackOff|Completed|Terminating|ImagePullBackOff|ErrImagePull|OOMKilled|Evicted)[ \t]|(?:[A-Z][a-z]+){2,4}[ \t]{2,}\S)/;
 
 /** NEW_RECORD_RE at a given offset (`lastIndex`), for a line whose leading blanks are not cut off. */
 const NEW_RECORD_STICKY_RE = new RegExp(NEW_RECORD_RE.source.replace(/^\^/, ''), 'y');

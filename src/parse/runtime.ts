@@ -746,6 +746,9 @@ function containerAt(lines: readonly Line[], k: number): string | undefined {
   for (let j = i; j >= 0 && j > i - 200; j--) {
     const l = lines[j]!;
     if (l.text.trim() === '' || (j < i && l.indent >= indent)) continue;
+    // The command that printed it or a fence above (`$ oc get pod x -o yaml | grep -A 10 lastState`): the YAML
+    // starts below it, as a paste that starts inside the status item.
+    if (j < i && /^\s*(?:[$%>] |```|~~~)/.test(l.text)) break;
     indent = l.indent;
     // A YAML list item (`- `) or a JSON object in a list (`{` alone on its line, kubectl -o json).
     const dash = /^(\s*)(?:- |\{\s*$)/.exec(l.text);
@@ -1007,6 +1010,24 @@ function overLimitAt(text: string, k: number): { container?: string; limit?: str
     `\\b(?:uses|using|used|consumes|consuming|consumed|peaks? at|peaked at|reache[sd]|grows to|grew to)\\s+(?:about|around|approximately|roughly|up to|~)?\\s*${QTY}\\b`,
   ).exec(line);
   if (u) said.used = u[1]!;
+  // An alert's description on the kill's line or the next (`"description": "Memory limit exceeded. Current limit:
+  // 256Mi. Usage: 257Mi."`): its labelled numbers.
+  const near = text.slice(k, Math.min(lineEnd(text, lineEnd(text, k) + 1), k + 600));
+  if (/\bmemory limit\b/i.test(near)) {
+    const l = new RegExp(`\\b(?:[Cc]urrent |[Mm]emory )?[Ll]imit:\\s{0,3}${QTY}\\b`).exec(near);
+    if (!said.limit && l) said.limit = l[1]!;
+    const v = new RegExp(`\\b(?:[Cc]urrent |[Mm]emory |[Pp]eak )?[Uu]sage:\\s{0,3}${QTY}\\b`).exec(near);
+    if (!said.used && v) said.used = v[1]!;
+    // The alert's labels (kube-state-metrics' `container="api"`, an Alertmanager payload's `"container": "api"`)
+    // within the lines above the kill.
+    if (!said.container && (l || v)) {
+      const above = text.slice(Math.max(0, k - 600), k);
+      const c = [
+        ...above.matchAll(/(?:^|[\s{,])"?container"?\s*(?:=|:)\s*"([a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?)"/g),
+      ].pop();
+      if (c) said.container = c[1]!;
+    }
+  }
   return said;
 }
 

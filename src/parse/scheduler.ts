@@ -177,8 +177,33 @@ interface Sentence {
   end: number;
 }
 
+/**
+ * Where another message starts inside a reason list the paste ran on (a table's wrapped column joined as one line:
+ * `… 1 Insufficient cpu` ⏎ `   0/2 nodes are available: 2 Insufficient cpu` ⏎ `   NotTriggerScaleUp: 1 max node group
+ * size reached`): a new `0/N nodes are available` frame or cluster-autoscaler's event. FitError's reasons hold neither.
+ */
+const NEXT_MESSAGE_RE =
+  /\s\d{1,9} ?\/ ?\d{1,9} nodes are available\b|\s(?:NotTriggerScaleUp|TriggeredScaleUp)\b|\spod didn't trigger scale-up\b/;
+
+/**
+ * The close of a single-quoted message (`- kube_events: 'Pod/x FailedScheduling (x25): 0/7 nodes are available: …,
+ * 4 node(s) had untolerated taints' at 23:46:10Z`): when a `'` opened on the line before the frame, the first `'`
+ * after a word and before a blank, a stop or the end closes it. FitError's own apostrophes (`didn't`, `Pod's`) are
+ * followed by a letter.
+ */
+function singleQuoteClose(text: string, bodyStart: number, end: number): number {
+  const before = text.slice(lineStart(text, bodyStart, 2048), bodyStart);
+  if (!/(?:^|[\s:=([])'(?=\S)/.test(before)) return -1;
+  const m = /(?<=[\w)\]}])'(?=[\s,;.)\]]|$)/.exec(text.slice(bodyStart, end));
+  return m ? bodyStart + m.index : -1;
+}
+
 /** The reasons sentence after `nodes are available:` at `bodyStart`, up to `end`. */
 function readSentence(text: string, total: number, bodyStart: number, end: number): Sentence {
+  const next = NEXT_MESSAGE_RE.exec(text.slice(bodyStart, end));
+  if (next) end = bodyStart + next.index;
+  const quoted = singleQuoteClose(text, bodyStart, end);
+  if (quoted >= 0) end = quoted;
   const stop = sentenceEnd(text, bodyStart, end);
   const mainEnd = stop < 0 ? end : stop;
   // A list the paste cut after a separator (`…: 1 node(s) didn't match pod topology spread constraints,`):
@@ -888,6 +913,24 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
       end = lineEnd(text, end + 1, 2048);
       joined = true;
     }
+    // A list printed one reason a line with nothing else on them (a code block of `1 Insufficient a/b` ⏎
+    // `1 Insufficient a/c` ⏎ …): one list, as the frame would have printed it after one `0/N nodes are available:`.
+    if (!joined && /^[ \t]*$/.test(text.slice(lineStart(text, start, 2048), start))) {
+      for (let more = 0; more < 10; more++) {
+        if (
+          !/^[ \t]*\d{1,6} (?:node\(s\) |Insufficient |Too many pods)[^,\n]*$/.test(
+            text.slice(lineStart(text, end, 2048), end),
+          )
+        )
+          break;
+        const next = /^\n[ \t]*\d{1,6} (?:node\(s\) |Insufficient |Too many pods)[^,\n]*(?=\n|$)/.exec(
+          text.slice(end, end + 400),
+        );
+        if (!next) break;
+        end += next[0].length;
+        joined = true;
+      }
+    }
     // A list in quotes (a code span in prose, see normalize.ts) ends at its closing quote.
     if (text[start - 1] === '"') {
       const q = findWithin(text, '"', start, end);
@@ -901,7 +944,7 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
       ? trimClosers(
           text
             .slice(start, end)
-            .replace(/,[ \t]*\n[ \t]+/g, ', ')
+            .replace(/,?[ \t]*\n[ \t]*/g, ', ')
             .trimEnd(),
         )
       : trimClosers(proseCut(text.slice(start, stop < 0 ? end : stop)));

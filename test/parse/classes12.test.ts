@@ -1,0 +1,116 @@
+/**
+ * Classes of text from held8 and held7 read after their opening (test/fixtures/paste-wild/README.md): a reason list
+ * in a single-quoted message, a reason list a table's wrapped column ran on into the next message, one counted
+ * reason a line with nothing else, a container status pasted under the command that printed it, and an OOM alert's
+ * labelled numbers. Each row is a text of its own shape; the fixtures hold the pastes they came from.
+ */
+import { describe, expect, it } from 'vitest';
+import { parsePaste } from '../../src/parse/index.ts';
+
+const read = (text: string) => parsePaste(text).findings.map((f) => [f.layer, f.kind, f.facts]);
+const U = (total: number | null, ...reasons: [number | null, string][]) => ({
+  total,
+  reasons: reasons.map(([count, reason]) => ({ count, reason })),
+});
+
+describe('reason lists where the paste goes on', () => {
+  it.each([
+    [
+      "a single-quoted message closes at its quote (u002's shape)",
+      "- events: 'Pod/web-1 FailedScheduling (x3): 0/4 nodes are available: 1 Insufficient cpu, 3 node(s) had untolerated taint(s)' at 10:02:11Z",
+      [['scheduler', 'unschedulable', U(4, [1, 'Insufficient cpu'], [3, 'node(s) had untolerated taint(s)'])]],
+    ],
+    [
+      "the apostrophes of FitError's own words stay (didn't, Pod's)",
+      "- events: 'Pod/web-1 FailedScheduling: 0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector' at 10:02Z",
+      [['scheduler', 'unschedulable', U(2, [2, "node(s) didn't match Pod's node affinity/selector"])]],
+    ],
+    [
+      'no single quote opened before the frame: a trailing quote is not a close',
+      "0/2 nodes are available: 2 node(s) had untolerated taint {team: 'gpu'}.",
+      [['scheduler', 'unschedulable', U(2, [2, "node(s) had untolerated taint {team: 'gpu'}"])]],
+    ],
+    [
+      "a wrapped table column running into the next frame and the autoscaler's event (u126's shape)",
+      [
+        '#  api-7c9   Pending   0/3 nodes are available: 3 Insufficient memory',
+        '#                      0/5 nodes are available: 5 Insufficient memory',
+        '#                      NotTriggerScaleUp: 2 max node group size reached',
+        '#  db-0      Pending   (4m, never scheduled)',
+      ].join('\n'),
+      [
+        ['scheduler', 'unschedulable', U(3, [3, 'Insufficient memory'])],
+        ['scheduler', 'unschedulable', U(5, [5, 'Insufficient memory'])],
+        [
+          'other',
+          'autoscaler',
+          { reason: 'NotTriggerScaleUp', reasons: [{ count: 2, reason: 'max node group size reached' }] },
+        ],
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});
+
+describe('one counted reason a line (u012)', () => {
+  it.each([
+    [
+      'three lines in a code block, nothing else on them',
+      'The pod stays Pending:\n```\n1 Insufficient example.com/dev-a\n2 Insufficient example.com/dev-b\n1 Too many pods\n```',
+      [
+        [
+          'scheduler',
+          'unschedulable',
+          U(null, [1, 'Insufficient example.com/dev-a'], [2, 'Insufficient example.com/dev-b'], [1, 'Too many pods']),
+        ],
+      ],
+    ],
+    [
+      'a line with words after its reason is not one of them',
+      'The pod stays Pending:\n```\n1 Insufficient example.com/dev-a\n```\nand 2 Insufficient example.com/dev-b, says the other cluster',
+      [['scheduler', 'unschedulable', U(null, [1, 'Insufficient example.com/dev-a'])]],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});
+
+describe('runtime facts around the kill', () => {
+  it.each([
+    [
+      "a container status under the command that printed it (v008's shape)",
+      [
+        '$ kubectl get pod api-5d9 -o yaml | grep -A 8 lastState',
+        '    lastState:',
+        '      terminated:',
+        '        exitCode: 137',
+        '        reason: OOMKilled',
+        '    name: api',
+        '    ready: true',
+      ].join('\n'),
+      [['runtime', 'runtime', { reason: 'OOMKilled', container: 'api' }]],
+    ],
+    [
+      "an alert's labels and its description's numbers (u062's shape)",
+      [
+        '"labels": {',
+        '  "pod": "api-5d9",',
+        '  "container": "api-main"',
+        '},',
+        '"annotations": {',
+        '  "summary": "Container OOMKilled",',
+        '  "description": "Memory limit exceeded. Current limit: 512Mi. Usage: 530Mi."',
+        '}',
+      ].join('\n'),
+      [['runtime', 'runtime', { reason: 'OOMKilled', container: 'api-main', limit: '512Mi', used: '530Mi' }]],
+    ],
+    [
+      'a container label without the numbers names nobody',
+      '"labels": {"container": "api-main"}\nsummary: the build was OOMKilled last night',
+      [['runtime', 'runtime', { reason: 'OOMKilled' }]],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});
