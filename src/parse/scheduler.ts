@@ -155,7 +155,24 @@ export function splitHistogram(main: string): ReasonCount[] {
     else if (out.length > 0) out[out.length - 1]!.reason += `, ${piece}`;
     else out.push({ count: Number.NaN, reason: piece.trim() });
   }
+  const last = out[out.length - 1];
+  if (last) last.reason = fixedEnd(last.reason);
   return out.filter((r) => r.reason !== '');
+}
+
+/**
+ * The reasons whose words never vary (pkg/scheduler/framework/plugins: NodeResourcesFit's `Insufficient <resource>`
+ * and `Too many pods`, NodeUnschedulable's, the volume plugins', InterPodAffinity's, NodePorts', the node-condition
+ * ones): whatever follows one after a blank is not the scheduler's (`3 node(s) had disk pressure Readiness probe
+ * failed: …`, the next line of a folded YAML scalar) when it opens as a sentence does, with a capitalised word; a
+ * vendor's own words in lower case (`were unschedulable due to topology spread constraints`) are kept as printed.
+ */
+const FIXED_REASON_RE =
+  /^(?:Insufficient [a-z0-9][\w./-]*|Too many pods|node\(s\) (?:had (?:disk|memory|pid) pressure|were unschedulable|had volume node affinity conflict|didn't have free ports for the requested pod ports|didn't find available persistent volumes to bind|didn't satisfy existing pods anti-affinity rules|didn't match pod (?:anti-)?affinity rules|didn't match Pod's node affinity\/selector|exceed max volume count)) (?=\p{Lu}\p{Ll})/u;
+
+function fixedEnd(reason: string): string {
+  const m = FIXED_REASON_RE.exec(reason);
+  return m ? reason.slice(0, m[0].length - 1) : reason;
 }
 
 /** NodeResourcesFit's reasons: printed in a histogram only, never as a PreFilter text. */
@@ -1391,8 +1408,53 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
     lower.includes(BARE_PREFILTER[0]!) || lower.includes(BARE_PREFILTER[1]!) || pvcAt.length > 0
       ? barePrefilter(text, lower, [...kept, ...loose], pvcAt)
       : [];
-  const bare = bareReasons(text, lower, [...kept, ...loose, ...pre]);
-  return loose.length || pre.length || bare.length
-    ? [...kept, ...loose, ...pre, ...bare].sort((a, b) => a.start - b.start)
+  const block = text.includes('\nInsufficient ') ? linedReasons(text, [...kept, ...loose]) : [];
+  const bare = bareReasons(text, lower, [...kept, ...loose, ...pre, ...block]);
+  return loose.length || pre.length || block.length || bare.length
+    ? [...kept, ...loose, ...pre, ...block, ...bare].sort((a, b) => a.start - b.start)
     : kept;
+}
+
+/** A line that is one NodeResourcesFit reason, without its count, and nothing else. */
+const LINED_REASON_RE = /^(Insufficient [a-z0-9][\w./-]{0,252}|Too many pods)[ \t]*$/;
+/** What opens a list of possible reasons rather than a report of them (LABELLING.md §2). */
+const CATALOGUE_LEAD_RE =
+  /\b(?:common|possible|typical|such as|e\.g\.|for example|examples?|causes?|reasons? (?:like|include)|might|may|can|could|like|includes?|look for|means?|if you see|when|if)\b/i;
+
+/**
+ * Lines holding only reasons, one a line and without their counts, under the writer's sentence that reports them
+ * (`All of those failed with:` ⏎ `Insufficient smarter-devices/ttyACM0`; three resources "the events showed
+ * together"; a code block's fences are gone in the normalized text): one list, counts and total unprinted. Not
+ * where that sentence opens a list of what may happen.
+ */
+function linedReasons(text: string, covered: readonly SchedulerMatch[]): SchedulerMatch[] {
+  const out: SchedulerMatch[] = [];
+  let attempts = 0;
+  for (let k = text.indexOf('\nInsufficient '); k >= 0 && attempts < 50; k = text.indexOf('\nInsufficient ', k + 1)) {
+    attempts++;
+    const start = k + 1;
+    const before = text.slice(lineStart(text, k, 2048), k).trimEnd();
+    if (before === '' || !/[:.\u3002\uff1a]$/.test(before) || CATALOGUE_LEAD_RE.test(before)) continue;
+    const reasons: string[] = [];
+    let end = start;
+    for (let p = start; p < text.length && reasons.length < 10; ) {
+      const e = lineEnd(text, p, 2048);
+      const r = LINED_REASON_RE.exec(text.slice(p, e));
+      if (!r) break;
+      reasons.push(r[1]!);
+      end = p + r[1]!.length;
+      p = e + 1;
+    }
+    if (reasons.length === 0 || covered.some((c) => c.start < end && c.end > start)) continue;
+    out.push({
+      layer: 'scheduler',
+      kind: 'unschedulable',
+      facts: { total: null, reasons: reasons.map((reason) => ({ count: null, reason })) },
+      message: text.slice(start, end),
+      start,
+      end,
+    });
+    k = end;
+  }
+  return out;
 }

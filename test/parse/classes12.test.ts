@@ -76,6 +76,56 @@ describe('one counted reason a line (u012)', () => {
   });
 });
 
+describe('reasons without counts, one a line, under the sentence that reports them (u011, w103)', () => {
+  it.each([
+    [
+      'one reason in a code block after "failed with:"',
+      'Every retry failed with:\n\n```text\nInsufficient example.com/serial0\n```\n\nThen I rebooted the host.',
+      [['scheduler', 'unschedulable', U(null, [null, 'Insufficient example.com/serial0'])]],
+    ],
+    [
+      'three of them after a sentence that ends with its stop',
+      'The events showed three shortages together.\n```\nInsufficient example.com/neuron\nInsufficient cpu\nInsufficient ephemeral-storage\n```',
+      [
+        [
+          'scheduler',
+          'unschedulable',
+          U(
+            null,
+            [null, 'Insufficient example.com/neuron'],
+            [null, 'Insufficient cpu'],
+            [null, 'Insufficient ephemeral-storage'],
+          ),
+        ],
+      ],
+    ],
+    [
+      'a list of what may be printed is talked about',
+      'Common scheduler messages:\n```\nInsufficient cpu\nInsufficient memory\n```',
+      [],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});
+
+describe("a fixed reason's words end it", () => {
+  it.each([
+    [
+      "a folded scalar's next line after the last reason (r023's shape)",
+      "log: 'Warning  FailedScheduling  0/4 nodes are available: 1 Insufficient memory, 3 node(s) had disk pressure\nLiveness probe failed: connection refused'",
+      [['scheduler', 'unschedulable', U(4, [1, 'Insufficient memory'], [3, 'node(s) had disk pressure'])]],
+    ],
+    [
+      "a vendor's own words in lower case stay the reason's",
+      '0/2 nodes are available: 2 node(s) were unschedulable due to zone spread.',
+      [['scheduler', 'unschedulable', U(2, [2, 'node(s) were unschedulable due to zone spread'])]],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});
+
 describe('runtime facts around the kill', () => {
   it.each([
     [
