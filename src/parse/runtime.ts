@@ -269,6 +269,13 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     // The kubelet rejected or evicted the pod for the node condition: the pod's status reason is Evicted.
     return runtime(text, k, 'Evicted', k);
   });
+  // The eviction manager's own log line for that refusal (pkg/kubelet/eviction/eviction_manager.go Admit, before
+  // structured logging: `Failed to admit pod %v - node has conditions: %v`); the pod's status says the above.
+  on('node has conditions: [', (k) => {
+    const ls = lineStart(text, k);
+    const at = lower.slice(ls, k).lastIndexOf('failed to admit pod ');
+    return at >= 0 ? runtime(text, ls + at, 'Evicted', ls + at) : undefined;
+  });
   for (const [needle, reason] of [
     ['memorypressure', 'MemoryPressure'],
     ['nodehasinsufficientmemory', 'MemoryPressure'],

@@ -654,9 +654,21 @@ function genericFieldErrors(text: string, lower: string, found: readonly Match[]
       }
       p = stop + (text[stop] === ',' ? 2 : 1);
     }
+    // The field path elided where the writer cut it (`Job.batch "x" is invalid: (...) : field is immutable`,
+    // `is invalid: …: field is immutable`): a refusal all the same, its field unknown.
+    const elided = ELIDED_FIELD_RE.exec(text.slice(k + '" is invalid: '.length, le));
+    if (elided) {
+      const fieldStart = k + '" is invalid: '.length;
+      if (!found.some((m) => m.start < le && fieldStart < m.end) && !out.some((m) => m.start <= k && k < m.end))
+        out.push(fieldError(text, fieldStart, le, { resource: null, value: null, limit: null, field: null }));
+    }
   }
   return out;
 }
+
+/** An elision where the field path was, then a field error's detail. */
+const ELIDED_FIELD_RE =
+  /^(?:\(\.{3}\)|\[\.{3}\]|\.{3}|\u2026)[ \t]*:[ \t]*(?:field is immutable|Invalid value|Required value|Forbidden|Unsupported value|may not be|must be)\b/;
 
 /** All resource field errors in normalized `text`. */
 export function findValidation(text: string, lowerText?: string): Match[] {

@@ -156,6 +156,16 @@ describe('runtime facts around the kill', () => {
       [['runtime', 'runtime', { reason: 'OOMKilled', container: 'api-main', limit: '512Mi', used: '530Mi' }]],
     ],
     [
+      "the eviction manager's log line for a refused pod (u067's shape)",
+      'W0101 10:00:00.000000    901 eviction_manager.go:159] Failed to admit pod web-1_default(1234) - node has conditions: [MemoryPressure]',
+      [['runtime', 'runtime', { reason: 'Evicted' }]],
+    ],
+    [
+      'the same words without the refusal are prose',
+      'The eviction manager logs node has conditions: [DiskPressure] on every sync.',
+      [],
+    ],
+    [
       'a container label without the numbers names nobody',
       '"labels": {"container": "api-main"}\nsummary: the build was OOMKilled last night',
       [['runtime', 'runtime', { reason: 'OOMKilled' }]],

@@ -57,6 +57,28 @@ describe('field errors of any field', () => {
         ['api-validation', V('spec.containers[0].image'), { resource: 'pods', name: 'p' }],
       ],
     ],
+    [
+      'the field path elided by the writer',
+      'Error: UPGRADE FAILED: cannot patch "migrate" with kind Job: Job.batch "migrate" is invalid: (...) : field is immutable',
+      [
+        [
+          'api-validation',
+          { resource: null, value: null, limit: null, field: null },
+          { resource: 'jobs.batch', name: 'migrate' },
+        ],
+      ],
+    ],
+    [
+      'elided with an ellipsis',
+      'The StatefulSet "db" is invalid: …: Forbidden: updates to statefulset spec for fields other than those are forbidden',
+      [
+        [
+          'api-validation',
+          { resource: null, value: null, limit: null, field: null },
+          { resource: 'statefulsets', name: 'db' },
+        ],
+      ],
+    ],
   ])('%s', (_name, text, want) => {
     expect(facts(text)).toEqual(want);
   });
