@@ -1140,10 +1140,14 @@ function catalogueNear(text: string, start: number, own: string): number {
   const window = text.slice(from, to);
   for (let m = CATALOGUE_NAME_RE.exec(window); m; m = CATALOGUE_NAME_RE.exec(window)) {
     const name = trimEndOf(m[0], '.,;:');
-    if (!own.includes(name) && !name.startsWith(own) && name !== 'FailedScheduling') names.add(name);
+    if (!own.includes(name) && !name.startsWith(own) && name !== 'FailedScheduling' && name !== 'NotTriggerScaleUp')
+      names.add(name);
   }
-  // `FailedScheduling` names the event a bare reason came in, except in a list of other names.
+  // `FailedScheduling` names the event a bare reason came in, and cluster-autoscaler's `NotTriggerScaleUp` the one
+  // beside it (`the scheduler reports \`Insufficient cpu\`; the autoscaler reports \`NotTriggerScaleUp\``), except in
+  // a list of other names.
   if (names.size > 0 && window.includes('FailedScheduling')) names.add('FailedScheduling');
+  if (names.size > 0 && window.includes('NotTriggerScaleUp')) names.add('NotTriggerScaleUp');
   return names.size;
 }
 

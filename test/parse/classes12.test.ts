@@ -109,6 +109,26 @@ describe('reasons without counts, one a line, under the sentence that reports th
   });
 });
 
+describe("a bare reason beside the autoscaler's event (v155)", () => {
+  it.each([
+    [
+      'the scheduler and the autoscaler each reporting',
+      'The scheduler reports `Insufficient cpu`; the autoscaler reports `NotTriggerScaleUp` because no group fits.',
+      [
+        ['scheduler', 'unschedulable', U(null, [null, 'Insufficient cpu'])],
+        ['other', 'autoscaler', { reason: 'NotTriggerScaleUp', reasons: [] }],
+      ],
+    ],
+    [
+      'a list of names is still a catalogue',
+      'Events to watch: `Insufficient cpu`, `ImagePullBackOff`, `NotTriggerScaleUp`.',
+      [],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});
+
 describe("a fixed reason's words end it", () => {
   it.each([
     [
