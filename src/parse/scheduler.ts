@@ -1111,7 +1111,7 @@ function enclosed(text: string, start: number, end: number): boolean {
   while (text[e] === '.' || text[e] === ' ') e++;
   const after = text[e] ?? '\n';
   if ((before === '"' || before === "'") && after === before) return true;
-  if (before === '(' && after === ')') return true;
+  if ((before === '(' && after === ')') || (before === '\u300c' && after === '\u300d')) return true;
   const ls = lineStart(text, start, 2048);
   const le = lineEnd(text, start, 2048);
   const lead = text.slice(ls, start);
@@ -1121,6 +1121,15 @@ function enclosed(text: string, start: number, end: number): boolean {
   // Alone on its line (a code block holding only the reason), or after a list marker, a log header or a label.
   if (/^["')]?\s*$/.test(tail) && LINE_LEAD_RE.test(lead)) return true;
   return /^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:[A-Za-z][\w ]{0,40}:\s*)?["'(]?$/.test(lead) && /^["')]?\s*$/.test(tail);
+}
+
+/** A bare reason in quotes of its own (`"…"`, `「…」`), outside every message read, and none of their reasons. */
+function apartQuoted(text: string, start: number, words: string, covered: readonly SchedulerMatch[]): boolean {
+  const open = text[start - 1];
+  const close = open === '\u300c' ? '\u300d' : open === '"' ? '"' : undefined;
+  if (close === undefined || text[start + words.length] !== close) return false;
+  if (covered.some((c) => c.start <= start && start < c.end)) return false;
+  return !covered.some((c) => c.facts.reasons.some((r) => r.reason.includes(words) || words.includes(r.reason)));
 }
 
 /** The offsets of the lines around `start`, at most 3 each way (each line looked at up to 2 KB). */
@@ -1133,12 +1142,14 @@ function threeLinesAround(text: string, start: number): [from: number, to: numbe
 }
 
 /** Distinct reason and status names on the lines around `start` (at most 3 each way), `own` excepted. */
-function catalogueNear(text: string, start: number, own: string): number {
+function catalogueNear(text: string, start: number, own: string, covered: readonly SchedulerMatch[] = []): number {
   const [from, to] = threeLinesAround(text, start);
   const names = new Set<string>();
   CATALOGUE_NAME_RE.lastIndex = 0;
   const window = text.slice(from, to);
   for (let m = CATALOGUE_NAME_RE.exec(window); m; m = CATALOGUE_NAME_RE.exec(window)) {
+    // A whole message's own reasons name no catalogue entry.
+    if (covered.some((c) => c.start <= from + m.index && from + m.index < c.end)) continue;
     const name = trimEndOf(m[0], '.,;:');
     if (!own.includes(name) && !name.startsWith(own) && name !== 'FailedScheduling' && name !== 'NotTriggerScaleUp')
       names.add(name);
@@ -1181,7 +1192,10 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
       // On the line of a whole message (its reason, or prose about it): that message's.
       const lineFrom = lineStart(text, start, 2048);
       const lineTo = lineEnd(text, start, 2048);
-      if (covered.some((c) => c.start < lineTo && c.end > lineFrom)) continue;
+      // Unless it stands in quotes of its own outside that message, a reason that message does not give (`「0/1 nodes
+      // are available: 1 Too many pods.」や「node(s) had untolerated taint」`: two messages the writer saw).
+      const onMessageLine = covered.some((c) => c.start < lineTo && c.end > lineFrom);
+      if (onMessageLine && text[start - 1] !== '\u300c' && text[start - 1] !== '"') continue;
       // A count before it is a frameless list's (read there, or refused there).
       if (/\d[ \t]?$/.test(text.slice(Math.max(0, start - 2), start))) continue;
       const ls = lineStart(text, start, 2048);
@@ -1202,6 +1216,11 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
         if (q >= 0) reason = trimEndOf(reason.slice(0, q), ' ,;:.');
         if (reason.length < 12) continue;
       }
+      if (onMessageLine) {
+        const q = reason.indexOf('\u300d');
+        if (q > 0) reason = reason.slice(0, q);
+        if (!apartQuoted(text, start, reason, covered)) continue;
+      }
       known ??= new Set(covered.flatMap((c) => c.facts.reasons.map((r) => r.reason)));
       if (known.has(reason) || seen.has(reason)) continue;
       const end = start + reason.length;
@@ -1210,7 +1229,8 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
       const worded =
         SCHEDULING_WORDS_RE.test(context) || QUOTED_AFTER_RE.test(lower.slice(Math.max(ls, start - 48), start));
       if (GENERIC_REASON_RE.test(reason) || re === BARE_TAIL_RE ? !worded : !shaped && !worded) continue;
-      if (catalogueNear(text, start, reason) > 0) continue;
+      // Beside a whole message in its own quotes, that message's reasons are no catalogue's names.
+      if (catalogueNear(text, start, reason, onMessageLine ? covered : []) > 0) continue;
       if (aboutReason(text, lower, ls, start, end)) continue;
       // The string constant a program prints (`ErrReason = "node(s) didn't have free ports …"`, `return "…";`,
       // `errors.New("…")`): the source of the reason, not a report of it.

@@ -129,6 +129,26 @@ describe("a bare reason beside the autoscaler's event (v155)", () => {
   });
 });
 
+describe('a bare reason in quotes of its own beside a whole message (u029)', () => {
+  it.each([
+    [
+      'two messages the writer saw, in corner brackets',
+      'イベントには「0/2 nodes are available: 2 Insufficient cpu.」や「node(s) had untolerated taint」が出ていました。',
+      [
+        ['scheduler', 'unschedulable', U(2, [2, 'Insufficient cpu'])],
+        ['scheduler', 'unschedulable', U(null, [null, 'node(s) had untolerated taint'])],
+      ],
+    ],
+    [
+      "one of that message's own reasons is that message again",
+      'イベントには「0/2 nodes are available: 2 node(s) had untolerated taint.」と「node(s) had untolerated taint」。',
+      [['scheduler', 'unschedulable', U(2, [2, 'node(s) had untolerated taint'])]],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});
+
 describe("a fixed reason's words end it", () => {
   it.each([
     [
