@@ -32,6 +32,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    globalSetup: ['./test/support/global-tmp.ts'],
     projects: [
       {
         extends: true,

@@ -6,7 +6,7 @@
  * Against the strict stand-in with the real client-node, over the demo cluster (its `api` budget,
  * minAvailable 2 of 3 with one Pending, allows no eviction: draining general-a-2 cannot finish).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +35,10 @@ beforeAll(async () => {
   kube.bindCluster('slow', read([...ALL_RESOURCES]));
   kube.throttle({ resource: 'poddisruptionbudgets', user: 'slow', times: 100_000, retryAfterSeconds: 1 });
 });
-afterAll(async () => kube.close());
+afterAll(async () => {
+  await kube.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 async function ask(token: string, question: string) {
   const kc = join(dir, `${token}.config`);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createAnswerer } from '../../src/answer/index.ts';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -50,8 +50,12 @@ async function ask(text: string, objects: KObject[]): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'fit-'));
   writeFileSync(join(dir, 'state.yaml'), objects.map((o) => stringify(o)).join('---\n'));
   const source = new FileSource(dir);
-  const r = await a.question(text, { source, defaultNamespace: ns });
-  return r.replies[0]!.lines;
+  try {
+    const r = await a.question(text, { source, defaultNamespace: ns });
+    return r.replies[0]!.lines;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('how many more fit: the nodes bind', () => {
