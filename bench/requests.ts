@@ -13,7 +13,7 @@
  * It depends only on the CLI's `main(argv, io)` and the stand-in, so the same file measures an older
  * tree too ("before"): copy it with test/support/{kube,fake}-apiserver.ts into a worktree of that commit.
  */
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,10 +76,10 @@ export function largeTarget(): Target {
 /** Runs the three commands against one stand-in; one row per command. */
 export async function measureTarget(t: Target): Promise<RequestsRow[]> {
   const kube = await KubeApiServer.start(t.server);
+  const dir = mkdtempSync(join(tmpdir(), 'qd-bench-requests-'));
   try {
     kube.addToken('sso-token', { name: 'dev@example.com' });
     kube.bindCluster('dev@example.com', KubeApiServer.READ_ALL);
-    const dir = mkdtempSync(join(tmpdir(), 'qd-bench-requests-'));
     const log = join(dir, 'runs.log');
     const plugin = join(dir, 'get-token');
     writeFileSync(
@@ -132,6 +132,7 @@ export async function measureTarget(t: Target): Promise<RequestsRow[]> {
     return rows;
   } finally {
     await kube.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
