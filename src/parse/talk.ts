@@ -84,7 +84,32 @@ function mappingList(text: string, ls: number, le: number): boolean {
   return false;
 }
 
-/** The matches that are reports: entries of a message-to-advice list and bare ones in a conditional sentence are dropped. */
+/** What opens an example (`e.g.`, `for example`, `for instance`, `i.e.`). */
+const EXAMPLE_WORDS = String.raw`(?:e\.\s?g\.|eg\.|for example|for instance|i\.\s?e\.)`;
+const EXAMPLE_BEFORE_RE = new RegExp(`\\b${EXAMPLE_WORDS}[,:]?[ \\t]*["'\`*\u201c]{0,3}$`, 'i');
+const EXAMPLE_PAREN_RE = new RegExp(`^\\([ \\t]*${EXAMPLE_WORDS}`, 'i');
+
+/**
+ * A message given as an example (`the \`message\` field shows the condition (e.g. \`"The node was low on resource:
+ * memory. …"\` or \`"Pod was rejected: …"\`)`, `for example: \`0/3 nodes are available: …\``): every message inside
+ * a parenthesis that opens with `e.g.`, or right after the words. Not where the writer speaks of their own case; and,
+ * as for conditional sentences, only a bare message: one with its numbers is one somebody saw printed.
+ */
+function example(m: Match, text: string): boolean {
+  const from = Math.max(0, m.start - 300);
+  const window = text.slice(from, m.start);
+  const open = window.lastIndexOf('(');
+  if (open >= 0 && !window.includes(')', open) && EXAMPLE_PAREN_RE.test(window.slice(open)))
+    return !FIRST_PERSON_RE.test(window.slice(open));
+  const s = sentenceStart(text, m.start);
+  const before = text.slice(s, m.start);
+  return EXAMPLE_BEFORE_RE.test(before) && !FIRST_PERSON_RE.test(before);
+}
+
+/**
+ * The matches that are reports: entries of a message-to-advice list, and bare ones in a conditional sentence or given
+ * as an example, are dropped.
+ */
 export function withoutTalk(matches: Match[], text: string): Match[] {
   let budget = 200;
   return matches.filter((m) => {
@@ -92,6 +117,8 @@ export function withoutTalk(matches: Match[], text: string): Match[] {
     // A list mapping messages to advice is a catalogue whatever its entries hold.
     const [ls, le] = lineAt(text, m.start);
     if (mappingList(text, ls, le)) return false;
-    return !(bare(m, text) && conditional(m, text));
+    if (bare(m, text) && conditional(m, text)) return false;
+    // An example without a number of its own (`"The node was low on resource: memory. Threshold quantity: ..."`).
+    return !((bare(m, text) || (!m.object?.name && !/\d/.test(text.slice(m.start, m.end)))) && example(m, text));
   });
 }

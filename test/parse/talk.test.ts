@@ -21,6 +21,14 @@ describe('talked about: no finding', () => {
       'If a container has an OOM, the pod container status shows the Reason as `OOMKilled` and `ExitCode` is 137.',
     ],
     ['a modal sentence', 'The chart may get stuck `Pending` on KinD due to `Insufficient ephemeral-storage`.'],
+    [
+      'examples in a parenthesis opened by e.g.',
+      'The `message` field names the condition (e.g. `"The node was low on resource: memory. Threshold quantity: ..."` or `"Pod was rejected: The node had condition: [DiskPressure]."`).',
+    ],
+    [
+      'an example after "for example"',
+      'The reason field says why, for example `node(s) had volume node affinity conflict`.',
+    ],
     ['a modal with "will"', 'It will not be scheduled there (`Insufficient devices.kubevirt.io/kvm`).'],
     ['a conditional in German', 'Wenn der Knoten voll ist, bleibt der Pod mit `Insufficient cpu` hängen.'],
     ['a definition', 'Hint: Exit code 137 typically means the process is killed because it ran out of memory'],
@@ -112,6 +120,16 @@ describe('reported: still a finding', () => {
       'an OOM kill against its limit',
       'a snapshot drove the pod from ~500MiB to ~1.0GiB and it was OOMKilled against its 1Gi limit mid-activity.',
       [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'OOMKilled', limit: '1Gi' } }],
+    ],
+    [
+      'an example with its numbers is one somebody saw printed',
+      'The Events section states the reason, for example `0/12 nodes are available: 4 Insufficient nvidia.com/gpu`.',
+      [U(12, [[4, 'Insufficient nvidia.com/gpu']])],
+    ],
+    [
+      "the writer's own case after e.g.",
+      'We hit it again today (e.g. our pod got `node(s) had volume node affinity conflict` twice).',
+      [U(null, [[null, 'node(s) had volume node affinity conflict']])],
     ],
     [
       "an OOM kill with the writer's numbers",
