@@ -309,7 +309,7 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   on('outof', (k) => {
     if (k > 0 && /[a-z0-9]/.test(lower[k - 1]!)) return undefined;
     const m = /^OutOf([a-z][a-z0-9./-]{0,60})\b/.exec(text.slice(k, k + 70));
-    return m ? runtime(text, k, m[0]) : undefined;
+    return m && !catalogueEntry(lower, k, m[0].length) ? runtime(text, k, m[0]) : undefined;
   });
   on("node didn't have enough resource: ", (k) => {
     // Only when no `OutOf…` reason is on the line: then name it the way the kubelet does.
@@ -334,7 +334,7 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   on('predicate ', (k) => {
     KUBELET_PREDICATE_RE.lastIndex = k;
     const m = KUBELET_PREDICATE_RE.exec(text);
-    if (!m || (k > 0 && /[a-z0-9]/i.test(text[k - 1]!))) return undefined;
+    if (!m || (k > 0 && /[a-z0-9]/i.test(text[k - 1]!)) || catalogueEntry(lower, k, m[0].length)) return undefined;
     // A matcher's pattern (`r"Predicate NodeAffinity failed.*"`) names the message, no pod was rejected.
     if (/^\.[*+]/.test(text.slice(k + m[0].length, k + m[0].length + 2))) return undefined;
     const at = lower.slice(Math.max(0, k - 18), k).endsWith('pod was rejected: ') ? k - 18 : k;
@@ -572,9 +572,26 @@ function catalogueEntry(lower: string, k: number, len: number): boolean {
   if (le < 0) le = lower.length;
   if (le - ls > 600) return false;
   const line = lower.slice(ls, le);
-  if (line.trimStart().startsWith('|') && CATALOGUE_ROW_RE.test(line)) return true;
+  if (line.trimStart().startsWith('|') && (CATALOGUE_ROW_RE.test(line) || proseRow(line, k - ls))) return true;
   const marked = `${lower.slice(ls, k)}@${lower.slice(k + len, le)}`;
   return CATALOGUE_LINE_RE.test(marked) || DEFINITION_RE.test(marked);
+}
+
+/**
+ * A table row of prose around the name (`| CPU request over capacity | the kubelet — \`OutOfcpu\` | a \`Failed\` Pod,
+ * still in the API |`): another cell of three words or more says what it means, and none is a time. A state table (`| web-1 | 0/1 |
+ * OOMKilled | 3 |`) has one word a cell; a timeline's row has its time.
+ */
+function proseRow(line: string, at: number): boolean {
+  const cells: { text: string; from: number }[] = [];
+  let from = line.indexOf('|') + 1;
+  for (let bar = line.indexOf('|', from); bar >= 0; from = bar + 1, bar = line.indexOf('|', from))
+    cells.push({ text: line.slice(from, bar), from });
+  // The normalizer takes the closing border off (normalize.ts tableRowEnd).
+  if (line.slice(from).trim() !== '') cells.push({ text: line.slice(from), from });
+  if (cells.length < 3 || cells.some((c) => /\b\d{1,2}:\d{2}\b/.test(c.text))) return false;
+  const others = cells.filter((c) => !(c.from <= at && at <= c.from + c.text.length));
+  return others.some((c) => /\b[a-z]{2,}\b[^|]*\b[a-z]{2,}\b[^|]*\b[a-z]{2,}\b/.test(c.text));
 }
 
 /** Tokens of a regular expression's source, which no kubelet, kernel or kubectl line prints. */

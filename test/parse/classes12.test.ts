@@ -206,6 +206,16 @@ describe('runtime facts around the kill', () => {
       [],
     ],
     [
+      'a table of prose around a reason name is a catalogue (v130)',
+      '| Rule | Who objects | What you are left with |\n|---|---|---|\n| CPU request over capacity | the kubelet — `OutOfcpu` | a `Failed` Pod, still in the API |\n| nodeSelector | the kubelet — `Predicate NodeAffinity failed` | a `Failed` Pod, still in the API |',
+      [],
+    ],
+    [
+      "a state table's STATUS cell is the pod's state",
+      '| NAME | READY | STATUS | RESTARTS | AGE |\n|---|---|---|---|---|\n| web-1 | 0/1 | OutOfcpu | 0 | 3m |',
+      [['runtime', 'runtime', { reason: 'OutOfcpu' }]],
+    ],
+    [
       'a container label without the numbers names nobody',
       '"labels": {"container": "api-main"}\nsummary: the build was OOMKilled last night',
       [['runtime', 'runtime', { reason: 'OOMKilled' }]],

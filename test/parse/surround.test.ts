@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1855, misses: [] },
-  { name: 'blockquote', applies: 1855, misses: [] },
-  { name: 'crlf', applies: 1671, misses: [] },
+  { name: 'fence', applies: 1856, misses: [] },
+  { name: 'blockquote', applies: 1856, misses: [] },
+  { name: 'crlf', applies: 1672, misses: [] },
   { name: 'tabs', applies: 346, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 220, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1855,
+    applies: 1856,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -59,12 +59,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 1855,
+    applies: 1856,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 1855,
+    applies: 1856,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -81,7 +81,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1855,
+    applies: 1856,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -98,7 +98,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1855,
+    applies: 1856,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -112,9 +112,9 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 1855, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 1855, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 1855, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 1856, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 1856, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 1856, misses: ['dev5/e186'] },
   {
     name: 'json-message',
     applies: 1388,
@@ -122,7 +122,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'wrap-80-hard',
-    applies: 1487,
+    applies: 1488,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -232,7 +232,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1855);
+    expect(subs.length).toBe(1856);
   });
 
   it('has a row or a reason for every transformation', () => {
