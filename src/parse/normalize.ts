@@ -86,6 +86,7 @@ export const ANCHORS = [
   'must not be provided',
   'violates podsecurity',
   'violate podsecurity',
+  'incompatible with nodepool',
 ];
 
 /** Any anchor, case-insensitively: one scan answers "is there an anchor at all?" (the usual answer is no). */
@@ -742,6 +743,24 @@ function literalBreak(cur: string, line: string): boolean {
   return /[A-Za-z0-9]/.test(line[h + 1] ?? '');
 }
 
+/**
+ * Where a string literal closed before a `+` at the line's end ends (the offset of its closing quote), when the next
+ * line opens a literal with the same quote and the line holds a message's anchor; 0 otherwise.
+ */
+function concatBreak(cur: string, line: string): number {
+  let e = cur.length;
+  while (e > 0 && isBlank(cur.charCodeAt(e - 1))) e--;
+  if (cur.charCodeAt(e - 1) !== 43) return 0;
+  e--;
+  while (e > 0 && isBlank(cur.charCodeAt(e - 1))) e--;
+  const quote = cur.charCodeAt(e - 1);
+  if (quote !== 39 && quote !== 34) return 0;
+  let h = 0;
+  while (h < line.length && isBlank(line.charCodeAt(h))) h++;
+  if (line.charCodeAt(h) !== quote || !ANCHOR_RE.test(cur)) return 0;
+  return e - 1;
+}
+
 /** Does the line end in a must-specify message whose last resource was given its containers? (Its last 600 characters.) */
 function mustSpecifyOpen(cur: string): boolean {
   const t = lowerAscii(cur.length > 600 ? cur.slice(-600) : cur);
@@ -1044,6 +1063,16 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
     const q = literalBreak(cur, line);
     if (q && cur.length + line.length < MAX_MESSAGE) {
       cur = cur.trimEnd().slice(0, -1) + line.trimStart().slice(1);
+      changed = true;
+      prevRawLen = raw.length;
+      prevRaw = raw;
+      continue;
+    }
+    // A message concatenated over source lines (Go, Java, JavaScript: `"pod didn't trigger scale-up: …, " +` ⏎
+    // `"2 node(s) had untolerated taint …"`): the literals are one string.
+    const plus = concatBreak(cur, line);
+    if (plus > 0 && cur.length + line.length < MAX_MESSAGE) {
+      cur = cur.slice(0, plus) + line.trimStart().slice(1);
       changed = true;
       prevRawLen = raw.length;
       prevRaw = raw;

@@ -423,8 +423,10 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     return runtime(text, k, 'OOMKilled');
   });
   on('cputhrottlinghigh', (k) => runtime(text, k, 'CPUThrottling'));
-  on('throttling of cpu', (k) => runtime(text, k, 'CPUThrottling'));
-  on('cpu throttling', (k) => runtime(text, k, 'CPUThrottling'));
+  // Not what a setting prevents (`This … prevents throttling of cpu`, `to avoid CPU throttling`): general prose.
+  const prevented = (k: number) => PREVENTED_BEFORE_RE.test(lower.slice(Math.max(0, k - 32), k));
+  on('throttling of cpu', (k) => (prevented(k) ? undefined : runtime(text, k, 'CPUThrottling')));
+  on('cpu throttling', (k) => (prevented(k) ? undefined : runtime(text, k, 'CPUThrottling')));
   scanMany(lower, table, out);
   out.sort((a, b) => a.start - b.start);
   // A matcher's source (`re.compile(r"(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…")`) spells
@@ -542,6 +544,10 @@ function mentionedAsKind(lower: string, k: number): boolean {
   const before = lower.slice(Math.max(lineStart(lower, k), k - 80), k);
   return /\b(?:messages?|errors?|events?|warnings?)\s+(?:like|such as)\s+["'`]?$|["'`]\s+or\s+["'`]$/.test(before);
 }
+
+/** Words before a runtime trouble that name it as what is prevented or avoided, not what happened. */
+const PREVENTED_BEFORE_RE =
+  /\b(?:prevents?|preventing|avoids?|avoiding|reduces?|reducing|minimi[sz](?:e|es|ing)|without|disables?|disabling|no more|less|fewer)\s+(?:the\s+|any\s+|unnecessary\s+)?$/;
 
 /** Reason and state names a cheat sheet or an alert table lists (lower case). */
 const CATALOGUE_NAMES =

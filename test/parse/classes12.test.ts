@@ -224,3 +224,38 @@ describe('runtime facts around the kill', () => {
     expect(read(text)).toEqual(want);
   });
 });
+
+describe('source literals and general prose (w177, a046)', () => {
+  it.each([
+    [
+      "a message concatenated over a program's lines with +",
+      '\tdeclineMsg = "pod didn\'t trigger scale-up: 1 max node group size reached, " +\n\t\t"3 node(s) had untolerated taint {pool: batch}"',
+      [
+        [
+          'other',
+          'autoscaler',
+          {
+            reason: 'NotTriggerScaleUp',
+            reasons: [
+              { count: 1, reason: 'max node group size reached' },
+              { count: 3, reason: 'node(s) had untolerated taint {pool: batch}' },
+            ],
+          },
+        ],
+      ],
+    ],
+    [
+      'what a setting prevents is no report',
+      '// The limit is dropped for cpu: this prevents throttling of cpu for bursty pods.',
+      [],
+    ],
+    ['what the writer avoids is no report', 'We set no cpu limit to avoid CPU throttling.', []],
+    [
+      'a throttling report stays one',
+      'Our api pods show heavy CPU throttling since the 1.30 upgrade.',
+      [['runtime', 'runtime', { reason: 'CPUThrottling' }]],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});

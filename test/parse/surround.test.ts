@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1856, misses: [] },
-  { name: 'blockquote', applies: 1856, misses: [] },
-  { name: 'crlf', applies: 1672, misses: [] },
-  { name: 'tabs', applies: 346, misses: ['dev6r/r016', 'held3/x151', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 220, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'fence', applies: 1858, misses: [] },
+  { name: 'blockquote', applies: 1858, misses: [] },
+  { name: 'crlf', applies: 1674, misses: [] },
+  { name: 'tabs', applies: 346, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
+  { name: 'slack-escape', applies: 221, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1856,
+    applies: 1858,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -59,12 +59,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 1856,
+    applies: 1858,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 1856,
+    applies: 1858,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -73,7 +73,6 @@ const ROWS: Row[] = [
       'dev5/e150',
       'dev5/e186',
       'dev6r/r053',
-      'dev6s/s016',
       'held5/z205',
       'held7/v144',
       'held8/u124',
@@ -81,7 +80,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1856,
+    applies: 1858,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -90,7 +89,6 @@ const ROWS: Row[] = [
       'dev5/e150',
       'dev5/e186',
       'dev6r/r053',
-      'dev6s/s016',
       'held5/z205',
       'held7/v144',
       'held8/u124',
@@ -98,7 +96,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1856,
+    applies: 1858,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -112,17 +110,17 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 1856, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 1856, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 1856, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 1858, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 1858, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 1858, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1388,
+    applies: 1390,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1488,
+    applies: 1490,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -139,7 +137,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 116,
+    applies: 117,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -177,27 +175,27 @@ const ROWS: Row[] = [
       'held8/u126',
     ],
   },
-  { name: 'smart-quotes', applies: 1376, misses: [] },
+  { name: 'smart-quotes', applies: 1377, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1504,
+    applies: 1507,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'bullet-number',
-    applies: 1504,
+    applies: 1507,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
-  { name: 'inline-code', applies: 1490, misses: ['dev5/e002'] },
-  { name: 'bold', applies: 1457, misses: [] },
+  { name: 'inline-code', applies: 1493, misses: ['dev5/e002'] },
+  { name: 'bold', applies: 1459, misses: [] },
   {
     name: 'log-klog',
-    applies: 1504,
+    applies: 1507,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'table-cell',
-    applies: 1452,
+    applies: 1455,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -232,7 +230,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1856);
+    expect(subs.length).toBe(1858);
   });
 
   it('has a row or a reason for every transformation', () => {
