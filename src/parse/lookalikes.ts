@@ -33,7 +33,7 @@ import type {
 import { lowerAscii } from './normalize.ts';
 import { policyReportResult } from './policyreport.ts';
 import { runtimeClassTable } from './runtimeclass.ts';
-import { findWithin, lineEnd, lineStart, scanMany, trimEndOf } from './scan.ts';
+import { findWithin, lineEnd, lineStart, proseRow, scanMany, trimEndOf } from './scan.ts';
 import { splitHistogram } from './scheduler.ts';
 import { envelopeBefore } from './subject.ts';
 
@@ -440,6 +440,9 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       return undefined;
     const from = k + m[0].length;
     let end = lineEnd(text, from, 4000);
+    // Upstream prints `": "` before the controls: a level closed by its quote and then a separator (`violates
+    // PodSecurity "restricted:latest", exceeded quota` — names listed in prose) gives no controls.
+    if (!m[0].includes('":') && /^[,;)|]/.test(text.slice(from, from + 1))) end = from;
     // The controls one a line under a message whose line ends at the colon (`violates PodSecurity
     // "restricted:latest": ` ⏎ `  allowPrivilegeEscalation != false` ⏎ `  unrestricted capabilities`): a
     // page's layout of upstream's `, `-joined list (staging/src/k8s.io/pod-security-admission/admission,
@@ -491,6 +494,11 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       controls: podSecurityControls(listed ? listed.join(', ') : text.slice(from, end)),
       enforced: !would,
     };
+    // A level named in a table of prose (`| Validating admission | "Is the final object acceptable?" | … violates
+    // PodSecurity "restricted:latest", exceeded quota`), without its controls: a catalogue's entry.
+    const ls = lineStart(text, k);
+    if (facts.controls.length === 0 && text.startsWith('|', ls) && proseRow(text.slice(ls, lineEnd(text, k)), k - ls))
+      return undefined;
     const env = envelope(text, k);
     const found = other({ layer: 'other', kind: 'pod-security', facts }, text, env.start, end);
     if (env.pod) found.object = { resource: 'pods', name: env.pod };

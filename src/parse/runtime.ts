@@ -17,7 +17,7 @@
 import type { AppCap, BodyOf, Match, RuntimeFacts } from './finding.ts';
 import { Quantity } from '../quantity.ts';
 import { lowerAscii } from './normalize.ts';
-import { lineEnd, lineStart, scanMany } from './scan.ts';
+import { lineEnd, lineStart, proseRow, scanMany } from './scan.ts';
 
 /** What this module finds: runtime findings. */
 export type RuntimeMatch = Match<BodyOf<'runtime'>>;
@@ -581,23 +581,6 @@ function catalogueEntry(lower: string, k: number, len: number): boolean {
   if (line.trimStart().startsWith('|') && (CATALOGUE_ROW_RE.test(line) || proseRow(line, k - ls))) return true;
   const marked = `${lower.slice(ls, k)}@${lower.slice(k + len, le)}`;
   return CATALOGUE_LINE_RE.test(marked) || DEFINITION_RE.test(marked);
-}
-
-/**
- * A table row of prose around the name (`| CPU request over capacity | the kubelet — \`OutOfcpu\` | a \`Failed\` Pod,
- * still in the API |`): another cell of three words or more says what it means, and none is a time. A state table (`| web-1 | 0/1 |
- * OOMKilled | 3 |`) has one word a cell; a timeline's row has its time.
- */
-function proseRow(line: string, at: number): boolean {
-  const cells: { text: string; from: number }[] = [];
-  let from = line.indexOf('|') + 1;
-  for (let bar = line.indexOf('|', from); bar >= 0; from = bar + 1, bar = line.indexOf('|', from))
-    cells.push({ text: line.slice(from, bar), from });
-  // The normalizer takes the closing border off (normalize.ts tableRowEnd).
-  if (line.slice(from).trim() !== '') cells.push({ text: line.slice(from), from });
-  if (cells.length < 3 || cells.some((c) => /\b\d{1,2}:\d{2}\b/.test(c.text))) return false;
-  const others = cells.filter((c) => !(c.from <= at && at <= c.from + c.text.length));
-  return others.some((c) => /\b[a-z]{2,}\b[^|]*\b[a-z]{2,}\b[^|]*\b[a-z]{2,}\b/.test(c.text));
 }
 
 /** Tokens of a regular expression's source, which no kubelet, kernel or kubectl line prints. */

@@ -220,3 +220,20 @@ export function scanMany<T>(
     }
   });
 }
+
+/**
+ * A table row of prose around the name (`| CPU request over capacity | the kubelet — \`OutOfcpu\` | a \`Failed\` Pod,
+ * still in the API |`): another cell of three words or more says what it means, and none is a time. A state table (`| web-1 | 0/1 |
+ * OOMKilled | 3 |`) has one word a cell; a timeline's row has its time.
+ */
+export function proseRow(line: string, at: number): boolean {
+  const cells: { text: string; from: number }[] = [];
+  let from = line.indexOf('|') + 1;
+  for (let bar = line.indexOf('|', from); bar >= 0; from = bar + 1, bar = line.indexOf('|', from))
+    cells.push({ text: line.slice(from, bar), from });
+  // The normalizer takes the closing border off (normalize.ts tableRowEnd).
+  if (line.slice(from).trim() !== '') cells.push({ text: line.slice(from), from });
+  if (cells.length < 3 || cells.some((c) => /\b\d{1,2}:\d{2}\b/.test(c.text))) return false;
+  const others = cells.filter((c) => !(c.from <= at && at <= c.from + c.text.length));
+  return others.some((c) => /\b[a-z]{2,}\b[^|]*\b[a-z]{2,}\b[^|]*\b[a-z]{2,}\b/.test(c.text));
+}

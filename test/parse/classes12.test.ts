@@ -245,6 +245,16 @@ describe('source literals and general prose (w177, a046)', () => {
       ],
     ],
     [
+      'a Pod Security level closed by its quote and a comma gives no controls',
+      'Error from server (Forbidden): pods "p" is forbidden: violates PodSecurity "restricted:latest", then the next step',
+      [['other', 'pod-security', { level: 'restricted', version: 'latest', controls: [], enforced: true }]],
+    ],
+    [
+      'named in a table of prose without controls: a catalogue',
+      '| Stage | Question | What it prints |\n|---|---|---|\n| Validating admission | "Is the object acceptable?" | `violates PodSecurity "restricted:latest"`, `exceeded quota` |',
+      [],
+    ],
+    [
       'what a setting prevents is no report',
       '// The limit is dropped for cpu: this prevents throttling of cpu for bursty pods.',
       [],
