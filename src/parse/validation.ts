@@ -354,12 +354,43 @@ function afterHead(text: string, k: number, detail: string): Match | undefined {
   return fieldError(text, k - before.length, k + detail.length, facts);
 }
 
-const STANDARD_RE = /must be a standard resource (?:type or fully qualified|for containers)/y;
+/** The end of a sentence that introduces a refusal somebody got (`… rejected by the API server with:`). */
+const REFUSAL_LEAD_RE =
+  /\b(?:rejected|refused|fails?|failed|errors? out|errored|returns?|returned|got|gets|says?|said|prints?|printed|responds?|responded)\b[^.\n]{0,60}(?:\bwith|:)$/i;
 
+const STANDARD_RE = /must be a standard resource (?:type or fully qualified|for containers|for quota)/y;
+
+/**
+ * A resource name the API does not know (pkg/apis/core/validation: validateContainerResourceName `must be a standard
+ * resource for containers`, validateResourceQuotaResourceName `must be a standard resource for quota`,
+ * validateResourceName `must be a standard resource type or fully qualified`), on a container's resources, a
+ * LimitRange's `max`/`min`/`default…` or a quota's `hard`: `spec.limits[0].max[pids]: Invalid value: "pids": must be
+ * a standard resource for containers`. Retyped as `pids: must be a standard resource for containers` (the name for
+ * the path), the resource is that name.
+ */
 function standardResource(text: string, k: number): Match | undefined {
   STANDARD_RE.lastIndex = k;
   const d = STANDARD_RE.exec(text);
-  return d ? entryError(text, k, d[0]) : undefined;
+  if (!d) return undefined;
+  const own = entryError(text, k, d[0]);
+  if (own) return own;
+  const before = fieldErrorBefore(text.slice(Math.max(0, k - 420), k), ': Invalid value: ');
+  const named = before?.field ? /\[([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\]$/.exec(before.field)?.[1] : undefined;
+  if (before && named) {
+    const facts = { resource: named, value: before.value, limit: null, field: before.field };
+    return fieldError(text, k - before.length, k + d[0].length, facts);
+  }
+  const short = /(?:^|[\s"'`(])([a-z0-9](?:[a-z0-9./_-]{0,252}[a-z0-9])?): $/.exec(text.slice(Math.max(0, k - 260), k));
+  if (!short) return undefined;
+  // Only as the refusal somebody got (`Attempts to add it are rejected by the API server with:` ⏎ `"pids: must be …"`):
+  // the rule named in a sentence (`LimitRange does not take pids: "pids: must be …"`) is no report.
+  const lead = text
+    .slice(Math.max(0, k - short[1]!.length - 2 - 240), k - short[1]!.length - 2)
+    .replace(/(?:^|\n)[ \t]*(?:\/\/|#)[ \t]*/g, '\n')
+    .replace(/[\s"'`(]+$/, '');
+  if (!REFUSAL_LEAD_RE.test(lead)) return undefined;
+  const facts = { resource: short[1]!, value: null, limit: null, field: null };
+  return fieldError(text, k - short[1]!.length - 2, k + d[0].length, facts);
 }
 
 /**

@@ -113,6 +113,31 @@ describe('resource list entries: must be an integer, must be a standard resource
       '// LimitRange does not take pids: "pids: must be a standard resource for containers"',
       [],
     ],
+    [
+      "a LimitRange's max names no resource (the rule on a LimitRange path)",
+      'The LimitRange "pid-cap" is invalid: spec.limits[0].max[pids]: Invalid value: "pids": must be a standard resource for containers',
+      [
+        av(
+          { resource: 'pids', value: 'pids', limit: null, field: 'spec.limits[0].max[pids]' },
+          { resource: 'limitranges', name: 'pid-cap' },
+        ),
+      ],
+    ],
+    [
+      "a quota's hard names no resource it tracks",
+      'The ResourceQuota "q" is invalid: spec.hard[gpu]: Invalid value: "gpu": must be a standard resource for quota',
+      [
+        av(
+          { resource: 'gpu', value: 'gpu', limit: null, field: 'spec.hard[gpu]' },
+          { resource: 'resourcequotas', name: 'q' },
+        ),
+      ],
+    ],
+    [
+      'retyped without its path, as the refusal somebody got (held7 v090)',
+      '// Adding it is rejected by the API server with:\n//\n//\t"pids: must be a standard resource for containers"',
+      [av({ resource: 'pids', value: null, limit: null, field: null })],
+    ],
   ])('%s', (_name, text, want) => {
     expect(said(text)).toEqual(want);
   });

@@ -28,6 +28,8 @@ function validationLine(f: Finding & { kind: 'api-validation' }): string {
     return `The change would move the pod out of its QoS class${value ? ` (${value})` : ''}: a running pod keeps its QoS class; recreate it with the new resources.`;
   if (m.includes('must be an integer'))
     return `${str(resource)} ${str(value)} is not a whole number: extended resources are counted in whole units.`;
+  if (m.includes('must be a standard resource for quota'))
+    return `${str(resource)} is no resource a ResourceQuota tracks: use requests.cpu, limits.memory, pods, services, count/<resource>.<group>, or requests.<extended resource>.`;
   if (m.includes('must be a standard resource'))
     return `${str(resource)} is no resource name Kubernetes knows: use cpu, memory, ephemeral-storage, hugepages-<size>, or a domain-qualified extended resource.`;
   if (m.includes('must be greater than zero'))
