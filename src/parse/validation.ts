@@ -701,6 +701,27 @@ function genericFieldErrors(text: string, lower: string, found: readonly Match[]
 const ELIDED_FIELD_RE =
   /^(?:\(\.{3}\)|\[\.{3}\]|\.{3}|\u2026)[ \t]*:[ \t]*(?:field is immutable|Invalid value|Required value|Forbidden|Unsupported value|may not be|must be)\b/;
 
+/**
+ * A resource list entry's field error on a tool's `Error: ` line, its envelope gone (cdk8s' synth, a CI step: `Error:
+ * spec.containers[0].resources.limits[cpu]: Invalid value`): the API's validation of that quantity, as the tool
+ * relays it. Only a container's `requests[…]`/`limits[…]` path: other fields' errors without their envelope are
+ * any program's.
+ */
+const ERROR_LINE_FIELD_RE =
+  /^[ \t>*-]*(?:Error|error|ERROR)(?: from server(?: \([A-Za-z]+\))?)?: ((?:[A-Za-z][\w.]*(?:\[\d+\])?\.){1,8}(?:requests|limits)\[([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\]): Invalid value(?:: "([^"\n]{1,64})")?/gm;
+
+function errorLineFieldErrors(text: string, found: readonly Match[]): Match[] {
+  const out: Match[] = [];
+  ERROR_LINE_FIELD_RE.lastIndex = 0;
+  for (let m = ERROR_LINE_FIELD_RE.exec(text), n = 0; m && n < 50; m = ERROR_LINE_FIELD_RE.exec(text), n++) {
+    const fieldStart = m.index + m[0].indexOf(m[1]!);
+    const end = lineEnd(text, fieldStart);
+    if (found.some((f) => f.start < end && fieldStart < f.end)) continue;
+    out.push(fieldError(text, fieldStart, end, { resource: m[2]!, value: m[3] ?? null, limit: null, field: m[1]! }));
+  }
+  return out;
+}
+
 /** All resource field errors in normalized `text`. */
 export function findValidation(text: string, lowerText?: string): Match[] {
   const lower = lowerText ?? lowerAscii(text);
@@ -717,6 +738,7 @@ export function findValidation(text: string, lowerText?: string): Match[] {
     if (lower.includes(gate)) for (const [needle, f] of rules) table.push([needle, (k) => f(text, k)]);
   scanMany(lower, table, out);
   if (lower.includes('" is invalid: ')) out.push(...genericFieldErrors(text, lower, out));
+  if (lower.includes('error: ') && lower.includes(': invalid value')) out.push(...errorLineFieldErrors(text, out));
   return withoutEchoes(out).sort((a, b) => a.start - b.start);
 }
 

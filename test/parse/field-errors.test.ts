@@ -58,6 +58,33 @@ describe('field errors of any field', () => {
       ],
     ],
     [
+      "a resource entry's error on a tool's Error line (cdk8s synth, held7 v126)",
+      'Error: spec.containers[0].resources.limits[cpu]: Invalid value',
+      [
+        [
+          'api-validation',
+          { resource: 'cpu', value: null, limit: null, field: 'spec.containers[0].resources.limits[cpu]' },
+          undefined,
+        ],
+      ],
+    ],
+    [
+      'the same with its value',
+      'Error: spec.template.spec.containers[1].resources.requests[memory]: Invalid value: "1.5Gx"',
+      [
+        [
+          'api-validation',
+          {
+            resource: 'memory',
+            value: '1.5Gx',
+            limit: null,
+            field: 'spec.template.spec.containers[1].resources.requests[memory]',
+          },
+          undefined,
+        ],
+      ],
+    ],
+    [
       'the field path elided by the writer',
       'Error: UPGRADE FAILED: cannot patch "migrate" with kind Job: Job.batch "migrate" is invalid: (...) : field is immutable',
       [
@@ -94,6 +121,7 @@ describe('field errors of any field', () => {
     ],
     ['a template of the envelope', 'The <Kind> "<name>" is invalid: <field>: Invalid value: "<value>": <detail>'],
     ['a field error without its envelope', 'spec.selector: Invalid value: "x": field is immutable'],
+    ['a non-resource field on an Error line', 'Error: spec.selector: Invalid value: "x": field is immutable'],
     ['strict decoding without its envelope', 'return fmt.Errorf("strict decoding error: unknown field %q", name)'],
   ])('not one: %s', (_name, text) => {
     expect(parsePaste(text).findings).toEqual([]);

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1861, misses: [] },
-  { name: 'blockquote', applies: 1861, misses: [] },
-  { name: 'crlf', applies: 1677, misses: [] },
+  { name: 'fence', applies: 1862, misses: [] },
+  { name: 'blockquote', applies: 1862, misses: [] },
+  { name: 'crlf', applies: 1678, misses: [] },
   { name: 'tabs', applies: 346, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 221, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1861,
+    applies: 1862,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -59,12 +59,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 1861,
+    applies: 1862,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 1861,
+    applies: 1862,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -80,7 +80,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1861,
+    applies: 1862,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -96,7 +96,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1861,
+    applies: 1862,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -110,17 +110,17 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 1861, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 1861, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 1861, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 1862, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 1862, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 1862, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1390,
-    misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039'],
+    applies: 1391,
+    misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v126'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1492,
+    applies: 1493,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -178,24 +178,24 @@ const ROWS: Row[] = [
   { name: 'smart-quotes', applies: 1379, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1507,
+    applies: 1508,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'bullet-number',
-    applies: 1507,
-    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
+    applies: 1508,
+    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028', 'held7/v126'],
   },
-  { name: 'inline-code', applies: 1493, misses: ['dev5/e002'] },
-  { name: 'bold', applies: 1459, misses: [] },
+  { name: 'inline-code', applies: 1494, misses: ['dev5/e002'] },
+  { name: 'bold', applies: 1460, misses: [] },
   {
     name: 'log-klog',
-    applies: 1507,
-    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
+    applies: 1508,
+    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028', 'held7/v126'],
   },
   {
     name: 'table-cell',
-    applies: 1455,
+    applies: 1456,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -207,6 +207,7 @@ const ROWS: Row[] = [
       'held5/z055',
       'held6/w139',
       'held7/v028',
+      'held7/v126',
     ],
   },
 ];
@@ -230,7 +231,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1861);
+    expect(subs.length).toBe(1862);
   });
 
   it('has a row or a reason for every transformation', () => {

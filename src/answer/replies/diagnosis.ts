@@ -47,9 +47,9 @@ function validationLine(f: Finding & { kind: 'api-validation' }): string {
   if (/strict decoding error: (?:unknown|duplicate) field/.test(m))
     return `The manifest has a field the API does not know or gives one twice (${f.facts.field ?? 'see the message'}): fix its spelling or indentation; \`kubectl explain\` shows the field names.`;
   if (/: Required value\b/.test(m)) return `Set ${f.facts.field ?? 'the field'}: the API server requires it.`;
-  if (resource === null)
+  if (resource === null || !/less than or ?equal|greater than or equal to \S+ request/i.test(m))
     return `The API server refused the object's ${f.facts.field ?? 'spec'}${value !== null ? ` (value ${value})` : ''}: see its message below.`;
-  return `${str(resource)} request ${str(value)} is above its limit${limit ? ` ${str(limit)}` : ''}: set the request ≤ the limit, or raise the limit.`;
+  return `${str(resource)} request${value ? ` ${str(value)}` : ''} is above its limit${limit ? ` ${str(limit)}` : ''}: set the request ≤ the limit, or raise the limit.`;
 }
 
 function str(v: unknown): string {
@@ -70,7 +70,12 @@ export function explain(f: Finding): string {
     case 'api-validation':
       if (isDecodeError(f))
         return 'The request body did not decode: a resource quantity is not written the way Kubernetes reads quantities, so the object never reached validation or admission.';
-      if (f.facts.resource === null && f.facts.limit === null)
+      if (
+        (f.facts.resource === null && f.facts.limit === null) ||
+        !/less than or ?equal|greater than or equal to \S+ request|must be equal to \S+ limit|non overcommitable/i.test(
+          f.message,
+        )
+      )
         return "The API server's validation refused the object before admission: the field named is written in a way the API does not accept. Not quota, LimitRange or the scheduler.";
       return 'The API server validates every container: a request may not exceed its limit (and extended resources need request = limit).';
     case 'priority':
