@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1862, misses: [] },
-  { name: 'blockquote', applies: 1862, misses: [] },
-  { name: 'crlf', applies: 1678, misses: [] },
-  { name: 'tabs', applies: 346, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 221, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'fence', applies: 1945, misses: [] },
+  { name: 'blockquote', applies: 1945, misses: [] },
+  { name: 'crlf', applies: 1761, misses: [] },
+  { name: 'tabs', applies: 357, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
+  { name: 'slack-escape', applies: 239, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1862,
+    applies: 1945,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -59,12 +59,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 1862,
+    applies: 1945,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 1862,
+    applies: 1945,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -80,7 +80,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1862,
+    applies: 1945,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -96,7 +96,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1862,
+    applies: 1945,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -110,17 +110,17 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 1862, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 1862, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 1862, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 1945, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 1945, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 1945, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1391,
+    applies: 1443,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v126'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1493,
+    applies: 1571,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -137,7 +137,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 117,
+    applies: 133,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -173,29 +173,31 @@ const ROWS: Row[] = [
       'held8/u111',
       'held8/u123',
       'held8/u126',
+      'held9/m058',
+      'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1379, misses: [] },
+  { name: 'smart-quotes', applies: 1444, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1508,
+    applies: 1576,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'bullet-number',
-    applies: 1508,
-    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028', 'held7/v126'],
+    applies: 1576,
+    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028', 'held7/v126', 'held9/m065'],
   },
-  { name: 'inline-code', applies: 1494, misses: ['dev5/e002'] },
-  { name: 'bold', applies: 1460, misses: [] },
+  { name: 'inline-code', applies: 1562, misses: ['dev5/e002'] },
+  { name: 'bold', applies: 1524, misses: [] },
   {
     name: 'log-klog',
-    applies: 1508,
+    applies: 1576,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028', 'held7/v126'],
   },
   {
     name: 'table-cell',
-    applies: 1456,
+    applies: 1524,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -208,6 +210,7 @@ const ROWS: Row[] = [
       'held6/w139',
       'held7/v028',
       'held7/v126',
+      'held9/m079',
     ],
   },
 ];
@@ -231,7 +234,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1862);
+    expect(subs.length).toBe(1945);
   });
 
   it('has a row or a reason for every transformation', () => {
