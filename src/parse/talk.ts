@@ -1,9 +1,12 @@
 /**
  * A message talked about rather than reported (test/fixtures/paste-wild/LABELLING.md §2): named in a conditional
  * sentence (`If the zone has no capacity, the pod is unschedulable with \`node(s) had volume node affinity
- * conflict\``), or an entry of a list that maps messages to what to do (`- \`Insufficient google.com/tpu\` →
- * another job is using the node`). Only a bare message (no numbers, no names) is read this way: a whole message
- * with its numbers is one somebody saw printed, whatever the sentence around it.
+ * conflict\``), an entry of a list that maps messages to what to do (`- \`Insufficient google.com/tpu\` → another
+ * job is using the node`), given as an example (`(e.g. "0/16 nodes are available: …")`), or under a lead saying what
+ * a reader will or may see (`The event message will include something like:`, `If you get:`, `Example output:`).
+ * A conditional sentence drops only a bare message (no numbers, no names); an example or a lead drops any (§2.1,
+ * "whatever numbers it holds"), except the concrete run of a tutorial's step (§1: the lead right under the command it
+ * runs, `you should see`, `Expected output:`, or a `You will get …:` over a message that names its object).
  */
 import type { Match } from './finding.ts';
 import { bare } from './placeholder.ts';
@@ -107,18 +110,67 @@ function example(m: Match, text: string): boolean {
 }
 
 /**
+ * A line that introduces what a reader will or may see (`The event message will include something like:`, `You will
+ * see this on the pod's events:`, `Example output:`): guidance (LABELLING.md §2.1), whatever the message under it holds.
+ */
+const EXAMPLE_LEAD_RE =
+  /(?:^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|\b(?:will|would|may|might|can|could)\b[^:\n]{0,40}\b(?:see|show|include|get|print|report|display)\b[^:\n]{0,60}|\bsomething like(?: this)?|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?)[ \t]*:[ \t]*$/i;
+
+/** `or` between two examples (`Or, for memory:`). */
+const BETWEEN_RE = /^[ \t]*(?:or|and)\b[^\n.]{0,40}:?[ \t]*$/i;
+
+/**
+ * Is the line at `ls` under an example lead, over other example lines (messages, `or`) at most a few lines up?
+ * `example` for a lead that names examples (`something like:`, `messages like:`, `Example output:`), `step` for one
+ * that says what a reader will get (`You will get Error:`), which a tutorial's concrete run may be.
+ */
+function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<number>): 'example' | 'step' | undefined {
+  let end = ls - 1;
+  for (let n = 0; n < 6 && end > 0; n++) {
+    const [ps] = lineAt(text, end);
+    const line = text.slice(ps, end);
+    if (line.trim() === '' || BETWEEN_RE.test(line) || messageLines.has(ps)) {
+      end = ps - 1;
+      continue;
+    }
+    // A tutorial's step shows what it prints (`you should see`, `Expected output:`): a finding (LABELLING.md §1).
+    if (!EXAMPLE_LEAD_RE.test(line) || FIRST_PERSON_RE.test(line) || /\bshould see\b|\bexpected\b/i.test(line))
+      return undefined;
+    if (EXAMPLE_NAMED_RE.test(line)) return 'example';
+    // …and a lead right under the command the step runs (`kubectl apply -f x.yaml` ⏎ `You will get Error:`) too.
+    const [cs] = ps > 0 ? lineAt(text, ps - 1) : [0];
+    const command = text.slice(cs, Math.max(cs, ps - 1));
+    return ps > 0 && /^[\s`$>#]*(?:kubectl|oc|helm|k)\s/.test(command) && !/<[^<>\n]{1,40}>/.test(command)
+      ? undefined
+      : 'step';
+  }
+  return undefined;
+}
+
+/** A lead that calls what follows an example. */
+const EXAMPLE_NAMED_RE =
+  /\bsomething like(?: this)?[ \t]*:|\b(?:messages?|errors?) like(?: this| these)?[ \t]*:|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?[ \t]*:/i;
+
+/**
  * The matches that are reports: entries of a message-to-advice list, and bare ones in a conditional sentence or given
  * as an example, are dropped.
  */
 export function withoutTalk(matches: Match[], text: string): Match[] {
   let budget = 200;
+  const messageLines = new Set(matches.slice(0, 200).map((m) => lineAt(text, m.start)[0]));
   return matches.filter((m) => {
     if (budget-- <= 0) return true;
     // A list mapping messages to advice is a catalogue whatever its entries hold.
     const [ls, le] = lineAt(text, m.start);
     if (mappingList(text, ls, le)) return false;
-    if (bare(m, text) && conditional(m, text)) return false;
-    // An example without a number of its own (`"The node was low on resource: memory. Threshold quantity: ..."`).
-    return !((bare(m, text) || (!m.object?.name && !/\d/.test(text.slice(m.start, m.end)))) && example(m, text));
+    // An example (`(e.g. "0/16 nodes are available: …")`, `for example \`…\``, under `You will see something like:`):
+    // guidance, numbers or not (LABELLING.md §2.1).
+    if (example(m, text)) return false;
+    // Under a lead, a message of a concrete run stays a report: it names its object (`You will get Error:` ⏎ `… pods
+    // "limitrange-test-nginx" is forbidden: …`, a tutorial's step).
+    const lead = underExampleLead(text, ls, messageLines);
+    if (lead === 'example' || (lead === 'step' && !(m.object?.name && !/[<>]|x{3,}/i.test(m.object.name))))
+      return false;
+    return !(bare(m, text) && conditional(m, text));
   });
 }

@@ -271,7 +271,7 @@ describe('the lists of an exceeded-quota refusal quoted without their head (reso
   it.each<[string, string, Said[]]>([
     [
       'requested, used, limited: the quota is not named',
-      'For example, `requested: requests.cpu=500m, used: requests.cpu=2, limited: requests.cpu=2` means the pod needs more.',
+      'Our rejection said `requested: requests.cpu=500m, used: requests.cpu=2, limited: requests.cpu=2`, so the pod needs more.',
       [
         {
           layer: 'quota',

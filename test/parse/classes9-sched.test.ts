@@ -126,7 +126,7 @@ describe('where a message ends', () => {
     ],
     [
       'inside a parenthesis opened before the message',
-      '/// The scheduler explanation (for example `Unschedulable: 0/3 nodes are\n/// available: insufficient memory`), for a schedule-timeout diagnostic.',
+      '/// The scheduler explanation (here `Unschedulable: 0/3 nodes are\n/// available: insufficient memory`), for a schedule-timeout diagnostic.',
       [sched(3, [r(3, 'insufficient memory')])],
     ],
     [

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1945, misses: [] },
-  { name: 'blockquote', applies: 1945, misses: [] },
-  { name: 'crlf', applies: 1761, misses: [] },
+  { name: 'fence', applies: 1946, misses: [] },
+  { name: 'blockquote', applies: 1946, misses: [] },
+  { name: 'crlf', applies: 1762, misses: [] },
   { name: 'tabs', applies: 357, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 239, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1945,
+    applies: 1946,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -51,6 +51,9 @@ const ROWS: Row[] = [
       'dev6a/a040',
       'dev6r/r034',
       'dev6r/r039',
+      'dev6r/r042',
+      'held3/x123',
+      'held6/w002',
       'held6/w057',
       'held7/v015',
       'held8/u092',
@@ -59,12 +62,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 1945,
+    applies: 1946,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 1945,
+    applies: 1946,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -80,7 +83,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1945,
+    applies: 1946,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -96,7 +99,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1945,
+    applies: 1946,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -110,17 +113,17 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 1945, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 1945, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 1945, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 1946, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 1946, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 1946, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1443,
+    applies: 1428,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v126'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1571,
+    applies: 1572,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -137,7 +140,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 133,
+    applies: 131,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -146,7 +149,6 @@ const ROWS: Row[] = [
       'dev5/e116',
       'dev5/e188',
       'dev6r/r023',
-      'dev6r/r042',
       'dev6r/r082',
       'dev6s/s065',
       'dev6s/s072',
@@ -160,7 +162,6 @@ const ROWS: Row[] = [
       'held5/z089',
       'held5/z177',
       'held5/z183',
-      'held5/z215',
       'held6/w021',
       'held6/w079',
       'held6/w082',
@@ -177,27 +178,27 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1444, misses: [] },
+  { name: 'smart-quotes', applies: 1445, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1576,
+    applies: 1559,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
   },
   {
     name: 'bullet-number',
-    applies: 1576,
+    applies: 1559,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028', 'held7/v126', 'held9/m065'],
   },
-  { name: 'inline-code', applies: 1562, misses: ['dev5/e002'] },
-  { name: 'bold', applies: 1524, misses: [] },
+  { name: 'inline-code', applies: 1544, misses: ['dev5/e002'] },
+  { name: 'bold', applies: 1507, misses: [] },
   {
     name: 'log-klog',
-    applies: 1576,
+    applies: 1559,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028', 'held7/v126'],
   },
   {
     name: 'table-cell',
-    applies: 1524,
+    applies: 1507,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -234,7 +235,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1945);
+    expect(subs.length).toBe(1946);
   });
 
   it('has a row or a reason for every transformation', () => {

@@ -26,6 +26,24 @@ describe('talked about: no finding', () => {
       'The `message` field names the condition (e.g. `"The node was low on resource: memory. Threshold quantity: ..."` or `"Pod was rejected: The node had condition: [DiskPressure]."`).',
     ],
     [
+      'an example with its numbers (LABELLING.md §2.1: whatever numbers it holds)',
+      'The Events section states the reason, for example `0/12 nodes are available: 4 Insufficient nvidia.com/gpu`.',
+    ],
+    [
+      'under a lead of what a reader will see, and the "or" between examples',
+      'The event message will include something like:\n0/3 nodes are available: 3 node(s) had untolerated taint {a: b}.\nOr, for memory:\n0/3 nodes are available: 3 Insufficient memory.',
+    ],
+    ['"For example:" before a whole reason list', 'For example: 0/3 nodes are available: 3 Insufficient cpu.'],
+    [
+      "an example of a quota refusal's lists",
+      'For example, `requested: requests.cpu=500m, used: requests.cpu=2, limited: requests.cpu=2` means the pod needs more.',
+    ],
+    ['under "If you get:"', 'If you get:\n```\n0/1 nodes are available: 1 Too many pods.\n```\nThen raise maxPods.'],
+    [
+      'under "Example output:"',
+      '# Example output:\n# default/api-7d9f8c6b5-x2h4k: The node was low on resource: memory.',
+    ],
+    [
       'an example after "for example"',
       'The reason field says why, for example `node(s) had volume node affinity conflict`.',
     ],
@@ -122,9 +140,20 @@ describe('reported: still a finding', () => {
       [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'OOMKilled', limit: '1Gi' } }],
     ],
     [
-      'an example with its numbers is one somebody saw printed',
-      'The Events section states the reason, for example `0/12 nodes are available: 4 Insufficient nvidia.com/gpu`.',
-      [U(12, [[4, 'Insufficient nvidia.com/gpu']])],
+      "a tutorial's step: the lead under the command it runs, the object named",
+      '`kubectl apply -f lr-test.yaml`\n\nYou will get Error:\n\n`Error from server (Forbidden): error when creating "lr-test.yaml": pods "lr-test" is forbidden: maximum cpu usage per Pod is 1, but limit is 2`',
+      [
+        {
+          layer: 'limitrange',
+          kind: 'limitrange',
+          facts: { violations: [{ scope: 'Pod', resource: 'cpu', bound: 'max', limit: '1', actual: '2' }] },
+        },
+      ],
+    ],
+    [
+      "a tutorial's step: what you should see",
+      'And you should see a similar warning:\n\nWarning  FailedScheduling  Pod/web-5d8c7b9f6-x2k4p  0/3 nodes are available: 3 Insufficient cpu.',
+      [U(3, [[3, 'Insufficient cpu']])],
     ],
     [
       "the writer's own case after e.g.",

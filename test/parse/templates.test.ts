@@ -127,7 +127,7 @@ describe('the same words printed or asserted with their numbers are reports', ()
     ],
     [
       'a reason list with counts after advice',
-      'For example: 0/3 nodes are available: 3 Insufficient cpu.',
+      'Check the events. Ours: 0/3 nodes are available: 3 Insufficient cpu.',
       [
         {
           layer: 'scheduler',
