@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 1946, misses: [] },
-  { name: 'blockquote', applies: 1946, misses: [] },
-  { name: 'crlf', applies: 1762, misses: [] },
-  { name: 'tabs', applies: 357, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 239, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'fence', applies: 2023, misses: [] },
+  { name: 'blockquote', applies: 2023, misses: [] },
+  { name: 'crlf', applies: 1836, misses: [] },
+  { name: 'tabs', applies: 367, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
+  { name: 'slack-escape', applies: 247, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 1946,
+    applies: 2023,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -62,12 +62,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 1946,
+    applies: 2023,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 1946,
+    applies: 2023,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -76,6 +76,7 @@ const ROWS: Row[] = [
       'dev5/e150',
       'dev5/e186',
       'dev6r/r053',
+      'held10/k006',
       'held5/z205',
       'held7/v144',
       'held8/u124',
@@ -83,7 +84,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 1946,
+    applies: 2023,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -92,6 +93,7 @@ const ROWS: Row[] = [
       'dev5/e150',
       'dev5/e186',
       'dev6r/r053',
+      'held10/k006',
       'held5/z205',
       'held7/v144',
       'held8/u124',
@@ -99,7 +101,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 1946,
+    applies: 2023,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -108,22 +110,23 @@ const ROWS: Row[] = [
       'dev5/e150',
       'dev5/e186',
       'dev6r/r053',
+      'held10/k006',
       'held5/z205',
       'held7/v144',
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 1946, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 1946, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 1946, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2023, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2023, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2023, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1428,
+    applies: 1486,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v126'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1572,
+    applies: 1641,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -140,7 +143,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 131,
+    applies: 143,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -153,6 +156,8 @@ const ROWS: Row[] = [
       'dev6s/s065',
       'dev6s/s072',
       'dev6s/s078',
+      'held10/k029',
+      'held10/k082',
       'held3/x038',
       'held3/x075',
       'held3/x085',
@@ -178,33 +183,43 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1445, misses: [] },
+  { name: 'smart-quotes', applies: 1506, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1559,
-    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028'],
+    applies: 1629,
+    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held7/v028'],
   },
   {
     name: 'bullet-number',
-    applies: 1559,
-    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028', 'held7/v126', 'held9/m065'],
+    applies: 1629,
+    misses: [
+      'classes4b/e017',
+      'dev6r/r001',
+      'dev6r/r035',
+      'dev6r/r039',
+      'held10/k082',
+      'held7/v028',
+      'held7/v126',
+      'held9/m065',
+    ],
   },
-  { name: 'inline-code', applies: 1544, misses: ['dev5/e002'] },
-  { name: 'bold', applies: 1507, misses: [] },
+  { name: 'inline-code', applies: 1613, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 1576, misses: [] },
   {
     name: 'log-klog',
-    applies: 1559,
-    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v028', 'held7/v126'],
+    applies: 1629,
+    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held7/v028', 'held7/v126'],
   },
   {
     name: 'table-cell',
-    applies: 1507,
+    applies: 1575,
     misses: [
       'classes3/d014',
       'classes4b/e017',
       'dev5/e002',
       'dev6r/r001',
       'dev6r/r035',
+      'held10/k082',
       'held3/x086',
       'held3/x159',
       'held5/z055',
@@ -235,7 +250,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(1946);
+    expect(subs.length).toBe(2023);
   });
 
   it('has a row or a reason for every transformation', () => {
