@@ -22,7 +22,7 @@ import { findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
 import { placeholderQuantities, searchedFor, withoutExamples, withoutTemplateSiblings } from './placeholder.ts';
 import { withoutTalk } from './talk.ts';
-import { lineEnd, scanPaste } from './scan.ts';
+import { lineEnd, lineStart, scanPaste } from './scan.ts';
 import { findValidation } from './validation.ts';
 
 export type * from './finding.ts';
@@ -372,6 +372,10 @@ function templated(m: Match, text: string, factsJson: Map<object, string>): bool
   // A regular expression that matches the message (`(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…`).
   if (REGEX_SOURCE_RE.test(text.slice(m.start, Math.min(m.end + 80, lineEnd(text, m.end))))) return true;
   if (searchedFor(m, text) || placeholderQuantities(m, text)) return true;
+  // A search for the words, whole message or not (`grep -Fq 'maximum ephemeral-storage usage per Container is 4Gi'`).
+  if (GREP_BEFORE_RE.test(text.slice(lineStart(text, m.start), m.start))) return true;
+  // A program concatenating the message (`'… resource '+request.kind+'/tfm-golden/'+n+' was blocked …'`).
+  if (CONCAT_RE.test(text.slice(m.start, Math.min(m.end + 200, lineEnd(text, m.end))))) return true;
   if (m.layer === 'runtime') return false;
   if (m.layer !== 'other') {
     let tail = text.slice(m.end, Math.min(m.end + 60, lineEnd(text, m.end)));
@@ -401,9 +405,16 @@ function templated(m: Match, text: string, factsJson: Map<object, string>): bool
   return walk(m.facts);
 }
 
+/** A search tool and its flags right before the opening quote of what it looks for. */
+const GREP_BEFORE_RE = /\b(?:e?grep|rg|ag|findstr|select-string)(?:\s+-{1,2}[\w-]+)*\s+["']$/i;
+/** A string literal joined with a variable and the next literal (`'…'+request.kind+'…'`, `" + name + "`). */
+const CONCAT_RE = /["'`]\s*\+\s*[A-Za-z_$][\w.$[\]]{0,60}\s*\+\s*["'`]/;
+/** A writer's placeholder for a name (`<container>`, `<pod-name>`), not kubectl's own `<none>`. */
+const ANGLE_PLACEHOLDER_RE = /^<(?!none>|unknown>|nil>)[A-Za-z][\w .-]{0,40}>$/;
+
 /** Whether a string value of the facts, at any depth, is a format field. */
 function fieldValue(v: unknown): boolean {
-  if (typeof v === 'string') return FIELD_VALUE_RE.test(v);
+  if (typeof v === 'string') return FIELD_VALUE_RE.test(v) || ANGLE_PLACEHOLDER_RE.test(v);
   if (Array.isArray(v)) return v.some(fieldValue);
   if (v !== null && typeof v === 'object') return Object.values(v).some(fieldValue);
   return false;

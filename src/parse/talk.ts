@@ -114,7 +114,7 @@ function example(m: Match, text: string): boolean {
  * see this on the pod's events:`, `Example output:`): guidance (LABELLING.md §2.1), whatever the message under it holds.
  */
 const EXAMPLE_LEAD_RE =
-  /(?:^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|\b(?:will|would|may|might|can|could)\b[^:\n]{0,40}\b(?:see|show|include|get|print|report|display)\b[^:\n]{0,60}|\bsomething like(?: this)?|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?)[ \t]*:[ \t]*$/i;
+  /(?:^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|\b(?:will|would|may|might|can|could)\b[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with)\b[^:\n]{0,60}|\bsomething like(?: this)?|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?)[ \t]*:[ \t]*$/i;
 
 /** `or` between two examples (`Or, for memory:`). */
 const BETWEEN_RE = /^[ \t]*(?:or|and)\b[^\n.]{0,40}:?[ \t]*$/i;
@@ -126,26 +126,59 @@ const BETWEEN_RE = /^[ \t]*(?:or|and)\b[^\n.]{0,40}:?[ \t]*$/i;
  */
 function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<number>): 'example' | 'step' | undefined {
   let end = ls - 1;
-  for (let n = 0; n < 6 && end > 0; n++) {
+  let command = false;
+  for (let n = 0; n < 8 && end > 0; n++) {
     const [ps] = lineAt(text, end);
     const line = text.slice(ps, end);
-    if (line.trim() === '' || BETWEEN_RE.test(line) || messageLines.has(ps)) {
+    if (
+      line.trim() === '' ||
+      BETWEEN_RE.test(line) ||
+      messageLines.has(ps) ||
+      TABLE_HEAD_RE.test(line) ||
+      // The message's own head on the line above it (`Error: UPGRADE FAILED: cannot patch "x" with kind StatefulSet:`).
+      /^[ \t#>]*(?:Error|error|ERROR)\b[^\n]{0,200}:[ \t]*$/.test(line)
+    ) {
       end = ps - 1;
       continue;
     }
-    // A tutorial's step shows what it prints (`you should see`, `Expected output:`): a finding (LABELLING.md §1).
-    if (!EXAMPLE_LEAD_RE.test(line) || FIRST_PERSON_RE.test(line) || /\bshould see\b|\bexpected\b/i.test(line))
+    // The command the example runs (`kubectl run no-requests …` under `# This will fail if quota exists`).
+    if (COMMAND_RE.test(line)) {
+      command = true;
+      end = ps - 1;
+      continue;
+    }
+    if (FIRST_PERSON_RE.test(line)) return undefined;
+    if (EXAMPLE_HEADING_RE.test(line)) return 'example';
+    if (command && CONDITIONAL_STEP_RE.test(line)) return 'example';
+    if (!EXAMPLE_LEAD_RE.test(line)) {
+      // A writer's line under a `Symptom:` label (`**Symptom**:` ⏎ `The pod remains stuck in Pending with …:`).
+      if (/:[ \t`*]*$/.test(line) && ps > 0) {
+        const [qs] = lineAt(text, ps - 1);
+        if (SYMPTOM_RE.test(text.slice(qs, ps - 1))) return 'example';
+      }
       return undefined;
+    }
+    // A tutorial's step shows what it prints (`you should see`, `Expected output:`): a finding (LABELLING.md §1).
+    if (/\bshould see\b|\bexpected\b/i.test(line)) return undefined;
     if (EXAMPLE_NAMED_RE.test(line)) return 'example';
     // …and a lead right under the command the step runs (`kubectl apply -f x.yaml` ⏎ `You will get Error:`) too.
     const [cs] = ps > 0 ? lineAt(text, ps - 1) : [0];
-    const command = text.slice(cs, Math.max(cs, ps - 1));
-    return ps > 0 && /^[\s`$>#]*(?:kubectl|oc|helm|k)\s/.test(command) && !/<[^<>\n]{1,40}>/.test(command)
-      ? undefined
-      : 'step';
+    const above = text.slice(cs, Math.max(cs, ps - 1));
+    return ps > 0 && COMMAND_RE.test(above) && !/<[^<>\n]{1,40}>/.test(above) ? undefined : 'step';
   }
   return undefined;
 }
+
+/** An Events table's head (`Events:`, `Type  Reason  Age …`, `----  ------`). */
+const TABLE_HEAD_RE = /^[ \t#>]*(?:Events:\s*$|Type\s+Reason\b|-{3,}\s+-{3,})/;
+/** A command line (`$ kubectl …`, `` `kubectl apply -f x.yaml` ``, `helm upgrade …`). */
+const COMMAND_RE = /^[\s`$>#]*(?:kubectl|oc|helm|k)\s/;
+/** A heading or comment that names what follows an example (`# Example event indicating scheduling issues`). */
+const EXAMPLE_HEADING_RE = /^[\s>*_#-]*(?:an? )?(?:typical |sample )?examples?\b[^:\n]{0,60}$/i;
+/** A conditional over the command an example runs (`# This will fail if quota exists for requests.cpu`). */
+const CONDITIONAL_STEP_RE = /\b(?:will|would) fail\b|^[\s#>*_-]*if\b/i;
+/** A `Symptom:` label (LABELLING.md §2.1). */
+const SYMPTOM_RE = /^[\s>*_-]*\**symptoms?\**[.\s]*:/i;
 
 /** A lead that calls what follows an example. */
 const EXAMPLE_NAMED_RE =

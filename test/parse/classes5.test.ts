@@ -69,8 +69,13 @@ const cases: [name: string, text: string, want: Said[]][] = [
   ],
   [
     'a must-specify refusal without its "failed quota:" label',
+    'Creating a pod fails with: mem-quota: must specify memory for: app',
+    [mustSpecify('mem-quota', { memory: ['app'] })],
+  ],
+  [
+    'negative: a placeholder for the container (LABELLING.md §2.3)',
     'Creating a pod fails with: mem-quota: must specify memory for: <pod>',
-    [mustSpecify('mem-quota', { memory: ['<pod>'] })],
+    [],
   ],
   [
     'without the label, the comma list of before 1.24',

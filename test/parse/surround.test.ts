@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2023, misses: [] },
-  { name: 'blockquote', applies: 2023, misses: [] },
-  { name: 'crlf', applies: 1836, misses: [] },
+  { name: 'fence', applies: 2030, misses: [] },
+  { name: 'blockquote', applies: 2030, misses: [] },
+  { name: 'crlf', applies: 1842, misses: [] },
   { name: 'tabs', applies: 367, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 247, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'slack-escape', applies: 250, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2023,
+    applies: 2030,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -52,6 +52,7 @@ const ROWS: Row[] = [
       'dev6r/r034',
       'dev6r/r039',
       'dev6r/r042',
+      'dev6s/s068',
       'held3/x123',
       'held6/w002',
       'held6/w057',
@@ -62,12 +63,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 2023,
+    applies: 2030,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 2023,
+    applies: 2030,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -84,7 +85,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2023,
+    applies: 2030,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -101,7 +102,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2023,
+    applies: 2030,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -116,17 +117,17 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2023, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2023, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2023, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2030, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2030, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2030, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1486,
+    applies: 1484,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v126'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1641,
+    applies: 1647,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -183,15 +184,15 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1506, misses: [] },
+  { name: 'smart-quotes', applies: 1512, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1629,
+    applies: 1627,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held7/v028'],
   },
   {
     name: 'bullet-number',
-    applies: 1629,
+    applies: 1627,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -203,16 +204,16 @@ const ROWS: Row[] = [
       'held9/m065',
     ],
   },
-  { name: 'inline-code', applies: 1613, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 1576, misses: [] },
+  { name: 'inline-code', applies: 1610, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 1573, misses: [] },
   {
     name: 'log-klog',
-    applies: 1629,
+    applies: 1627,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held7/v028', 'held7/v126'],
   },
   {
     name: 'table-cell',
-    applies: 1575,
+    applies: 1573,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -250,7 +251,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2023);
+    expect(subs.length).toBe(2030);
   });
 
   it('has a row or a reason for every transformation', () => {

@@ -38,6 +38,31 @@ describe('talked about: no finding', () => {
       "an example of a quota refusal's lists",
       'For example, `requested: requests.cpu=500m, used: requests.cpu=2, limited: requests.cpu=2` means the pod needs more.',
     ],
+    [
+      'under a heading comment that names an example, over an Events table',
+      '# Example event indicating scheduling issues\nEvents:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  31s   default-scheduler  0/2 nodes are available: 2 Insufficient memory.',
+    ],
+    [
+      'a conditional over the command the example runs',
+      '# This will fail if quota exists for requests.cpu\nkubectl run no-requests --image=nginx\n# Error: pods "no-requests" is forbidden: failed quota: q: must specify requests.cpu',
+    ],
+    [
+      'under a Symptom label',
+      "* **Symptom**:\n  The launcher pod remains stuck in `Pending` with `FailedScheduling`:\n  ```\n  Warning  FailedScheduling  0/23 nodes are available: 15 node(s) didn't match Pod's node affinity/selector\n  ```",
+    ],
+    [
+      '"will fail with:" over a refusal of a placeholder object',
+      'If the chart came from a git checkout, `helm upgrade` will fail with:\n\n```\nError: UPGRADE FAILED: cannot patch "<release>-db" with kind StatefulSet:\nStatefulSet.apps "<release>-db" is invalid: spec: Forbidden: updates to statefulset spec for fields other than \'replicas\' are forbidden\n```',
+    ],
+    ['a search for a whole message', 'grep -Fq \'maximum ephemeral-storage usage per Container is 4Gi\' "$SCRIPT"'],
+    [
+      'a program concatenating a denial',
+      "console.error('Error from server: admission webhook \"validate.kyverno.svc-fail\" denied the request: resource '+kind+'/ns/'+n+' was blocked due to the following policies');",
+    ],
+    [
+      'a container placeholder in a must-specify',
+      'It still fails the quota (`failed quota: compute: must specify limits.cpu for: <container>`).',
+    ],
     ['under "If you get:"', 'If you get:\n```\n0/1 nodes are available: 1 Too many pods.\n```\nThen raise maxPods.'],
     [
       'under "Example output:"',
