@@ -73,7 +73,11 @@ export function exceedingOf(resources: Record<string, Usage>): string[] {
 
 function section(_text: string, lower: string, label: string, from: number, end: number): number {
   const i = findWithin(lower, label, from, end);
-  return i < 0 ? -1 : i + label.length;
+  if (i >= 0) return i + label.length;
+  // A label retyped with a blank before its colon (`used : requests.memory=0`).
+  const spaced = `${label.slice(0, -1)} :`;
+  const j = findWithin(lower, spaced, from, end);
+  return j < 0 ? -1 : j + spaced.length;
 }
 
 function exceeded(text: string, lower: string, k: number): Match | undefined {

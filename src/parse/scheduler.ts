@@ -175,8 +175,13 @@ function fixedEnd(reason: string): string {
   return m ? reason.slice(0, m[0].length - 1) : reason;
 }
 
-/** NodeResourcesFit's reasons: printed in a histogram only, never as a PreFilter text. */
-const FILTER_REASON_RE = /^(?:Insufficient [a-z]|Too many pods\b)/;
+/**
+ * Filter plugins' reasons, printed in a histogram only, never as a PreFilter text (NodeResourcesFit, TaintToleration,
+ * NodePorts, NodeUnschedulable, InterPodAffinity, PodTopologySpread, NodeVolumeLimits, VolumeBinding's filter): one
+ * written without its count lost it to the writer.
+ */
+const FILTER_REASON_RE =
+  /^(?:Insufficient [a-z]|Too many pods\b|node\(s\) (?:had untolerated taint|had taint|didn't have free ports|were unschedulable|didn't match pod (?:anti-)?affinity rules|didn't satisfy existing pods anti-affinity rules|didn't match pod topology spread constraints|exceed max volume count|had volume node affinity conflict))/;
 
 /** The `N` of `0/N` that ends right before `k` (tolerates `0 /3` and `0/ 3`). */
 function totalBefore(text: string, k: number): { total: number; start: number } | undefined {

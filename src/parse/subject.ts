@@ -29,12 +29,16 @@ export function resourceName(word: string): string {
 function quotedNameBefore(s: string, end: number): { word: string; name: string; start: number } | undefined {
   if (end < 2 || s[end - 1] !== '"') return undefined;
   const q1 = s.lastIndexOf('"', end - 2);
-  if (q1 < 1 || end - 1 - q1 > 254 || s[q1 - 1] !== ' ') return undefined;
+  if (q1 < 1 || end - 1 - q1 > 254) return undefined;
+  // The blank a copy lost (`pods"default-mem-demo-2" is forbidden`): only after a resource's plural, in lower case.
+  const glued = s[q1 - 1] !== ' ';
+  if (glued && !/[a-z]/.test(s[q1 - 1]!)) return undefined;
   const name = s.slice(q1 + 1, end - 1);
   if (name.includes('\n')) return undefined;
-  const word = wordBefore(s, q1 - 1, /[A-Za-z0-9.-]/, 100, /[A-Za-z]/);
-  if (!word) return undefined;
-  return { word, name, start: q1 - 1 - word.length };
+  const at = glued ? q1 : q1 - 1;
+  const word = wordBefore(s, at, /[A-Za-z0-9.-]/, 100, /[A-Za-z]/);
+  if (!word || (glued && !/^[a-z][a-z0-9-]*s(?:\.[a-z0-9.-]+)?$/.test(word))) return undefined;
+  return { word, name, start: at - word.length };
 }
 
 /**

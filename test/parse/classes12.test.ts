@@ -269,3 +269,43 @@ describe('source literals and general prose (w177, a046)', () => {
     expect(read(text)).toEqual(want);
   });
 });
+
+describe('retyped envelopes and labels (held10 k015 k042 k056)', () => {
+  it.each([
+    [
+      "a blank before the used label's colon",
+      'pods "mem-pod" is forbidden: exceeded quota: mem-quota, requested: requests.memory=200Mi, used : requests.memory=0, limited: requests.memory=100Mi',
+      [
+        [
+          'quota',
+          'quota-exceeded',
+          {
+            quota: 'mem-quota',
+            resources: { 'requests.memory': { requested: '200Mi', used: '0', limited: '100Mi' } },
+            exceeding: ['requests.memory'],
+          },
+          { resource: 'pods', name: 'mem-pod' },
+        ],
+      ],
+    ],
+    [
+      'the blank lost between the resource and the quoted name',
+      'Error from server (Forbidden): pods"demo-2" is forbidden: maximum memory usage per Container is 512Mi, but limit is 2Gi',
+      [
+        [
+          'limitrange',
+          'limitrange',
+          { violations: [{ scope: 'Container', resource: 'memory', bound: 'max', limit: '512Mi', actual: '2Gi' }] },
+          { resource: 'pods', name: 'demo-2' },
+        ],
+      ],
+    ],
+    [
+      'a Filter reason inside a frame without its count keeps count null (TaintToleration)',
+      'o evento "0/17 nodes are available: node(s) had untolerated taint(s)" apareceu',
+      [['scheduler', 'unschedulable', U(17, [null, 'node(s) had untolerated taint(s)']), undefined]],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => [f.layer, f.kind, f.facts, f.object])).toEqual(want);
+  });
+});

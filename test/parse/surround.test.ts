@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2030, misses: [] },
-  { name: 'blockquote', applies: 2030, misses: [] },
-  { name: 'crlf', applies: 1842, misses: [] },
+  { name: 'fence', applies: 2034, misses: [] },
+  { name: 'blockquote', applies: 2034, misses: [] },
+  { name: 'crlf', applies: 1845, misses: [] },
   { name: 'tabs', applies: 367, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 250, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'slack-escape', applies: 252, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2030,
+    applies: 2034,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -63,12 +63,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 2030,
+    applies: 2034,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 2030,
+    applies: 2034,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -85,7 +85,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2030,
+    applies: 2034,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -102,7 +102,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2030,
+    applies: 2034,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -117,17 +117,17 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2030, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2030, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2030, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2034, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2034, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2034, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1484,
+    applies: 1487,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v126'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1647,
+    applies: 1651,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -144,7 +144,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 143,
+    applies: 144,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -184,15 +184,15 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1512, misses: [] },
+  { name: 'smart-quotes', applies: 1516, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1627,
+    applies: 1631,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held7/v028'],
   },
   {
     name: 'bullet-number',
-    applies: 1627,
+    applies: 1631,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -204,16 +204,16 @@ const ROWS: Row[] = [
       'held9/m065',
     ],
   },
-  { name: 'inline-code', applies: 1610, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 1573, misses: [] },
+  { name: 'inline-code', applies: 1614, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 1576, misses: [] },
   {
     name: 'log-klog',
-    applies: 1627,
+    applies: 1631,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held7/v028', 'held7/v126'],
   },
   {
     name: 'table-cell',
-    applies: 1573,
+    applies: 1577,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -251,7 +251,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2030);
+    expect(subs.length).toBe(2034);
   });
 
   it('has a row or a reason for every transformation', () => {
