@@ -287,7 +287,21 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
       m.layer === 'scheduler' && m.facts.total !== null && m.facts.reasons.length > 0 ? [m.facts.total] : [],
     ),
   );
+  // A copy cut inside its preemption part (`…, preemption: 0/17 nodes` at the paste's end) beside the whole message.
+  const withPreemption = new Set(
+    matches.flatMap((m) =>
+      m.layer === 'scheduler' && m.facts.preemption && m.facts.preemption.reasons.length > 0
+        ? [`${m.facts.total}|${m.facts.preemption.total}|${JSON.stringify(m.facts.reasons)}`]
+        : [],
+    ),
+  );
   for (const m of matches) {
+    if (
+      m.layer === 'scheduler' &&
+      m.facts.preemption?.reasons.length === 0 &&
+      withPreemption.has(`${m.facts.total}|${m.facts.preemption.total}|${JSON.stringify(m.facts.reasons)}`)
+    )
+      continue;
     if (
       m.layer === 'scheduler' &&
       m.facts.total !== null &&

@@ -424,6 +424,11 @@ function fitError(text: string, k: number, len = 'nodes are available:'.length):
       const s = readSentence(text, Number(nested[2]), pos + nested[0].length, end);
       facts.preemption = { total: s.total, reasons: s.reasons };
       pos = s.end;
+    } else if (/^\d{1,9} ?\/ ?\d{1,9}(?:\s+nodes?(?:\s+are(?:\s+available)?)?)?\s*$/.test(text.slice(pos, end))) {
+      // The paste cut inside the preemption part's frame (`…, preemption: 0/17 nodes ` at its end): no reasons read.
+      const n = /^\d{1,9} ?\/ ?(\d{1,9})/.exec(text.slice(pos, end))!;
+      facts.preemption = { total: Number(n[1]), reasons: [] };
+      pos = end;
     } else {
       // `not eligible due to preemptionPolicy=Never.` / `… a terminating pod on the nominated node.`
       const stop = sentenceEnd(text, pos, end);

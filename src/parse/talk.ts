@@ -90,7 +90,7 @@ function mappingList(text: string, ls: number, le: number): boolean {
 /** What opens an example (`e.g.`, `for example`, `for instance`, `i.e.`). */
 const EXAMPLE_WORDS = String.raw`(?:e\.\s?g\.|eg\.|for example|for instance|i\.\s?e\.)`;
 const EXAMPLE_BEFORE_RE = new RegExp(`\\b${EXAMPLE_WORDS}[,:]?[ \\t]*["'\`*\u201c]{0,3}$`, 'i');
-const EXAMPLE_PAREN_RE = new RegExp(`^\\([ \\t]*${EXAMPLE_WORDS}`, 'i');
+const EXAMPLE_PAREN_RE = new RegExp(`^\\([ \\t]*(?:${EXAMPLE_WORDS}|or\\b)`, 'i');
 
 /**
  * A message given as an example (`the \`message\` field shows the condition (e.g. \`"The node was low on resource:
@@ -169,6 +169,12 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
   return undefined;
 }
 
+/** kubectl's own result line right after the message (`deployment.apps/go-app created (server dry run)`): a run shown. */
+function ranAfter(text: string, le: number): boolean {
+  const next = text.slice(le + 1, text.indexOf('\n', le + 1) < 0 ? text.length : text.indexOf('\n', le + 1));
+  return /^[ \t]*[a-z][a-z0-9.-]{0,80}\/[a-z0-9][a-z0-9.-]{0,252} (?:created|configured|unchanged|deleted)\b/.test(next);
+}
+
 /** An Events table's head (`Events:`, `Type  Reason  Age …`, `----  ------`). */
 const TABLE_HEAD_RE = /^[ \t#>]*(?:Events:\s*$|Type\s+Reason\b|-{3,}\s+-{3,})/;
 /** A command line (`$ kubectl …`, `` `kubectl apply -f x.yaml` ``, `helm upgrade …`). */
@@ -202,7 +208,7 @@ export function withoutTalk(matches: Match[], text: string): Match[] {
     // Under a lead, a message of a concrete run stays a report: it names its object (`You will get Error:` ⏎ `… pods
     // "limitrange-test-nginx" is forbidden: …`, a tutorial's step).
     const lead = underExampleLead(text, ls, messageLines);
-    if (lead === 'example' || (lead === 'step' && !(m.object?.name && !/[<>]|x{3,}/i.test(m.object.name))))
+    if (lead === 'example' || (lead === 'step' && !(m.object?.name && !/[<>]|x{3,}/i.test(m.object.name)) && !ranAfter(text, le)))
       return false;
     return !(bare(m, text) && conditional(m, text));
   });

@@ -273,6 +273,21 @@ describe('source literals and general prose (w177, a046)', () => {
 describe('retyped envelopes and labels (held10 k015 k042 k056)', () => {
   it.each([
     [
+      'a copy cut inside its preemption part beside the whole message is that message (k038)',
+      'FailedScheduling\n0/17 nodes are available: 17 node(s) had untolerated taint(s). preemption: 0/17 nodes are available: 17 Preemption is not helpful for scheduling.\nFailedScheduling\n0/17 nodes are available: 17 node(s) had untolerated taint(s). preemption: 0/17 nodes ',
+      [
+        [
+          'scheduler',
+          'unschedulable',
+          {
+            ...U(17, [17, 'node(s) had untolerated taint(s)']),
+            preemption: { total: 17, reasons: [{ count: 17, reason: 'Preemption is not helpful for scheduling' }] },
+          },
+          undefined,
+        ],
+      ],
+    ],
+    [
       "a blank before the used label's colon",
       'pods "mem-pod" is forbidden: exceeded quota: mem-quota, requested: requests.memory=200Mi, used : requests.memory=0, limited: requests.memory=100Mi',
       [

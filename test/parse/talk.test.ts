@@ -176,6 +176,38 @@ describe('reported: still a finding', () => {
       ],
     ],
     [
+      'an alternative in a parenthesis opened by "Or"',
+      'Error from server (Forbidden): maximum cpu usage per Container is 1, but limit is 2\n\n(Or a similar message about memory: `maximum memory usage per Container is 512Mi, but limit is 1Gi`.)',
+      [
+        {
+          layer: 'limitrange',
+          kind: 'limitrange',
+          facts: { violations: [{ scope: 'Container', resource: 'cpu', bound: 'max', limit: '1', actual: '2' }] },
+        },
+      ],
+    ],
+    [
+      "a tutorial's step: kubectl's result under the warning it got",
+      'You will get a warning like this:\n\nWarning: would violate PodSecurity "restricted:v1.25": runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true)\ndeployment.apps/app created (server dry run)',
+      [
+        {
+          layer: 'other',
+          kind: 'pod-security',
+          facts: {
+            level: 'restricted',
+            version: 'v1.25',
+            controls: [
+              {
+                control: 'runAsNonRoot != true',
+                detail: 'pod or container "app" must set securityContext.runAsNonRoot=true',
+              },
+            ],
+            enforced: false,
+          },
+        },
+      ],
+    ],
+    [
       "a tutorial's step: what you should see",
       'And you should see a similar warning:\n\nWarning  FailedScheduling  Pod/web-5d8c7b9f6-x2k4p  0/3 nodes are available: 3 Insufficient cpu.',
       [U(3, [[3, 'Insufficient cpu']])],
