@@ -172,7 +172,9 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
 /** kubectl's own result line right after the message (`deployment.apps/go-app created (server dry run)`): a run shown. */
 function ranAfter(text: string, le: number): boolean {
   const next = text.slice(le + 1, text.indexOf('\n', le + 1) < 0 ? text.length : text.indexOf('\n', le + 1));
-  return /^[ \t]*[a-z][a-z0-9.-]{0,80}\/[a-z0-9][a-z0-9.-]{0,252} (?:created|configured|unchanged|deleted)\b/.test(next);
+  return /^[ \t]*[a-z][a-z0-9.-]{0,80}\/[a-z0-9][a-z0-9.-]{0,252} (?:created|configured|unchanged|deleted)\b/.test(
+    next,
+  );
 }
 
 /** An Events table's head (`Events:`, `Type  Reason  Age …`, `----  ------`). */
@@ -208,7 +210,10 @@ export function withoutTalk(matches: Match[], text: string): Match[] {
     // Under a lead, a message of a concrete run stays a report: it names its object (`You will get Error:` ⏎ `… pods
     // "limitrange-test-nginx" is forbidden: …`, a tutorial's step).
     const lead = underExampleLead(text, ls, messageLines);
-    if (lead === 'example' || (lead === 'step' && !(m.object?.name && !/[<>]|x{3,}/i.test(m.object.name)) && !ranAfter(text, le)))
+    if (
+      lead === 'example' ||
+      (lead === 'step' && !(m.object?.name && !/[<>]|x{3,}/i.test(m.object.name)) && !ranAfter(text, le))
+    )
       return false;
     return !(bare(m, text) && conditional(m, text));
   });
