@@ -230,7 +230,11 @@ function readSentence(text: string, total: number, bodyStart: number, end: numbe
   const mainEnd = stop < 0 ? end : stop;
   // A list the paste cut after a separator (`…: 1 node(s) didn't match pod topology spread constraints,`):
   // no reason ends in a comma.
-  const main = listed(proseCut(closeOfQuote(text.slice(bodyStart, mainEnd))).replace(/\s*,$/, ''));
+  // A list the writer elided at its head (`0/23 nodes are available: ... 7 Insufficient cpu`): the entries shown.
+  const main = listed(proseCut(closeOfQuote(text.slice(bodyStart, mainEnd))).replace(/\s*,$/, '')).replace(
+    /^(?:\u2026|\.{3})[ \t]*,?[ \t]*(?=\d)/,
+    '',
+  );
   let reasons: ReasonCount[];
   if (main === '') reasons = [];
   else if (/^\d/.test(main)) reasons = splitHistogram(main);

@@ -653,7 +653,10 @@ function genericFieldErrors(text: string, lower: string, found: readonly Match[]
       const field = h[1]!.replace(/[.,]$/, '');
       let end = GENERIC_HEAD_RE.lastIndex;
       let value: string | null = null;
-      if (h[2] === 'Invalid value' && text.startsWith(': ', end)) {
+      if (
+        (h[2] === 'Invalid value' || h[2] === 'Unsupported value' || h[2] === 'Duplicate value') &&
+        text.startsWith(': ', end)
+      ) {
         const v = printedValue(text, end + 2, le);
         if (v) {
           value = v.value;
@@ -670,7 +673,10 @@ function genericFieldErrors(text: string, lower: string, found: readonly Match[]
       // A resource field's rules are all read above (test/parse/wordings.test.ts holds every upstream one): an
       // unknown rule there is no Kubernetes message (`…limits[memory]: Invalid value: "512": must be a quantity
       // with a valid suffix` is a blog's own, held4 y082).
-      const resourceField = /(?:^|\.)(?:resources|limits|requests|overhead)(?:\[|\.|$)/.test(field);
+      // An update's refusal of a resource field is upstream's whatever the field (ValidatePersistentVolumeClaimUpdate:
+      // `spec.resources.requests.storage: Forbidden: field can not be less than previous value`).
+      const resourceField =
+        /(?:^|\.)(?:resources|limits|requests|overhead)(?:\[|\.|$)/.test(field) && h[2] !== 'Forbidden';
       const overlaps = resourceField || found.some((m) => m.start < stop && fieldStart < m.end);
       if (
         !overlaps &&

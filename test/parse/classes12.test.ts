@@ -273,6 +273,11 @@ describe('source literals and general prose (w177, a046)', () => {
 describe('retyped envelopes and labels (held10 k015 k042 k056)', () => {
   it.each([
     [
+      'a list elided at its head (k085)',
+      'Kubernetes on the same pods: `0/23 nodes are available: ... 7 Insufficient cpu`.',
+      [['scheduler', 'unschedulable', U(23, [7, 'Insufficient cpu']), undefined]],
+    ],
+    [
       'a copy cut inside its preemption part beside the whole message is that message (k038)',
       'FailedScheduling\n0/17 nodes are available: 17 node(s) had untolerated taint(s). preemption: 0/17 nodes are available: 17 Preemption is not helpful for scheduling.\nFailedScheduling\n0/17 nodes are available: 17 node(s) had untolerated taint(s). preemption: 0/17 nodes ',
       [

@@ -85,6 +85,16 @@ describe('field errors of any field', () => {
       ],
     ],
     [
+      "a PVC shrunk: an update's Forbidden on a resource field",
+      'The PersistentVolumeClaim "data" is invalid: spec.resources.requests.storage: Forbidden: field can not be less than previous value',
+      [['api-validation', V('spec.resources.requests.storage'), { resource: 'persistentvolumeclaims', name: 'data' }]],
+    ],
+    [
+      'an unsupported value keeps its value',
+      'The Environment "dev" is invalid: spec.db.version: Unsupported value: "16.9": supported values: "14", "15", "16"',
+      [['api-validation', V('spec.db.version', '16.9'), { resource: 'environments', name: 'dev' }]],
+    ],
+    [
       'the field path elided by the writer',
       'Error: UPGRADE FAILED: cannot patch "migrate" with kind Job: Job.batch "migrate" is invalid: (...) : field is immutable',
       [

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2037, misses: [] },
-  { name: 'blockquote', applies: 2037, misses: [] },
-  { name: 'crlf', applies: 1848, misses: [] },
+  { name: 'fence', applies: 2041, misses: [] },
+  { name: 'blockquote', applies: 2041, misses: ['held10/k085'] },
+  { name: 'crlf', applies: 1852, misses: [] },
   { name: 'tabs', applies: 367, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 252, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'slack-escape', applies: 253, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2037,
+    applies: 2041,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -63,12 +63,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 2037,
+    applies: 2041,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 2037,
+    applies: 2041,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -86,7 +86,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2037,
+    applies: 2041,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -104,7 +104,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2037,
+    applies: 2041,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -120,17 +120,17 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2037, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2037, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2037, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2041, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2041, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2041, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1489,
+    applies: 1493,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v126'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1654,
+    applies: 1657,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -188,15 +188,15 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1519, misses: [] },
+  { name: 'smart-quotes', applies: 1522, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1634,
+    applies: 1638,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held7/v028'],
   },
   {
     name: 'bullet-number',
-    applies: 1634,
+    applies: 1638,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -208,16 +208,16 @@ const ROWS: Row[] = [
       'held9/m065',
     ],
   },
-  { name: 'inline-code', applies: 1617, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 1579, misses: [] },
+  { name: 'inline-code', applies: 1621, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 1583, misses: [] },
   {
     name: 'log-klog',
-    applies: 1634,
+    applies: 1638,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held7/v028', 'held7/v126'],
   },
   {
     name: 'table-cell',
-    applies: 1580,
+    applies: 1584,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -255,7 +255,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2037);
+    expect(subs.length).toBe(2041);
   });
 
   it('has a row or a reason for every transformation', () => {
