@@ -33,8 +33,8 @@ const SCOPES: Record<string, Violation['scope']> = {
   persistentvolumeclaim: 'PersistentVolumeClaim',
 };
 
-/** `minimum cpu `, and the `min`/`max` of a retyped or second violation (`…, but request is 0; max memory usage per Container …`). */
-const RES_BEFORE_RE = /(?<![A-Za-z])(minimum|maximum|min|max) ([A-Za-z0-9][A-Za-z0-9./_-]{0,99}) $/i;
+/** `minimum cpu ` (a web page's copy may double a blank), and the `min`/`max` of a retyped or second violation (`…, but request is 0; max memory usage per Container …`). */
+const RES_BEFORE_RE = /(?<![A-Za-z])(minimum|maximum|min|max) {1,3}([A-Za-z0-9][A-Za-z0-9./_-]{0,99}) {1,3}$/i;
 /** After `per <scope> is <q>`: upstream's `, but request|limit is <q>` (retyped without the comma too). */
 const MINMAX_RE =
   /(container|pod|persistentvolumeclaim) is ([^\s,\]]{1,64}?)(?:(\.?\s{1,4}no (?:request|limit) is specified)|,? but (?:(?:request|limit) is|requested) ([^\s,\]"'`#]{1,64})|(?=[.,;\]"']?(?:\s|$))(?<=is \d[^\s,\]]{0,63}))/iy;

@@ -268,7 +268,8 @@ function mustSpecify(
   // quota counts make it a quota's refusal (not kubectl's `error: must specify one of -f and -k`).
   if ((bareName || unnamed) && !Object.keys(resources).every((r) => QUOTA_RESOURCE_RE.test(r))) return undefined;
   // Without the quota's name either, only the per-container form (`must specify requests.cpu for: c`) is the plugin's.
-  if (unnamed && !perContainer) return undefined;
+  // Or where the label stands without a name (Tekton's `forbidden: failed quota, must specify limits.cpu,…`).
+  if (unnamed && !perContainer && !/failed quota,\s*$/.test(lower.slice(Math.max(0, k - 24), k))) return undefined;
   return enveloped(
     text,
     k,

@@ -1055,6 +1055,11 @@ function overLimitSaid(text: string, k: number): { container?: string; limit?: s
     `\\b[Cc]ontainer "?([a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?)"? (?:has )?(?:exceeded|exceeds|hit|reached) (?:its |the )?memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
   ).exec(w);
   if (m) return { container: m[1]!, limit: m[2]! };
+  // The name before its noun (`The config-db container was terminated for exceeding its memory limit of 4Gi`).
+  const named = new RegExp(
+    `\\b([a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?) container (?:was |got |has been )?(?:terminated|killed|OOMKilled|OOM-killed) (?:for|after|by) exceeding (?:its |the )?memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
+  ).exec(w);
+  if (named) return { container: named[1]!, limit: named[2]! };
   // Without the name (`The container was killed because it exceeded its memory limit of 512Mi (OOMKilled).`).
   const n = new RegExp(
     `\\b(?:exceeded|exceeds|hit|reached) (?:its |the )memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,

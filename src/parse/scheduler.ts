@@ -66,7 +66,7 @@ function sentenceEnd(text: string, i: number, end: number): number {
       // `….}]`: a Go `%v` of a condition list closing after the message (`[{PodScheduled False 0/135 nodes … rules.}]`).
       (c === '}' && (text[p + 2] === ']' || p + 2 >= end)) ||
       // A closing quote or bracket of another script (`「0/1 nodes are available: 1 Too many pods.」`).
-      /[\u300d\u300f\u201d\u2019\uff09\u3011]/.test(c!)
+      /[\u300d\u300f\u201d\u2019\uff09\u3011\u00bb\u203a]/.test(c!)
     )
       return p;
     // `…/selector.The magic words` (prose glued to the message by a page's text extraction): a capital
@@ -298,9 +298,17 @@ function fragment(
   if (/["'=]$/.test(main)) main = '';
   const colon = main.lastIndexOf(': ');
   if (colon >= 0 && !/^\d/.test(main)) main = main.slice(colon + 2);
+  // An issue title's or a heading's marker before the reason (`# Insufficient nvidia.com/gpu. preemption: …`).
+  main = main.replace(/^(?:#{1,6}|[-*>])\s+/, '');
   const end = lineEnd(text, k);
   const s = readSentence(text, t.total, k + len, end);
-  const reasons = main === '' ? [] : /^\d/.test(main) ? splitHistogram(main) : [{ count: t.total, reason: main }];
+  // The main part's count is its own, not the preemption part's: a Filter reason cut from its count keeps null.
+  const reasons =
+    main === ''
+      ? []
+      : /^\d/.test(main)
+        ? splitHistogram(main)
+        : [{ count: FILTER_REASON_RE.test(main) ? null : t.total, reason: main }];
   const stop = text[s.end] === '.' ? s.end + 1 : s.end;
   const m: SchedulerMatch = {
     layer: 'scheduler',

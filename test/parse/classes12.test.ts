@@ -329,3 +329,56 @@ describe('retyped envelopes and labels (held10 k015 k042 k056)', () => {
     expect(parsePaste(text).findings.map((f) => [f.layer, f.kind, f.facts, f.object])).toEqual(want);
   });
 });
+
+describe('held9 classes after its opening', () => {
+  it.each([
+    [
+      'a web copy that doubled a blank in a LimitRange message (m069)',
+      'Error creating: pods "w-1" is forbidden:  [maximum cpu usage per Pod is 6, but limit is 8106m., maximum memory  usage per Pod is 3Gi, but limit is 4352770048.]',
+      [
+        [
+          'limitrange',
+          'limitrange',
+          {
+            violations: [
+              { scope: 'Pod', resource: 'cpu', bound: 'max', limit: '6', actual: '8106m' },
+              { scope: 'Pod', resource: 'memory', bound: 'max', limit: '3Gi', actual: '4352770048' },
+            ],
+          },
+        ],
+      ],
+    ],
+    [
+      "Tekton's must-specify without the quota's name (m052)",
+      'taskrun failed: forbidden: failed quota, must specify limits.cpu,requests.memory. Maybe missing or invalid Task',
+      [['quota', 'quota-must-specify', { quota: null, resources: { 'limits.cpu': [], 'requests.memory': [] } }]],
+    ],
+    [
+      'a message closed by a guillemet (m091)',
+      "мы получаем ошибку: «0/1 nodes are available: 1 node(s) had taints that the pod didn't tolerate.»",
+      [['scheduler', 'unschedulable', U(1, [1, "node(s) had taints that the pod didn't tolerate"])]],
+    ],
+    [
+      "an issue title's marker before a preemption fragment's reason (m093)",
+      '# Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+      [
+        [
+          'scheduler',
+          'unschedulable',
+          {
+            total: null,
+            reasons: [{ count: null, reason: 'Insufficient nvidia.com/gpu' }],
+            preemption: { total: 1, reasons: [{ count: 1, reason: 'No preemption victims found for incoming pod' }] },
+          },
+        ],
+      ],
+    ],
+    [
+      "the container's name before its noun (m087)",
+      'The config-db container was terminated for exceeding its memory limit of 4Gi (OOMKilled).',
+      [['runtime', 'runtime', { reason: 'OOMKilled', container: 'config-db', limit: '4Gi' }]],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2041, misses: [] },
-  { name: 'blockquote', applies: 2041, misses: ['held10/k085'] },
-  { name: 'crlf', applies: 1852, misses: [] },
+  { name: 'fence', applies: 2046, misses: [] },
+  { name: 'blockquote', applies: 2046, misses: ['held10/k085'] },
+  { name: 'crlf', applies: 1857, misses: [] },
   { name: 'tabs', applies: 367, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 253, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'slack-escape', applies: 254, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2041,
+    applies: 2046,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -63,12 +63,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 2041,
+    applies: 2046,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 2041,
+    applies: 2046,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -86,7 +86,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2041,
+    applies: 2046,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -104,7 +104,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2041,
+    applies: 2046,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -120,17 +120,17 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2041, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2041, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2041, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2046, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2046, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2046, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1493,
+    applies: 1498,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v126'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1657,
+    applies: 1662,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -188,15 +188,15 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1522, misses: [] },
+  { name: 'smart-quotes', applies: 1523, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1638,
-    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held7/v028'],
+    applies: 1643,
+    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held9/m093'],
   },
   {
     name: 'bullet-number',
-    applies: 1638,
+    applies: 1643,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -206,18 +206,28 @@ const ROWS: Row[] = [
       'held7/v028',
       'held7/v126',
       'held9/m065',
+      'held9/m093',
     ],
   },
-  { name: 'inline-code', applies: 1621, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 1583, misses: [] },
+  { name: 'inline-code', applies: 1626, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 1588, misses: [] },
   {
     name: 'log-klog',
-    applies: 1638,
-    misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held7/v028', 'held7/v126'],
+    applies: 1643,
+    misses: [
+      'classes4b/e017',
+      'dev6r/r001',
+      'dev6r/r035',
+      'dev6r/r039',
+      'held10/k082',
+      'held7/v028',
+      'held7/v126',
+      'held9/m093',
+    ],
   },
   {
     name: 'table-cell',
-    applies: 1584,
+    applies: 1588,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -232,6 +242,7 @@ const ROWS: Row[] = [
       'held7/v028',
       'held7/v126',
       'held9/m079',
+      'held9/m093',
     ],
   },
 ];
@@ -255,7 +266,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2041);
+    expect(subs.length).toBe(2046);
   });
 
   it('has a row or a reason for every transformation', () => {
