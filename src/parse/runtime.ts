@@ -237,6 +237,8 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   on('out of memory: kill', (k) =>
     lower.slice(Math.max(0, k - 14), k) === 'memory cgroup ' ? undefined : runtime(text, k, 'OOMKilled'),
   );
+  // Retyped with the plural (`The node was low on resources: ephemeral storage. Container wait was using 68Ki, …`).
+  on('the node was low on resources:', (k) => runtime(text, k, 'Evicted', k));
   on('the node was low on resource:', (k) => {
     const m = runtime(text, k, 'Evicted', k);
     if (/has larger consumption of/i.test(m.message)) m.version = 'new wording';
@@ -957,10 +959,14 @@ function nearestEviction(evictions: { at: number; facts: Partial<RuntimeFacts> }
 
 export function evictionNumbers(text: string): Partial<RuntimeFacts> {
   const out: Partial<RuntimeFacts> = {};
-  const at = text.search(/The node was low on resource: /i);
+  const at = text.search(/The node was low on resources?: /i);
   if (at < 0) return storageLimitNumbers(text);
-  // A wrapped message reads as one line (`… Container app was using` ⏎ `#  1250Mi, which exceeds …`).
-  const w = unwrapped(text.slice(at, Math.min(text.length, at + 1200)));
+  // A wrapped message reads as one line (`… Container app was using` ⏎ `#  1250Mi, which exceeds …`); a retyped one
+  // may say `resources` and `ephemeral storage`.
+  const w = unwrapped(text.slice(at, Math.min(text.length, at + 1200)))
+    .replace(/^(The node was low on resource)s:/i, '$1:')
+    .replace(/^(The node was low on resource:\s+)ephemeral storage\b/i, '$1ephemeral-storage')
+    .replace(/which exceeds it's request of/g, 'which exceeds its request of');
   // The resource may close a quoted string (`podMessage: "The node was low on resource: memory."`) or be
   // spaced out by a terminal's alignment (`low on resource:   ephemeral-storage.`).
   const low = /^The node was low on resource:\s+([a-z][a-z0-9./-]{0,60}?)\.?(?=[\s"'`,;)\]]|$)/i.exec(w);

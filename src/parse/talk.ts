@@ -8,7 +8,7 @@
  * "whatever numbers it holds"), except the concrete run of a tutorial's step (§1: the lead right under the command it
  * runs, `you should see`, `Expected output:`, or a `You will get …:` over a message that names its object).
  */
-import type { Match } from './finding.ts';
+import { factRecord, type Match } from './finding.ts';
 import { bare } from './placeholder.ts';
 
 /** The writer speaking of their own case (`If I describe the pod I get …` is a report). */
@@ -182,7 +182,8 @@ const TABLE_HEAD_RE = /^[ \t#>]*(?:Events:\s*$|Type\s+Reason\b|-{3,}\s+-{3,})/;
 /** A command line (`$ kubectl …`, `` `kubectl apply -f x.yaml` ``, `helm upgrade …`). */
 const COMMAND_RE = /^[\s`$>#]*(?:kubectl|oc|helm|k)\s/;
 /** A heading or comment that names what follows an example (`# Example event indicating scheduling issues`). */
-const EXAMPLE_HEADING_RE = /^[\s>*_#-]*(?:an? )?(?:typical |sample )?examples?\b[^:\n]{0,60}$/i;
+const EXAMPLE_HEADING_RE =
+  /^[\s>*_#-]*(?:(?:an? )?(?:typical |sample )?examples?\b[^:\n]{0,60}|(?:common |typical )?(?:error|warning) messages[\s:*]*)$/i;
 /** A conditional over the command an example runs (`# This will fail if quota exists for requests.cpu`). */
 const CONDITIONAL_STEP_RE = /\b(?:will|would) fail\b|^[\s#>*_-]*if\b/i;
 /** A `Symptom:` label (LABELLING.md §2.1). */
@@ -207,6 +208,14 @@ export function withoutTalk(matches: Match[], text: string): Match[] {
     // An example (`(e.g. "0/16 nodes are available: …")`, `for example \`…\``, under `You will see something like:`):
     // guidance, numbers or not (LABELLING.md §2.1).
     if (example(m, text)) return false;
+    // One of a placeholder's alternatives (`reason=<Evicted|NodeAffinity|NodeLost|…>`): names a metric may take.
+    const word = typeof factRecord(m).reason === 'string' ? (factRecord(m).reason as string) : undefined;
+    const at = word ? text.indexOf(word, m.start) : -1;
+    if (bare(m, text) && at >= 0 && at < le) {
+      const before = /<([^<>\n]*)$/.exec(text.slice(ls, at));
+      const after = /^([^<>\n]*)>/.exec(text.slice(at + word!.length, le));
+      if (before && after && (before[1]!.includes('|') || after[1]!.includes('|'))) return false;
+    }
     // Under a lead, a message of a concrete run stays a report: it names its object (`You will get Error:` ⏎ `… pods
     // "limitrange-test-nginx" is forbidden: …`, a tutorial's step).
     const lead = underExampleLead(text, ls, messageLines);

@@ -374,6 +374,27 @@ describe('held9 classes after its opening', () => {
       ],
     ],
     [
+      'an eviction retyped with "resources" and "ephemeral storage" (m073)',
+      "I'm getting this error:\n`The node was low on resources: ephemeral storage. Container wait was using 68Ki, which exceeds it's request of 0.`",
+      [
+        [
+          'runtime',
+          'runtime',
+          { reason: 'Evicted', container: 'wait', resource: 'ephemeral-storage', request: '0', used: '68Ki' },
+        ],
+      ],
+    ],
+    [
+      'under an "Error Messages" heading (m090)',
+      'Error Messages\n\npods ... is forbidden: [minimum cpu usage per Container is 50m, but limit is 0]\n\nProblem\n\nPods fail.',
+      [],
+    ],
+    [
+      "a placeholder's alternatives (m094)",
+      'kube_pod_status_reason\nreason=<Evicted|NodeAffinity|NodeLost|Shutdown>',
+      [],
+    ],
+    [
       "the container's name before its noun (m087)",
       'The config-db container was terminated for exceeding its memory limit of 4Gi (OOMKilled).',
       [['runtime', 'runtime', { reason: 'OOMKilled', container: 'config-db', limit: '4Gi' }]],
