@@ -236,9 +236,17 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     let end = lineEnd(text, from, 2000);
     // A denial held in a single-quoted literal (`c('admission webhook "x" denied the request: …') == "gate"`)
     // ends at the literal's close.
-    if (text[k - 1] === "'") {
+    // The literal may open before `admission webhook` (Python's `('… admission webhook '` ⏎ `'"x" denied …')`,
+    // joined by normalize.ts).
+    const literal =
+      text[k - 1] === "'" || /(?:^|[\s=(,[])'[^'\n]*admission webhook $/.test(text.slice(lineStart(text, k), k));
+    let closed = false;
+    if (literal) {
       const close = /'(?=[ \t]*(?:[)\],;}]|==|!=|$))/.exec(text.slice(from, end));
-      if (close) end = from + close.index;
+      if (close) {
+        end = from + close.index;
+        closed = true;
+      }
     }
     const reason = text.slice(from, end).replace(/^:\s*/, '').trim();
     // A webhook relaying a ValidatingAdmissionPolicy's refusal (`admission webhook "cel-shim.example.com" denied
@@ -252,7 +260,10 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const body = facts.engine ? policyBody(text, from, facts.engine) : undefined;
     if (body) {
       end = Math.max(end, body.end);
-      if (body.violations.length) facts.violations = body.violations;
+      if (body.violations.length)
+        facts.violations = closed
+          ? body.violations.map((v) => ({ ...v, message: v.message.replace(/'[ \t]*(?:[)\],;}].*)?$/, '') }))
+          : body.violations;
       if (body.resource) facts.resource = body.resource;
       if (!facts.reason && body.head) facts.reason = body.head;
     }
@@ -524,13 +535,24 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   });
   // Its reason quoted alone (`could not schedule pod ... no instance type satisfied resources ...`): Karpenter's
   // own words (pkg/controllers/provisioning/scheduling), the NodePool left out.
-  on('no instance type satisfied resources', (k) => {
+  // Its later words for the same (pkg/controllers/provisioning/scheduling: `no instance type has enough resources`,
+  // `no instance type met all requirements`), after `Failed to schedule pod, ` and its other reasons (`did not
+  // tolerate taint (…); `).
+  const instanceReason = (k: number): Match | undefined => {
     const ls = wrappedStart(text, k, 2000);
-    if (/incompatible with (?:nodepool|provisioner) /.test(lower.slice(ls, k))) return undefined;
+    if (
+      /incompatible with (?:nodepool|provisioner) |no instance type (?:satisfied|has enough|met all)/.test(
+        lower.slice(ls, k),
+      )
+    )
+      return undefined;
     const head = /(?:could not|failed to) schedule pod\b/.exec(lower.slice(ls, k));
     const start = head ? ls + head.index : k;
     return other({ layer: 'other', kind: 'karpenter', facts: { nodepools: [] } }, text, start, sentence(text, k, 2000));
-  });
+  };
+  on('no instance type satisfied resources', instanceReason);
+  on('no instance type has enough resources', instanceReason);
+  on('no instance type met all requirements', instanceReason);
   // A NodeClaim the cloud could not launch (Karpenter's InsufficientCapacityError event: `NodeClaim <name> event:
   // creating instance, insufficient capacity, with fleet error(s), InsufficientInstanceCapacity: …`): no
   // instance of the wanted types was free, a look-alike of the scheduler's `Insufficient`.

@@ -87,6 +87,7 @@ export const ANCHORS = [
   'violates podsecurity',
   'violate podsecurity',
   'incompatible with nodepool',
+  'admission webhook',
 ];
 
 /** Any anchor, case-insensitively: one scan answers "is there an anchor at all?" (the usual answer is no). */
@@ -740,7 +741,8 @@ function literalBreak(cur: string, line: string): boolean {
   const open = cur.lastIndexOf(String.fromCharCode(quote), e - 2);
   if (open < b || !/[\w,.;:]/.test(cur[e - 3] ?? '') || !ANCHOR_RE.test(cur)) return false;
   if (/^["'][\w.-]{1,63}["'][ \t]*:/.test(line.slice(h, h + 70))) return false;
-  return /[A-Za-z0-9]/.test(line[h + 1] ?? '');
+  // The next literal may open with a quoted name (`'admission webhook '` ⏎ `'"validation.gatekeeper.sh" denied …'`).
+  return /[A-Za-z0-9]/.test(line[h + 1] ?? '') || (line[h] === "'" && line[h + 1] === '"');
 }
 
 /**

@@ -403,3 +403,31 @@ describe('held9 classes after its opening', () => {
     expect(read(text)).toEqual(want);
   });
 });
+
+describe('held10 look-alikes after its opening', () => {
+  it.each([
+    [
+      "Karpenter's later words after 'Failed to schedule pod' (k096)",
+      'Warning FailedScheduling  Pod/web-1  Failed to schedule pod, did not tolerate taint (taint=pool=a:NoSchedule); no instance type has enough resources',
+      [['other', 'karpenter', { nodepools: [] }]],
+    ],
+    [
+      "a Python test's constant split over implicit literals (k049)",
+      'DENIAL = (\n    \'Error from server (Forbidden): error when creating "x.yaml": admission webhook \'\n    \'"validation.gatekeeper.sh" denied the request: [k8sprivilegedcontainer] privileged mode must be false\'\n)',
+      [
+        [
+          'other',
+          'webhook-denied',
+          {
+            webhook: 'validation.gatekeeper.sh',
+            reason: '[k8sprivilegedcontainer] privileged mode must be false',
+            engine: 'gatekeeper',
+            violations: [{ name: 'k8sprivilegedcontainer', message: 'privileged mode must be false' }],
+          },
+        ],
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2048, misses: [] },
-  { name: 'blockquote', applies: 2048, misses: ['held10/k085'] },
-  { name: 'crlf', applies: 1859, misses: [] },
-  { name: 'tabs', applies: 367, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
+  { name: 'fence', applies: 2050, misses: [] },
+  { name: 'blockquote', applies: 2050, misses: ['held10/k085'] },
+  { name: 'crlf', applies: 1861, misses: [] },
+  { name: 'tabs', applies: 368, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 254, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2048,
+    applies: 2050,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -63,12 +63,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 2048,
+    applies: 2050,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 2048,
+    applies: 2050,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -86,7 +86,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2048,
+    applies: 2050,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -104,7 +104,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2048,
+    applies: 2050,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -120,17 +120,17 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2048, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2048, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2048, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2050, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2050, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2050, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1499,
+    applies: 1500,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v126'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1664,
+    applies: 1666,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -147,7 +147,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 145,
+    applies: 146,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -163,6 +163,7 @@ const ROWS: Row[] = [
       'held10/k029',
       'held10/k038',
       'held10/k082',
+      'held10/k096',
       'held3/x038',
       'held3/x075',
       'held3/x085',
@@ -188,15 +189,15 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1524, misses: [] },
+  { name: 'smart-quotes', applies: 1526, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1644,
+    applies: 1646,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held9/m093'],
   },
   {
     name: 'bullet-number',
-    applies: 1644,
+    applies: 1646,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -209,11 +210,11 @@ const ROWS: Row[] = [
       'held9/m093',
     ],
   },
-  { name: 'inline-code', applies: 1627, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 1589, misses: [] },
+  { name: 'inline-code', applies: 1629, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 1591, misses: [] },
   {
     name: 'log-klog',
-    applies: 1644,
+    applies: 1646,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -227,7 +228,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'table-cell',
-    applies: 1589,
+    applies: 1591,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -266,7 +267,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2048);
+    expect(subs.length).toBe(2050);
   });
 
   it('has a row or a reason for every transformation', () => {
