@@ -42,10 +42,10 @@ const LEAD_RE = /^[\s>*_#-]*/;
 
 /** `Exit code 137 typically means …`, `\`Evicted\` indicates …`: the words defined, right after them. */
 const DEFINED_AFTER_RE =
-  /^[`*"'\u201d]{0,2}[ \t]+(?:[a-z]+ly[ \t]+)?(?:means|indicates|refers to|signals|signifies|happens when|occurs when|is caused by)\b/i;
+  /^[`*"'\u201d]{0,2}[ \t]+(?:(?:[a-z]+ly[ \t]+)?(?:means|indicates|refers to|signals|signifies|happens when|occurs when|is caused by)\b|is (?:a|the) (?:status|state|reason|signal|termination)\b|là[ \t]|est (?:un|une|le|la)\b|ist (?:ein|eine|der|die|das)\b|это[ \t])/iu;
 
 const DEFINED_IN_RE =
-  /^[^\n.;:]{1,32}?[ \t]+(?:[a-z]+ly[ \t]+)?(?:means|indicates|refers to|signals|signifies|happens when|occurs when|is caused by)\b/i;
+  /^[^\n.;:]{1,32}?[ \t]+(?:(?:[a-z]+ly[ \t]+)?(?:means|indicates|refers to|signals|signifies|happens when|occurs when|is caused by)\b|is (?:a|the) (?:status|state|reason|signal|termination)\b|là[ \t]|est (?:un|une|le|la)\b|ist (?:ein|eine|der|die|das)\b|это[ \t])/iu;
 
 /** The message inside a definition's sentence (`Exit code 137 typically means … it ran out of memory`). */
 const DEFINING_BEFORE_RE =
@@ -59,7 +59,10 @@ function conditional(m: Match, text: string): boolean {
   const before = text.slice(s, m.start);
   if (FIRST_PERSON_RE.test(before)) return false;
   const sentence = before.replace(LEAD_RE, '');
-  return CONDITIONAL_OPEN_RE.test(sentence) || MODAL_RE.test(before) || DEFINING_BEFORE_RE.test(before);
+  // A question about a case (`What to do if a pod keeps failing with OOMKilled (Exit Code 137)?`, a quiz's prompt).
+  const rest = text.slice(m.start, Math.min(text.length, m.start + 200));
+  const asked = /^[^.!?\n]*\?/.test(rest) && /(?:^|[\s,(])(?:if|если|wenn|falls|si|se)\s|如果|若/iu.test(before);
+  return asked || CONDITIONAL_OPEN_RE.test(sentence) || MODAL_RE.test(before) || DEFINING_BEFORE_RE.test(before);
 }
 
 /** A list item that maps a quoted message to advice: `- \`…\` → fix`, `* "…" -> cause`, `- \`…\` => …`. */
@@ -224,6 +227,8 @@ export function withoutTalk(matches: Match[], text: string): Match[] {
       (lead === 'step' && !(m.object?.name && !/[<>]|x{3,}/i.test(m.object.name)) && !ranAfter(text, le))
     )
       return false;
+    // A bare reason on a Markdown heading names a section (`### J02 OOMKilled (Exit Code 137)`; a shell comment has one `#`), LABELLING.md §2.4.
+    if (bare(m, text) && m.layer === 'runtime' && /^[ \t]*#{2,6}[ \t]/.test(text.slice(ls, le))) return false;
     return !(bare(m, text) && conditional(m, text));
   });
 }

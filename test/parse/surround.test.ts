@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2050, misses: [] },
-  { name: 'blockquote', applies: 2050, misses: ['held10/k085'] },
-  { name: 'crlf', applies: 1861, misses: [] },
-  { name: 'tabs', applies: 368, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 254, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'fence', applies: 2052, misses: [] },
+  { name: 'blockquote', applies: 2052, misses: ['held10/k085'] },
+  { name: 'crlf', applies: 1863, misses: [] },
+  { name: 'tabs', applies: 369, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
+  { name: 'slack-escape', applies: 255, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2050,
+    applies: 2052,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -53,6 +53,7 @@ const ROWS: Row[] = [
       'dev6r/r039',
       'dev6r/r042',
       'dev6s/s068',
+      'held10/k024',
       'held3/x123',
       'held6/w002',
       'held6/w057',
@@ -63,12 +64,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 2050,
+    applies: 2052,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 2050,
+    applies: 2052,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -86,7 +87,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2050,
+    applies: 2052,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -104,7 +105,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2050,
+    applies: 2052,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -120,9 +121,9 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2050, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2050, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2050, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2052, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2052, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2052, misses: ['dev5/e186'] },
   {
     name: 'json-message',
     applies: 1500,
@@ -130,7 +131,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'wrap-80-hard',
-    applies: 1666,
+    applies: 1668,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -189,7 +190,7 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1526, misses: [] },
+  { name: 'smart-quotes', applies: 1527, misses: [] },
   {
     name: 'bullet-dash',
     applies: 1646,
@@ -267,7 +268,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2050);
+    expect(subs.length).toBe(2052);
   });
 
   it('has a row or a reason for every transformation', () => {

@@ -63,6 +63,12 @@ describe('talked about: no finding', () => {
       'a container placeholder in a must-specify',
       'It still fails the quota (`failed quota: compute: must specify limits.cpu for: <container>`).',
     ],
+    ['a reason on a Markdown heading', '### J02 OOMKilled (Exit Code 137)\nThe container went over its limit.'],
+    ['a reason defined in Vietnamese', '! OOMKilled là trạng thái báo cáo bởi kubelet.'],
+    [
+      'a question about a case (a quiz prompt)',
+      'Что делать, если под постоянно падает с ошибкой OOMKilled (Exit Code 137)?',
+    ],
     ['under "If you get:"', 'If you get:\n```\n0/1 nodes are available: 1 Too many pods.\n```\nThen raise maxPods.'],
     [
       'under "Example output:"',
@@ -185,6 +191,16 @@ describe('reported: still a finding', () => {
           facts: { violations: [{ scope: 'Container', resource: 'cpu', bound: 'max', limit: '1', actual: '2' }] },
         },
       ],
+    ],
+    [
+      "a shell comment's reason stays the pod's state",
+      '# Expected: Status = NodeAffinity (Failed)\n# Message: "Predicate NodeAffinity failed"',
+      [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'NodeAffinity' } }],
+    ],
+    [
+      "the writer's own question keeps it",
+      'What do I do if my pod keeps getting OOMKilled?',
+      [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'OOMKilled' } }],
     ],
     [
       "a tutorial's step: kubectl's result under the warning it got",
