@@ -1100,7 +1100,7 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     // An eviction message is read where it is: its own numbers, whatever other evictions the paste holds.
     const ownKind = evicted ? evictionKind(m.message) : undefined;
     const ev =
-      evicted && !/^the node had condition/i.test(m.message)
+      evicted && !/the node had condition/i.test(m.message)
         ? ownKind === 'limit' && evictions.length > 0
           ? storageLimitNumbers(text.slice(m.start, Math.min(text.length, m.start + 1200)))
           : evictions.length > 1
@@ -1170,6 +1170,10 @@ function fillFromSiblings(matches: RuntimeMatch[]): void {
   };
   for (const m of matches) {
     if (m.object?.name) continue;
+    // Admission's `The node had condition: [DiskPressure].` is its own refusal: another pod's eviction numbers are
+    // not its (`2 pods were evicted: > Pod The node had condition: [MemoryPressure]. and the other > The node was
+    // low on resource: memory. Container x was using …`).
+    if (/the node had condition/i.test(m.message)) continue;
     // A message of another kind of eviction (node pressure beside a pod over its storage limit) is another one.
     const kind = evictionKind(m.message);
     const fuller = matches.filter(

@@ -395,6 +395,18 @@ describe('held9 classes after its opening', () => {
       [],
     ],
     [
+      "a condition refusal beside another pod's eviction keeps no numbers of it (m074)",
+      'cdi-7d9-a  ns  Evicted  node-1  Pod The node had condition: [DiskPressure].\ncdi-7d9-b  ns  Evicted  node-1  The node was low on resource: ephemeral-storage. Container cdi was using 68Ki, which exceeds its request of 0.',
+      [
+        ['runtime', 'runtime', { reason: 'Evicted' }],
+        [
+          'runtime',
+          'runtime',
+          { reason: 'Evicted', container: 'cdi', resource: 'ephemeral-storage', request: '0', used: '68Ki' },
+        ],
+      ],
+    ],
+    [
       "the container's name before its noun (m087)",
       'The config-db container was terminated for exceeding its memory limit of 4Gi (OOMKilled).',
       [['runtime', 'runtime', { reason: 'OOMKilled', container: 'config-db', limit: '4Gi' }]],

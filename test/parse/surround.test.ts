@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2052, misses: [] },
-  { name: 'blockquote', applies: 2052, misses: ['held10/k085'] },
-  { name: 'crlf', applies: 1863, misses: [] },
+  { name: 'fence', applies: 2053, misses: [] },
+  { name: 'blockquote', applies: 2053, misses: ['held10/k085'] },
+  { name: 'crlf', applies: 1864, misses: [] },
   { name: 'tabs', applies: 369, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 255, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2052,
+    applies: 2053,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -64,12 +64,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 2052,
+    applies: 2053,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 2052,
+    applies: 2053,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -87,7 +87,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2052,
+    applies: 2053,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -105,7 +105,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2052,
+    applies: 2053,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -121,9 +121,9 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2052, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2052, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2052, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2053, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2053, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2053, misses: ['dev5/e186'] },
   {
     name: 'json-message',
     applies: 1500,
@@ -131,7 +131,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'wrap-80-hard',
-    applies: 1668,
+    applies: 1669,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -148,7 +148,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 146,
+    applies: 147,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -193,12 +193,12 @@ const ROWS: Row[] = [
   { name: 'smart-quotes', applies: 1527, misses: [] },
   {
     name: 'bullet-dash',
-    applies: 1646,
+    applies: 1647,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held9/m093'],
   },
   {
     name: 'bullet-number',
-    applies: 1646,
+    applies: 1647,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -211,11 +211,11 @@ const ROWS: Row[] = [
       'held9/m093',
     ],
   },
-  { name: 'inline-code', applies: 1629, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 1591, misses: [] },
+  { name: 'inline-code', applies: 1630, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 1592, misses: [] },
   {
     name: 'log-klog',
-    applies: 1646,
+    applies: 1647,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -229,7 +229,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'table-cell',
-    applies: 1591,
+    applies: 1592,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -268,7 +268,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2052);
+    expect(subs.length).toBe(2053);
   });
 
   it('has a row or a reason for every transformation', () => {
