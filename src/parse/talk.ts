@@ -23,7 +23,7 @@ const CONDITIONAL_OPEN_RE =
  * …`, `the pod will stay Pending with …`, `this would be unschedulable — …`).
  */
 const MODAL_RE =
-  /\b(?:may|might|could|would|can|will|should)(?:\s+(?:not|then|also|eventually|just|still|likely|probably|simply|never))*\s+(?:fail|be|stay|remain|see|get|show|report|end up|sit|hang|result)\b/i;
+  /\b(?:may|might|could|would|can|will|should)(?:\s+(?:not|then|also|eventually|just|still|likely|probably|simply|never))*\s+(?:fail|be|stay|remain|see|get|show|report|end up|sit|hang|result|trigger|cause|crash|hit|exceed|run out)\b/i;
 
 /** Where the sentence that holds `k` starts: after the last sentence end, a blank line or a list marker. */
 function sentenceStart(text: string, k: number): number {
@@ -56,7 +56,14 @@ function conditional(m: Match, text: string): boolean {
   if (DEFINED_AFTER_RE.test(text.slice(m.end, m.end + 60)) || DEFINED_IN_RE.test(text.slice(m.start, m.start + 48)))
     return true;
   const s = sentenceStart(text, m.start);
-  const before = text.slice(s, m.start);
+  // A runtime match in prose may span its line (`create pod that will trigger OOM and be killed by OOM killer`): the
+  // words before its reason's own word are the ones that say what kind of sentence it is.
+  let upTo = m.start;
+  if (m.layer === 'runtime') {
+    const w = /oom|kill|evict/i.exec(text.slice(m.start, Math.min(m.end, m.start + 300)));
+    if (w) upTo = m.start + w.index;
+  }
+  const before = text.slice(s, upTo);
   if (FIRST_PERSON_RE.test(before)) return false;
   const sentence = before.replace(LEAD_RE, '');
   // A question about a case (`What to do if a pod keeps failing with OOMKilled (Exit Code 137)?`, a quiz's prompt).
@@ -180,6 +187,26 @@ function ranAfter(text: string, le: number): boolean {
   );
 }
 
+/** An issue template's section of what should have happened (`**Describe the results you expected:**`). */
+const EXPECTED_HEADING_RE =
+  /^[\s>*_#-]*(?:describe the )?(?:results? you expected|expected behaviou?r)\b[^\n]{0,40}:?[\s*_]*$/i;
+/** Any other section heading (`Describe the results you received:`, `# Actual Behavior`, `Steps to reproduce:`). */
+const SECTION_HEADING_RE =
+  /^[ \t]*#{1,6}[ \t]|^[\s>*_-]*(?:describe |steps to |what |how |additional |environment|actual )[^\n]{0,60}:[\s*_]*$/i;
+
+/** Is the line at `ls` inside an issue template's "expected" section (the nearest section heading above it)? */
+function underExpectedHeading(text: string, ls: number): boolean {
+  let end = ls - 1;
+  for (let n = 0; n < 15 && end > 0; n++) {
+    const [ps] = lineAt(text, end);
+    const line = text.slice(ps, end);
+    if (EXPECTED_HEADING_RE.test(line)) return true;
+    if (SECTION_HEADING_RE.test(line)) return false;
+    end = ps - 1;
+  }
+  return false;
+}
+
 /** An Events table's head (`Events:`, `Type  Reason  Age …`, `----  ------`). */
 const TABLE_HEAD_RE = /^[ \t#>]*(?:Events:\s*$|Type\s+Reason\b|-{3,}\s+-{3,})/;
 /** A command line (`$ kubectl …`, `` `kubectl apply -f x.yaml` ``, `helm upgrade …`). */
@@ -211,6 +238,7 @@ export function withoutTalk(matches: Match[], text: string): Match[] {
     // An example (`(e.g. "0/16 nodes are available: …")`, `for example \`…\``, under `You will see something like:`):
     // guidance, numbers or not (LABELLING.md §2.1).
     if (example(m, text)) return false;
+    if (underExpectedHeading(text, ls)) return false;
     // One of a placeholder's alternatives (`reason=<Evicted|NodeAffinity|NodeLost|…>`): names a metric may take.
     const word = typeof factRecord(m).reason === 'string' ? (factRecord(m).reason as string) : undefined;
     const at = word ? text.indexOf(word, m.start) : -1;

@@ -63,6 +63,11 @@ describe('talked about: no finding', () => {
       'a container placeholder in a must-specify',
       'It still fails the quota (`failed quota: compute: must specify limits.cpu for: <container>`).',
     ],
+    [
+      "an issue template's expected results",
+      '**Describe the results you received:**\n```\n{"reason": "Error"}\n```\n**Describe the results you expected:**\nThe reason field is OOMKilled:\n```\n{"reason": "OOMKilled"}\n```',
+    ],
+    ['a step that will trigger a kill', '1. create a pod that will trigger OOM and be killed by the OOM killer'],
     ['a reason on a Markdown heading', '### J02 OOMKilled (Exit Code 137)\nThe container went over its limit.'],
     ['a reason defined in Vietnamese', '! OOMKilled là trạng thái báo cáo bởi kubelet.'],
     [
@@ -189,6 +194,22 @@ describe('reported: still a finding', () => {
           layer: 'limitrange',
           kind: 'limitrange',
           facts: { violations: [{ scope: 'Container', resource: 'cpu', bound: 'max', limit: '1', actual: '2' }] },
+        },
+      ],
+    ],
+    [
+      "a tutorial's 'Expected result:' is what the step printed",
+      'Expected result:\nadmission webhook "validation.gatekeeper.sh" denied the request: [deny-privileged] Privileged container is not allowed: ubuntu',
+      [
+        {
+          layer: 'other',
+          kind: 'webhook-denied',
+          facts: {
+            webhook: 'validation.gatekeeper.sh',
+            reason: '[deny-privileged] Privileged container is not allowed: ubuntu',
+            engine: 'gatekeeper',
+            violations: [{ name: 'deny-privileged', message: 'Privileged container is not allowed: ubuntu' }],
+          },
         },
       ],
     ],
