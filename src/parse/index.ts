@@ -468,7 +468,7 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     });
     if (templates.length > 0 && matches.length > 0) matches = withoutTemplateSiblings(matches, templates, norm);
     if (matches.length > 0) matches = withoutExamples(matches, norm);
-    if (matches.length > 0) matches = withoutTalk(matches, norm);
+    if (matches.length > 0) matches = withoutTalk(matches, norm, capped.text);
     // The context scan is per line of the whole paste: only worth it when there is something to place.
     if (matches.length > 0) withContext(matches, new PasteContext(norm, lines));
     matches.sort((a, b) => LAYERS[a.layer].rank - LAYERS[b.layer].rank || a.start - b.start);

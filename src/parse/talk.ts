@@ -227,7 +227,21 @@ const EXAMPLE_NAMED_RE =
  * The matches that are reports: entries of a message-to-advice list, and bare ones in a conditional sentence or given
  * as an example, are dropped.
  */
-export function withoutTalk(matches: Match[], text: string): Match[] {
+/**
+ * Whether the raw paste shows the message's event as a series (`42s (x4 over 92s)`, which the normalizer drops): an
+ * event that happened, and happened again, is the writer's own run, whatever the lead above it.
+ */
+function seriesInRaw(raw: string | undefined, m: Match): boolean {
+  if (!raw || !raw.includes(' over ')) return false;
+  const probe = m.message.trim().slice(0, 40);
+  if (probe.length < 12) return false;
+  const at = raw.indexOf(probe);
+  if (at < 0) return false;
+  const ls = raw.lastIndexOf('\n', at) + 1;
+  return /\(x\d{1,9} over [^)\n]{1,24}\)/.test(raw.slice(ls, at + probe.length));
+}
+
+export function withoutTalk(matches: Match[], text: string, raw?: string): Match[] {
   let budget = 200;
   const messageLines = new Set(matches.slice(0, 200).map((m) => lineAt(text, m.start)[0]));
   return matches.filter((m) => {
@@ -249,7 +263,7 @@ export function withoutTalk(matches: Match[], text: string): Match[] {
     }
     // Under a lead, a message of a concrete run stays a report: it names its object (`You will get Error:` ⏎ `… pods
     // "limitrange-test-nginx" is forbidden: …`, a tutorial's step).
-    const lead = underExampleLead(text, ls, messageLines);
+    const lead = seriesInRaw(raw, m) ? undefined : underExampleLead(text, ls, messageLines);
     if (
       lead === 'example' ||
       (lead === 'step' && !(m.object?.name && !/[<>]|x{3,}/i.test(m.object.name)) && !ranAfter(text, le))

@@ -214,6 +214,17 @@ describe('reported: still a finding', () => {
       ],
     ],
     [
+      "an event shown as a series under 'errors like:' is the writer's own run (held9 m044)",
+      'otherwise they will not be permitted to start with errors like:\n  Warning  FailedCreate  42s (x4 over 92s)  job-controller  Error creating: pods "j-1" is forbidden: failed quota: q: must specify limits.cpu for: main',
+      [
+        {
+          layer: 'quota',
+          kind: 'quota-must-specify',
+          facts: { quota: 'q', resources: { 'limits.cpu': ['main'] } },
+        },
+      ],
+    ],
+    [
       "a shell comment's reason stays the pod's state",
       '# Expected: Status = NodeAffinity (Failed)\n# Message: "Predicate NodeAffinity failed"',
       [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'NodeAffinity' } }],
