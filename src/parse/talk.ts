@@ -124,7 +124,7 @@ function example(m: Match, text: string): boolean {
  * see this on the pod's events:`, `Example output:`): guidance (LABELLING.md §2.1), whatever the message under it holds.
  */
 const EXAMPLE_LEAD_RE =
-  /(?:^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|\b(?:will|would|may|might|can|could)\b[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with)\b[^:\n]{0,60}|\bsomething like(?: this)?|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?)[ \t]*:[ \t]*$/i;
+  /(?:\b(?:reports|shows|displays|records) (?:that|this|it) as|^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|\b(?:will|would|may|might|can|could)\b[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with)\b[^:\n]{0,60}|\bsomething like(?: this)?|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?)[ \t]*:[ \t]*$/i;
 
 /** `or` between two examples (`Or, for memory:`). */
 const BETWEEN_RE = /^[ \t]*(?:or|and)\b[^\n.]{0,40}:?[ \t]*$/i;
@@ -221,7 +221,7 @@ const SYMPTOM_RE = /^[\s>*_-]*\**symptoms?\**[.\s]*:/i;
 
 /** A lead that calls what follows an example. */
 const EXAMPLE_NAMED_RE =
-  /\bsomething like(?: this)?[ \t]*:|\b(?:messages?|errors?) like(?: this| these)?[ \t]*:|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?[ \t]*:/i;
+  /\b(?:reports|shows|displays|records) (?:that|this|it) as[ \t]*:|\bsomething like(?: this)?[ \t]*:|\b(?:messages?|errors?) like(?: this| these)?[ \t]*:|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?[ \t]*:/i;
 
 /**
  * The matches that are reports: entries of a message-to-advice list, and bare ones in a conditional sentence or given

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2055, misses: [] },
-  { name: 'blockquote', applies: 2055, misses: ['held10/k085'] },
-  { name: 'crlf', applies: 1866, misses: [] },
-  { name: 'tabs', applies: 369, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
+  { name: 'fence', applies: 2056, misses: [] },
+  { name: 'blockquote', applies: 2056, misses: ['held10/k085'] },
+  { name: 'crlf', applies: 1867, misses: [] },
+  { name: 'tabs', applies: 370, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 256, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2055,
+    applies: 2056,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -64,12 +64,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 2055,
+    applies: 2056,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 2055,
+    applies: 2056,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -87,7 +87,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2055,
+    applies: 2056,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -105,7 +105,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2055,
+    applies: 2056,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -121,9 +121,9 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2055, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2055, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2055, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2056, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2056, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2056, misses: ['dev5/e186'] },
   {
     name: 'json-message',
     applies: 1500,
@@ -191,7 +191,7 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1529, misses: ['held9/m044'] },
+  { name: 'smart-quotes', applies: 1530, misses: ['held9/m044'] },
   {
     name: 'bullet-dash',
     applies: 1647,
@@ -269,7 +269,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2055);
+    expect(subs.length).toBe(2056);
   });
 
   it('has a row or a reason for every transformation', () => {

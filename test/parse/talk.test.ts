@@ -68,6 +68,10 @@ describe('talked about: no finding', () => {
       '**Describe the results you received:**\n```\n{"reason": "Error"}\n```\n**Describe the results you expected:**\nThe reason field is OOMKilled:\n```\n{"reason": "OOMKilled"}\n```',
     ],
     ['a step that will trigger a kill', '1. create a pod that will trigger OOM and be killed by the OOM killer'],
+    [
+      'under "Kubernetes reports that as:" (an explanation of the name)',
+      'Linux has an OOM killer. Kubernetes reports that as:\n\n```\nReason: OOMKilled\nExit Code: 137\n```',
+    ],
     ['a reason on a Markdown heading', '### J02 OOMKilled (Exit Code 137)\nThe container went over its limit.'],
     ['a reason defined in Vietnamese', '! OOMKilled là trạng thái báo cáo bởi kubelet.'],
     [
