@@ -47,6 +47,10 @@ const DEFINED_AFTER_RE =
 const DEFINED_IN_RE =
   /^[^\n.;:]{1,32}?[ \t]+(?:(?:[a-z]+ly[ \t]+)?(?:means|indicates|refers to|signals|signifies|happens when|occurs when|is caused by)\b|is (?:a|the) (?:status|state|reason|signal|termination)\b|là[ \t]|est (?:un|une|le|la)\b|ist (?:ein|eine|der|die|das)\b|это[ \t])/iu;
 
+/** A tool named as what shows the reason in general, right before it. */
+const GENERAL_SHOWS_RE =
+  /\b(?:kubernetes|kubectl|the kubelet|k8s)\s+(?:shows|displays|reports|prints|marks (?:it|the pod|the container) as)\s+["'`]?$/i;
+
 /** The message inside a definition's sentence (`Exit code 137 typically means … it ran out of memory`). */
 const DEFINING_BEFORE_RE =
   /\b(?:[a-z]+ly[ \t]+)?(?:means|indicates|signifies)[ \t]+(?:that[ \t]+)?(?:the|a|an|it|your)\b/i;
@@ -69,7 +73,16 @@ function conditional(m: Match, text: string): boolean {
   // A question about a case (`What to do if a pod keeps failing with OOMKilled (Exit Code 137)?`, a quiz's prompt).
   const rest = text.slice(m.start, Math.min(text.length, m.start + 200));
   const asked = /^[^.!?\n]*\?/.test(rest) && /(?:^|[\s,(])(?:if|если|wenn|falls|si|se)\s|如果|若/iu.test(before);
-  return asked || CONDITIONAL_OPEN_RE.test(sentence) || MODAL_RE.test(before) || DEFINING_BEFORE_RE.test(before);
+  // What a tool shows in general (`… shut down hard when Kubernetes shows OOMKilled`) and a question about a term
+  // (`What Does OOMKilled Mean in Kubernetes Pods?`): the name, not a pod's state.
+  const after = /^[^.!?\n]{0,160}/.exec(text.slice(upTo))![0];
+  const named =
+    (GENERAL_SHOWS_RE.test(before) && !FIRST_PERSON_RE.test(after)) ||
+    (/\bwhat (?:does|do|is)\s+["'`]?$/i.test(before) &&
+      /^[\w-]*["'`]?\s+mean\b/i.test(text.slice(upTo, upTo + 40).replace(/^[\w-]+/, '')));
+  return (
+    named || asked || CONDITIONAL_OPEN_RE.test(sentence) || MODAL_RE.test(before) || DEFINING_BEFORE_RE.test(before)
+  );
 }
 
 /** A list item that maps a quoted message to advice: `- \`…\` → fix`, `* "…" -> cause`, `- \`…\` => …`. */

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2056, misses: [] },
-  { name: 'blockquote', applies: 2056, misses: ['held10/k085'] },
-  { name: 'crlf', applies: 1867, misses: [] },
+  { name: 'fence', applies: 2057, misses: [] },
+  { name: 'blockquote', applies: 2057, misses: ['held10/k085'] },
+  { name: 'crlf', applies: 1868, misses: [] },
   { name: 'tabs', applies: 370, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 256, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2056,
+    applies: 2057,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -64,12 +64,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 2056,
+    applies: 2057,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 2056,
+    applies: 2057,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -87,7 +87,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2056,
+    applies: 2057,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -105,7 +105,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2056,
+    applies: 2057,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -121,9 +121,9 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2056, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2056, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2056, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2057, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2057, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2057, misses: ['dev5/e186'] },
   {
     name: 'json-message',
     applies: 1500,
@@ -131,7 +131,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'wrap-80-hard',
-    applies: 1671,
+    applies: 1672,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -269,7 +269,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2056);
+    expect(subs.length).toBe(2057);
   });
 
   it('has a row or a reason for every transformation', () => {

@@ -72,6 +72,8 @@ describe('talked about: no finding', () => {
       'under "Kubernetes reports that as:" (an explanation of the name)',
       'Linux has an OOM killer. Kubernetes reports that as:\n\n```\nReason: OOMKilled\nExit Code: 137\n```',
     ],
+    ['a question about a term', 'What Does OOMKilled Mean in Kubernetes Pods?'],
+    ['what a tool shows in general', 'A container gets shut down hard when Kubernetes shows OOMKilled.'],
     ['a reason on a Markdown heading', '### J02 OOMKilled (Exit Code 137)\nThe container went over its limit.'],
     ['a reason defined in Vietnamese', '! OOMKilled là trạng thái báo cáo bởi kubelet.'],
     [
@@ -232,6 +234,11 @@ describe('reported: still a finding', () => {
       "a shell comment's reason stays the pod's state",
       '# Expected: Status = NodeAffinity (Failed)\n# Message: "Predicate NodeAffinity failed"',
       [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'NodeAffinity' } }],
+    ],
+    [
+      "what kubectl shows for the writer's pod",
+      'kubectl shows OOMKilled for my worker pod since the upgrade',
+      [{ layer: 'runtime', kind: 'runtime', facts: { reason: 'OOMKilled' } }],
     ],
     [
       "the writer's own question keeps it",
