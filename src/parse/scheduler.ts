@@ -954,19 +954,16 @@ function frameless(text: string, lower: string, covered: readonly SchedulerMatch
     }
     // A list printed one reason a line with nothing else on them (a code block of `1 Insufficient a/b` ⏎
     // `1 Insufficient a/c` ⏎ …): one list, as the frame would have printed it after one `0/N nodes are available:`.
-    if (!joined && /^[ \t]*$/.test(text.slice(lineStart(text, start, 2048), start))) {
+    if (
+      !joined &&
+      /^[ \t]*$/.test(text.slice(lineStart(text, start, 2048), start)) &&
+      COUNTED_LINE_RE.test(text.slice(start, end))
+    ) {
       for (let more = 0; more < 10; more++) {
-        if (
-          !/^[ \t]*\d{1,6} (?:node\(s\) |Insufficient |Too many pods)[^,\n]*$/.test(
-            text.slice(lineStart(text, end, 2048), end),
-          )
-        )
-          break;
-        const next = /^\n[ \t]*\d{1,6} (?:node\(s\) |Insufficient |Too many pods)[^,\n]*(?=\n|$)/.exec(
-          text.slice(end, end + 400),
-        );
-        if (!next) break;
-        end += next[0].length;
+        const e = text.indexOf('\n', end + 1);
+        const next = text.slice(end + 1, e < 0 ? Math.min(text.length, end + 400) : e);
+        if (text[end] !== '\n' || !COUNTED_LINE_RE.test(next)) break;
+        end += 1 + next.length;
         joined = true;
       }
     }
@@ -1460,6 +1457,9 @@ export function findScheduler(text: string, lowerText?: string): SchedulerMatch[
     ? [...kept, ...loose, ...pre, ...block, ...bare].sort((a, b) => a.start - b.start)
     : kept;
 }
+
+/** A line that is one counted reason and nothing else (`1 Insufficient smarter-devices/vchiq`). */
+const COUNTED_LINE_RE = /^[ \t]*\d{1,6} (?:node\(s\) |Insufficient |Too many pods)[^,\n]*$/;
 
 /** A line that is one NodeResourcesFit reason, without its count, and nothing else. */
 const LINED_REASON_RE = /^(Insufficient [a-z0-9][\w./-]{0,252}|Too many pods)[ \t]*$/;

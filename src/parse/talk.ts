@@ -40,12 +40,12 @@ function sentenceStart(text: string, k: number): number {
 /** Markdown and quote marks that may open a sentence (`**If** …`, `> If …`). */
 const LEAD_RE = /^[\s>*_#-]*/;
 
+/** The words that define a name (English, and a copula in the other languages the sets hold: là, est, ist, это). */
+const DEFINES = String.raw`(?:(?:[a-z]+ly[ \t]+)?(?:means|indicates|refers to|signals|signifies|happens when|occurs when|is caused by)\b|is (?:a|the) (?:status|state|reason|signal|termination)\b|là[ \t]|est (?:un|une|le|la)\b|ist (?:ein|eine|der|die|das)\b|это[ \t])`;
 /** `Exit code 137 typically means …`, `\`Evicted\` indicates …`: the words defined, right after them. */
-const DEFINED_AFTER_RE =
-  /^[`*"'\u201d]{0,2}[ \t]+(?:(?:[a-z]+ly[ \t]+)?(?:means|indicates|refers to|signals|signifies|happens when|occurs when|is caused by)\b|is (?:a|the) (?:status|state|reason|signal|termination)\b|là[ \t]|est (?:un|une|le|la)\b|ist (?:ein|eine|der|die|das)\b|это[ \t])/iu;
+const DEFINED_AFTER_RE = new RegExp(`^[\`*"'\u201d]{0,2}[ \t]+${DEFINES}`, 'iu');
 
-const DEFINED_IN_RE =
-  /^[^\n.;:]{1,32}?[ \t]+(?:(?:[a-z]+ly[ \t]+)?(?:means|indicates|refers to|signals|signifies|happens when|occurs when|is caused by)\b|is (?:a|the) (?:status|state|reason|signal|termination)\b|là[ \t]|est (?:un|une|le|la)\b|ist (?:ein|eine|der|die|das)\b|это[ \t])/iu;
+const DEFINED_IN_RE = new RegExp(`^[^\n.;:]{1,32}?[ \t]+${DEFINES}`, 'iu');
 
 /** A tool named as what shows the reason in general, right before it. */
 const GENERAL_SHOWS_RE =
@@ -118,8 +118,8 @@ const EXAMPLE_PAREN_RE = new RegExp(`^\\([ \\t]*(?:${EXAMPLE_WORDS}|or\\b)`, 'i'
 /**
  * A message given as an example (`the \`message\` field shows the condition (e.g. \`"The node was low on resource:
  * memory. …"\` or \`"Pod was rejected: …"\`)`, `for example: \`0/3 nodes are available: …\``): every message inside
- * a parenthesis that opens with `e.g.`, or right after the words. Not where the writer speaks of their own case; and,
- * as for conditional sentences, only a bare message: one with its numbers is one somebody saw printed.
+ * a parenthesis that opens with `e.g.` or `Or`, or right after the words, numbers or not (LABELLING.md §2.1). Not where
+ * the writer speaks of their own case.
  */
 function example(m: Match, text: string): boolean {
   const from = Math.max(0, m.start - 300);
@@ -136,8 +136,12 @@ function example(m: Match, text: string): boolean {
  * A line that introduces what a reader will or may see (`The event message will include something like:`, `You will
  * see this on the pod's events:`, `Example output:`): guidance (LABELLING.md §2.1), whatever the message under it holds.
  */
-const EXAMPLE_LEAD_RE =
-  /(?:\b(?:reports|shows|displays|records) (?:that|this|it) as|^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|\b(?:will|would|may|might|can|could)\b[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with)\b[^:\n]{0,60}|\bsomething like(?: this)?|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?)[ \t]*:[ \t]*$/i;
+/** Leads that call what follows an example (`something like:`, `messages like:`, `Example output:`). */
+const NAMED_LEADS = String.raw`\b(?:reports|shows|displays|records) (?:that|this|it) as|\bsomething like(?: this)?|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?`;
+/** Leads that say what a reader will get (`If you get:`, `helm upgrade will fail with:`): a tutorial's run may be one. */
+const STEP_LEADS = String.raw`^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|\b(?:will|would|may|might|can|could)\b[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with)\b[^:\n]{0,60}`;
+const EXAMPLE_NAMED_RE = new RegExp(`(?:${NAMED_LEADS})[ \t]*:`, 'i');
+const EXAMPLE_LEAD_RE = new RegExp(`(?:${NAMED_LEADS}|${STEP_LEADS})[ \t]*:[ \t]*$`, 'i');
 
 /** `or` between two examples (`Or, for memory:`). */
 const BETWEEN_RE = /^[ \t]*(?:or|and)\b[^\n.]{0,40}:?[ \t]*$/i;
@@ -232,20 +236,12 @@ const CONDITIONAL_STEP_RE = /\b(?:will|would) fail\b|^[\s#>*_-]*if\b/i;
 /** A `Symptom:` label (LABELLING.md §2.1). */
 const SYMPTOM_RE = /^[\s>*_-]*\**symptoms?\**[.\s]*:/i;
 
-/** A lead that calls what follows an example. */
-const EXAMPLE_NAMED_RE =
-  /\b(?:reports|shows|displays|records) (?:that|this|it) as[ \t]*:|\bsomething like(?: this)?[ \t]*:|\b(?:messages?|errors?) like(?: this| these)?[ \t]*:|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?[ \t]*:/i;
-
-/**
- * The matches that are reports: entries of a message-to-advice list, and bare ones in a conditional sentence or given
- * as an example, are dropped.
- */
 /**
  * Whether the raw paste shows the message's event as a series (`42s (x4 over 92s)`, which the normalizer drops): an
  * event that happened, and happened again, is the writer's own run, whatever the lead above it.
  */
 function seriesInRaw(raw: string | undefined, m: Match): boolean {
-  if (!raw || !raw.includes(' over ')) return false;
+  if (!raw?.includes(' over ')) return false;
   const probe = m.message.trim().slice(0, 40);
   if (probe.length < 12) return false;
   const at = raw.indexOf(probe);
@@ -254,6 +250,11 @@ function seriesInRaw(raw: string | undefined, m: Match): boolean {
   return /\(x\d{1,9} over [^)\n]{1,24}\)/.test(raw.slice(ls, at + probe.length));
 }
 
+/**
+ * The matches that are reports: entries of a message-to-advice list, examples, messages under an example lead or an
+ * issue template's expected section, and bare ones in a conditional sentence, on a heading or among a placeholder's
+ * alternatives are dropped.
+ */
 export function withoutTalk(matches: Match[], text: string, raw?: string): Match[] {
   let budget = 200;
   const messageLines = new Set(matches.slice(0, 200).map((m) => lineAt(text, m.start)[0]));
@@ -266,10 +267,12 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
     // guidance, numbers or not (LABELLING.md §2.1).
     if (example(m, text)) return false;
     if (underExpectedHeading(text, ls)) return false;
+    const isBare = bare(m, text);
     // One of a placeholder's alternatives (`reason=<Evicted|NodeAffinity|NodeLost|…>`): names a metric may take.
-    const word = typeof factRecord(m).reason === 'string' ? (factRecord(m).reason as string) : undefined;
+    const reason = factRecord(m).reason;
+    const word = typeof reason === 'string' ? reason : undefined;
     const at = word ? text.indexOf(word, m.start) : -1;
-    if (bare(m, text) && at >= 0 && at < le) {
+    if (isBare && at >= 0 && at < le) {
       const before = /<([^<>\n]*)$/.exec(text.slice(ls, at));
       const after = /^([^<>\n]*)>/.exec(text.slice(at + word!.length, le));
       if (before && after && (before[1]!.includes('|') || after[1]!.includes('|'))) return false;
@@ -282,8 +285,9 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
       (lead === 'step' && !(m.object?.name && !/[<>]|x{3,}/i.test(m.object.name)) && !ranAfter(text, le))
     )
       return false;
-    // A bare reason on a Markdown heading names a section (`### J02 OOMKilled (Exit Code 137)`; a shell comment has one `#`), LABELLING.md §2.4.
-    if (bare(m, text) && m.layer === 'runtime' && /^[ \t]*#{2,6}[ \t]/.test(text.slice(ls, le))) return false;
-    return !(bare(m, text) && conditional(m, text));
+    // A bare reason on a Markdown heading names a section (`### J02 OOMKilled (Exit Code 137)`; a shell comment has
+    // one `#`), LABELLING.md §2.4.
+    if (isBare && m.layer === 'runtime' && /^[ \t]*#{2,6}[ \t]/.test(text.slice(ls, le))) return false;
+    return !(isBare && conditional(m, text));
   });
 }
