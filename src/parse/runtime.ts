@@ -1011,6 +1011,26 @@ function storageLimitNumbers(text: string): Partial<RuntimeFacts> {
   return {};
 }
 
+/** The numbers of an OOM kill as a writer or a tool words them (overLimitAt, overLimitSaid); compiled once. */
+const SAID_LIMIT_RE = new RegExp(`\\bmemory limit (?:is|was|of|=|:|set to)\\s{0,3}~?${QTY}\\b`);
+const SAID_USED_RE = new RegExp(
+  `\\b(?:uses|using|used|consumes|consuming|consumed|peaks? at|peaked at|reache[sd]|grows to|grew to)\\s+(?:about|around|approximately|roughly|up to|~)?\\s*${QTY}\\b`,
+);
+const LABELLED_LIMIT_RE = new RegExp(`\\b(?:[Cc]urrent |[Mm]emory )?[Ll]imit:\\s{0,3}${QTY}\\b`);
+const LABELLED_USAGE_RE = new RegExp(`\\b(?:[Cc]urrent |[Mm]emory |[Pp]eak )?[Uu]sage:\\s{0,3}${QTY}\\b`);
+const CONTAINER_OVER_RE = new RegExp(
+  `\\b[Cc]ontainer "?([a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?)"? (?:has )?(?:exceeded|exceeds|hit|reached) (?:its |the )?memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
+);
+const NAMED_CONTAINER_OVER_RE = new RegExp(
+  `\\b([a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?) container (?:was |got |has been )?(?:terminated|killed|OOMKilled|OOM-killed) (?:for|after|by) exceeding (?:its |the )?memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
+);
+const OVER_LIMIT_RE = new RegExp(
+  `\\b(?:exceeded|exceeds|hit|reached) (?:its |the )memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
+);
+const KILLED_AT_LIMIT_RE = new RegExp(
+  `\\b(?:OOMKilled|OOM-killed|killed)\\s+(?:against|at|by|on|over)\\s+(?:its|the|a)\\s+${QTY}\\s+(?:memory\\s+)?limit\\b`,
+);
+
 /**
  * An OOM kill's message in a writer's or a tool's words, on the kill's line or the next: `Container
  * payment-service-app exceeded memory limit (512Mi) and was terminated`, `container api exceeded its memory
@@ -1022,20 +1042,18 @@ function overLimitAt(text: string, k: number): { container?: string; limit?: str
   // 600Mi`): the limit after its word, the usage after a verb of using.
   const line = text.slice(lineStart(text, k), Math.min(lineEnd(text, k), k + 400));
   if (!said.limit) {
-    const l = new RegExp(`\\bmemory limit (?:is|was|of|=|:|set to)\\s{0,3}~?${QTY}\\b`).exec(line);
+    const l = SAID_LIMIT_RE.exec(line);
     if (l) said.limit = l[1]!;
   }
-  const u = new RegExp(
-    `\\b(?:uses|using|used|consumes|consuming|consumed|peaks? at|peaked at|reache[sd]|grows to|grew to)\\s+(?:about|around|approximately|roughly|up to|~)?\\s*${QTY}\\b`,
-  ).exec(line);
+  const u = SAID_USED_RE.exec(line);
   if (u) said.used = u[1]!;
   // An alert's description on the kill's line or the next (`"description": "Memory limit exceeded. Current limit:
   // 256Mi. Usage: 257Mi."`): its labelled numbers.
   const near = text.slice(k, Math.min(lineEnd(text, lineEnd(text, k) + 1), k + 600));
   if (/\bmemory limit\b/i.test(near)) {
-    const l = new RegExp(`\\b(?:[Cc]urrent |[Mm]emory )?[Ll]imit:\\s{0,3}${QTY}\\b`).exec(near);
+    const l = LABELLED_LIMIT_RE.exec(near);
     if (!said.limit && l) said.limit = l[1]!;
-    const v = new RegExp(`\\b(?:[Cc]urrent |[Mm]emory |[Pp]eak )?[Uu]sage:\\s{0,3}${QTY}\\b`).exec(near);
+    const v = LABELLED_USAGE_RE.exec(near);
     if (!said.used && v) said.used = v[1]!;
     // The alert's labels (kube-state-metrics' `container="api"`, an Alertmanager payload's `"container": "api"`)
     // within the lines above the kill.
@@ -1057,24 +1075,16 @@ function overLimitSaid(text: string, k: number): { container?: string; limit?: s
   // `OOMKilling: Memory cgroup out of memory: …` in an events list).
   const prev = ls > 0 ? lineStart(text, ls - 1) : ls;
   const w = text.slice(Math.max(prev, k - 400), Math.min(lineEnd(text, le + 1), k + 600));
-  const m = new RegExp(
-    `\\b[Cc]ontainer "?([a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?)"? (?:has )?(?:exceeded|exceeds|hit|reached) (?:its |the )?memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
-  ).exec(w);
+  const m = CONTAINER_OVER_RE.exec(w);
   if (m) return { container: m[1]!, limit: m[2]! };
   // The name before its noun (`The config-db container was terminated for exceeding its memory limit of 4Gi`).
-  const named = new RegExp(
-    `\\b([a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?) container (?:was |got |has been )?(?:terminated|killed|OOMKilled|OOM-killed) (?:for|after|by) exceeding (?:its |the )?memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
-  ).exec(w);
+  const named = NAMED_CONTAINER_OVER_RE.exec(w);
   if (named) return { container: named[1]!, limit: named[2]! };
   // Without the name (`The container was killed because it exceeded its memory limit of 512Mi (OOMKilled).`).
-  const n = new RegExp(
-    `\\b(?:exceeded|exceeds|hit|reached) (?:its |the )memory limit(?: of)?:?\\s{0,3}[("']?${QTY}\\b`,
-  ).exec(w);
+  const n = OVER_LIMIT_RE.exec(w);
   if (n) return { limit: n[1]! };
   // The limit before its word (`it was OOMKilled against its 1Gi limit`, `killed at the 512Mi memory limit`).
-  const o = new RegExp(
-    `\\b(?:OOMKilled|OOM-killed|killed)\\s+(?:against|at|by|on|over)\\s+(?:its|the|a)\\s+${QTY}\\s+(?:memory\\s+)?limit\\b`,
-  ).exec(w);
+  const o = KILLED_AT_LIMIT_RE.exec(w);
   return o ? { limit: o[1]! } : {};
 }
 
