@@ -310,14 +310,15 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   // message `Node didn't have enough resource: cpu, requested: 150, used: 11388, capacity: 11500`.
   on('outof', (k) => {
     if (k > 0 && /[a-z0-9]/.test(lower[k - 1]!)) return undefined;
-    const m = /^OutOf([a-z][a-z0-9./-]{0,60})\b/.exec(text.slice(k, k + 70));
+    // The resource as the node names it, case and all (`OutOfhugepages-1Gi`).
+    const m = /^OutOf([a-z][A-Za-z0-9./-]{0,60})\b/.exec(text.slice(k, k + 70));
     return m && !catalogueEntry(lower, k, m[0].length) ? runtime(text, k, m[0]) : undefined;
   });
   on("node didn't have enough resource: ", (k) => {
     // Only when no `OutOf…` reason is on the line: then name it the way the kubelet does.
     const ls = lineStart(text, k);
     if (/\bOutOf[a-z]/.test(text.slice(ls, k))) return undefined;
-    const m = /^([a-z][a-z0-9./-]{0,60})/.exec(text.slice(k + "node didn't have enough resource: ".length, k + 100));
+    const m = /^([a-z][A-Za-z0-9./-]{0,60})/.exec(text.slice(k + "node didn't have enough resource: ".length, k + 100));
     return m ? runtime(text, k, `OutOf${m[1]!}`) : undefined;
   });
   on('exit code', (k) => {
@@ -355,13 +356,16 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     return status || row ? runtime(text, k, 'NodeAffinity') : undefined;
   });
   // The victim of a preemption (pkg/scheduler/framework/preemption, `Preempted by pod %v on node %v` with the
-  // preemptor's UID; 1.1x: `Preempted by %v/%v on node %v`; 1.35's workload-aware `Preempted by podgroup …`).
+  // preemptor's UID; 1.1x: `Preempted by %v/%v on node %v`; 1.35's workload-aware `Preempted by podgroup …`;
+  // `Preempted by a pod on node %v` where the preemptor is not named).
   on('preempted by ', (k) => {
     if (k > 0 && /[a-z0-9]/.test(lower[k - 1]!)) return undefined;
     const rest = lower.slice(k + 13, k + 120);
-    const by = /^(?:pod(?:group)? (\S{1,80})|([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252}) on node\b)/.exec(
-      rest,
-    );
+    // Some schedulers leave the preemptor out: `Preempted by a pod on node %v`.
+    const by =
+      /^(?:a pod on node [a-z0-9]|pod(?:group)? (\S{1,80})|([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252}) on node\b)/.exec(
+        rest,
+      );
     if (!by) return undefined;
     // The scheduler's format string (`"Preempted by pod %v on node %v"`) is no preemption (a writer's `<uid>` is
     // a real one's name left out).
@@ -1118,7 +1122,7 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
             : eviction
         : {};
     const said = evicted ? {} : overLimitAt(text, m.start);
-    const container = ev.container ?? containerAt(lines, m.start) ?? said.container;
+    const container = ev.container ?? containerAt(lines, m.start) ?? said.container ?? containerKeyNear(text, m.start);
     if (container) f.container = container;
     if (ev.resource) f.resource = ev.resource;
     const mine = container ? memory.find((c) => c.name === container) : undefined;
@@ -1150,6 +1154,20 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     m.facts = f;
   }
   fillFromSiblings(relevant);
+}
+
+/**
+ * A log line's own `container_name: base` key beside the reason (Airflow's KubernetesExecutor: `container_name: base,`
+ * ⏎ `container_state: terminated, container_reason: OOMKilled`): on the reason's line or the one above it.
+ */
+function containerKeyNear(text: string, at: number): string | undefined {
+  const ls = lineStart(text, at);
+  const from = ls > 0 ? lineStart(text, ls - 1) : ls;
+  const re = /\bcontainer_?name["']?\s*[:=]\s*["']?([a-z0-9][a-z0-9-]{0,62})\b(?![.\w-])/gi;
+  const seg = text.slice(from, lineEnd(text, at));
+  let last: string | undefined;
+  for (let m = re.exec(seg); m; m = re.exec(seg)) last = m[1];
+  return last;
 }
 
 /** Which kubelet eviction message a text is: node pressure, or a storage limit; undefined for neither. */

@@ -488,6 +488,10 @@ const DECODE_RE =
 const DECODE_CONTEXT_RE =
   /unmarshalerDecoder|ResourceRequirements|error found in #\d|BadRequest|cannot be handled as|error when (?:creating|applying|replacing)|is invalid/i;
 
+/** A first-person account of a container's cpu or memory request or limit (the words in either order). */
+const QUANTITY_ACCOUNT_RE =
+  /\b(?:I|we)\b[\s\S]{0,300}\b(?:cpu|memory)\b[`'"]?\s+(?:requests?|limits?)\b|\b(?:I|we)\b[\s\S]{0,300}\b(?:requests?|limits?)\s+(?:of|for)\s+[`'"]?(?:cpu|memory)\b/i;
+
 function decodeError(text: string, k: number): Match | undefined {
   DECODE_RE.lastIndex = k;
   const d = DECODE_RE.exec(text);
@@ -501,7 +505,14 @@ function decodeError(text: string, k: number): Match | undefined {
   // The bare error of resource.ParseQuantity (apimachinery's ErrFormatWrong / ErrSuffix) is every Go program's
   // that parses a quantity (an operator's own config check, a test's expected string, apimachinery itself):
   // the API server's says where it decoded it.
-  if (!env && !kubectl && !DECODE_CONTEXT_RE.test(text.slice(lineStart(text, k, 2048), k) + tail.slice(0, 300)))
+  // A writer's own account around it that says which container quantity it was (`I had a typo in a \`cpu\` request
+  // … The error I get is \`quantities must match …\``) is the API server's refusal of that manifest too.
+  if (
+    !env &&
+    !kubectl &&
+    !DECODE_CONTEXT_RE.test(text.slice(lineStart(text, k, 2048), k) + tail.slice(0, 300)) &&
+    !QUANTITY_ACCOUNT_RE.test(text.slice(Math.max(0, k - 400), k))
+  )
     return undefined;
   const { resource, value } = decodedValue(tail);
   const path = DECODE_FIELD_RE.exec(text.slice(start, k))?.[1];
@@ -728,6 +739,61 @@ function errorLineFieldErrors(text: string, found: readonly Match[]): Match[] {
   return out;
 }
 
+/** The decoder's envelope: `Job in version "v1" cannot be handled as a Job: ` (JSON-escaped quotes too). */
+const HANDLED_AS_RE =
+  /([A-Z][A-Za-z0-9]{0,62}) in version \\?"[^"\\\n]{1,40}\\?" cannot be handled as an? ([A-Z][A-Za-z0-9]{0,62}): ?/y;
+/** Go's JSON decoder naming the field it could not fill (`cannot unmarshal string into Go struct field PodSpec.spec.template.spec.imagePullSecrets of type …`). */
+const GO_STRUCT_FIELD_RE = /\bGo struct field [A-Z][A-Za-z0-9]{0,62}\.([a-z][\w.[\]]{0,250}?) of type\b/;
+
+/**
+ * Any other refusal of the decoder (LABELLING.md §1): the request body did not decode into its kind, so the object
+ * never reached validation (`Job in version "v1" cannot be handled as a Job: json: cannot unmarshal string into Go
+ * struct field …`, `… v1.JobSpec.Parallelism: readUint32: unexpected character`, `… strict decoding error` cut
+ * short, a field error the decoder's defaulting printed). The field where the detail names one; else unknown.
+ */
+function decoderRefusals(text: string, lower: string, found: readonly Match[]): Match[] {
+  const out: Match[] = [];
+  let budget = 50;
+  for (
+    let k = lower.indexOf(' cannot be handled as a');
+    k >= 0 && budget-- > 0;
+    k = lower.indexOf(' cannot be handled as a', k + 1)
+  ) {
+    const ls = lineStart(text, k, 4096);
+    const head = /([A-Z][A-Za-z0-9]{0,62}) in version \\?"[^"\\\n]{1,40}\\?"$/.exec(text.slice(ls, k));
+    if (!head) continue;
+    const start = ls + head.index;
+    HANDLED_AS_RE.lastIndex = start;
+    const h = HANDLED_AS_RE.exec(text);
+    if (!h) continue;
+    const le = Math.min(lineEnd(text, start, 4000), start + 2000);
+    if (found.some((m) => m.start < le && start < m.end) || out.some((m) => m.start === start)) continue;
+    const detailAt = HANDLED_AS_RE.lastIndex;
+    let field: string | null = null;
+    let value: string | null = null;
+    GENERIC_HEAD_RE.lastIndex = detailAt;
+    const g = GENERIC_HEAD_RE.exec(text);
+    if (g && g.index === detailAt) {
+      field = g[1]!.replace(/[.,]$/, '');
+      const at = GENERIC_HEAD_RE.lastIndex;
+      if (g[2] !== 'Required value' && g[2] !== 'Forbidden' && text.startsWith(': ', at))
+        value = printedValue(text, at + 2, le)?.value ?? null;
+    } else field = GO_STRUCT_FIELD_RE.exec(text.slice(detailAt, le))?.[1] ?? null;
+    if (field && (TEMPLATE_FIELD_RE.test(field) || /[<>]/.test(field))) continue;
+    const m: Match = {
+      layer: 'api-validation',
+      kind: 'api-validation',
+      facts: { resource: resourceOfField(field), value, limit: null, field },
+      message: text.slice(start, le).trim(),
+      start,
+      end: le,
+    };
+    m.object = { resource: kindToResource(h[1]!) };
+    out.push(m);
+  }
+  return out;
+}
+
 /** All resource field errors in normalized `text`. */
 export function findValidation(text: string, lowerText?: string): Match[] {
   const lower = lowerText ?? lowerAscii(text);
@@ -744,6 +810,7 @@ export function findValidation(text: string, lowerText?: string): Match[] {
     if (lower.includes(gate)) for (const [needle, f] of rules) table.push([needle, (k) => f(text, k)]);
   scanMany(lower, table, out);
   if (lower.includes('" is invalid: ')) out.push(...genericFieldErrors(text, lower, out));
+  if (lower.includes(' cannot be handled as a')) out.push(...decoderRefusals(text, lower, out));
   if (lower.includes('error: ') && lower.includes(': invalid value')) out.push(...errorLineFieldErrors(text, out));
   return withoutEchoes(out).sort((a, b) => a.start - b.start);
 }

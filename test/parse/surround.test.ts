@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2148, misses: [] },
-  { name: 'blockquote', applies: 2148, misses: ['held10/k085'] },
-  { name: 'crlf', applies: 1957, misses: [] },
-  { name: 'tabs', applies: 395, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 277, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'fence', applies: 2158, misses: [] },
+  { name: 'blockquote', applies: 2158, misses: ['held10/k085'] },
+  { name: 'crlf', applies: 1967, misses: [] },
+  { name: 'tabs', applies: 397, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
+  { name: 'slack-escape', applies: 278, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2148,
+    applies: 2158,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -64,12 +64,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 2148,
+    applies: 2158,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 2148,
+    applies: 2158,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -88,7 +88,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2148,
+    applies: 2158,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -107,7 +107,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2148,
+    applies: 2158,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -124,17 +124,17 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2148, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2148, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2148, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2158, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2158, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2158, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1576,
+    applies: 1584,
     misses: ['classes4a/f005', 'classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held7/v126'],
   },
   {
     name: 'wrap-80-hard',
-    applies: 1753,
+    applies: 1763,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -197,15 +197,15 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1607, misses: ['held9/m044'] },
+  { name: 'smart-quotes', applies: 1615, misses: ['held9/m044'] },
   {
     name: 'bullet-dash',
-    applies: 1732,
+    applies: 1740,
     misses: ['classes4b/e017', 'dev6r/r001', 'dev6r/r035', 'dev6r/r039', 'held10/k082', 'held9/m093'],
   },
   {
     name: 'bullet-number',
-    applies: 1732,
+    applies: 1740,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -218,11 +218,11 @@ const ROWS: Row[] = [
       'held9/m093',
     ],
   },
-  { name: 'inline-code', applies: 1715, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 1677, misses: [] },
+  { name: 'inline-code', applies: 1723, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 1683, misses: [] },
   {
     name: 'log-klog',
-    applies: 1732,
+    applies: 1740,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -236,7 +236,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'table-cell',
-    applies: 1676,
+    applies: 1683,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -276,7 +276,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2148);
+    expect(subs.length).toBe(2158);
   });
 
   it('has a row or a reason for every transformation', () => {

@@ -1,0 +1,133 @@
+/**
+ * Classes of text from held11 read after its opening (test/fixtures/paste-wild/README.md): the decoder's refusals of
+ * every kind, a bare quantity error in a writer's own account, kubelet reasons and preemption wordings, a container
+ * named by a log's key, and pods of one controller in one runtime problem. Each row is a text of its own shape; the
+ * fixtures hold the pastes they came from.
+ */
+import { describe, expect, it } from 'vitest';
+import { parsePaste } from '../../src/parse/index.ts';
+
+const read = (text: string) => parsePaste(text).findings.map((f) => [f.layer, f.kind, f.facts, f.object]);
+const V = (field: string | null, value: string | null = null, resource: string | null = null) => ({
+  resource,
+  value,
+  limit: null,
+  field,
+});
+
+describe("the decoder's refusals (LABELLING.md §1)", () => {
+  it.each([
+    [
+      "Go's JSON decoder names the field it could not fill (p013's shape)",
+      'Error: UPGRADE FAILED: 1 error occurred:\n  * CronJob in version "v1" cannot be handled as a CronJob: json: cannot unmarshal number into Go struct field PodSpec.spec.jobTemplate.spec.template.spec.hostname of type string',
+      [
+        [
+          'api-validation',
+          'api-validation',
+          V('spec.jobTemplate.spec.template.spec.hostname'),
+          { resource: 'cronjobs' },
+        ],
+      ],
+    ],
+    [
+      'a field error after the envelope: its field and value (p014)',
+      'Error: INSTALLATION FAILED: Deployment in version "v1" cannot be handled as a Deployment: spec.strategy.type: Unsupported value: "Rolling": supported values: "Recreate", "RollingUpdate"',
+      [['api-validation', 'api-validation', V('spec.strategy.type', 'Rolling'), { resource: 'deployments' }]],
+    ],
+    [
+      'a JSON-escaped Status message with json-iterator words: the field unknown (p015)',
+      '{"kind":"Status","apiVersion":"v1","status":"Failure","message":"StatefulSet in version \\"v1\\" cannot be handled as a StatefulSet: v1.StatefulSet.Spec: v1.StatefulSetSpec.Replicas: readUint32: unexpected character: \\ufffd","reason":"BadRequest","code":400}',
+      [['api-validation', 'api-validation', V(null), { resource: 'statefulsets' }]],
+    ],
+    [
+      "a changelog's line of the refusal a release fixed (p056)",
+      '- FIX: Ingress in version "v1" cannot be handled as a Ingress: strict decoding error on clusters 1.25+',
+      [['api-validation', 'api-validation', V(null), { resource: 'ingresses' }]],
+    ],
+    [
+      'strict decoding with its field keeps its own reading',
+      'Error from server (BadRequest): error when creating "d.yaml": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].resource"',
+      [
+        [
+          'api-validation',
+          'api-validation',
+          V('spec.template.spec.containers[0].resource'),
+          { resource: 'deployments' },
+        ],
+      ],
+    ],
+    [
+      'a Go format string is the program that prints it, not a refusal',
+      'return fmt.Errorf("%s in version %q cannot be handled as a %s: %v", kind, version, kind, err)',
+      [],
+    ],
+    [
+      'the words in prose without the envelope are no refusal',
+      'The object cannot be handled as a Deployment by this tool.',
+      [],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});
+
+describe("resource.ParseQuantity's bare error", () => {
+  it.each([
+    [
+      "in a writer's account of a container's cpu request (q019's shape)",
+      "We typed `500mi` for the memory limit of the sidecar. The error we get is `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`.",
+      [['api-validation', 'api-validation', V(null), undefined]],
+    ],
+    [
+      "an operator's own config check is any Go program's error",
+      'level=error msg="invalid config" err="quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'"',
+      [],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});
+
+describe('kubelet reasons, preemption wordings, containers named by a key', () => {
+  it.each([
+    [
+      'an OutOf reason holds the resource as the node names it, case and digits (q013)',
+      'web-0   0/1   OutOfhugepages-2Mi   0   3m',
+      [['runtime', 'runtime', { reason: 'OutOfhugepages-2Mi' }, undefined]],
+    ],
+    [
+      "the kubelet's message alone names the reason the same way",
+      "Warning  UnexpectedAdmission  2m  kubelet  Node didn't have enough resource: hugepages-1Gi, requested: 2147483648, used: 0, capacity: 1073741824",
+      [['runtime', 'runtime', { reason: 'OutOfhugepages-1Gi' }, undefined]],
+    ],
+    [
+      'a preemption whose preemptor is not named (p093)',
+      '  Normal  Preempted  40s  default-scheduler  Preempted by a pod on node gpu-node-2',
+      [['runtime', 'runtime', { reason: 'Preempted' }, undefined]],
+    ],
+    [
+      "a log's container_name key beside the OOM reason (q017)",
+      'Pod phase: Failed, reason: None, container_type: main, container_name: trainer,\ncontainer_state: terminated, container_reason: OOMKilled, exit_code: 137',
+      [['runtime', 'runtime', { reason: 'OOMKilled', container: 'trainer' }, undefined]],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(read(text)).toEqual(want);
+  });
+});
+
+describe('pods of one controller are one runtime problem (LABELLING.md §3)', () => {
+  it.each([
+    [
+      'two Evicted rows of one ReplicaSet (p076)',
+      'NAME                     READY   STATUS    RESTARTS   AGE\nshop-api-6b44897c57-btrfz   0/1   Evicted   0   8m\nshop-api-6b44897c57-nqwhj   0/1   Evicted   0   23m',
+      1,
+    ],
+    [
+      'pods of two controllers are two problems',
+      'NAME                     READY   STATUS    RESTARTS   AGE\nshop-api-6b44897c57-btrfz   0/1   Evicted   0   8m\ncart-7d9f5c6b8-nqwhj   0/1   Evicted   0   23m',
+      2,
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.filter((f) => f.layer === 'runtime')).toHaveLength(want);
+  });
+});
