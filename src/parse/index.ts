@@ -22,7 +22,7 @@ import { findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
 import { placeholderQuantities, searchedFor, withoutExamples, withoutTemplateSiblings } from './placeholder.ts';
 import { withoutTalk } from './talk.ts';
-import { lineEnd, lineStart, scanPaste } from './scan.ts';
+import { lineEnd, lineStart, scanPaste, trimEndOf } from './scan.ts';
 import { findValidation } from './validation.ts';
 
 export type * from './finding.ts';
@@ -239,6 +239,22 @@ function nameStem(name: string): string {
 }
 
 /**
+ * The rule a field error's message ends with (`must be a standard resource for quota`): two rules that refuse one
+ * field are two messages (LABELLING.md §3), the same rule printed again (an Event, the Status's `causes`) is one.
+ */
+function ruleOf(message: string): string {
+  const tail = message.slice(-200);
+  const at = Math.max(tail.lastIndexOf('": '), tail.lastIndexOf(': '));
+  return `|${trimEndOf(
+    tail
+      .slice(at < 0 ? 0 : at + 2)
+      .trim()
+      .toLowerCase(),
+    '.,;]"\'',
+  )}`;
+}
+
+/**
  * One finding per distinct problem: the same facts (pods that differ only by a generated suffix, the
  * same event repeated). Runtime and look-alike findings are per object. A repeat may name what the first
  * occurrence did not (object, namespace, controller): those are merged into the first.
@@ -335,7 +351,7 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
         : m.layer === 'other'
           ? (m.object?.name ?? (m.object?.resource ? `${m.object.resource}/` : ''))
           : '';
-    const key = `${m.layer}|${m.kind}|${who}|${factsKey(orderless(m))}`;
+    const key = `${m.layer}|${m.kind}|${who}|${factsKey(orderless(m))}${m.layer === 'api-validation' ? ruleOf(m.message) : ''}`;
     const prev = first.get(key);
     if (prev) {
       // The same refusal of another controller's object (`replicationcontrollers "database-10"` and

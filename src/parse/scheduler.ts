@@ -26,6 +26,9 @@ export type { ReasonCount } from './finding.ts';
 /** The facts of an `unschedulable` finding. */
 export type Unschedulable = UnschedulableFacts;
 
+/** An elision, then a counted entry of FitError's list. */
+const ELIDED_NEXT_RE = /^ (?:\.{3}|\u2026) \d{1,9} (?:node\(s\) |Insufficient |Too many pods)/;
+
 /** Offset just past the first sentence-ending `.` (a period followed by space, quote or end) in [i, end). */
 function sentenceEnd(text: string, i: number, end: number): number {
   for (let p = i; p < end; p++) {
@@ -45,6 +48,9 @@ function sentenceEnd(text: string, i: number, end: number): number {
       p += 2;
       continue;
     }
+    // Nor does the period of an entry the writer's elision follows, more entries after it (`… taint {x: }. ... 4
+    // node(s) didn't match …`).
+    if (ELIDED_NEXT_RE.test(text.slice(p + 1, p + 48))) continue;
     const c = text[p + 1];
     // `.; ` too: the old scheduler's log line `Unable to schedule ns/name: no fit: <FitError>.; waiting`
     // (pkg/scheduler/factory/factory.go MakeDefaultErrorFunc, 1.9–1.18).
@@ -140,6 +146,8 @@ function listed(main: string): string {
   }
   if (s.includes('  ') || s.includes('\t')) s = s.replace(/\s{2,}/g, ' ');
   s = s.trim();
+  // An entry's period before the writer's elision (`{x: }. ... 4 node(s) …`) is the separator the elision cut.
+  if (s.includes('. ')) s = s.replace(/\. (?=(?:\.{3}|\u2026) \d)/g, ', ');
   return s.replace(UNSEPARATED_ENTRY_RE, ', ');
 }
 

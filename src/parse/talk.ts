@@ -112,7 +112,15 @@ function mappingList(text: string, ls: number, le: number): boolean {
 
 /** What opens an example (`e.g.`, `for example`, `for instance`, `i.e.`). */
 const EXAMPLE_WORDS = String.raw`(?:e\.\s?g\.|eg\.|for example|for instance|i\.\s?e\.)`;
-const EXAMPLE_BEFORE_RE = new RegExp(`\\b${EXAMPLE_WORDS}[,:]?[ \\t]*["'\`*\u201c]{0,3}$`, 'i');
+/**
+ * The same in the other languages the sets hold (no word boundary in CJK text). `类似` (like) only after a modal
+ * (`会报类似“…”的事件`, it will report an event like …): a lived account says `出现了类似…的错误` too.
+ */
+const EXAMPLE_WORDS_CJK = String.raw`(?:(?:会|将|可能)[^，。,.\n]{0,12}?类似于?|例如|比如|诸如|譬如|例えば|예를 들어)`;
+const EXAMPLE_BEFORE_RE = new RegExp(
+  `(?:\\b${EXAMPLE_WORDS}|${EXAMPLE_WORDS_CJK})[,:\uff0c\uff1a]?[ \\t]*["'\`*\u201c\u300c]{0,3}$`,
+  'iu',
+);
 const EXAMPLE_PAREN_RE = new RegExp(`^\\([ \\t]*(?:${EXAMPLE_WORDS}|or\\b)`, 'i');
 
 /**
@@ -129,7 +137,10 @@ function example(m: Match, text: string): boolean {
     return !FIRST_PERSON_RE.test(window.slice(open));
   const s = sentenceStart(text, m.start);
   const before = text.slice(s, m.start);
-  return EXAMPLE_BEFORE_RE.test(before) && !FIRST_PERSON_RE.test(before);
+  if (FIRST_PERSON_RE.test(before)) return false;
+  // A lead in the message's own sentence (`The pod status will look like this: \`OutOfnvidia.com/gpu\``, `The
+  // scheduler writes a \`FailedScheduling\` event with a reason: \`0/40 nodes …\``).
+  return EXAMPLE_BEFORE_RE.test(before) || EXAMPLE_INLINE_RE.test(before);
 }
 
 /**
@@ -137,10 +148,17 @@ function example(m: Match, text: string): boolean {
  * see this on the pod's events:`, `Example output:`): guidance (LABELLING.md §2.1), whatever the message under it holds.
  */
 /** Leads that call what follows an example (`something like:`, `messages like:`, `Example output:`). */
-const NAMED_LEADS = String.raw`\b(?:reports|shows|displays|records) (?:that|this|it) as|\bsomething like(?: this)?|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?`;
+/**
+ * Leads that say what a message generally looks like or what a component generally writes (`The error typically looks
+ * like this:`, `it looks slightly different:`, `The scheduler writes a \`FailedScheduling\` event with a reason:`),
+ * also inside the message's own sentence. A bare `messages like:` is not one there: a lived summary says it too.
+ */
+const GENERAL_LEADS = String.raw`\bsomething like(?: this)?|\b(?:typically|usually|generally|normally|often|commonly|will|would) looks? (?:something |roughly )?like(?: this)?|\blooks? (?:slightly|a bit|a little|somewhat) different|\b(?:scheduler|kubelet|api ?server|kube-apiserver|controller|kubernetes) (?:writes|emits|generates|produces|raises|records) an? \b[^:\n]{0,80}`;
+const NAMED_LEADS = String.raw`${GENERAL_LEADS}|\b(?:reports|shows|displays|records) (?:that|this|it) as|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?`;
 /** Leads that say what a reader will get (`If you get:`, `helm upgrade will fail with:`): a tutorial's run may be one. */
 const STEP_LEADS = String.raw`^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|\b(?:will|would|may|might|can|could)\b[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with)\b[^:\n]{0,60}`;
 const EXAMPLE_NAMED_RE = new RegExp(`(?:${NAMED_LEADS})[ \t]*:`, 'i');
+const EXAMPLE_INLINE_RE = new RegExp(`(?:${GENERAL_LEADS})[ \t]*:[ \t]*["'\`*\u201c]{0,3}$`, 'i');
 const EXAMPLE_LEAD_RE = new RegExp(`(?:${NAMED_LEADS}|${STEP_LEADS})[ \t]*:[ \t]*$`, 'i');
 
 /** `or` between two examples (`Or, for memory:`). */
@@ -196,6 +214,45 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
   return undefined;
 }
 
+/** A line right after the message that calls what is above it an example (`# (example output …)`, `// sample output`). */
+const EXAMPLE_MARK_RE =
+  /^[ \t]*(?:#|\/\/|<!--|>)?[ \t]*[(*_]*[ \t]*(?:example|sample|illustrative|indicative)[ \t]+(?:output|message|error|event)s?\b/i;
+
+function exampleMarkAfter(text: string, le: number): boolean {
+  let p = le + 1;
+  for (let n = 0; n < 2 && p < text.length; n++) {
+    const e = text.indexOf('\n', p);
+    const line = text.slice(p, e < 0 ? text.length : e);
+    if (line.trim() !== '') return EXAMPLE_MARK_RE.test(line);
+    if (e < 0) break;
+    p = e + 1;
+  }
+  return false;
+}
+
+/** A cell that says what to do (`raise \`max\` with the budget`, `check the quota`, `by design`). */
+const ADVICE_CELL_RE =
+  /^[ \t*_`]*(?:raise|increase|lower|reduce|add|set|remove|delete|check|use|ask|request|fix|scale|move|change|update|tune|adjust|verify|inspect|run|see|by design|expected|working as intended)\b/i;
+
+/**
+ * Whether the Markdown table row `row` holds, besides the cell at `at`, a cell of advice: a runbook's "symptom |
+ * cause | check | fix" row, not output (kubectl's tables have no `|` borders).
+ */
+function adviceRow(row: string, at: number): boolean {
+  if (!/^[ \t]*\|/.test(row)) return false;
+  // The closing border may be gone (the normalizer trims it).
+  const inner = row.trim().slice(1);
+  const cells = (inner.endsWith('|') ? inner.slice(0, -1) : inner).split('|');
+  if (cells.length < 3) return false;
+  let offset = row.indexOf('|') + 1;
+  let own = -1;
+  for (const [i, c] of cells.entries()) {
+    if (at >= offset && at <= offset + c.length) own = i;
+    offset += c.length + 1;
+  }
+  return own >= 0 && cells.some((c, i) => i !== own && ADVICE_CELL_RE.test(c));
+}
+
 /** kubectl's own result line right after the message (`deployment.apps/go-app created (server dry run)`): a run shown. */
 function ranAfter(text: string, le: number): boolean {
   const next = text.slice(le + 1, text.indexOf('\n', le + 1) < 0 ? text.length : text.indexOf('\n', le + 1));
@@ -230,7 +287,7 @@ const TABLE_HEAD_RE = /^[ \t#>]*(?:Events:\s*$|Type\s+Reason\b|-{3,}\s+-{3,})/;
 const COMMAND_RE = /^[\s`$>#]*(?:kubectl|oc|helm|k)\s/;
 /** A heading or comment that names what follows an example (`# Example event indicating scheduling issues`). */
 const EXAMPLE_HEADING_RE =
-  /^[\s>*_#-]*(?:(?:an? )?(?:typical |sample )?examples?\b[^:\n]{0,60}|(?:common |typical )?(?:error|warning) messages[\s:*]*)$/i;
+  /^[\s>*_#-]*(?:(?:an? )?(?:typical |sample )?examples?\b[^:\n]{0,60}|(?:common |typical )?(?:error|warning) messages[\s:*]*|(?:an? )?(?:common|typical|sample|example)(?: (?:error|warning|event|scheduler|kubelet))? (?:messages?|errors?|events?)[\s:*]*)$/i;
 /** A conditional over the command an example runs (`# This will fail if quota exists for requests.cpu`). */
 const CONDITIONAL_STEP_RE = /\b(?:will|would) fail\b|^[\s#>*_-]*if\b/i;
 /** A `Symptom:` label (LABELLING.md §2.1). */
@@ -287,7 +344,12 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
       return false;
     // A bare reason on a Markdown heading names a section (`### J02 OOMKilled (Exit Code 137)`; a shell comment has
     // one `#`), LABELLING.md §2.4.
-    if (isBare && m.layer === 'runtime' && /^[ \t]*#{2,6}[ \t]/.test(text.slice(ls, le))) return false;
+    if (isBare && (m.layer === 'runtime' || m.layer === 'scheduler') && /^[ \t]*#{2,6}[ \t]/.test(text.slice(ls, le)))
+      return false;
+    // Marked as an example right after it (`# (example output — the exact wording tracks your policy level)`).
+    if (exampleMarkAfter(text, le)) return false;
+    // A runbook table's row: the message in one cell, its cause or fix in another (LABELLING.md §2.1).
+    if (adviceRow(text.slice(ls, le), m.start - ls)) return false;
     return !(isBare && conditional(m, text));
   });
 }

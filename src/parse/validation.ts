@@ -688,7 +688,8 @@ function genericFieldErrors(text: string, lower: string, found: readonly Match[]
       // `spec.resources.requests.storage: Forbidden: field can not be less than previous value`).
       const resourceField =
         /(?:^|\.)(?:resources|limits|requests|overhead)(?:\[|\.|$)/.test(field) && h[2] !== 'Forbidden';
-      const overlaps = resourceField || found.some((m) => m.start < stop && fieldStart < m.end);
+      // A match of ours starts at the envelope, before every error of the list: one that ends inside this error is it.
+      const overlaps = resourceField || found.some((m) => m.end > fieldStart && m.end <= stop);
       if (
         !overlaps &&
         !TEMPLATE_FIELD_RE.test(field) &&
@@ -812,7 +813,7 @@ export function findValidation(text: string, lowerText?: string): Match[] {
   if (lower.includes('" is invalid: ')) out.push(...genericFieldErrors(text, lower, out));
   if (lower.includes(' cannot be handled as a')) out.push(...decoderRefusals(text, lower, out));
   if (lower.includes('error: ') && lower.includes(': invalid value')) out.push(...errorLineFieldErrors(text, out));
-  return withoutEchoes(out).sort((a, b) => a.start - b.start);
+  return withoutEchoes(out).sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 /**

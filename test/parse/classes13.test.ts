@@ -131,3 +131,119 @@ describe('pods of one controller are one runtime problem (LABELLING.md §3)', ()
     expect(parsePaste(text).findings.filter((f) => f.layer === 'runtime')).toHaveLength(want);
   });
 });
+
+describe('talk: leads, marks and runbook rows (LABELLING.md §2.1)', () => {
+  const layers = (text: string) => parsePaste(text).findings.map((f) => f.layer);
+  it.each([
+    [
+      "a comment heading naming one typical message (p071's shape)",
+      '# Typical error message:\n# Error creating: pods "api-xxx" is forbidden: exceeded quota: team-q, requested: requests.cpu=2, used: requests.cpu=9, limited: requests.cpu=10',
+      [],
+    ],
+    [
+      "a lead saying what the error typically looks like (p028's shape)",
+      'The error usually looks like this:\n\n```\n0/4 nodes are available: 4 Insufficient memory.\n```',
+      [],
+    ],
+    [
+      "the second of two examples, 'it looks slightly different'",
+      'For TPUs it looks slightly different:\n```\n0/2 nodes are available: 2 Insufficient google.com/tpu.\n```',
+      [],
+    ],
+    [
+      "a lead inside the message's own sentence (p020's shape)",
+      'The status will look like this: `OutOfnvidia.com/gpu`; a new pod then starts.',
+      [],
+    ],
+    [
+      "a component's general account of what it writes (p064's shape)",
+      'The scheduler emits a `FailedScheduling` event with a message: `0/12 nodes are available: 12 Insufficient cpu`. Read it per plugin.',
+      [],
+    ],
+    [
+      "Chinese 'will report … like' (p009's shape)",
+      '资源不足时，会报类似“0/3 nodes are available: 3 Insufficient nvidia.com/gpu.”的事件。',
+      [],
+    ],
+    [
+      "Chinese 'like' in a lived account stays a report",
+      '昨天日志里出现了类似“0/3 nodes are available: 3 Insufficient nvidia.com/gpu.”的事件。',
+      ['scheduler'],
+    ],
+    [
+      "a lived summary's 'Messages like:' stays a report (held8 u164)",
+      '- Multiple FailedScheduling events:\n  - Messages like: `0/6 nodes are available: 6 Insufficient cpu.`',
+      ['scheduler'],
+    ],
+    [
+      "a comment after the output that calls it an example (p026's shape)",
+      'Error from server (Forbidden): pods "dbg" is forbidden: exceeded quota: q, requested: pods=1, used: pods=5, limited: pods=5\n# (example output; the wording depends on your version)',
+      [],
+    ],
+    [
+      "a runbook table's row: message, cause, fix (p006's shape)",
+      '| `exceeded quota: team-q` on deploy | the namespace quota | raise `hard` after review |',
+      [],
+    ],
+    [
+      'a table row without advice stays a report (an incident timeline)',
+      '| 10:02 | `0/3 nodes are available: 3 Insufficient cpu` | paged on-call |',
+      ['scheduler'],
+    ],
+    [
+      "a bare scheduler message as a Markdown heading names a section (p008's shape)",
+      '### 3. no nodes available to schedule pods\nThe cluster has no node left.',
+      [],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(layers(text)).toEqual(want);
+  });
+});
+
+describe('FitError lists and field-error lists', () => {
+  it("an entry period before the writer's elision keeps the entries after it (p030)", () => {
+    expect(
+      read(
+        "describe says: `0/6 nodes are available: 2 node(s) had untolerated taint {dedicated: infra}. ... 4 node(s) didn't match Pod's node affinity/selector.`",
+      ).map((r) => r[2]),
+    ).toEqual([
+      {
+        total: 6,
+        reasons: [
+          { count: 2, reason: 'node(s) had untolerated taint {dedicated: infra}' },
+          { count: 4, reason: "node(s) didn't match Pod's node affinity/selector" },
+        ],
+      },
+    ]);
+  });
+  it.each([
+    [
+      'two rules refusing one field are two findings, in text order (p094, p095)',
+      'The ResourceQuota "rq" is invalid: [spec.hard[limit.memory]: Invalid value: "limit.memory": must be a standard resource type or fully qualified, spec.hard[limit.memory]: Invalid value: "limit.memory": must be a standard resource for quota]',
+      [
+        ['spec.hard[limit.memory]', 'limit.memory'],
+        ['spec.hard[limit.memory]', 'limit.memory'],
+      ],
+    ],
+    [
+      "a field that is not a resource's, before a resource's, is read too (dev6a a003)",
+      'Error from server: Pod "web-0" is invalid: [spec.containers[0].image: Required value, spec.containers[0].resources.requests[foo]: Invalid value: "foo": must be a standard resource type or fully qualified]',
+      [
+        ['spec.containers[0].image', null],
+        ['spec.containers[0].resources.requests[foo]', 'foo'],
+      ],
+    ],
+    [
+      'the same rule printed again (the Status and an Event) is one finding',
+      'Pod "web-0" is invalid: spec.containers[0].resources.requests[foo]: Invalid value: "foo": must be a standard resource for containers\nWarning FailedCreate  Pod "web-0" is invalid: spec.containers[0].resources.requests[foo]: Invalid value: "foo": must be a standard resource for containers',
+      [['spec.containers[0].resources.requests[foo]', 'foo']],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(
+      parsePaste(text).findings.map((f) => {
+        const facts = f.facts as { field: string | null; value: string | null };
+        return [facts.field, facts.value];
+      }),
+    ).toEqual(want);
+  });
+});

@@ -79,9 +79,14 @@ describe('resource list entries: must be an integer, must be a standard resource
       [],
     ],
     [
-      'a name that is no resource: its two errors are one problem',
+      // LABELLING.md §3: two rules refusing one field are two messages (held11 p094, p095).
+      'a name that is no resource: its two errors are two findings',
       'Pod "db-0" is invalid: [spec.containers[0].resources.requests[cpus]: Invalid value: "cpus": must be a standard resource type or fully qualified, spec.containers[0].resources.requests[cpus]: Invalid value: "cpus": must be a standard resource for containers]',
       [
+        av(
+          { resource: 'cpus', value: 'cpus', limit: null, field: 'spec.containers[0].resources.requests[cpus]' },
+          pod('db-0'),
+        ),
         av(
           { resource: 'cpus', value: 'cpus', limit: null, field: 'spec.containers[0].resources.requests[cpus]' },
           pod('db-0'),
