@@ -69,6 +69,10 @@ const sets = [
   // ids QNNN), built the same way in isolation, its labels audited blind (one changed), measured blind once at b417553
   // (p: 79.0% layer, 75.0% facts; Q: 94.7% / 84.2%) and then opened: its misses carry `pending`.
   { file: 'held11.jsonl', count: 119 },
+  // The twelfth blind set (123 real pastes from files of the public-repository index: 63 doc-style, ids gNNN, 60 of
+  // terminal sessions and tool output, ids hNNN), built and audited the same way (one label changed in each half),
+  // measured blind once at f409117 after held11's work (g: 84.1% layer, 79.4% facts; h: 86.7% / 81.7%) and opened.
+  { file: 'held12.jsonl', count: 123 },
 ] as const;
 
 describe.each(sets)('pastes from the wild (test/fixtures/paste-wild/$file)', ({ file, count }) => {

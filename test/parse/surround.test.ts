@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2172, misses: [] },
-  { name: 'blockquote', applies: 2172, misses: ['held10/k085'] },
-  { name: 'crlf', applies: 1978, misses: [] },
-  { name: 'tabs', applies: 401, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 279, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'fence', applies: 2271, misses: [] },
+  { name: 'blockquote', applies: 2271, misses: ['held10/k085'] },
+  { name: 'crlf', applies: 2075, misses: [] },
+  { name: 'tabs', applies: 423, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
+  { name: 'slack-escape', applies: 295, misses: ['dev5/e025', 'dev5/e173'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2172,
+    applies: 2271,
     misses: [
       'dev5/e120',
       'dev5/e163',
@@ -56,6 +56,7 @@ const ROWS: Row[] = [
       'held10/k024',
       'held11/p006',
       'held11/p008',
+      'held12/g061',
       'held3/x123',
       'held6/w002',
       'held6/w057',
@@ -67,12 +68,12 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-before-next-line-de',
-    applies: 2172,
+    applies: 2271,
     misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
   },
   {
     name: 'prose-after-same-line-en',
-    applies: 2172,
+    applies: 2271,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -91,7 +92,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2172,
+    applies: 2271,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -110,7 +111,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2172,
+    applies: 2271,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -127,12 +128,12 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2172, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2172, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2172, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2271, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2271, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2271, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1590,
+    applies: 1668,
     misses: [
       'classes4a/f005',
       'classes4b/e017',
@@ -146,7 +147,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'wrap-80-hard',
-    applies: 1774,
+    applies: 1864,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -165,7 +166,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 156,
+    applies: 166,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -184,6 +185,8 @@ const ROWS: Row[] = [
       'held10/k096',
       'held11/p067',
       'held11/p096',
+      'held12/g050',
+      'held12/h022',
       'held3/x038',
       'held3/x075',
       'held3/x085',
@@ -209,10 +212,10 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1624, misses: ['held9/m044'] },
+  { name: 'smart-quotes', applies: 1698, misses: ['held9/m044'] },
   {
     name: 'bullet-dash',
-    applies: 1746,
+    applies: 1834,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -226,7 +229,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'bullet-number',
-    applies: 1746,
+    applies: 1834,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -241,11 +244,11 @@ const ROWS: Row[] = [
       'held9/m093',
     ],
   },
-  { name: 'inline-code', applies: 1725, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 1688, misses: [] },
+  { name: 'inline-code', applies: 1813, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 1775, misses: [] },
   {
     name: 'log-klog',
-    applies: 1746,
+    applies: 1834,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -261,7 +264,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'table-cell',
-    applies: 1688,
+    applies: 1776,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -270,6 +273,7 @@ const ROWS: Row[] = [
       'dev6r/r035',
       'held10/k082',
       'held11/q012',
+      'held12/h022',
       'held3/x086',
       'held3/x159',
       'held5/z055',
@@ -301,7 +305,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2172);
+    expect(subs.length).toBe(2271);
   });
 
   it('has a row or a reason for every transformation', () => {
