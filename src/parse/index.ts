@@ -333,7 +333,15 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
       m.facts.reasons.every((r) => framedReasons.has(`${r.count}|${r.reason}`))
     )
       continue;
-    if (m.layer === 'runtime' && !m.object?.name && named.length > 0 && agrees(m)) continue;
+    // …but the kubelet's refusal for a node condition is its own message, whoever else was evicted.
+    if (
+      m.layer === 'runtime' &&
+      !m.object?.name &&
+      named.length > 0 &&
+      agrees(m) &&
+      !/the node had condition/i.test(m.message)
+    )
+      continue;
     // Exit code 137 next to an OOMKilled of the same pod is the same kill, not a second problem.
     if (
       m.layer === 'runtime' &&
@@ -400,12 +408,29 @@ const PLACEHOLDER_RE = /\$\{|\$\(|\\\(|%[-+# 0]?\d*[sdvqx]\b|\{\{|#\{|<%=/;
 const FIELD_VALUE_RE =
   /^\{(?:[A-Za-z_][\w.]{0,40}|\d)?\}?$|(?<![\w{])\{(?:[A-Za-z_]\w{0,40}|\d)?\}(?!\})|%[-+# 0]?\d*[sdvqxw]\b/;
 
+/** apimachinery's field error constructors, called with the rule's words (pkg/util/validation/field/errors.go). */
+const FIELD_CALL_RE =
+  /\bfield\.(?:Invalid|Required|Forbidden|NotSupported|TooLong|TooLongMaxLength|TooMany|Duplicate|NotFound|InternalError)\(/;
+
 function templated(m: Match, text: string, factsJson: Map<object, string>): boolean {
   // A regular expression that matches the message (`(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…`).
   if (REGEX_SOURCE_RE.test(text.slice(m.start, Math.min(m.end + 80, lineEnd(text, m.end))))) return true;
   if (searchedFor(m, text) || placeholderQuantities(m, text)) return true;
   // A search for the words, whole message or not (`grep -Fq 'maximum ephemeral-storage usage per Container is 4Gi'`).
   if (GREP_BEFORE_RE.test(text.slice(lineStart(text, m.start), m.start))) return true;
+  // A test's matcher holding the refusal cut inside it, before its numbers (`matchString := fmt.Sprintf("\\"x\\" is
+  // forbidden: exceeded quota: test-quota, requested")`): a substring to look for, not a refusal printed (§2.3).
+  if (m.kind === 'quota-exceeded' && Object.keys(m.facts.resources).length === 0) {
+    const after = text.slice(m.end, m.end + 24);
+    const before = text.slice(lineStart(text, m.start), m.start);
+    if (
+      /^,\s*requested\\*["'`]/.test(after) &&
+      /:=|\b(?:Sprintf|Contains?|ContainSubstring|Substring|match\w*|expect\w*|assert\w*|Should)\b/i.test(before)
+    )
+      return true;
+  }
+  // A Go program building the field error (`field.Invalid(path, "2", "must be less than or equal to cpu limit of 1")`).
+  if (FIELD_CALL_RE.test(text.slice(lineStart(text, m.start), m.start))) return true;
   // A program concatenating the message (`'… resource '+request.kind+'/tfm-golden/'+n+' was blocked …'`).
   if (CONCAT_RE.test(text.slice(m.start, Math.min(m.end + 200, lineEnd(text, m.end))))) return true;
   if (m.layer === 'runtime') return false;

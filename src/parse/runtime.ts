@@ -681,7 +681,8 @@ const QTY = '([0-9]+(?:\\.[0-9]+)?(?:[KMGTPE]i|[kMGTPE]|m)?)';
 const HEADER_RE = /^\s{1,8}([a-z0-9][a-z0-9-]{0,62}):\s*$/;
 /** `- name: app`, `name: app`, `"name": "app",`. */
 const NAME_RE = /^\s*(?:- )?"?name"?:\s*["']?([a-z0-9][a-z0-9.-]{0,62})["']?,?\s*$/;
-const MEMORY_RE = new RegExp(`^\\s*"?memory"?:\\s*["']?${QTY}["']?,?\\s*$`);
+// A closing string delimiter may end the line (a describe pasted into a Python triple-quoted string: `memory:  64Mi"""`).
+const MEMORY_RE = new RegExp(`^\\s*"?memory"?:\\s*["']?${QTY}["']?,?(?:"""|'''|\\x60)?,?\\s*$`);
 const BLOCK_RE = /^\s*(?:- )?"?(limits|requests|Limits|Requests)"?:\s*(\{.*)?$/;
 /** A describe block written on one line (`    Limits:      memory: 4Gi`, `Requests: cpu: 1, memory: 2Gi`). */
 const INLINE_BLOCK_RE = new RegExp(
@@ -947,9 +948,14 @@ const NUM = '([0-9]+(?:\\.[0-9]+)?[A-Za-z]{0,2})';
 /** Each `The node was low on resource:` message of a paste (its first 50) with its numbers. */
 function evictionMessages(text: string): { at: number; facts: Partial<RuntimeFacts> }[] {
   const out: { at: number; facts: Partial<RuntimeFacts> }[] = [];
-  const re = /The node was low on resource: /gi;
+  // The kubelet's refusal for a node condition is an eviction message too, one with no numbers: a `Reason: Evicted`
+  // above it (`Message: Pod The node had condition: [DiskPressure].`) takes none of another pod's.
+  const re = /The node was low on resource: |The node had condition: \[/gi;
   for (let m = re.exec(text); m && out.length < 50; m = re.exec(text))
-    out.push({ at: m.index, facts: evictionNumbers(text.slice(m.index, m.index + 1200)) });
+    out.push({
+      at: m.index,
+      facts: m[0].endsWith('[') ? {} : evictionNumbers(text.slice(m.index, m.index + 1200)),
+    });
   return out;
 }
 
@@ -1104,6 +1110,8 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
   const cap = appCapIn(text);
   const eviction = evictionNumbers(text);
   const evictions = evictionMessages(text);
+  // Evictions whose own message is a node condition's (no numbers): no sibling lends them another pod's.
+  const conditionOnly = new Set<RuntimeMatch>();
   // A paste of thousands of kills (a log) gets the numbers of its first ones: the rest are repeats.
   for (const m of relevant.slice(0, 500)) {
     const f: RuntimeFacts = { reason: m.facts.reason };
@@ -1121,6 +1129,7 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
             ? nearestEviction(evictions, m.start)
             : eviction
         : {};
+    if (evicted && Object.keys(ev).length === 0 && evictions.length > 1) conditionOnly.add(m);
     const said = evicted ? {} : overLimitAt(text, m.start);
     const container = ev.container ?? containerAt(lines, m.start) ?? said.container ?? containerKeyNear(text, m.start);
     if (container) f.container = container;
@@ -1153,7 +1162,7 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     if (cap) f.appCap = cap;
     m.facts = f;
   }
-  fillFromSiblings(relevant);
+  fillFromSiblings(relevant.filter((m) => !conditionOnly.has(m)));
 }
 
 /**

@@ -178,8 +178,15 @@ export function splitHistogram(main: string): ReasonCount[] {
 const FIXED_REASON_RE =
   /^(?:Insufficient [a-z0-9][\w./-]*|Too many pods|node\(s\) (?:had (?:disk|memory|pid) pressure|were unschedulable|had volume node affinity conflict|didn't have free ports for the requested pod ports|didn't find available persistent volumes to bind|didn't satisfy existing pods anti-affinity rules|didn't match pod (?:anti-)?affinity rules|didn't match Pod's node affinity\/selector|exceed max volume count)) (?=\p{Lu}\p{Ll})/u;
 
+/**
+ * NodeResourcesFit's two reasons end where their words do: no scheduler prints more after them, so a word in any case
+ * (`2 Too many pods in the same second they were created`, the writer's sentence after a code span the normalizer
+ * opened) is prose.
+ */
+const RESOURCE_FIT_RE = /^(?:Insufficient [a-z0-9][\w./-]*|Too many pods) (?=\p{L})/u;
+
 function fixedEnd(reason: string): string {
-  const m = FIXED_REASON_RE.exec(reason);
+  const m = RESOURCE_FIT_RE.exec(reason) ?? FIXED_REASON_RE.exec(reason);
   return m ? reason.slice(0, m[0].length - 1) : reason;
 }
 

@@ -25,13 +25,13 @@ const CONDITIONAL_OPEN_RE =
 const MODAL_RE =
   /\b(?:may|might|could|would|can|will|should)(?:\s+(?:not|then|also|eventually|just|still|likely|probably|simply|never))*\s+(?:fail|be|stay|remain|see|get|show|report|end up|sit|hang|result|trigger|cause|crash|hit|exceed|run out)\b/i;
 
-/** Where the sentence that holds `k` starts: after the last sentence end, a blank line or a list marker. */
+/** Where the sentence that holds `k` starts: after the last sentence end, a line a colon ends, a blank line or a list marker. */
 function sentenceStart(text: string, k: number): number {
   const from = Math.max(0, k - 300);
   const window = text.slice(from, k);
   let start = 0;
   for (const m of window.matchAll(
-    /[.!?。！？](?:\s|$)|\n[ \t]*\n|\n[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+|^[ \t]*[-*+>#][ \t]+/gu,
+    /[.!?。！？](?:\s|$)|[:：][ \t]*\n|\n[ \t]*\n|\n[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+|^[ \t]*[-*+>#][ \t]+/gu,
   ))
     start = m.index + m[0].length;
   return from + start;
@@ -117,8 +117,9 @@ const EXAMPLE_WORDS = String.raw`(?:e\.\s?g\.|eg\.|for example|for instance|i\.\
  * (`会报类似“…”的事件`, it will report an event like …): a lived account says `出现了类似…的错误` too.
  */
 const EXAMPLE_WORDS_CJK = String.raw`(?:(?:会|将|可能)[^，。,.\n]{0,12}?类似于?|例如|比如|诸如|譬如|例えば|예를 들어)`;
+// `For example, the event "0/1 nodes are available: …" indicates …`: the kind of text named between.
 const EXAMPLE_BEFORE_RE = new RegExp(
-  `(?:\\b${EXAMPLE_WORDS}|${EXAMPLE_WORDS_CJK})[,:\uff0c\uff1a]?[ \\t]*["'\`*\u201c\u300c]{0,3}$`,
+  `(?:\\b${EXAMPLE_WORDS}|${EXAMPLE_WORDS_CJK})[,:\uff0c\uff1a]?(?:[ \\t]+(?:the |an? |this )?(?:event|error|message|output|status|warning|log)s?[:,]?)?[ \\t]*["'\`*\u201c\u300c]{0,3}$`,
   'iu',
 );
 const EXAMPLE_PAREN_RE = new RegExp(`^\\([ \\t]*(?:${EXAMPLE_WORDS}|or\\b)`, 'i');
@@ -193,7 +194,9 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
       continue;
     }
     if (FIRST_PERSON_RE.test(line)) return undefined;
-    if (EXAMPLE_HEADING_RE.test(line)) return 'example';
+    // A heading right under the command a tutorial's step runs is that step's run (`$ oc create -f x.yaml` ⏎
+    // `Example output`, LABELLING.md §1).
+    if (EXAMPLE_HEADING_RE.test(line)) return underCommand(text, ps) ? undefined : 'example';
     if (command && CONDITIONAL_STEP_RE.test(line)) return 'example';
     if (!EXAMPLE_LEAD_RE.test(line)) {
       // A writer's line under a `Symptom:` label (`**Symptom**:` ⏎ `The pod remains stuck in Pending with …:`).
@@ -201,7 +204,7 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
         const [qs] = lineAt(text, ps - 1);
         if (SYMPTOM_RE.test(text.slice(qs, ps - 1))) return 'example';
       }
-      return undefined;
+      return blockUnderLead(text, ps, end) ? 'example' : undefined;
     }
     // A tutorial's step shows what it prints (`you should see`, `Expected output:`): a finding (LABELLING.md §1).
     if (/\bshould see\b|\bexpected\b/i.test(line)) return undefined;
@@ -253,6 +256,86 @@ function adviceRow(row: string, at: number): boolean {
   return own >= 0 && cells.some((c, i) => i !== own && ADVICE_CELL_RE.test(c));
 }
 
+/** A Markdown heading's level (`### x` → 3), 0 for no heading. */
+function headingLevel(line: string): number {
+  const h = /^[ \t]*(#{1,6})[ \t]/.exec(line);
+  return h ? h[1]!.length : 0;
+}
+
+/**
+ * Whether the block that holds the line at `ps` (the walk starting at `lineEnd`, that line's end) sits under a
+ * heading or lead that makes it guidance (LABELLING.md §2.1): up over the block's lines to the first heading, label (a
+ * line ending in `:`) or blank, at most fifteen; that line, or the one above the blank, is an examples heading (`####
+ * 典型事件消息`, `Typical errors:`) or a conditional lead (`If you see the following error then …`); or a heading above
+ * it, of a higher level, names a catalogue (`## Erreurs courantes et solutions` over `### 1. Pod refusé`). Not where
+ * the writer speaks of their own case. A `Symptom:` label is not one here: an issue log's symptom of one incident is
+ * a report (LABELLING.md §2.1).
+ */
+function blockUnderLead(text: string, ps: number, lineEnd: number): boolean {
+  let end = lineEnd;
+  let blanks = 0;
+  for (let n = 0; n < 15 && end > 0; n++) {
+    const [qs] = lineAt(text, end);
+    const line = text.slice(qs, end);
+    end = qs - 1;
+    if (line.trim() === '') {
+      if (++blanks > 1) return false;
+      continue;
+    }
+    if (FIRST_PERSON_RE.test(line)) return false;
+    // The message's own head (`Error from server (Forbidden): pods "x" is forbidden:`) is part of the block.
+    if (/^[ \t#>]*(?:Error|error|ERROR)\b[^\n]{0,200}:[ \t]*$/.test(line)) continue;
+    // …unless the lead stands right under the command a tutorial's step runs (`$ oc create -f gpu-pod.yaml` ⏎
+    // `Example output`): that step's concrete run (LABELLING.md §1).
+    if (EXAMPLE_HEADING_RE.test(line) || CONDITIONAL_LEAD_RE.test(line)) return !underCommand(text, qs);
+    const level = headingLevel(line);
+    const label = /[:：][ \t*`]*$/.test(line);
+    if (!level && !label && blanks === 0) continue;
+    if (CATALOGUE_HEADING_RE.test(line)) return !underCommand(text, qs);
+    return level > 1 && catalogueParent(text, qs, level);
+  }
+  return false;
+}
+
+/**
+ * Whether the first line with text above the line at `ls` (at most three up) is a concrete command a step runs: not
+ * one with a placeholder (`kubectl describe po web-xxxxxx`, `<pod>`) nor a search (`kubectl get events | grep quota`).
+ */
+function underCommand(text: string, ls: number): boolean {
+  let end = ls - 1;
+  for (let n = 0; n < 3 && end > 0; n++) {
+    const [qs] = lineAt(text, end);
+    const line = text.slice(qs, end);
+    end = qs - 1;
+    if (line.trim() !== '') return COMMAND_RE.test(line) && !/<[^<>\n]{1,40}>|x{3,}|\|\s*grep\b/i.test(line);
+  }
+  return false;
+}
+
+/** A heading of a level above `level`, over the line at `ls` (at most forty lines up), that names a catalogue. */
+function catalogueParent(text: string, ls: number, level: number): boolean {
+  let end = ls - 1;
+  for (let n = 0; n < 40 && end > 0; n++) {
+    const [qs] = lineAt(text, end);
+    const line = text.slice(qs, end);
+    end = qs - 1;
+    const l = headingLevel(line);
+    if (l === 0 || l >= level) continue;
+    if (CATALOGUE_HEADING_RE.test(line) && !FIRST_PERSON_RE.test(line)) return true;
+    level = l;
+    if (l === 1) return false;
+  }
+  return false;
+}
+
+/** A heading or label that names a catalogue of errors, in the languages the sets hold. */
+const CATALOGUE_HEADING_RE =
+  /\b(?:common|typical|frequent|known)\s+(?:errors?|issues?|problems?|failures?|pitfalls?|mistakes?)\b|erreurs (?:courantes|fréquentes)|errores (?:comunes|frecuentes)|erros comuns|häufige fehler|типичные ошибки|частые ошибки|распространённые ошибки|常见(?:错误|問題|问题|报错|事件)|典型(?:错误|问题|事件|报错)|よくある(?:エラー|問題)|자주 (?:발생하는|보는) (?:오류|에러|문제)/iu;
+
+/** A conditional lead without its colon (`* If you see the following error then bump the node pool`). */
+const CONDITIONAL_LEAD_RE =
+  /^[\s>*_#-]*(?:if|when|whenever) (?:you|they) (?:see|get|encounter|hit|run into|receive) (?:the following|this|these|an?|the) (?:errors?|messages?|events?|outputs?)\b/i;
+
 /** kubectl's own result line right after the message (`deployment.apps/go-app created (server dry run)`): a run shown. */
 function ranAfter(text: string, le: number): boolean {
   const next = text.slice(le + 1, text.indexOf('\n', le + 1) < 0 ? text.length : text.indexOf('\n', le + 1));
@@ -287,10 +370,13 @@ const TABLE_HEAD_RE = /^[ \t#>]*(?:Events:\s*$|Type\s+Reason\b|-{3,}\s+-{3,})/;
 const COMMAND_RE = /^[\s`$>#]*(?:kubectl|oc|helm|k)\s/;
 /** A heading or comment that names what follows an example (`# Example event indicating scheduling issues`). */
 const EXAMPLE_HEADING_RE =
-  /^[\s>*_#-]*(?:(?:an? )?(?:typical |sample )?examples?\b[^:\n]{0,60}|(?:common |typical )?(?:error|warning) messages[\s:*]*|(?:an? )?(?:common|typical|sample|example)(?: (?:error|warning|event|scheduler|kubelet))? (?:messages?|errors?|events?)[\s:*]*)$/i;
+  /^[\s>*_#-]*(?:(?:an? )?(?:typical |sample )?examples?\b[^:\n]{0,60}|(?:common |typical )?(?:error|warning) messages[\s:*]*|(?:an? )?(?:common|typical|sample|example)(?: (?:error|warning|event|scheduler|kubelet))? (?:messages?|errors?|events?)[\s:*]*|(?:典型|常见|常見|示例|样例|範例|例)[^\n:：]{0,12}[\s:：*]*)$/iu;
 /** A conditional over the command an example runs (`# This will fail if quota exists for requests.cpu`). */
 const CONDITIONAL_STEP_RE = /\b(?:will|would) fail\b|^[\s#>*_-]*if\b/i;
-/** A `Symptom:` label (LABELLING.md §2.1). */
+/**
+ * A `Symptom:` label or heading (LABELLING.md §2.1), in the languages the sets hold (`## 现象`, `症状：`); not one that
+ * asks for the writer's own observation (`**Symptom** (what you observed …):`).
+ */
 const SYMPTOM_RE = /^[\s>*_-]*\**symptoms?\**[.\s]*:/i;
 
 /**

@@ -247,3 +247,95 @@ describe('FitError lists and field-error lists', () => {
     ).toEqual(want);
   });
 });
+
+describe('held12 classes after its opening', () => {
+  const layers = (text: string) => parsePaste(text).findings.map((f) => f.layer);
+  it.each([
+    [
+      "a Chinese examples heading over a block of messages (g010's shape)",
+      '#### 常见报错\n```\ncreate Pod db-0 in StatefulSet db failed error: persistentvolumeclaim "data-db-0" not found\ncreate Pod db-1 failed: Pod "db-1" is invalid: spec.containers[0].image: Required value\n```',
+      [],
+    ],
+    [
+      "a catalogue section's sub-heading (g054's shape)",
+      '## Errores comunes\n\n### 2. Cuota agotada\n\n```\nError from server (Forbidden): pods "p" is forbidden:\nexceeded quota: q, requested: pods=1, used: pods=4, limited: pods=4\n```',
+      [],
+    ],
+    [
+      'a Russian catalogue label over a list (h056)',
+      '**Частые ошибки:**\n\n- `The Job "j" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"`: поставь Never.',
+      [],
+    ],
+    [
+      "a conditional lead without its colon over the output (h052's shape)",
+      "* If you see the following error then raise max_count\n\n  Normal NotTriggerScaleUp  1m  cluster-autoscaler  pod didn't trigger scale-up: 2 max node group size reached",
+      [],
+    ],
+    [
+      "an issue log's Symptom of one incident stays a report (held5 z018)",
+      '### Issue: PVC cannot be created\nSymptoms:\nError: exceeded quota: store-q, requested: requests.storage=10Gi, used: requests.storage=50Gi, limited: requests.storage=50Gi',
+      ['quota'],
+    ],
+    [
+      "an 'Example output' right under the command a step runs stays its run (held6 w108)",
+      '$ oc create -f gpu-pod.yaml\n\nExample output\n\npods "gpu-pod-x2" is forbidden: exceeded quota: gpu-q, requested: requests.nvidia.com/gpu=1, used: requests.nvidia.com/gpu=1, limited: requests.nvidia.com/gpu=1',
+      ['quota'],
+    ],
+    [
+      "'For example, the event \"…\"' (g039's shape)",
+      'For example, the event "0/2 nodes are available: 2 node(s) were not ready" indicates that no node is ready.',
+      [],
+    ],
+    [
+      "a Go program building the field error (g047's shape)",
+      '\treturn field.ErrorList{field.Invalid(path, "3", "must be less than or equal to memory limit of 2")}',
+      [],
+    ],
+    [
+      "a test's matcher holding the refusal cut before its numbers (h007's shape)",
+      '\tmatch := fmt.Sprintf("\\"upload-pod\\" is forbidden: exceeded quota: test-q, requested")\n\tExpect(log).To(ContainSubstring(match))',
+      [],
+    ],
+    [
+      "a fixture's short refusal is still one (held5 z009)",
+      'message=\'pods "x" is forbidden: exceeded quota: none-allowed\')',
+      ['quota'],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(layers(text)).toEqual(want);
+  });
+
+  it.each([
+    [
+      "NodeResourcesFit's reason ends where its words do (g057's shape)",
+      'the pods were refused with `0/3 nodes are available: 3 Too many pods` the moment they were created.',
+      { total: 3, reasons: [{ count: 3, reason: 'Too many pods' }] },
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => f.facts)).toEqual([want]);
+  });
+
+  it("a describe in a Python triple-quoted string gives its request (g031's shape)", () => {
+    const text =
+      'output="""Containers:\n  worker:\n    Last State:     Terminated\n      Reason:       OOMKilled\n    Limits:\n      memory:  256Mi\n    Requests:\n      memory:  128Mi"""';
+    expect(parsePaste(text).findings.map((f) => f.facts)).toEqual([
+      { reason: 'OOMKilled', container: 'worker', limit: '256Mi', request: '128Mi' },
+    ]);
+  });
+
+  it.each([
+    [
+      "a status whose own message is a node condition takes no other pod's numbers (h026's shape)",
+      'Status:         Failed\nReason:         Evicted\nMessage:        Pod The node had condition: [DiskPressure].\n# from events\nThe node was low on resource: ephemeral-storage. Container app was using 20Ki, which exceeds its request of 0.',
+    ],
+    [
+      "a writer's line a colon ends is a sentence of its own (m028: `… should be done for the job:`)",
+      'The same should be done for the job:\n\n2 pods were evicted with this in their describe:\n> Pod The node had condition: [MemoryPressure].\n\nand the other\n> The node was low on resource: ephemeral-storage. Container app was using 20Ki, which exceeds its request of 0.',
+    ],
+  ])('%s', (_name, text) => {
+    expect(parsePaste(text).findings.map((f) => f.facts)).toEqual([
+      { reason: 'Evicted' },
+      { reason: 'Evicted', container: 'app', resource: 'ephemeral-storage', request: '0', used: '20Ki' },
+    ]);
+  });
+});

@@ -35,15 +35,16 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2271, misses: [] },
-  { name: 'blockquote', applies: 2271, misses: ['held10/k085'] },
-  { name: 'crlf', applies: 2075, misses: [] },
-  { name: 'tabs', applies: 423, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 295, misses: ['dev5/e025', 'dev5/e173'] },
+  { name: 'fence', applies: 2283, misses: [] },
+  { name: 'blockquote', applies: 2283, misses: ['held10/k085'] },
+  { name: 'crlf', applies: 2086, misses: [] },
+  { name: 'tabs', applies: 426, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
+  { name: 'slack-escape', applies: 296, misses: ['dev5/e025', 'dev5/e173', 'held6/w108'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2271,
+    applies: 2283,
     misses: [
+      'dev2/c020',
       'dev5/e120',
       'dev5/e163',
       'dev5/e166',
@@ -56,7 +57,10 @@ const ROWS: Row[] = [
       'held10/k024',
       'held11/p006',
       'held11/p008',
+      'held12/g010',
       'held12/g061',
+      'held12/h052',
+      'held3/x053',
       'held3/x123',
       'held6/w002',
       'held6/w057',
@@ -66,14 +70,10 @@ const ROWS: Row[] = [
       'held8/u131',
     ],
   },
-  {
-    name: 'prose-before-next-line-de',
-    applies: 2271,
-    misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u131', 'held8/u139'],
-  },
+  { name: 'prose-before-next-line-de', applies: 2283, misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u139'] },
   {
     name: 'prose-after-same-line-en',
-    applies: 2271,
+    applies: 2283,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -92,7 +92,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2271,
+    applies: 2283,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -111,7 +111,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2271,
+    applies: 2283,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -128,12 +128,12 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2271, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2271, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2271, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2283, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2283, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2283, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1668,
+    applies: 1669,
     misses: [
       'classes4a/f005',
       'classes4b/e017',
@@ -147,7 +147,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'wrap-80-hard',
-    applies: 1864,
+    applies: 1875,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -166,7 +166,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 166,
+    applies: 167,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -212,10 +212,10 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1698, misses: ['held9/m044'] },
+  { name: 'smart-quotes', applies: 1708, misses: ['held9/m044'] },
   {
     name: 'bullet-dash',
-    applies: 1834,
+    applies: 1836,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -229,7 +229,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'bullet-number',
-    applies: 1834,
+    applies: 1836,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -244,11 +244,11 @@ const ROWS: Row[] = [
       'held9/m093',
     ],
   },
-  { name: 'inline-code', applies: 1813, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 1775, misses: [] },
+  { name: 'inline-code', applies: 1815, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 1777, misses: [] },
   {
     name: 'log-klog',
-    applies: 1834,
+    applies: 1836,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -264,7 +264,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'table-cell',
-    applies: 1776,
+    applies: 1778,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -305,7 +305,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2271);
+    expect(subs.length).toBe(2283);
   });
 
   it('has a row or a reason for every transformation', () => {
