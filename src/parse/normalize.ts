@@ -1010,12 +1010,57 @@ export function normalizePaste(input: string): string {
 }
 
 /**
+ * Markdown's code span may run over a line break (`` `node(s) had taints that`` ⏎ ``the pod didn't tolerate`. ``):
+ * a prose line that leaves one open (an odd count of backticks, no fence) and the next line that closes it are one
+ * line. At most a few hundred joins a paste.
+ */
+function spansJoined(lines: string[]): string[] {
+  let out: string[] | undefined;
+  let joins = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (joins < 300 && i + 1 < lines.length && l.length < 400 && oddTicks(l) && oddTicks(lines[i + 1]!)) {
+      out ??= lines.slice(0, i);
+      // The next line's quote or comment marker is the block's, not the span's (`> …`, `/// …`, `# …`).
+      const next = lines[i + 1]!.replace(/^[ \t]*(?:>[ \t>]*|#{1,6}[ \t]|\/{2,4}[ \t]?|\*[ \t]|--[ \t])?[ \t]*/, '');
+      out.push(`${l.trimEnd()} ${next}`);
+      i++;
+      joins++;
+      continue;
+    }
+    out?.push(l);
+  }
+  return out ?? lines;
+}
+
+/** A line with an odd number of single backticks and no fence. */
+function oddTicks(l: string): boolean {
+  if (!l.includes('`') || l.includes('```')) return false;
+  let n = 0;
+  for (let i = l.indexOf('`'); i >= 0; i = l.indexOf('`', i + 1)) n++;
+  return n % 2 === 1;
+}
+
+/** A blank and a backslash ending a line, after text, and the next line's indentation. */
+const CONTINUATION_RE = /([^\s\\])[ \t]+\\(?:\r\n|\r|\n)[ \t]*/g;
+
+/**
  * `normalizePaste` and what it splits on the way, so that the callers need not split 1 MB again:
  * `lines` is `text.split('\n')` and `physical` the input's physical lines (`\r\n`, `\r` or `\n`).
  */
 export function normalizeLines(input: string): { text: string; lines: string[]; physical: string[] } {
-  const physical = input.includes('\r') ? input.split(/\r\n|\r|\n/) : input.split('\n');
+  const splitLines = (s: string): string[] => (s.includes('\r') ? s.split(/\r\n|\r|\n/) : s.split('\n'));
+  let physical = splitLines(input);
+  const asSplit = physical;
   const width = detectWrapWidth(physical);
+  // A paste wrapped at a width has its wraps joined below, code spans and backslashes and all. Else a shell's line
+  // continuation (` \` at a line's end: a terminal session wrapped by hand, `… "nginx-pod.yaml": \` ⏎ `pods "nginx" is
+  // forbidden: …`) is one line, as the shell reads it, and so is a code span over a line break.
+  if (width === undefined) {
+    if (input.includes(' \\\n') || input.includes(' \\\r'))
+      physical = splitLines(input.replace(CONTINUATION_RE, '$1 '));
+    physical = spansJoined(physical);
+  }
   const out: string[] = [];
   let cur = '';
   let curIndent = 0;
@@ -1025,7 +1070,7 @@ export function normalizeLines(input: string): { text: string; lines: string[]; 
   let prevRaw = '';
   // A paste no rule changed is its own normal form: no need to build it again (1 MB of YAML, say).
   const rows = unglued(input, physical);
-  let changed = input.includes('\r') || rows !== physical;
+  let changed = input.includes('\r') || rows !== physical || physical !== asSplit;
   // Lines left before an inline code span holding a message, opened on an earlier line, must close.
   let spanOpen = 0;
   for (const raw of rows) {

@@ -834,9 +834,11 @@ function barePrefilter(
       // The event's reason or source, the old scheduler's log line (`Error scheduling ns/name: …; retrying`,
       // pkg/scheduler/factory/factory.go MakeDefaultErrorFunc), or the pod's Pending status near it.
       // Or quoted alone on its line (`the pod failed with :` ⏎ `> pod has unbound …`): the text itself.
+      // Or a tool's `error: ` head before it on its line (`# error: pod has unbound immediate PersistentVolumeClaims`).
       if (
         !/failedscheduling|unschedulable|default-scheduler|error scheduling|unable to schedule|pending/.test(context) &&
-        !enclosed(text, k, k + len)
+        !enclosed(text, k, k + len) &&
+        !/^[ \t#>*-]*error:[ \t]*$/i.test(text.slice(lineStart(text, k, 2048), k))
       )
         continue;
       const end = k + len;
@@ -1122,6 +1124,13 @@ const CATALOGUE_NAME_RE =
   /Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) [a-z']{2,12} [a-z]{2,20}|Too many pods|PodToleratesNodeTaints|PodFitsResources|MatchNodeSelector|NodeAffinity|ImagePullBackOff|ErrImagePull|CrashLoopBackOff|FailedCreatePodSandBox|FailedMount|FailedAttachVolume|OOMKilled|CreateContainerConfigError|unbound immediate PersistentVolumeClaims|NotTriggerScaleUp|FailedScheduling|NodeResourcesFit|NodeVolumeLimits|(?:EBS|GCEPD|AzureDisk|Cinder)Limits|NodePorts|NodeUnschedulable|TaintToleration|InterPodAffinity|PodTopologySpread|VolumeBinding|VolumeRestrictions|VolumeZone/g;
 
 /** Is the `#`-marked line at `ls` one of a block of them (a shell or config comment), not a lone heading? */
+/** Whether the line above the one at `ls` is a `kubectl describe` or `get events` command (its output below it). */
+function underDescribe(text: string, ls: number): boolean {
+  if (ls === 0) return false;
+  const prev = text.slice(lineStart(text, ls - 1, 2048), ls - 1);
+  return /^[\s$>#]*(?:kubectl|oc)\s+(?:[\w-]+\s+){0,3}(?:describe|get\s+events?)\b/.test(prev);
+}
+
 function commentBlock(text: string, ls: number): boolean {
   const le = lineEnd(text, ls, 2048);
   const next = text.slice(le + 1, le + 8);
@@ -1235,7 +1244,10 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
       const ls = lineStart(text, start, 2048);
       // A markdown heading names a section (`### Pods Pending with Insufficient …`); a comment block's line
       // (`# … hits FailedScheduling` ⏎ `# (Insufficient nvidia.com/gpu) and …`) has marked lines around it.
-      if (/^\s*#{1,6}\s/.test(text.slice(ls, start + 1)) && !commentBlock(text, ls)) continue;
+      // A shell comment right under the command that printed it (`kubectl describe pod x | grep -A4 Events` ⏎ `# node(s)
+      // didn't match …`) is that command's output.
+      if (/^\s*#{1,6}\s/.test(text.slice(ls, start + 1)) && !commentBlock(text, ls) && !underDescribe(text, ls))
+        continue;
       if (AUTOSCALER_BEFORE_RE.test(lower.slice(ls, start))) continue;
       let reason = m[0];
       if (re === BARE_OTHER_RE && reason.startsWith('node(s)')) {
@@ -1261,7 +1273,9 @@ function bareReasons(text: string, lower: string, covered: readonly SchedulerMat
       const shaped = enclosed(text, start, end);
       const context = lineAndLineBefore(text, lower, start, lineEnd(text, start, 2048));
       const worded =
-        SCHEDULING_WORDS_RE.test(context) || QUOTED_AFTER_RE.test(lower.slice(Math.max(ls, start - 48), start));
+        SCHEDULING_WORDS_RE.test(context) ||
+        QUOTED_AFTER_RE.test(lower.slice(Math.max(ls, start - 48), start)) ||
+        underDescribe(text, ls);
       if (GENERIC_REASON_RE.test(reason) || re === BARE_TAIL_RE ? !worded : !shaped && !worded) continue;
       // Beside a whole message in its own quotes, that message's reasons are no catalogue's names.
       if (catalogueNear(text, start, reason, onMessageLine ? covered : []) > 0) continue;

@@ -162,6 +162,9 @@ const EXAMPLE_NAMED_RE = new RegExp(`(?:${NAMED_LEADS})[ \t]*:`, 'i');
 const EXAMPLE_INLINE_RE = new RegExp(`(?:${GENERAL_LEADS})[ \t]*:[ \t]*["'\`*\u201c]{0,3}$`, 'i');
 const EXAMPLE_LEAD_RE = new RegExp(`(?:${NAMED_LEADS}|${STEP_LEADS})[ \t]*:[ \t]*$`, 'i');
 
+const CJK_LEAD_RE =
+  /(?:会|會|将|將)(?:长|長|是)(?:这|這)(?:样|樣)子?[\s:：-]*$|^[\s>*_#-]*(?:假设|假設|假如)[^\n]{0,80}[:：-][ \t]*$/u;
+
 /** `or` between two examples (`Or, for memory:`). */
 const BETWEEN_RE = /^[ \t]*(?:or|and)\b[^\n.]{0,40}:?[ \t]*$/i;
 
@@ -198,6 +201,8 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
     // `Example output`, LABELLING.md §1).
     if (EXAMPLE_HEADING_RE.test(line)) return underCommand(text, ps) ? undefined : 'example';
     if (command && CONDITIONAL_STEP_RE.test(line)) return 'example';
+    // A Chinese lead saying what the error will look like (`錯誤訊息會長這樣 -`), or a supposition (`假设 …：`).
+    if (CJK_LEAD_RE.test(line)) return 'example';
     if (!EXAMPLE_LEAD_RE.test(line)) {
       // A writer's line under a `Symptom:` label (`**Symptom**:` ⏎ `The pod remains stuck in Pending with …:`).
       if (/:[ \t`*]*$/.test(line) && ps > 0) {

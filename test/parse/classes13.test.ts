@@ -339,3 +339,70 @@ describe('held12 classes after its opening', () => {
     ]);
   });
 });
+
+describe('held12 classes after its opening: lines the writer broke', () => {
+  it.each([
+    [
+      "a shell's line continuation is one line (h009's shape)",
+      '$ kubectl apply -f web.yaml\nError from server (Forbidden): error when creating "web.yaml": \\\npods "web" is forbidden: failed quota: team-q: must specify \\\nlimits.cpu for: web; requests.cpu for: \\\nweb',
+      [['quota', { quota: 'team-q', resources: { 'limits.cpu': ['web'], 'requests.cpu': ['web'] } }]],
+    ],
+    [
+      "a code span over a line break is one span (h049's shape)",
+      "We see `FailedScheduling` and a message noting `node(s) had taints that\nthe pod didn't tolerate`. Check the taints on the nodes.",
+      [
+        [
+          'scheduler',
+          { total: null, reasons: [{ count: null, reason: "node(s) had taints that the pod didn't tolerate" }] },
+        ],
+      ],
+    ],
+    [
+      "a code span broken inside a blockquote: the marker is the quote's (held dev b047)",
+      '> every deploy is rejected\n> (`FailedCreate: minimum cpu usage per Container is 50m, but request is\n> 25m`) in production.',
+      [
+        [
+          'limitrange',
+          { violations: [{ scope: 'Container', resource: 'cpu', bound: 'min', limit: '50m', actual: '25m' }] },
+        ],
+      ],
+    ],
+    [
+      "a shell comment right under `kubectl describe` is its output (h014's shape)",
+      "kubectl describe pod -l app=web | grep -A4 Events\n# node(s) didn't match pod topology spread constraints (missing required label)",
+      [
+        [
+          'scheduler',
+          {
+            total: null,
+            reasons: [
+              { count: null, reason: "node(s) didn't match pod topology spread constraints (missing required label)" },
+            ],
+          },
+        ],
+      ],
+    ],
+    [
+      "a tool's `error:` head before a PreFilter reason in a comment (g044's shape)",
+      '# error: pod has unbound immediate PersistentVolumeClaims\n# ### fix: --set persistence.enabled=false',
+      [
+        [
+          'scheduler',
+          { total: null, reasons: [{ count: null, reason: 'pod has unbound immediate PersistentVolumeClaims' }] },
+        ],
+      ],
+    ],
+    [
+      'a Markdown heading naming a reason stays a section name',
+      "## node(s) didn't match pod topology spread constraints\n\nThe pod is pending when zones are missing.",
+      [],
+    ],
+    [
+      "a Chinese lead: what the error will look like (h010's shape)",
+      '假設 Pod 沒有寫明 cpu request，錯誤訊息會長這樣 -\n\n```\nError from server (Forbidden): pods "rq-2" is forbidden: failed quota: demo-q: must specify requests.cpu for: app\n```',
+      [],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => [f.layer, f.facts])).toEqual(want);
+  });
+});

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2283, misses: [] },
-  { name: 'blockquote', applies: 2283, misses: ['held10/k085'] },
-  { name: 'crlf', applies: 2086, misses: [] },
+  { name: 'fence', applies: 2288, misses: [] },
+  { name: 'blockquote', applies: 2288, misses: ['dev6s/s077', 'held10/k085', 'held12/h009'] },
+  { name: 'crlf', applies: 2091, misses: [] },
   { name: 'tabs', applies: 426, misses: ['dev6r/r016', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 296, misses: ['dev5/e025', 'dev5/e173', 'held6/w108'] },
+  { name: 'slack-escape', applies: 296, misses: ['dev/b047', 'dev5/e025', 'dev5/e173', 'dev6a/a051', 'held6/w108'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2283,
+    applies: 2288,
     misses: [
       'dev2/c020',
       'dev5/e120',
@@ -70,10 +70,10 @@ const ROWS: Row[] = [
       'held8/u131',
     ],
   },
-  { name: 'prose-before-next-line-de', applies: 2283, misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u139'] },
+  { name: 'prose-before-next-line-de', applies: 2288, misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u139'] },
   {
     name: 'prose-after-same-line-en',
-    applies: 2283,
+    applies: 2288,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -92,7 +92,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2283,
+    applies: 2288,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -111,7 +111,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2283,
+    applies: 2288,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -128,12 +128,12 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2283, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2283, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2283, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2288, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2288, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2288, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1669,
+    applies: 1673,
     misses: [
       'classes4a/f005',
       'classes4b/e017',
@@ -147,7 +147,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'wrap-80-hard',
-    applies: 1875,
+    applies: 1880,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -156,6 +156,8 @@ const ROWS: Row[] = [
       'dev5/e160',
       'dev6s/s067',
       'held11/p029',
+      'held12/h009',
+      'held12/h049',
       'held2/c049',
       'held3/x084',
       'held5/z121',
@@ -166,7 +168,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 167,
+    applies: 168,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -212,10 +214,10 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1708, misses: ['held9/m044'] },
+  { name: 'smart-quotes', applies: 1713, misses: ['held9/m044'] },
   {
     name: 'bullet-dash',
-    applies: 1836,
+    applies: 1841,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -229,7 +231,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'bullet-number',
-    applies: 1836,
+    applies: 1841,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -237,6 +239,7 @@ const ROWS: Row[] = [
       'dev6r/r039',
       'held10/k082',
       'held11/p006',
+      'held12/g044',
       'held6/w150',
       'held7/v028',
       'held7/v126',
@@ -244,11 +247,11 @@ const ROWS: Row[] = [
       'held9/m093',
     ],
   },
-  { name: 'inline-code', applies: 1815, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 1777, misses: [] },
+  { name: 'inline-code', applies: 1820, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 1782, misses: [] },
   {
     name: 'log-klog',
-    applies: 1836,
+    applies: 1841,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -256,6 +259,7 @@ const ROWS: Row[] = [
       'dev6r/r039',
       'held10/k082',
       'held11/p006',
+      'held12/g044',
       'held6/w150',
       'held7/v028',
       'held7/v126',
@@ -264,7 +268,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'table-cell',
-    applies: 1778,
+    applies: 1783,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -273,6 +277,7 @@ const ROWS: Row[] = [
       'dev6r/r035',
       'held10/k082',
       'held11/q012',
+      'held12/g044',
       'held12/h022',
       'held3/x086',
       'held3/x159',
@@ -305,7 +310,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2283);
+    expect(subs.length).toBe(2288);
   });
 
   it('has a row or a reason for every transformation', () => {
