@@ -73,6 +73,10 @@ const sets = [
   // terminal sessions and tool output, ids hNNN), built and audited the same way (one label changed in each half),
   // measured blind once at f409117 after held11's work (g: 84.1% layer, 79.4% facts; h: 86.7% / 81.7%) and opened.
   { file: 'held12.jsonl', count: 123 },
+  // The thirteenth blind set (126 real pastes from files of the public-repository index: 66 doc-style, ids jNNN, 60
+  // of output, ids nNNN), built and audited the same way (two labels changed, none), measured blind once at 01a9767
+  // after held12's work (j: 83.3% layer, 75.8% facts; n: 95.0% / 86.7%) and opened.
+  { file: 'held13.jsonl', count: 126 },
 ] as const;
 
 describe.each(sets)('pastes from the wild (test/fixtures/paste-wild/$file)', ({ file, count }) => {
