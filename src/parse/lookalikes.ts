@@ -241,11 +241,23 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     const literal =
       text[k - 1] === "'" || /(?:^|[\s=(,[])'[^'\n]*admission webhook $/.test(text.slice(lineStart(text, k), k));
     let closed = false;
+    // What follows a closed literal's last violation: the literal's close and the code after it.
+    let closer = /'[ \t]*(?:[)\],;}].*)?$/;
     if (literal) {
       const close = /'(?=[ \t]*(?:[)\],;}]|==|!=|$))/.exec(text.slice(from, end));
       if (close) {
         end = from + close.index;
         closed = true;
+      }
+    }
+    // A denial that is a JSON string's value (`"message": "admission webhook \"x\" denied the request: … label
+    // \"owner\""`, its escapes undone by normalize.ts) ends before the string's closing quote.
+    if (!closed && /"(?:message|msg|reason|error|err)"\s*:\s*"$/.test(text.slice(lineStart(text, k), k))) {
+      const close = /"[ \t]*[,}\]]*[ \t]*$/.exec(text.slice(from, end));
+      if (close) {
+        end = from + close.index;
+        closed = true;
+        closer = /"[ \t]*[,}\]]*[ \t]*$/;
       }
     }
     const reason = text.slice(from, end).replace(/^:\s*/, '').trim();
@@ -262,7 +274,7 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       end = Math.max(end, body.end);
       if (body.violations.length)
         facts.violations = closed
-          ? body.violations.map((v) => ({ ...v, message: v.message.replace(/'[ \t]*(?:[)\],;}].*)?$/, '') }))
+          ? body.violations.map((v) => ({ ...v, message: v.message.replace(closer, '') }))
           : body.violations;
       if (body.resource) facts.resource = body.resource;
       if (!facts.reason && body.head) facts.reason = body.head;

@@ -679,6 +679,18 @@ function lineIndexAt(lines: readonly Line[], k: number): number {
 const QTY = '([0-9]+(?:\\.[0-9]+)?(?:[KMGTPE]i|[kMGTPE]|m)?)';
 /** `  app:` (a describe container header). */
 const HEADER_RE = /^\s{1,8}([a-z0-9][a-z0-9-]{0,62}):\s*$/;
+const DEEP_HEADER_RE = /^\s{9,40}([a-z0-9][a-z0-9-]{0,62}):\s*$/;
+
+/** Whether the nearest line above line `j` with less indentation is `Containers:` (or `Init Containers:`). */
+function underContainers(lines: readonly Line[], j: number): boolean {
+  const indent = lines[j]!.indent;
+  for (let n = j - 1; n >= 0 && n > j - 400; n--) {
+    const l = lines[n]!;
+    if (l.text.trim() === '' || l.indent >= indent) continue;
+    return /^(?:Init )?Containers:$/.test(l.text.trim());
+  }
+  return false;
+}
 /** `- name: app`, `name: app`, `"name": "app",`. */
 const NAME_RE = /^\s*(?:- )?"?name"?:\s*["']?([a-z0-9][a-z0-9.-]{0,62})["']?,?\s*$/;
 // A closing string delimiter may end the line (a describe pasted into a Python triple-quoted string: `memory:  64Mi"""`).
@@ -792,6 +804,10 @@ function containerAt(lines: readonly Line[], k: number): string | undefined {
     if (j < i) {
       const h = HEADER_RE.exec(l.text);
       if (h && !NOT_A_CONTAINER.has(h[1]!)) return h[1];
+      // Deeper in (a describe inside an indented string literal: `        text = """` ⏎ `          processor:`), a
+      // header is a container's only right under `Containers:`.
+      const deep = DEEP_HEADER_RE.exec(l.text);
+      if (deep && !NOT_A_CONTAINER.has(deep[1]!) && underContainers(lines, j)) return deep[1];
       if (/^(Containers|Init Containers):\s*$/.test(l.text.trim())) return undefined;
       // A map that opens on a key's line (`"containerStatuses": []any{map[string]any{` in Go, `[{` in JSON):
       // its own keys may name the container. A pod's top level (indent 0) names no container.
@@ -976,7 +992,7 @@ export function evictionNumbers(text: string): Partial<RuntimeFacts> {
   const w = unwrapped(text.slice(at, Math.min(text.length, at + 1200)))
     .replace(/^(The node was low on resource)s:/i, '$1:')
     .replace(/^(The node was low on resource:\s+)ephemeral storage\b/i, '$1ephemeral-storage')
-    .replace(/which exceeds it's request of/g, 'which exceeds its request of');
+    .replace(/which exceeds (?:it's|the) request of/g, 'which exceeds its request of');
   // The resource may close a quoted string (`podMessage: "The node was low on resource: memory."`) or be
   // spaced out by a terminal's alignment (`low on resource:   ephemeral-storage.`).
   const low = /^The node was low on resource:\s+([a-z][a-z0-9./-]{0,60}?)\.?(?=[\s"'`,;)\]]|$)/i.exec(w);

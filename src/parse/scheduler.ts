@@ -90,7 +90,9 @@ function sentenceEnd(text: string, i: number, end: number): number {
  * (`{"log":"… 1 Insufficient cpu"}`) — a quote that no quote in the message opened.
  */
 function closeOfQuote(raw: string): string {
-  const main = trimEndOf(raw.trim(), '*_ ');
+  let main = trimEndOf(raw.trim(), '*_ ');
+  // A Python triple-quoted string's close after the message's last line (`… affinity/selector` then its quotes).
+  if (main.endsWith('"""') || main.endsWith("'''")) main = trimEndOf(main.slice(0, -3), ' ');
   // A source literal's close may carry the rest of its row (`…7 Insufficient cpu", waitLineNeutral},`).
   const close = /"(?:,\s*[A-Za-z_$][\w.$]*)?(?:\s*[\]})])*[,;]?$/.exec(main);
   return close && (main.split('"').length - 1) % 2 === 1 ? main.slice(0, close.index).trimEnd() : main;
@@ -246,10 +248,9 @@ function readSentence(text: string, total: number, bodyStart: number, end: numbe
   // A list the paste cut after a separator (`…: 1 node(s) didn't match pod topology spread constraints,`):
   // no reason ends in a comma.
   // A list the writer elided at its head (`0/23 nodes are available: ... 7 Insufficient cpu`): the entries shown.
-  const main = listed(proseCut(closeOfQuote(text.slice(bodyStart, mainEnd))).replace(/\s*,$/, '')).replace(
-    /^(?:\u2026|\.{3})[ \t]*,?[ \t]*(?=\d)/,
-    '',
-  );
+  const main = listed(
+    closeOfQuote(proseCut(closeOfQuote(text.slice(bodyStart, mainEnd)))).replace(/\s*,$/, ''),
+  ).replace(/^(?:\u2026|\.{3})[ \t]*,?[ \t]*(?=\d)/, '');
   let reasons: ReasonCount[];
   if (main === '') reasons = [];
   else if (/^\d/.test(main)) reasons = splitHistogram(main);
@@ -408,6 +409,21 @@ function unclosedParen(text: string, msgStart: number): boolean {
  */
 const TEMPLATE_COUNT_RE = /^[ \t]*(?:\{[^{}\n]{0,80}\}|%[dsv]|\$\{[^{}\n]{0,80}\})[ \t]+\S/;
 
+/**
+ * The end of the message's line, or of the next one or two when the writer broke the list inside an entry (`… 260
+ * Insufficient` ⏎ `   cpu, 599 node(s) didn't match …`, prose wrapped by hand): the line ends in a word no entry
+ * ends in (`Insufficient`, `node(s)`, `didn't`) or a separator, and the next starts in lower case or with a count.
+ */
+function wrappedEnd(text: string, k: number): number {
+  let le = lineEnd(text, k);
+  for (let n = 0; n < 2 && le < text.length; n++) {
+    if (!/(?:\bInsufficient|\bnode\(s\)|\bdidn't|\bhad|,)[ \t]*$/.test(text.slice(Math.max(k, le - 24), le))) break;
+    if (!/^\n[ \t>#]*[a-z0-9]/.test(text.slice(le, le + 16))) break;
+    le = lineEnd(text, le + 1);
+  }
+  return le;
+}
+
 function fitError(text: string, k: number, len = 'nodes are available:'.length): SchedulerMatch | undefined {
   const t = totalBefore(text, k);
   if (!t) return undefined;
@@ -416,7 +432,7 @@ function fitError(text: string, k: number, len = 'nodes are available:'.length):
   if (TEMPLATE_COUNT_RE.test(text.slice(k + len, k + len + 200))) return undefined;
   const frag = fragment(text, t, k, len);
   if (frag) return frag;
-  const end = embeddedEnd(text, t.start, k + len, lineEnd(text, k));
+  const end = embeddedEnd(text, t.start, k + len, wrappedEnd(text, k));
   const first = readSentence(text, t.total, k + len, end);
   const facts: Unschedulable = { total: t.total, reasons: first.reasons };
   let pos = first.end;
@@ -565,7 +581,8 @@ function fitFailures(text: string, k: number, header: { name?: string; start: nu
   const m: SchedulerMatch = {
     layer: 'scheduler',
     kind: 'unschedulable',
-    facts: { ...histogram(perNode) },
+    // The old message prints no node total (LABELLING.md §4: `total` only where `0/N` is printed).
+    facts: { ...histogram(perNode), total: null },
     message: text.slice(start, end).trim(),
     start,
     end,
@@ -586,7 +603,7 @@ function findFit(text: string, k: number): SchedulerMatch {
   return {
     layer: 'scheduler',
     kind: 'unschedulable',
-    facts: { ...histogram(perNode) },
+    facts: { ...histogram(perNode), total: null },
     message: text.slice(start, end).trim(),
     start,
     end,
@@ -634,7 +651,7 @@ function pvcNotBound(text: string, k: number): SchedulerMatch | undefined {
 function volcano(text: string, lower: string, k: number): SchedulerMatch {
   const t = totalBefore(text, k);
   const start = t ? t.start : lower.slice(Math.max(0, k - 4), k) === 'all ' ? k - 4 : k;
-  const end = lineEnd(text, k);
+  const end = wrappedEnd(text, k);
   const s = readSentence(text, t ? t.total : Number.NaN, k + 'nodes are unavailable:'.length, end);
   const reasons = s.reasons.map((r) => ({
     count: r.count !== null && Number.isNaN(r.count) ? null : r.count,

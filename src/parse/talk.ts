@@ -165,6 +165,11 @@ const EXAMPLE_LEAD_RE = new RegExp(`(?:${NAMED_LEADS}|${STEP_LEADS})[ \t]*:[ \t]
 const CJK_LEAD_RE =
   /(?:会|會|将|將)(?:长|長|是)(?:这|這)(?:样|樣)子?[\s:：-]*$|^[\s>*_#-]*(?:假设|假設|假如)[^\n]{0,80}[:：-][ \t]*$/u;
 
+const MAY_HAPPEN_IN_RE =
+  /[\w)][.]?["'`\u201d*]{0,3}[ \t]+(?:may|might|could)(?:[ \t]+(?:also|then|sometimes|eventually))?[ \t]+(?:occur|appear|happen|show up)\b/i;
+const MAY_HAPPEN_AFTER_RE =
+  /^[.\s]{0,2}["'`\u201d*]{0,3}[ \t]*\b(?:may|might|could|can|will|would)(?:[ \t]+(?:also|then|sometimes|eventually))?[ \t]+(?:occur|appear|happen|show up|be (?:shown|displayed|raised|returned|thrown|reported))\b/i;
+
 /** `or` between two examples (`Or, for memory:`). */
 const BETWEEN_RE = /^[ \t]*(?:or|and)\b[^\n.]{0,40}:?[ \t]*$/i;
 
@@ -414,6 +419,11 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
     // An example (`(e.g. "0/16 nodes are available: …")`, `for example \`…\``, under `You will see something like:`):
     // guidance, numbers or not (LABELLING.md §2.1).
     if (example(m, text)) return false;
+    // What may happen (`otherwise the error \`Pod ephemeral local storage usage exceeds …\` may occur`): conditional
+    // prose whatever the message holds (LABELLING.md §2.2).
+    // A match may run to its line's end: the words inside it count too (no component's message says them).
+    if (MAY_HAPPEN_AFTER_RE.test(text.slice(m.end, m.end + 48)) || MAY_HAPPEN_IN_RE.test(text.slice(m.start, m.end)))
+      return false;
     if (underExpectedHeading(text, ls)) return false;
     const isBare = bare(m, text);
     // One of a placeholder's alternatives (`reason=<Evicted|NodeAffinity|NodeLost|…>`): names a metric may take.

@@ -406,3 +406,68 @@ describe('held12 classes after its opening: lines the writer broke', () => {
     expect(parsePaste(text).findings.map((f) => [f.layer, f.facts])).toEqual(want);
   });
 });
+
+describe('held13 classes after its opening', () => {
+  it.each([
+    [
+      "a FitError the writer broke inside an entry, in a quote (j016's shape)",
+      '原文是 "0/40 nodes are unavailable: 7 Insufficient memory, 3 Insufficient\n   cpu, 30 node(s) didn\'t match Pod\'s node affinity/selector"。三个原因里',
+      [
+        {
+          total: 40,
+          reasons: [
+            { count: 7, reason: 'Insufficient memory' },
+            { count: 3, reason: 'Insufficient cpu' },
+            { count: 30, reason: "node(s) didn't match Pod's node affinity/selector" },
+          ],
+        },
+      ],
+    ],
+    [
+      "the old per-node fit failures print no node total (j021's shape)",
+      "pod (web-1) failed to fit in any node\nfit failure on node (n-1): Node didn't have enough resource: CPU, requested: 500, used: 1800, capacity: 2000",
+      [
+        {
+          total: null,
+          reasons: [
+            { count: 1, reason: "Node didn't have enough resource: CPU, requested: 500, used: 1800, capacity: 2000" },
+          ],
+        },
+      ],
+    ],
+    [
+      "a Python triple-quoted string's close after the reasons (n007's shape)",
+      '        text = """\n        Warning  FailedScheduling  2m  default-scheduler  0/4 nodes are available:\n        4 node(s) didn\'t match Pod\'s node affinity/selector\n        """',
+      [{ total: 4, reasons: [{ count: 4, reason: "node(s) didn't match Pod's node affinity/selector" }] }],
+    ],
+    [
+      "a Gatekeeper denial as a JSON string's value ends before its closing quote (n026's shape)",
+      '{"reason": "FailedCreate", "message": "admission webhook \\"validation.gatekeeper.sh\\" denied the request: [must-have-team] missing label \\"team\\""}',
+      [
+        {
+          webhook: 'validation.gatekeeper.sh',
+          reason: '[must-have-team] missing label "team"',
+          engine: 'gatekeeper',
+          violations: [{ name: 'must-have-team', message: 'missing label "team"' }],
+        },
+      ],
+    ],
+    [
+      "a describe inside an indented string literal names its container (n006's shape)",
+      '    def test_oom(self):\n        text = """\n        Containers:\n          worker:\n            State:          Terminated\n              Reason:       OOMKilled\n        """',
+      [{ reason: 'OOMKilled', container: 'worker' }],
+    ],
+    [
+      "'which exceeds the request of' (a golden input's wording, n029)",
+      '"message": "The node was low on resource: memory. Container app was using 3Gi, which exceeds the request of 1Gi."',
+      [{ reason: 'Evicted', container: 'app', resource: 'memory', request: '1Gi', used: '3Gi' }],
+    ],
+    [
+      "what may happen is conditional prose, whatever the message holds (j019's shape)",
+      'Use the lite image, otherwise the error `Pod ephemeral local storage usage exceeds the total limit of containers 100Mi.` may occur',
+      [],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => f.facts)).toEqual(want);
+  });
+});

@@ -101,8 +101,9 @@ describe('findScheduler', () => {
     [
       '1.3-1.5 one line per node',
       'pod (nginx) failed to fit in any node\nfit failure on node (n1): Insufficient cpu\nfit failure on node (n2): Insufficient cpu\nfit failure on node (n3): PodFitsHostPorts',
+      // No `0/N` is printed: the node total stays unknown (LABELLING.md §4), the counts are the lines'.
       {
-        total: 3,
+        total: null,
         reasons: [
           { count: 2, reason: 'Insufficient cpu' },
           { count: 1, reason: 'PodFitsHostPorts' },
@@ -113,7 +114,7 @@ describe('findScheduler', () => {
     [
       'v0.x Go struct',
       'Error scheduling: failed to find fit for pod: {"kind":"Pod"}Node 127.0.0.1: PodFitsPorts',
-      { total: 1, reasons: [{ count: 1, reason: 'PodFitsPorts' }] },
+      { total: null, reasons: [{ count: 1, reason: 'PodFitsPorts' }] },
       '<1.3',
     ],
     ['zero nodes', 'no nodes available to schedule pods', { total: 0, reasons: [] }, undefined],

@@ -501,7 +501,8 @@ describe('kube-scheduler: the frames before FitError (v1.3–v1.9) and its log l
     [
       'plugin/pkg/scheduler/generic_scheduler.go `pod (%s) failed to fit in any node` + `fit failure on node (%s): %s`, v1.3–v1.5',
       'pod (web-1) failed to fit in any node\nfit failure on node (node-1): Insufficient cpu\nfit failure on node (node-2): PodFitsHostPorts',
-      [sched(2, [r(1, 'Insufficient cpu'), r(1, 'PodFitsHostPorts')])],
+      // No `0/N` printed: the total is unknown (LABELLING.md §4).
+      [sched(null, [r(1, 'Insufficient cpu'), r(1, 'PodFitsHostPorts')])],
     ],
     [
       "pkg/controller/volume/persistentvolume/scheduler_binder.go FindPodVolumes `pod has unbound PersistentVolumeClaims` (an error, no frame), v1.10–v1.11, with the event recorder's `(repeated N times)`",
