@@ -211,7 +211,7 @@ export function withoutTemplateSiblings(matches: Match[], templates: readonly nu
  * `Example error messages:`), not the writer's own (`I get errors like:` is a report).
  */
 const EXAMPLES_HEADER_RE =
-  /(?:\b(?:common|typical|example|sample|possible)\s+(?:error\s+|warning\s+|failure\s+)?(?:events|errors|messages)|\b(?:common|typical|possible|frequent|known|likely)\s+(?:[\w-]+\s+){0,2}(?:causes|reasons|issues|problems|symptoms|failures)|\blook\s+for\s+(?:events|errors|messages|lines|reasons)(?:\s+like)?|\byou(?:'|\u2019|\s+wi)ll\s+(?:see|get)\s+(?:messages|errors|events|something)(?:\s+like)?|\byou\s+(?:may|might|can|could)\s+see\s+(?:messages|errors|events)(?:\s+like)?)\s*:\s*$/i;
+  /(?:\b(?:common|typical|example|sample|possible)\s+(?:error\s+|warning\s+|failure\s+)?(?:events|errors|messages)|\b(?:common|typical|possible|frequent|known|likely)\s+(?:[\w-]+\s+){0,2}(?:causes|reasons|issues|problems|symptoms|failures)|\blook\s+for\s+(?:the\s+|an?\s+)?(?:events?|errors?|messages?|lines?|reasons?|output|entr(?:y|ies))(?:\s+like(?:\s+this)?)?|\byou(?:'|\u2019|\s+wi)ll\s+(?:see|get)\s+(?:messages|errors|events|something)(?:\s+like)?|\byou\s+(?:may|might|can|could)\s+see\s+(?:messages|errors|events)(?:\s+like)?)\.?\s*:\s*$/i;
 const FIRST_PERSON_RE = /\b(?:i|we|my|our|i'm|i've|we're)\b/i;
 /** A blank line, also inside a box drawn with `│` borders. */
 const BLANK_RE = /^[ \t\u2502|]*$/;

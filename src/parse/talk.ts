@@ -170,6 +170,9 @@ const MAY_HAPPEN_IN_RE =
 const MAY_HAPPEN_AFTER_RE =
   /^[.\s]{0,2}["'`\u201d*]{0,3}[ \t]*\b(?:may|might|could|can|will|would)(?:[ \t]+(?:also|then|sometimes|eventually))?[ \t]+(?:occur|appear|happen|show up|be (?:shown|displayed|raised|returned|thrown|reported))\b/i;
 
+/** A line with nothing but blanks or a comment or quote marker (`#`, `//`, `>`): a blank line of its block. */
+const BARE_MARKER_RE = /^[ \t]*(?:#{1,6}|\/\/|>)?[ \t]*$/;
+
 /** `or` between two examples (`Or, for memory:`). */
 const BETWEEN_RE = /^[ \t]*(?:or|and)\b[^\n.]{0,40}:?[ \t]*$/i;
 
@@ -185,7 +188,7 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
     const [ps] = lineAt(text, end);
     const line = text.slice(ps, end);
     if (
-      line.trim() === '' ||
+      BARE_MARKER_RE.test(line) ||
       BETWEEN_RE.test(line) ||
       messageLines.has(ps) ||
       TABLE_HEAD_RE.test(line) ||
@@ -210,9 +213,10 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
     if (CJK_LEAD_RE.test(line)) return 'example';
     if (!EXAMPLE_LEAD_RE.test(line)) {
       // A writer's line under a `Symptom:` label (`**Symptom**:` ⏎ `The pod remains stuck in Pending with …:`).
+      // Not an issue log's symptom of one incident it records (`## Issue 17: Training Job Stuck …` over it, §2.1).
       if (/:[ \t`*]*$/.test(line) && ps > 0) {
         const [qs] = lineAt(text, ps - 1);
-        if (SYMPTOM_RE.test(text.slice(qs, ps - 1))) return 'example';
+        if (SYMPTOM_RE.test(text.slice(qs, ps - 1)) && !numberedIssueAbove(text, qs)) return 'example';
       }
       return blockUnderLead(text, ps, end) ? 'example' : undefined;
     }
@@ -268,7 +272,7 @@ function adviceRow(row: string, at: number): boolean {
 
 /** A Markdown heading's level (`### x` → 3), 0 for no heading. */
 function headingLevel(line: string): number {
-  const h = /^[ \t]*(#{1,6})[ \t]/.exec(line);
+  const h = /^[ \t]*(#{1,6})[ \t]+\S/.exec(line);
   return h ? h[1]!.length : 0;
 }
 
@@ -288,7 +292,7 @@ function blockUnderLead(text: string, ps: number, lineEnd: number): boolean {
     const [qs] = lineAt(text, end);
     const line = text.slice(qs, end);
     end = qs - 1;
-    if (line.trim() === '') {
+    if (BARE_MARKER_RE.test(line)) {
       if (++blanks > 1) return false;
       continue;
     }
@@ -306,6 +310,21 @@ function blockUnderLead(text: string, ps: number, lineEnd: number): boolean {
   }
   return false;
 }
+
+/** A numbered issue's heading (`## Issue 17: …`, `### 坑 6：…`, `## 问题 11: …`) at most twelve lines above `ls`. */
+function numberedIssueAbove(text: string, ls: number): boolean {
+  let end = ls - 1;
+  for (let n = 0; n < 12 && end > 0; n++) {
+    const [qs] = lineAt(text, end);
+    const line = text.slice(qs, end);
+    end = qs - 1;
+    if (NUMBERED_ISSUE_RE.test(line)) return true;
+  }
+  return false;
+}
+
+const NUMBERED_ISSUE_RE =
+  /^[ \t]*#{1,6}[ \t]*(?:issue|problem|bug|incident|pitfall|gotcha|问题|問題|坑|故障|障害|문제)[ \t]*#?[ \t]*\d{1,4}\b/iu;
 
 /**
  * Whether the first line with text above the line at `ls` (at most three up) is a concrete command a step runs: not

@@ -471,3 +471,36 @@ describe('held13 classes after its opening', () => {
     expect(parsePaste(text).findings.map((f) => f.facts)).toEqual(want);
   });
 });
+
+describe('held13 talk after its opening', () => {
+  const layers = (text: string) => parsePaste(text).findings.map((f) => f.layer);
+  it.each([
+    [
+      "'Look for Events' in bold over the output (j045's shape)",
+      '**Look for Events**:\n```\nEvents:\n  Warning  FailedScheduling  0/2 nodes are available: 2 Insufficient cpu\n```',
+      [],
+    ],
+    [
+      "'Look for the line like:' (n043's shape)",
+      'Look for the line like:\n\n```\nError creating: pods "api-..." is forbidden: exceeded quota: team-q, requested: pods=1, used: pods=5, limited: pods=5\n```',
+      [],
+    ],
+    [
+      "a catalogue section's block of commented output, its empty comment lines blank (n011's shape)",
+      '## Common Issues & Solutions\n\n### Quota exceeded\n\n```bash\nkubectl apply -f pod.yaml\n#\n# pods "web" is forbidden: exceeded quota: q, requested: pods=1, used: pods=3, limited: pods=3\n```',
+      [],
+    ],
+    [
+      "a numbered issue's Symptom is the incident it records (j026's shape)",
+      "## Issue 4: Job stuck in Pending (Volcano)\n\n**Symptom:**\n`TrainingJob` status shows:\n```\nmessage: '1/0 tasks in gang unschedulable: pod group is not ready, 1 minAvailable'\n```",
+      ['other'],
+    ],
+    [
+      "a runbook's Symptom of a class of failure stays guidance",
+      '### OOM in sidecars\n\n**Symptom:**\nThe pod status shows:\n```\nReason: OOMKilled\n```',
+      [],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(layers(text)).toEqual(want);
+  });
+});
