@@ -81,9 +81,18 @@ function conditional(m: Match, text: string): boolean {
     (/\bwhat (?:does|do|is)\s+["'`]?$/i.test(before) &&
       /^[\w-]*["'`]?\s+mean\b/i.test(text.slice(upTo, upTo + 40).replace(/^[\w-]+/, '')));
   return (
-    named || asked || CONDITIONAL_OPEN_RE.test(sentence) || MODAL_RE.test(before) || DEFINING_BEFORE_RE.test(before)
+    named ||
+    asked ||
+    CONDITIONAL_OPEN_RE.test(sentence) ||
+    MODAL_RE.test(before) ||
+    DEFINING_BEFORE_RE.test(before) ||
+    USUALLY_CJK_RE.test(before)
   );
 }
+
+/** What is usually the case, in Chinese (`# → 通常是 "Insufficient aliyun.com/gpu-mem"`, `一般是 …`). */
+const USUALLY_CJK_RE =
+  /(?:通常|一般|往往|常常|大多|多半|多为|多為)(?:是|为|為|会|會|由)?[^。\n]{0,6}["'\u201c\u300c`]?[ \t]*$/u;
 
 /** A list item that maps a quoted message to advice: `- \`…\` → fix`, `* "…" -> cause`, `- \`…\` => …`. */
 const MAPPING_ITEM_RE =
@@ -141,8 +150,12 @@ function example(m: Match, text: string): boolean {
   if (FIRST_PERSON_RE.test(before)) return false;
   // A lead in the message's own sentence (`The pod status will look like this: \`OutOfnvidia.com/gpu\``, `The
   // scheduler writes a \`FailedScheduling\` event with a reason: \`0/40 nodes …\``).
-  return EXAMPLE_BEFORE_RE.test(before) || EXAMPLE_INLINE_RE.test(before);
+  return EXAMPLE_BEFORE_RE.test(before) || EXAMPLE_INLINE_RE.test(before) || WILL_GET_INLINE_RE.test(before);
 }
+
+/** `… as you will get the following error \`0/6 nodes are available: …\``: what a reader would get, in the sentence. */
+const WILL_GET_INLINE_RE =
+  /\b(?:will|would|may|might|could)[ \t]+(?:also[ \t]+)?(?:get|see|hit|receive|encounter|run into)[ \t]+(?:the following|this|these|an?|the)[ \t]+(?:errors?|messages?|events?|warnings?)[ \t]*:?[ \t]*["'`*\u201c]{0,3}$/i;
 
 /**
  * A line that introduces what a reader will or may see (`The event message will include something like:`, `You will
@@ -155,15 +168,31 @@ function example(m: Match, text: string): boolean {
  * also inside the message's own sentence. A bare `messages like:` is not one there: a lived summary says it too.
  */
 const GENERAL_LEADS = String.raw`\bsomething like(?: this)?|\b(?:typically|usually|generally|normally|often|commonly|will|would) looks? (?:something |roughly )?like(?: this)?|\blooks? (?:slightly|a bit|a little|somewhat) different|\b(?:scheduler|kubelet|api ?server|kube-apiserver|controller|kubernetes) (?:writes|emits|generates|produces|raises|records) an? \b[^:\n]{0,80}`;
-const NAMED_LEADS = String.raw`${GENERAL_LEADS}|\b(?:reports|shows|displays|records) (?:that|this|it) as|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?`;
+const NAMED_LEADS = String.raw`${GENERAL_LEADS}|[.!?][ \t]+(?:for )?examples?|\b(?:reports|shows|displays|records) (?:that|this|it) as|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?`;
 /** Leads that say what a reader will get (`If you get:`, `helm upgrade will fail with:`): a tutorial's run may be one. */
-const STEP_LEADS = String.raw`^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|\b(?:will|would|may|might|can|could)\b[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with)\b[^:\n]{0,60}`;
+const STEP_LEADS = String.raw`^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|\b(?:will|would|may|might|can|could)\b[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with|encounter|hit|run into|receive)\b[^:\n]{0,120}`;
 const EXAMPLE_NAMED_RE = new RegExp(`(?:${NAMED_LEADS})[ \t]*:`, 'i');
 const EXAMPLE_INLINE_RE = new RegExp(`(?:${GENERAL_LEADS})[ \t]*:[ \t]*["'\`*\u201c]{0,3}$`, 'i');
 const EXAMPLE_LEAD_RE = new RegExp(`(?:${NAMED_LEADS}|${STEP_LEADS})[ \t]*:[ \t]*$`, 'i');
 
 const CJK_LEAD_RE =
   /(?:会|會|将|將)(?:长|長|是)(?:这|這)(?:样|樣)子?[\s:：-]*$|^[\s>*_#-]*(?:假设|假設|假如)[^\n]{0,80}[:：-][ \t]*$/u;
+
+const FAQ_AFTER_RE =
+  /^[ \t>*_]*(?:this|it|that)[ \t]+(?:error[ \t]+)?(?:may|might|can|could|usually|typically|often|generally)[ \t]+(?:happen|occur|appear|show up|be caused|mean)\b/i;
+
+/** The first line with text after the line that ends at `le` (blank lines skipped, at most two). */
+function nextLine(text: string, le: number): string {
+  let p = le + 1;
+  for (let n = 0; n < 3 && p < text.length; n++) {
+    const e = text.indexOf('\n', p);
+    const line = text.slice(p, e < 0 ? text.length : e);
+    if (line.trim() !== '') return line;
+    if (e < 0) break;
+    p = e + 1;
+  }
+  return '';
+}
 
 const MAY_HAPPEN_IN_RE =
   /[\w)][.]?["'`\u201d*]{0,3}[ \t]+(?:may|might|could)(?:[ \t]+(?:also|then|sometimes|eventually))?[ \t]+(?:occur|appear|happen|show up)\b/i;
@@ -440,6 +469,8 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
     if (example(m, text)) return false;
     // What may happen (`otherwise the error \`Pod ephemeral local storage usage exceeds …\` may occur`): conditional
     // prose whatever the message holds (LABELLING.md §2.2).
+    // A FAQ entry's title: the message, then what it may mean (`> googleapi: Error 403: …` ⏎ `This may happen if …`).
+    if (FAQ_AFTER_RE.test(nextLine(text, le))) return false;
     // A match may run to its line's end: the words inside it count too (no component's message says them).
     if (MAY_HAPPEN_AFTER_RE.test(text.slice(m.end, m.end + 48)) || MAY_HAPPEN_IN_RE.test(text.slice(m.start, m.end)))
       return false;

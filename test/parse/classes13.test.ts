@@ -504,3 +504,41 @@ describe('held13 talk after its opening', () => {
     expect(layers(text)).toEqual(want);
   });
 });
+
+describe('held14 (r) talk after its measure', () => {
+  const layers = (text: string) => parsePaste(text).findings.map((f) => f.layer);
+  it.each([
+    [
+      "'as you will get the following error `…`' in the sentence (r002's shape)",
+      "Don't create it in the UI, as you will get the following error `0/6 nodes are available: 6 Insufficient devices.kubevirt.io/kvm.`",
+      [],
+    ],
+    [
+      "what is usually the case, in Chinese (r006's shape)",
+      '# Pending 时看事件\n# → 通常是 "Insufficient aliyun.com/gpu-mem"',
+      [],
+    ],
+    [
+      "a FAQ entry's title, then what it may mean (r026's shape)",
+      "> googleapi: Error 403: Insufficient regional quota to satisfy request: resource \"CPUS\": request requires '8.0' and is short '2.0'. project has a quota of '24.0' with '6.0' available\n\nThis may happen if the project's quota is exceeded.",
+      [],
+    ],
+    [
+      "'You may encounter this error … if …:' over the output (r029's shape)",
+      "You may encounter this error from time to time if you keep deleting and recreating clusters, nodes and databases quickly:\n\n```\nError: googleapi: Error 403: Insufficient regional quota to satisfy request: resource \"SSD_TOTAL_GB\": request requires '300.0' and is short '300.0'. project has a quota of '500.0' with '0.0' available.\n```",
+      [],
+    ],
+    [
+      "'… . Example:' ending a comment line (r030's shape)",
+      '\t// TODO: check for quota violations. Example:\n\t// 0/3 nodes are available: 3 Insufficient cpu.',
+      [],
+    ],
+    [
+      "a lived 'I got the following error' stays a report",
+      'I got the following error `0/6 nodes are available: 6 Insufficient cpu.` on our cluster.',
+      ['scheduler'],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(layers(text)).toEqual(want);
+  });
+});
