@@ -67,6 +67,18 @@ export function subjectBefore(text: string, idx: number): Subject | undefined {
     // `Error from server (Forbidden): : pods is forbidden:` — a resource without a name.
     const word = wordBefore(w, end, /[a-z0-9.-]/, 100, /[a-z]/);
     if (word && !kindStyle && (end - word.length === 0 || /\s/.test(w[end - word.length - 1]!))) {
+      // The name's quotes lost (an Events table's `Error creating: pods web-5f6c-q5mll is forbidden:`): the word is
+      // the name, the resource's plural before it.
+      const before = w.slice(Math.max(0, end - word.length - 80), end - word.length);
+      const plural = /(?:^|\s)(pods|replicasets|deployments|statefulsets|jobs|persistentvolumeclaims|services)\s$/.exec(
+        before,
+      );
+      if (plural && /^[a-z0-9][a-z0-9.-]{0,252}$/.test(word) && word !== plural[1])
+        return {
+          resource: plural[1]!,
+          name: word,
+          start: from + end - word.length - plural[0].trimStart().length,
+        };
       return { resource: word, start: from + end - word.length };
     }
   }

@@ -542,3 +542,20 @@ describe('held14 (r) talk after its measure', () => {
     expect(layers(text)).toEqual(want);
   });
 });
+
+describe('an envelope whose name lost its quotes (held14 t002)', () => {
+  it.each([
+    [
+      "an Events table's `pods <name> is forbidden:`",
+      '26m  Warning  FailedCreate  replicaset-controller  Error creating: pods api-7c5d8b-q5mll is forbidden: exceeded quota: ns-q, requested: requests.cpu=20m, used: requests.cpu=40m, limited: requests.cpu=50m',
+      { resource: 'pods', name: 'api-7c5d8b-q5mll' },
+    ],
+    [
+      'a resource without a name stays one',
+      'Error from server (Forbidden): : pods is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1',
+      { resource: 'pods' },
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => f.object)).toEqual([want]);
+  });
+});
