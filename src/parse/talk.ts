@@ -247,7 +247,7 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
         const [qs] = lineAt(text, ps - 1);
         if (SYMPTOM_RE.test(text.slice(qs, ps - 1)) && !numberedIssueAbove(text, qs)) return 'example';
       }
-      return blockUnderLead(text, ps, end) ? 'example' : undefined;
+      return blockUnderLead(text, end) ? 'example' : undefined;
     }
     // A tutorial's step shows what it prints (`you should see`, `Expected output:`): a finding (LABELLING.md §1).
     if (/\bshould see\b|\bexpected\b/i.test(line)) return undefined;
@@ -306,7 +306,7 @@ function headingLevel(line: string): number {
 }
 
 /**
- * Whether the block that holds the line at `ps` (the walk starting at `lineEnd`, that line's end) sits under a
+ * Whether the block that holds the line ending at `lineEnd` (the walk starts at that line) sits under a
  * heading or lead that makes it guidance (LABELLING.md §2.1): up over the block's lines to the first heading, label (a
  * line ending in `:`) or blank, at most fifteen; that line, or the one above the blank, is an examples heading (`####
  * 典型事件消息`, `Typical errors:`) or a conditional lead (`If you see the following error then …`); or a heading above
@@ -314,7 +314,7 @@ function headingLevel(line: string): number {
  * the writer speaks of their own case. A `Symptom:` label is not one here: an issue log's symptom of one incident is
  * a report (LABELLING.md §2.1).
  */
-function blockUnderLead(text: string, ps: number, lineEnd: number): boolean {
+function blockUnderLead(text: string, lineEnd: number): boolean {
   let end = lineEnd;
   let blanks = 0;
   for (let n = 0; n < 15 && end > 0; n++) {
@@ -342,14 +342,18 @@ function blockUnderLead(text: string, ps: number, lineEnd: number): boolean {
 
 /** A numbered issue's heading (`## Issue 17: …`, `### 坑 6：…`, `## 问题 11: …`) at most twelve lines above `ls`. */
 function numberedIssueAbove(text: string, ls: number): boolean {
-  let end = ls - 1;
-  for (let n = 0; n < 12 && end > 0; n++) {
-    const [qs] = lineAt(text, end);
-    const line = text.slice(qs, end);
-    end = qs - 1;
-    if (NUMBERED_ISSUE_RE.test(line)) return true;
-  }
+  for (const [, line] of linesAbove(text, ls, 12)) if (NUMBERED_ISSUE_RE.test(line)) return true;
   return false;
+}
+
+/** The lines above the one at `ls`, nearest first, at most `max`: each line's start and its text. */
+function* linesAbove(text: string, ls: number, max: number): Generator<[number, string]> {
+  let end = ls - 1;
+  for (let n = 0; n < max && end > 0; n++) {
+    const [qs] = lineAt(text, end);
+    yield [qs, text.slice(qs, end)];
+    end = qs - 1;
+  }
 }
 
 const NUMBERED_ISSUE_RE =
@@ -360,23 +364,14 @@ const NUMBERED_ISSUE_RE =
  * one with a placeholder (`kubectl describe po web-xxxxxx`, `<pod>`) nor a search (`kubectl get events | grep quota`).
  */
 function underCommand(text: string, ls: number): boolean {
-  let end = ls - 1;
-  for (let n = 0; n < 3 && end > 0; n++) {
-    const [qs] = lineAt(text, end);
-    const line = text.slice(qs, end);
-    end = qs - 1;
+  for (const [, line] of linesAbove(text, ls, 3))
     if (line.trim() !== '') return COMMAND_RE.test(line) && !/<[^<>\n]{1,40}>|x{3,}|\|\s*grep\b/i.test(line);
-  }
   return false;
 }
 
 /** A heading of a level above `level`, over the line at `ls` (at most forty lines up), that names a catalogue. */
 function catalogueParent(text: string, ls: number, level: number): boolean {
-  let end = ls - 1;
-  for (let n = 0; n < 40 && end > 0; n++) {
-    const [qs] = lineAt(text, end);
-    const line = text.slice(qs, end);
-    end = qs - 1;
+  for (const [, line] of linesAbove(text, ls, 40)) {
     const l = headingLevel(line);
     if (l === 0 || l >= level) continue;
     if (CATALOGUE_HEADING_RE.test(line) && !FIRST_PERSON_RE.test(line)) return true;
