@@ -98,6 +98,14 @@ const USUALLY_CJK_RE =
 const MAPPING_ITEM_RE =
   /^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+(?:\*\*)?[`"'][^\n]{1,300}?[`"'](?:\*\*)?[ \t]*(?:→|->|=>|⇒)[ \t]*\S/;
 
+/**
+ * A line's text for the lead and heading tests, or '' for one longer than any lead (a 1 MB line is content: slicing it
+ * for every match would copy the paste again and again).
+ */
+function shortLine(text: string, from: number, to: number): string {
+  return to - from > 1000 ? '\u0000' : text.slice(from, to);
+}
+
 function lineAt(text: string, k: number): [number, number] {
   const ls = text.lastIndexOf('\n', k - 1) + 1;
   const e = text.indexOf('\n', k);
@@ -186,7 +194,7 @@ function nextLine(text: string, le: number): string {
   let p = le + 1;
   for (let n = 0; n < 3 && p < text.length; n++) {
     const e = text.indexOf('\n', p);
-    const line = text.slice(p, e < 0 ? text.length : e);
+    const line = shortLine(text, p, e < 0 ? text.length : e);
     if (line.trim() !== '') return line;
     if (e < 0) break;
     p = e + 1;
@@ -215,7 +223,7 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
   let command = false;
   for (let n = 0; n < 8 && end > 0; n++) {
     const [ps] = lineAt(text, end);
-    const line = text.slice(ps, end);
+    const line = shortLine(text, ps, end);
     if (
       BARE_MARKER_RE.test(line) ||
       BETWEEN_RE.test(line) ||
@@ -268,7 +276,7 @@ function exampleMarkAfter(text: string, le: number): boolean {
   let p = le + 1;
   for (let n = 0; n < 2 && p < text.length; n++) {
     const e = text.indexOf('\n', p);
-    const line = text.slice(p, e < 0 ? text.length : e);
+    const line = shortLine(text, p, e < 0 ? text.length : e);
     if (line.trim() !== '') return EXAMPLE_MARK_RE.test(line);
     if (e < 0) break;
     p = e + 1;
@@ -319,7 +327,7 @@ function blockUnderLead(text: string, lineEnd: number): boolean {
   let blanks = 0;
   for (let n = 0; n < 15 && end > 0; n++) {
     const [qs] = lineAt(text, end);
-    const line = text.slice(qs, end);
+    const line = shortLine(text, qs, end);
     end = qs - 1;
     if (BARE_MARKER_RE.test(line)) {
       if (++blanks > 1) return false;
@@ -351,7 +359,7 @@ function* linesAbove(text: string, ls: number, max: number): Generator<[number, 
   let end = ls - 1;
   for (let n = 0; n < max && end > 0; n++) {
     const [qs] = lineAt(text, end);
-    yield [qs, text.slice(qs, end)];
+    yield [qs, shortLine(text, qs, end)];
     end = qs - 1;
   }
 }
@@ -409,7 +417,7 @@ function underExpectedHeading(text: string, ls: number): boolean {
   let end = ls - 1;
   for (let n = 0; n < 15 && end > 0; n++) {
     const [ps] = lineAt(text, end);
-    const line = text.slice(ps, end);
+    const line = shortLine(text, ps, end);
     if (EXPECTED_HEADING_RE.test(line)) return true;
     if (SECTION_HEADING_RE.test(line)) return false;
     end = ps - 1;
@@ -495,7 +503,7 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
     // Marked as an example right after it (`# (example output — the exact wording tracks your policy level)`).
     if (exampleMarkAfter(text, le)) return false;
     // A runbook table's row: the message in one cell, its cause or fix in another (LABELLING.md §2.1).
-    if (adviceRow(text.slice(ls, le), m.start - ls)) return false;
+    if (le - ls <= 2000 && adviceRow(text.slice(ls, le), m.start - ls)) return false;
     return !(isBare && conditional(m, text));
   });
 }
