@@ -18,7 +18,7 @@ import { findLookalikes } from './lookalikes.ts';
 import { extractManifests, type ExtractedManifest } from './manifests.ts';
 import { lowerAscii, normalizeLines } from './normalize.ts';
 import { findQuota } from './quota.ts';
-import { findRuntime } from './runtime.ts';
+import { conditionRefusal, findRuntime } from './runtime.ts';
 import { findScheduler } from './scheduler.ts';
 import { placeholderQuantities, searchedFor, withoutExamples, withoutTemplateSiblings } from './placeholder.ts';
 import { withoutTalk } from './talk.ts';
@@ -334,13 +334,7 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
     )
       continue;
     // …but the kubelet's refusal for a node condition is its own message, whoever else was evicted.
-    if (
-      m.layer === 'runtime' &&
-      !m.object?.name &&
-      named.length > 0 &&
-      agrees(m) &&
-      !/the node had condition/i.test(m.message)
-    )
+    if (m.layer === 'runtime' && !m.object?.name && named.length > 0 && agrees(m) && !conditionRefusal(m.message))
       continue;
     // Exit code 137 next to an OOMKilled of the same pod is the same kill, not a second problem.
     if (

@@ -1138,7 +1138,7 @@ function withNumbers(text: string, matches: RuntimeMatch[]): void {
     // An eviction message is read where it is: its own numbers, whatever other evictions the paste holds.
     const ownKind = evicted ? evictionKind(m.message) : undefined;
     const ev =
-      evicted && !/the node had condition/i.test(m.message)
+      evicted && !conditionRefusal(m.message)
         ? ownKind === 'limit' && evictions.length > 0
           ? storageLimitNumbers(text.slice(m.start, Math.min(text.length, m.start + 1200)))
           : evictions.length > 1
@@ -1195,6 +1195,14 @@ function containerKeyNear(text: string, at: number): string | undefined {
   return last;
 }
 
+/**
+ * Whether a runtime match's message is the kubelet's refusal for a node condition (`The node had condition:
+ * [DiskPressure].`): an eviction message of its own, with no numbers, whatever other evictions the paste holds.
+ */
+export function conditionRefusal(message: string): boolean {
+  return /the node had condition/i.test(message);
+}
+
 /** Which kubelet eviction message a text is: node pressure, or a storage limit; undefined for neither. */
 function evictionKind(message: string): 'pressure' | 'limit' | undefined {
   if (/The node was low on resource/i.test(message)) return 'pressure';
@@ -1226,7 +1234,7 @@ function fillFromSiblings(matches: RuntimeMatch[]): void {
     // Admission's `The node had condition: [DiskPressure].` is its own refusal: another pod's eviction numbers are
     // not its (`2 pods were evicted: > Pod The node had condition: [MemoryPressure]. and the other > The node was
     // low on resource: memory. Container x was using …`).
-    if (/the node had condition/i.test(m.message)) continue;
+    if (conditionRefusal(m.message)) continue;
     // A message of another kind of eviction (node pressure beside a pod over its storage limit) is another one.
     const kind = evictionKind(m.message);
     const fuller = matches.filter(

@@ -171,14 +171,14 @@ export function splitHistogram(main: string): ReasonCount[] {
 }
 
 /**
- * The reasons whose words never vary (pkg/scheduler/framework/plugins: NodeResourcesFit's `Insufficient <resource>`
- * and `Too many pods`, NodeUnschedulable's, the volume plugins', InterPodAffinity's, NodePorts', the node-condition
- * ones): whatever follows one after a blank is not the scheduler's (`3 node(s) had disk pressure Readiness probe
+ * The other reasons whose words never vary (pkg/scheduler/framework/plugins: NodeUnschedulable's, the volume plugins',
+ * InterPodAffinity's, NodePorts', the node-condition ones; NodeResourcesFit's are RESOURCE_FIT_RE's below): whatever
+ * follows one after a blank is not the scheduler's (`3 node(s) had disk pressure Readiness probe
  * failed: …`, the next line of a folded YAML scalar) when it opens as a sentence does, with a capitalised word; a
  * vendor's own words in lower case (`were unschedulable due to topology spread constraints`) are kept as printed.
  */
 const FIXED_REASON_RE =
-  /^(?:Insufficient [a-z0-9][\w./-]*|Too many pods|node\(s\) (?:had (?:disk|memory|pid) pressure|were unschedulable|had volume node affinity conflict|didn't have free ports for the requested pod ports|didn't find available persistent volumes to bind|didn't satisfy existing pods anti-affinity rules|didn't match pod (?:anti-)?affinity rules|didn't match Pod's node affinity\/selector|exceed max volume count)) (?=\p{Lu}\p{Ll})/u;
+  /^(?:node\(s\) (?:had (?:disk|memory|pid) pressure|were unschedulable|had volume node affinity conflict|didn't have free ports for the requested pod ports|didn't find available persistent volumes to bind|didn't satisfy existing pods anti-affinity rules|didn't match pod (?:anti-)?affinity rules|didn't match Pod's node affinity\/selector|exceed max volume count)) (?=\p{Lu}\p{Ll})/u;
 
 /**
  * NodeResourcesFit's two reasons end where their words do: no scheduler prints more after them, so a word in any case
@@ -248,6 +248,7 @@ function readSentence(text: string, total: number, bodyStart: number, end: numbe
   // A list the paste cut after a separator (`…: 1 node(s) didn't match pod topology spread constraints,`):
   // no reason ends in a comma.
   // A list the writer elided at its head (`0/23 nodes are available: ... 7 Insufficient cpu`): the entries shown.
+  // The quote is closed again after the prose cut: the writer's words may follow it (`…selector"。三个原因里`).
   const main = listed(
     closeOfQuote(proseCut(closeOfQuote(text.slice(bodyStart, mainEnd)))).replace(/\s*,$/, ''),
   ).replace(/^(?:\u2026|\.{3})[ \t]*,?[ \t]*(?=\d)/, '');
@@ -1140,7 +1141,6 @@ const GENERIC_REASON_RE = /^(?:Insufficient (?:cpu|memory|pods)|Too many pods)$/
 const CATALOGUE_NAME_RE =
   /Insufficient [A-Za-z0-9][\w./-]{0,252}|node\(s\) [a-z']{2,12} [a-z]{2,20}|Too many pods|PodToleratesNodeTaints|PodFitsResources|MatchNodeSelector|NodeAffinity|ImagePullBackOff|ErrImagePull|CrashLoopBackOff|FailedCreatePodSandBox|FailedMount|FailedAttachVolume|OOMKilled|CreateContainerConfigError|unbound immediate PersistentVolumeClaims|NotTriggerScaleUp|FailedScheduling|NodeResourcesFit|NodeVolumeLimits|(?:EBS|GCEPD|AzureDisk|Cinder)Limits|NodePorts|NodeUnschedulable|TaintToleration|InterPodAffinity|PodTopologySpread|VolumeBinding|VolumeRestrictions|VolumeZone/g;
 
-/** Is the `#`-marked line at `ls` one of a block of them (a shell or config comment), not a lone heading? */
 /** Whether the line above the one at `ls` is a `kubectl describe` or `get events` command (its output below it). */
 function underDescribe(text: string, ls: number): boolean {
   if (ls === 0) return false;
@@ -1148,6 +1148,7 @@ function underDescribe(text: string, ls: number): boolean {
   return /^[\s$>#]*(?:kubectl|oc)\s+(?:[\w-]+\s+){0,3}(?:describe|get\s+events?)\b/.test(prev);
 }
 
+/** Is the `#`-marked line at `ls` one of a block of them (a shell or config comment), not a lone heading? */
 function commentBlock(text: string, ls: number): boolean {
   const le = lineEnd(text, ls, 2048);
   const next = text.slice(le + 1, le + 8);

@@ -99,8 +99,8 @@ const MAPPING_ITEM_RE =
   /^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+(?:\*\*)?[`"'][^\n]{1,300}?[`"'](?:\*\*)?[ \t]*(?:→|->|=>|⇒)[ \t]*\S/;
 
 /**
- * A line's text for the lead and heading tests, or '' for one longer than any lead (a 1 MB line is content: slicing it
- * for every match would copy the paste again and again).
+ * A line's text for the lead and heading tests, or a NUL for one longer than any lead (a 1 MB line is content: slicing
+ * it for every match would copy the paste again and again).
  */
 function shortLine(text: string, from: number, to: number): string {
   return to - from > 1000 ? '\u0000' : text.slice(from, to);
@@ -169,13 +169,13 @@ const WILL_GET_INLINE_RE =
  * A line that introduces what a reader will or may see (`The event message will include something like:`, `You will
  * see this on the pod's events:`, `Example output:`): guidance (LABELLING.md §2.1), whatever the message under it holds.
  */
-/** Leads that call what follows an example (`something like:`, `messages like:`, `Example output:`). */
 /**
  * Leads that say what a message generally looks like or what a component generally writes (`The error typically looks
  * like this:`, `it looks slightly different:`, `The scheduler writes a \`FailedScheduling\` event with a reason:`),
  * also inside the message's own sentence. A bare `messages like:` is not one there: a lived summary says it too.
  */
 const GENERAL_LEADS = String.raw`\bsomething like(?: this)?|\b(?:typically|usually|generally|normally|often|commonly|will|would) looks? (?:something |roughly )?like(?: this)?|\blooks? (?:slightly|a bit|a little|somewhat) different|\b(?:scheduler|kubelet|api ?server|kube-apiserver|controller|kubernetes) (?:writes|emits|generates|produces|raises|records) an? \b[^:\n]{0,80}`;
+/** Leads that call what follows an example (`something like:`, `messages like:`, `Example output:`). */
 const NAMED_LEADS = String.raw`${GENERAL_LEADS}|[.!?][ \t]+(?:for )?examples?|\b(?:reports|shows|displays|records) (?:that|this|it) as|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?`;
 /** Leads that say what a reader will get (`If you get:`, `helm upgrade will fail with:`): a tutorial's run may be one. */
 const STEP_LEADS = String.raw`^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|\b(?:will|would|may|might|can|could)\b[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with|encounter|hit|run into|receive)\b[^:\n]{0,120}`;
@@ -189,10 +189,10 @@ const CJK_LEAD_RE =
 const FAQ_AFTER_RE =
   /^[ \t>*_]*(?:this|it|that)[ \t]+(?:error[ \t]+)?(?:may|might|can|could|usually|typically|often|generally)[ \t]+(?:happen|occur|appear|show up|be caused|mean)\b/i;
 
-/** The first line with text after the line that ends at `le` (blank lines skipped, at most two). */
-function nextLine(text: string, le: number): string {
+/** The first line with text after the line that ends at `le` (blank lines skipped: at most `max` lines looked at). */
+function nextLine(text: string, le: number, max = 3): string {
   let p = le + 1;
-  for (let n = 0; n < 3 && p < text.length; n++) {
+  for (let n = 0; n < max && p < text.length; n++) {
     const e = text.indexOf('\n', p);
     const line = shortLine(text, p, e < 0 ? text.length : e);
     if (line.trim() !== '') return line;
@@ -272,18 +272,6 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
 const EXAMPLE_MARK_RE =
   /^[ \t]*(?:#|\/\/|<!--|>)?[ \t]*[(*_]*[ \t]*(?:example|sample|illustrative|indicative)[ \t]+(?:output|message|error|event)s?\b/i;
 
-function exampleMarkAfter(text: string, le: number): boolean {
-  let p = le + 1;
-  for (let n = 0; n < 2 && p < text.length; n++) {
-    const e = text.indexOf('\n', p);
-    const line = shortLine(text, p, e < 0 ? text.length : e);
-    if (line.trim() !== '') return EXAMPLE_MARK_RE.test(line);
-    if (e < 0) break;
-    p = e + 1;
-  }
-  return false;
-}
-
 /** A cell that says what to do (`raise \`max\` with the budget`, `check the quota`, `by design`). */
 const ADVICE_CELL_RE =
   /^[ \t*_`]*(?:raise|increase|lower|reduce|add|set|remove|delete|check|use|ask|request|fix|scale|move|change|update|tune|adjust|verify|inspect|run|see|by design|expected|working as intended)\b/i;
@@ -323,12 +311,8 @@ function headingLevel(line: string): number {
  * a report (LABELLING.md §2.1).
  */
 function blockUnderLead(text: string, lineEnd: number): boolean {
-  let end = lineEnd;
   let blanks = 0;
-  for (let n = 0; n < 15 && end > 0; n++) {
-    const [qs] = lineAt(text, end);
-    const line = shortLine(text, qs, end);
-    end = qs - 1;
+  for (const [qs, line] of linesAbove(text, lineEnd + 1, 15)) {
     if (BARE_MARKER_RE.test(line)) {
       if (++blanks > 1) return false;
       continue;
@@ -414,13 +398,9 @@ const SECTION_HEADING_RE =
 
 /** Is the line at `ls` inside an issue template's "expected" section (the nearest section heading above it)? */
 function underExpectedHeading(text: string, ls: number): boolean {
-  let end = ls - 1;
-  for (let n = 0; n < 15 && end > 0; n++) {
-    const [ps] = lineAt(text, end);
-    const line = shortLine(text, ps, end);
+  for (const [, line] of linesAbove(text, ls, 15)) {
     if (EXPECTED_HEADING_RE.test(line)) return true;
     if (SECTION_HEADING_RE.test(line)) return false;
-    end = ps - 1;
   }
   return false;
 }
@@ -434,10 +414,7 @@ const EXAMPLE_HEADING_RE =
   /^[\s>*_#-]*(?:(?:an? )?(?:typical |sample )?examples?\b[^:\n]{0,60}|(?:common |typical )?(?:error|warning) messages[\s:*]*|(?:an? )?(?:common|typical|sample|example)(?: (?:error|warning|event|scheduler|kubelet))? (?:messages?|errors?|events?)[\s:*]*|(?:典型|常见|常見|示例|样例|範例|例)[^\n:：]{0,12}[\s:：*]*)$/iu;
 /** A conditional over the command an example runs (`# This will fail if quota exists for requests.cpu`). */
 const CONDITIONAL_STEP_RE = /\b(?:will|would) fail\b|^[\s#>*_-]*if\b/i;
-/**
- * A `Symptom:` label or heading (LABELLING.md §2.1), in the languages the sets hold (`## 现象`, `症状：`); not one that
- * asks for the writer's own observation (`**Symptom** (what you observed …):`).
- */
+/** A `Symptom:` label (LABELLING.md §2.1). */
 const SYMPTOM_RE = /^[\s>*_-]*\**symptoms?\**[.\s]*:/i;
 
 /**
@@ -470,11 +447,11 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
     // An example (`(e.g. "0/16 nodes are available: …")`, `for example \`…\``, under `You will see something like:`):
     // guidance, numbers or not (LABELLING.md §2.1).
     if (example(m, text)) return false;
-    // What may happen (`otherwise the error \`Pod ephemeral local storage usage exceeds …\` may occur`): conditional
-    // prose whatever the message holds (LABELLING.md §2.2).
     // A FAQ entry's title: the message, then what it may mean (`> googleapi: Error 403: …` ⏎ `This may happen if …`).
     if (FAQ_AFTER_RE.test(nextLine(text, le))) return false;
-    // A match may run to its line's end: the words inside it count too (no component's message says them).
+    // What may happen (`otherwise the error \`Pod ephemeral local storage usage exceeds …\` may occur`): conditional
+    // prose whatever the message holds (LABELLING.md §2.2). A match may run to its line's end: the words inside it
+    // count too (no component's message says them).
     if (MAY_HAPPEN_AFTER_RE.test(text.slice(m.end, m.end + 48)) || MAY_HAPPEN_IN_RE.test(text.slice(m.start, m.end)))
       return false;
     if (underExpectedHeading(text, ls)) return false;
@@ -501,7 +478,7 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
     if (isBare && (m.layer === 'runtime' || m.layer === 'scheduler') && /^[ \t]*#{2,6}[ \t]/.test(text.slice(ls, le)))
       return false;
     // Marked as an example right after it (`# (example output — the exact wording tracks your policy level)`).
-    if (exampleMarkAfter(text, le)) return false;
+    if (EXAMPLE_MARK_RE.test(nextLine(text, le, 2))) return false;
     // A runbook table's row: the message in one cell, its cause or fix in another (LABELLING.md §2.1).
     if (le - ls <= 2000 && adviceRow(text.slice(ls, le), m.start - ls)) return false;
     return !(isBare && conditional(m, text));

@@ -459,7 +459,8 @@ function handledAsBefore(text: string, at: number): { start: number; kind: strin
   }
   const i = line.lastIndexOf(' cannot be handled as a');
   if (i < 0) return undefined;
-  const head = /([A-Z][A-Za-z]*) in version "[^"]*"\s*$/.exec(line.slice(0, i));
+  // The version's quotes may be a JSON string's (`"message":"Job in version \\"v1\\" cannot be handled …`).
+  const head = /([A-Z][A-Za-z0-9]*) in version \\?"[^"\\\n]*\\?"\s*$/.exec(line.slice(0, i));
   const kind = /^ cannot be handled as an? ([A-Z][A-Za-z]*)/.exec(line.slice(i))?.[1] ?? head?.[1];
   if (!kind) return undefined;
   return { start: from + (head ? head.index : i + 1), kind };
@@ -740,9 +741,8 @@ function errorLineFieldErrors(text: string, found: readonly Match[]): Match[] {
   return out;
 }
 
-/** The decoder's envelope: `Job in version "v1" cannot be handled as a Job: ` (JSON-escaped quotes too). */
-const HANDLED_AS_RE =
-  /([A-Z][A-Za-z0-9]{0,62}) in version \\?"[^"\\\n]{1,40}\\?" cannot be handled as an? ([A-Z][A-Za-z0-9]{0,62}): ?/y;
+/** The end of the decoder's envelope (`… cannot be handled as a Job: `), read where its words start. */
+const HANDLED_AS_RE = / cannot be handled as an? [A-Z][A-Za-z0-9]{0,62}: ?/y;
 /** Go's JSON decoder naming the field it could not fill (`cannot unmarshal string into Go struct field PodSpec.spec.template.spec.imagePullSecrets of type …`). */
 const GO_STRUCT_FIELD_RE = /\bGo struct field [A-Z][A-Za-z0-9]{0,62}\.([a-z][\w.[\]]{0,250}?) of type\b/;
 
@@ -760,16 +760,15 @@ function decoderRefusals(text: string, lower: string, found: readonly Match[]): 
     k >= 0 && budget-- > 0;
     k = lower.indexOf(' cannot be handled as a', k + 1)
   ) {
-    const ls = lineStart(text, k, 4096);
-    const head = /([A-Z][A-Za-z0-9]{0,62}) in version \\?"[^"\\\n]{1,40}\\?"$/.exec(text.slice(ls, k));
-    if (!head) continue;
-    const start = ls + head.index;
-    HANDLED_AS_RE.lastIndex = start;
-    const h = HANDLED_AS_RE.exec(text);
-    if (!h) continue;
+    HANDLED_AS_RE.lastIndex = k;
+    if (!HANDLED_AS_RE.exec(text)) continue;
+    const detailAt = HANDLED_AS_RE.lastIndex;
+    // Only with its head (`Job in version "v1"`): the words alone are any program's.
+    const env = handledAsBefore(text, detailAt);
+    if (!env || !/ in version /.test(text.slice(env.start, k + 1))) continue;
+    const start = env.start;
     const le = Math.min(lineEnd(text, start, 4000), start + 2000);
     if (found.some((m) => m.start < le && start < m.end) || out.some((m) => m.start === start)) continue;
-    const detailAt = HANDLED_AS_RE.lastIndex;
     let field: string | null = null;
     let value: string | null = null;
     GENERIC_HEAD_RE.lastIndex = detailAt;
@@ -789,7 +788,7 @@ function decoderRefusals(text: string, lower: string, found: readonly Match[]): 
       start,
       end: le,
     };
-    m.object = { resource: kindToResource(h[1]!) };
+    m.object = { resource: kindToResource(env.kind) };
     out.push(m);
   }
   return out;

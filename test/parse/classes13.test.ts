@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePaste } from '../../src/parse/index.ts';
 
 const read = (text: string) => parsePaste(text).findings.map((f) => [f.layer, f.kind, f.facts, f.object]);
+const layers = (text: string) => parsePaste(text).findings.map((f) => f.layer);
 const V = (field: string | null, value: string | null = null, resource: string | null = null) => ({
   resource,
   value,
@@ -133,7 +134,6 @@ describe('pods of one controller are one runtime problem (LABELLING.md §3)', ()
 });
 
 describe('talk: leads, marks and runbook rows (LABELLING.md §2.1)', () => {
-  const layers = (text: string) => parsePaste(text).findings.map((f) => f.layer);
   it.each([
     [
       "a comment heading naming one typical message (p071's shape)",
@@ -249,7 +249,6 @@ describe('FitError lists and field-error lists', () => {
 });
 
 describe('held12 classes after its opening', () => {
-  const layers = (text: string) => parsePaste(text).findings.map((f) => f.layer);
   it.each([
     [
       "a Chinese examples heading over a block of messages (g010's shape)",
@@ -473,7 +472,6 @@ describe('held13 classes after its opening', () => {
 });
 
 describe('held13 talk after its opening', () => {
-  const layers = (text: string) => parsePaste(text).findings.map((f) => f.layer);
   it.each([
     [
       "'Look for Events' in bold over the output (j045's shape)",
@@ -506,7 +504,6 @@ describe('held13 talk after its opening', () => {
 });
 
 describe('held14 (r) talk after its measure', () => {
-  const layers = (text: string) => parsePaste(text).findings.map((f) => f.layer);
   it.each([
     [
       "'as you will get the following error `…`' in the sentence (r002's shape)",
