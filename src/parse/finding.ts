@@ -202,6 +202,27 @@ export interface RuntimeClassFacts {
   /** `node-selector-conflict`: the label key, the class's value and the pod's. */
   nodeSelector?: { key: string; runtimeClass: string; pod: string };
 }
+/**
+ * Kueue's admission of a Workload (sigs.k8s.io/kueue pkg/scheduler/flavorassigner: `couldn't assign flavors to pod
+ * set <name>: insufficient unused quota for cpu in flavor <f>, 3 more needed`, `borrowing limit for … exceeded`): its
+ * ClusterQueue's quota, not a ResourceQuota; the job stays suspended and no pod exists yet.
+ */
+export interface KueueFacts {
+  /** The pod set named; null where the text does not name it. */
+  podSet: string | null;
+  /** Kueue's reasons as printed. */
+  message: string;
+}
+/**
+ * A security admission plugin that refused the pod on its securityContext: SecurityContextDeny (removed in 1.30:
+ * `SecurityContext.RunAsUser is forbidden`), PodSecurityPolicy (removed in 1.25: `unable to validate against any pod
+ * security policy: […]`) or OpenShift's SecurityContextConstraints (`unable to validate against any security context
+ * constraint: […]`).
+ */
+export interface AdmissionPluginFacts {
+  plugin: 'SecurityContextDeny' | 'PodSecurityPolicy' | 'SecurityContextConstraints';
+  message: string;
+}
 export interface VolcanoFacts {
   scheduler: 'volcano';
   gang: boolean;
@@ -224,6 +245,8 @@ export type FindingBody =
   | { layer: 'other'; kind: 'autoscaler'; facts: AutoscalerFacts }
   | { layer: 'other'; kind: 'extender-quota'; facts: ExtenderQuotaFacts }
   | { layer: 'other'; kind: 'volcano'; facts: VolcanoFacts }
+  | { layer: 'other'; kind: 'kueue'; facts: KueueFacts }
+  | { layer: 'other'; kind: 'admission-plugin'; facts: AdmissionPluginFacts }
   | { layer: 'other'; kind: 'priority'; facts: PriorityFacts }
   | { layer: 'other'; kind: 'runtimeclass'; facts: RuntimeClassFacts }
   | { layer: 'other'; kind: 'admission-policy'; facts: AdmissionPolicyFacts }

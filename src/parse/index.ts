@@ -311,7 +311,13 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
         : [],
     ),
   );
+  // A look-alike named in prose without its object (`describing the replicaset shows a \`SecurityContext.RunAsUser is
+  // forbidden\` error:`) next to the same refusal of a named object is that refusal again.
+  const namedOthers = new Set(
+    matches.filter((m) => m.layer === 'other' && m.object?.name).map((m) => `${m.kind}|${factsKey(m.facts)}`),
+  );
   for (const m of matches) {
+    if (m.layer === 'other' && !m.object && namedOthers.has(`${m.kind}|${factsKey(m.facts)}`)) continue;
     if (
       m.layer === 'scheduler' &&
       m.facts.preemption?.reasons.length === 0 &&
@@ -353,9 +359,14 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
         : m.layer === 'other'
           ? (m.object?.name ?? (m.object?.resource ? `${m.object.resource}/` : ''))
           : '';
-    const key = `${m.layer}|${m.kind}|${who}|${factsKey(orderless(m))}${m.layer === 'api-validation' ? ruleOf(m.message) : ''}`;
+    const key = `${m.layer}|${m.kind}|${who}|${denialKey(m) ?? factsKey(orderless(m))}${m.layer === 'api-validation' ? ruleOf(m.message) : ''}`;
     const prev = first.get(key);
     if (prev) {
+      // The same denial copied again (a wrapped status string, then the `jsonpath` output of it): the whole copy.
+      if (prev.kind === 'webhook-denied' && m.kind === 'webhook-denied' && cutDenial(prev) && !cutDenial(m)) {
+        prev.facts = m.facts;
+        prev.message = m.message;
+      }
       // The same refusal of another controller's object (`replicationcontrollers "database-10"` and
       // `"frontend-2"`, each refused by the same quota) is that controller's problem too: one finding each.
       const a = prev.object?.name;
@@ -386,6 +397,20 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
     out.push(m);
   }
   return out;
+}
+
+/**
+ * A policy engine's denial of an unnamed object is one denial per webhook and rule names, whatever its copies'
+ * spacing (`{"privileged":true}` in a status, `{"privileged": true}` in kubectl's output) or cuts.
+ */
+function denialKey(m: Match): string | undefined {
+  if (m.kind !== 'webhook-denied' || m.object?.name || !m.facts.engine || !m.facts.violations?.length) return undefined;
+  return `${m.facts.webhook}|${m.facts.engine}|${[...new Set(m.facts.violations.map((v) => v.name))].sort().join(',')}`;
+}
+
+/** A denial copy cut before its rule's message (`[psp-privileged-container]` at a wrapped line's end). */
+function cutDenial(m: Match): boolean {
+  return m.kind === 'webhook-denied' && (m.facts.violations ?? []).some((v) => v.message === '');
 }
 
 /**

@@ -34,6 +34,7 @@ import { lowerAscii } from './normalize.ts';
 import { policyReportResult } from './policyreport.ts';
 import { runtimeClassTable } from './runtimeclass.ts';
 import { findWithin, lineEnd, lineStart, proseRow, scanMany, trimEndOf } from './scan.ts';
+import { matcherLiteral } from './runtime.ts';
 import { splitHistogram } from './scheduler.ts';
 import { envelopeBefore } from './subject.ts';
 
@@ -636,6 +637,81 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       start,
       end,
     );
+  });
+
+  // cluster-autoscaler's scale-up simulation log (`scale_up.go:288] Pod restic-2r6cr can't be scheduled on eks-…,
+  // predicate checking error: node(s) didn't match Pod's node affinity; predicateName=NodeAffinity; …`): a new node
+  // of that group would not take the pod either, so the autoscaler does not scale it up for the pod.
+  on('predicate checking error', (k) => {
+    const le = lineEnd(text, k, 2000);
+    const body = text.slice(k + 'predicate checking error'.length, le).replace(/^:[ \t]*/, '');
+    const cut = body.search(/;[ \t]*(?:predicateName|reasons|debugInfo)\b/);
+    const reason = trimEndOf((cut >= 0 ? body.slice(0, cut) : body).trim(), '.;');
+    return other(
+      {
+        layer: 'other',
+        kind: 'autoscaler',
+        facts: { reason: 'NotTriggerScaleUp', reasons: reason ? [{ count: null, reason }] : [] },
+      },
+      text,
+      lineStart(text, k),
+      le,
+    );
+  });
+
+  // Kueue's flavor assignment (pkg/scheduler/flavorassigner): `couldn't assign flavors to pod set main: insufficient
+  // unused quota for cpu in flavor default-flavor, 3 more needed` (a Workload's QuotaReserved condition or its Pending
+  // event). A comment's wrap (`# … insufficient unused quota` ⏎ `# for nvidia.com/gpu in flavor a100, 2 more needed`) is
+  // one message.
+  on("couldn't assign flavors to pod set ", (k) => {
+    if (matcherLiteral(text, k)) return undefined;
+    const from = k + "couldn't assign flavors to pod set ".length;
+    const set = /^([a-z0-9][a-z0-9.-]{0,62}|%s|%v):[ \t]*/.exec(lower.slice(from, from + 70));
+    if (!set || set[1]!.startsWith('%')) return undefined;
+    let end = lineEnd(text, k, 1200);
+    for (let n = 0; n < 2 && !/(?:more needed|exceeded|\))[.\s"'`]*$/.test(text.slice(k, end)); n++) {
+      const next = /^\n[ \t]*(?:#|\/\/)[ \t]+([a-z][^\n]{0,300})/.exec(text.slice(end, end + 320));
+      if (!next) break;
+      end = lineEnd(text, end + 1, 320);
+    }
+    const message = trimEndOf(
+      text
+        .slice(from + set[0].length, end)
+        .replace(/\n[ \t]*(?:#|\/\/)[ \t]+/g, ' ')
+        .trim(),
+      '."\'` ',
+    );
+    return other({ layer: 'other', kind: 'kueue', facts: { podSet: set[1]!, message } }, text, lineStart(text, k), end);
+  });
+
+  // The securityContext admission plugins (SecurityContextDeny, PodSecurityPolicy, OpenShift's SCC), with the pod
+  // their envelope names.
+  const securityPlugin = (
+    k: number,
+    plugin: Extract<OtherBody, { kind: 'admission-plugin' }>['facts']['plugin'],
+    end = lineEnd(text, k, 1200),
+  ): Match | undefined => {
+    if (matcherLiteral(text, k)) return undefined;
+    const env = envelope(text, k);
+    const message = trimEndOf(text.slice(k, end).trim(), '."\'` ');
+    const m = other({ layer: 'other', kind: 'admission-plugin', facts: { plugin, message } }, text, env.start, end);
+    if (env.pod) m.object = { resource: 'pods', name: env.pod };
+    return m;
+  };
+  on('unable to validate against any pod security policy', (k) => securityPlugin(k, 'PodSecurityPolicy'));
+  on('unable to validate against any security context constraint', (k) =>
+    securityPlugin(k, 'SecurityContextConstraints'),
+  );
+  // SecurityContextDeny (plugin/pkg/admission/securitycontext/scdeny): `pod.Spec.SecurityContext.RunAsUser is
+  // forbidden`, a container's `SecurityContext.SELinuxOptions is forbidden`.
+  on('securitycontext.', (k) => {
+    const at = lower.slice(Math.max(0, k - 9), k) === 'pod.spec.' ? k - 9 : k;
+    if (at > 0 && /[A-Za-z0-9_]/.test(text[at - 1]!)) return undefined;
+    const m =
+      /^securitycontext\.(?:runasuser|runasgroup|runasnonroot|selinuxoptions|supplementalgroups|fsgroup) is forbidden\b/.exec(
+        lower.slice(k, k + 60),
+      );
+    return m ? securityPlugin(at, 'SecurityContextDeny', k + m[0].length) : undefined;
   });
 
   // An Events row of the autoscaler's reason without the sentence (`Normal  NotTriggerScaleUp  110s

@@ -345,15 +345,28 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
   });
   // The predicate's name where the pod shows it: its status reason (`Reason:  NodeAffinity` in describe,
   // `reason: NodeAffinity` in YAML) or the STATUS column of `kubectl get pods` (`0/1  NodeAffinity  0  3d20h`).
-  on('nodeaffinity', (k) => {
-    if (!wordAt(lower, k, 12)) return undefined;
+  const statusReason = (k: number, reason: string): RuntimeMatch | undefined => {
+    if (!wordAt(lower, k, reason.length)) return undefined;
     const ls = lineStart(lower, k);
     const le = lineEnd(lower, k, 600);
     const before = lower.slice(ls, k);
-    const after = lower.slice(k + 12, le);
+    const after = lower.slice(k + reason.length, le);
     const status = /^[ \t]*reason:[ \t]+$/.test(before) && /^[ \t]*$/.test(after);
     const row = /\b\d{1,3}\/\d{1,3}[ \t]+$/.test(before) && /^[ \t]+\d{1,6}(?:[ \t]|$)/.test(after);
-    return status || row ? runtime(text, k, 'NodeAffinity') : undefined;
+    return status || row ? runtime(text, k, reason) : undefined;
+  };
+  on('nodeaffinity', (k) => statusReason(k, 'NodeAffinity'));
+  // The kubelet's sysctl admission (pkg/kubelet/sysctl: reason `SysctlForbidden`, `forbidden sysctl: %v` with
+  // `"net.core.somaxconn" not allowlisted`, before 1.23 `not whitelisted`): the pod sets a sysctl the node forbids.
+  on('sysctlforbidden', (k) => statusReason(k, 'SysctlForbidden'));
+  on('forbidden sysctl: ', (k) => {
+    if (
+      matcherLiteral(text, k) ||
+      !/^forbidden sysctl: (?:"[a-z0-9_./*-]{1,120}"|[a-z0-9_./-]{1,120}) not/.test(lower.slice(k, k + 160))
+    )
+      return undefined;
+    const at = lower.slice(Math.max(0, k - 18), k).endsWith('pod was rejected: ') ? k - 18 : k;
+    return runtime(text, k, 'SysctlForbidden', at);
   });
   // The victim of a preemption (pkg/scheduler/framework/preemption, `Preempted by pod %v on node %v` with the
   // preemptor's UID; 1.1x: `Preempted by %v/%v on node %v`; 1.35's workload-aware `Preempted by podgroup …`;
@@ -510,7 +523,7 @@ function dropEvictionExits(lower: string, out: RuntimeMatch[]): void {
  * (`err != "command terminated with exit code 137"`, `strings.Contains(s, "…")`, `ErrOOMStr = "…"`)?
  * It names a message; it reports none.
  */
-function matcherLiteral(text: string, k: number): boolean {
+export function matcherLiteral(text: string, k: number): boolean {
   const ls = lineStart(text, k, 400);
   const before = text.slice(ls, k);
   const q = Math.max(before.lastIndexOf('"'), before.lastIndexOf("'"), before.lastIndexOf('`'));
@@ -998,9 +1011,10 @@ export function evictionNumbers(text: string): Partial<RuntimeFacts> {
   const low = /^The node was low on resource:\s+([a-z][a-z0-9./-]{0,60}?)\.?(?=[\s"'`,;)\]]|$)/i.exec(w);
   if (low) out.resource = low[1]!;
   // The container may be a writer's placeholder (`Container <container名> was using …`, `Container <name>`):
-  // the numbers still hold, the name is kept only when it is one (a DNS label).
+  // the numbers still hold, the name is kept only when it is one (a DNS label). A copy may end at the request
+  // (`… request is 128Mi.`, the `has larger consumption of` left out).
   const c = new RegExp(
-    `Container (\\S{1,80}?) was using ${NUM},\\s*(?:request is ${NUM},\\s*has larger consumption of|which exceeds its request of ${NUM})`,
+    `Container (\\S{1,80}?) was using ${NUM},\\s*(?:request is ${NUM}(?:,\\s*has larger consumption of|\\.?(?=[\\s"'\`]|$))|which exceeds its request of ${NUM})`,
   ).exec(w);
   if (c) {
     if (/^[a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?$/.test(c[1]!)) out.container = c[1]!;

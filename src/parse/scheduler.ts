@@ -938,7 +938,7 @@ const SCHEDULING_WORDS_RE = /pending|failedscheduling|unschedulable|schedul/;
 const QUOTED_AFTER_RE =
   /(?:\b(?:error|errors|message|messages|event|events|said|says|saying|shows?|showed|shown|got|gets|getting|warning|warnings|reason|reports?|reported|complains?|complained|with)|:)\s*["'(]?$/;
 /** Words before a reason list on its line that make it the cluster-autoscaler's (NotTriggerScaleUp). */
-const AUTOSCALER_BEFORE_RE = /trigger scale-up|nottriggerscaleup|scale-up|node group/;
+const AUTOSCALER_BEFORE_RE = /trigger scale-up|nottriggerscaleup|scale-up|node group|predicate checking error/;
 
 /**
  * A reason list without its `0/N nodes are available:` frame (the user copied only the reasons, or

@@ -35,7 +35,13 @@ function quotedNameBefore(s: string, end: number): { word: string; name: string;
   if (glued && !/[a-z]/.test(s[q1 - 1]!)) return undefined;
   const name = s.slice(q1 + 1, end - 1);
   if (name.includes('\n')) return undefined;
-  const at = glued ? q1 : q1 - 1;
+  let at = glued ? q1 : q1 - 1;
+  // A wrap between the resource and its name (`…: pods` ⏎ `        "petclinic-…-pod" is forbidden:`).
+  if (!glued) {
+    let b = at;
+    while (b > 0 && at - b < 40 && /[ \t\n]/.test(s[b - 1]!)) b--;
+    if (b < at && s.slice(b, at).includes('\n')) at = b;
+  }
   const word = wordBefore(s, at, /[A-Za-z0-9.-]/, 100, /[A-Za-z]/);
   if (!word || (glued && !/^[a-z][a-z0-9-]*s(?:\.[a-z0-9.-]+)?$/.test(word))) return undefined;
   return { word, name, start: at - word.length };

@@ -323,6 +323,9 @@ function blockUnderLead(text: string, lineEnd: number): boolean {
     // …unless the lead stands right under the command a tutorial's step runs (`$ oc create -f gpu-pod.yaml` ⏎
     // `Example output`): that step's concrete run (LABELLING.md §1).
     if (EXAMPLE_HEADING_RE.test(line) || CONDITIONAL_LEAD_RE.test(line)) return !underCommand(text, qs);
+    // A runbook's `Symptoms` section of a class of failure (`### Symptoms` ⏎ the message ⏎ `### Cause`), LABELLING.md
+    // §2.1; not an issue log's symptom of one incident it records.
+    if (SYMPTOM_LINE_RE.test(line)) return runbookSymptom(text, qs);
     const level = headingLevel(line);
     const label = /[:：][ \t*`]*$/.test(line);
     if (!level && !label && blanks === 0) continue;
@@ -389,6 +392,37 @@ function ranAfter(text: string, le: number): boolean {
   );
 }
 
+/**
+ * Whether the message at `k` (its line at `ls`) is in the sentence of a runbook's `Symptom:` label, on its line or on
+ * one of the two lines above that the sentence runs over (`**Symptom:** New pods stuck \`Pending\` with` ⏎
+ * `\`Insufficient nvidia.com/mig-1g.10gb\`.`).
+ */
+function symptomSentence(text: string, k: number, ls: number): boolean {
+  const ss = sentenceStart(text, k);
+  let at = ls;
+  for (let n = 0; n < 3 && at >= ss; n++) {
+    const line = shortLine(text, at, lineAt(text, at)[1]);
+    if (SYMPTOM_RE.test(line)) return !FIRST_PERSON_RE.test(text.slice(at, k)) && runbookSymptom(text, at);
+    if (at === 0) break;
+    at = lineAt(text, at - 1)[0];
+  }
+  return false;
+}
+
+/**
+ * Whether the list item at `ls` is one of the steps under a label that opens with a condition (`If a pod's request
+ * lands in that gap:` ⏎ `1. …` ⏎ `3. kube-scheduler fails with \`Insufficient ephemeral-storage\``): what would happen.
+ */
+function underConditionalLabel(text: string, ls: number): boolean {
+  if (!/^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]/.test(shortLine(text, ls, lineAt(text, ls)[1]))) return false;
+  for (const [, line] of linesAbove(text, ls, 12)) {
+    if (/^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]/.test(line)) continue;
+    if (BARE_MARKER_RE.test(line) || !/[:：][ \t*_]*$/.test(line)) return false;
+    return CONDITIONAL_OPEN_RE.test(line.replace(LEAD_RE, '')) && !FIRST_PERSON_RE.test(line);
+  }
+  return false;
+}
+
 /** An issue template's section of what should have happened (`**Describe the results you expected:**`). */
 const EXPECTED_HEADING_RE =
   /^[\s>*_#-]*(?:describe the )?(?:results? you expected|expected behaviou?r)\b[^\n]{0,40}:?[\s*_]*$/i;
@@ -415,7 +449,35 @@ const EXAMPLE_HEADING_RE =
 /** A conditional over the command an example runs (`# This will fail if quota exists for requests.cpu`). */
 const CONDITIONAL_STEP_RE = /\b(?:will|would) fail\b|^[\s#>*_-]*if\b/i;
 /** A `Symptom:` label (LABELLING.md §2.1). */
-const SYMPTOM_RE = /^[\s>*_-]*\**symptoms?\**[.\s]*:/i;
+const SYMPTOM_WORDS = '(?:symptoms?|symptômes?|síntomas?|sintomas?|symptome?|симптомы|现象|現象|症状|症狀|증상)';
+const SYMPTOM_RE = new RegExp(`^[\\s>*_-]*\\**${SYMPTOM_WORDS}\\**[.\\s]*[:：]`, 'iu');
+/** A line that is nothing but a `Symptoms` heading or label (`### Symptoms`, `**Symptom:**`, `Symptoms:`). */
+const SYMPTOM_LINE_RE = new RegExp(`^[ \\t>#*_-]*${SYMPTOM_WORDS}[ \\t*_]*[:：]?[ \\t*_]*$`, 'iu');
+/** A runbook section after the symptom: what causes it or what to do (`### Cause`, `**Solution:**`, `## Triage`). */
+const RUNBOOK_SECTION_RE =
+  /^[ \t>#*_-]*(?:(?:(?:root |likely |probable |possible )?causes?|solutions?|resolutions?|fix(?:es)?|remediation|mitigation|triage|diagnosis|diagnose|workaround|what to do|how to fix|action|causas?|soluci[oó]n|solução|ursachen?|lösung|причин[аы]|решение)\b|(?:原因|根因|解决|解決|排查|处理|處理|対処|対策|修复|修復|원인|해결|조치))[^\n]{0,40}$/iu;
+
+/**
+ * Whether the `Symptom` label at `qs` heads a runbook's entry: a cause, fix or triage section follows within thirty
+ * lines, and no numbered issue of an issue log stands above it (LABELLING.md §2.1).
+ */
+function runbookSymptom(text: string, qs: number): boolean {
+  if (numberedIssueAbove(text, qs)) return false;
+  // A problem the writer records (`### Problem: Pods without resource specs rejected` over it) is a report too.
+  for (const [, line] of linesAbove(text, qs, 4))
+    if (/^[ \t]*#{1,6}[ \t]*(?:problem|issue)[ \t]*[:：]/i.test(line)) return false;
+  let p = text.indexOf('\n', qs);
+  for (let n = 0; n < 30 && p >= 0 && p < text.length; n++) {
+    const e = text.indexOf('\n', p + 1);
+    const line = shortLine(text, p + 1, e < 0 ? text.length : e);
+    if (RUNBOOK_SECTION_RE.test(line) && (headingLevel(line) > 0 || /[:：][ \t*_]*$|^[ \t]*\*\*/.test(line)))
+      return true;
+    // Prose in the first person (a name such as `my-pod` is not one).
+    if (FIRST_PERSON_RE.test(line.replace(/[\w.]*-[\w.-]*/g, ''))) return false;
+    p = e;
+  }
+  return false;
+}
 
 /**
  * Whether the raw paste shows the message's event as a series (`42s (x4 over 92s)`, which the normalizer drops): an
@@ -455,6 +517,8 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
     if (MAY_HAPPEN_AFTER_RE.test(text.slice(m.end, m.end + 48)) || MAY_HAPPEN_IN_RE.test(text.slice(m.start, m.end)))
       return false;
     if (underExpectedHeading(text, ls)) return false;
+    // The message on its `Symptom:` label's own line (`**Symptom:** New pods stuck \`Pending\` with \`Insufficient …\``).
+    if (symptomSentence(text, m.start, ls)) return false;
     const isBare = bare(m, text);
     // One of a placeholder's alternatives (`reason=<Evicted|NodeAffinity|NodeLost|…>`): names a metric may take.
     const reason = factRecord(m).reason;
@@ -481,6 +545,6 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
     if (EXAMPLE_MARK_RE.test(nextLine(text, le, 2))) return false;
     // A runbook table's row: the message in one cell, its cause or fix in another (LABELLING.md §2.1).
     if (le - ls <= 2000 && adviceRow(text.slice(ls, le), m.start - ls)) return false;
-    return !(isBare && conditional(m, text));
+    return !(isBare && (conditional(m, text) || underConditionalLabel(text, ls)));
   });
 }

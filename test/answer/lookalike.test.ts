@@ -230,6 +230,42 @@ describe('look-alike replies from the text', () => {
         ],
       ],
     ],
+    [
+      'lookalikes/kueue-insufficient-unused-quota.txt',
+      [
+        [
+          'ℹ️ Not quota — Kueue has not admitted the workload',
+          'Kueue has not admitted the workload: it could not assign a ResourceFlavor to pod set main: "insufficient unused quota for cpu in flavor default-flavor, 3 more needed".',
+          "Not a ResourceQuota, LimitRange or scheduler decision: the quota is the ClusterQueue's (Kueue's own), and the job stays suspended — no pod exists yet, so nothing is Pending on a node.",
+          "Who: the app team waits for admitted workloads to finish, or requests less; the batch administrator raises the ClusterQueue's nominalQuota for the flavor, or lets it borrow in its cohort.",
+          'Read it: `kubectl get workloads -n <namespace>`, then `kubectl describe clusterqueue <cluster-queue>` (flavor default-flavor).',
+        ],
+      ],
+    ],
+    [
+      'lookalikes/knative-securitycontextdeny.txt',
+      [
+        [
+          'ℹ️ Not quota — refused by SecurityContextDeny — pod configuration-example-00001-deployment-587d979986-hsx2p',
+          'Refused at admission: the SecurityContextDeny admission plugin (removed in Kubernetes 1.30) refuses any pod that sets the securityContext field it names: "SecurityContext.RunAsUser is forbidden".',
+          "Not a ResourceQuota, LimitRange or scheduler decision: it is about the pod's securityContext, not its resources.",
+          'Who: the app team drops that field from the pod spec; the platform team can turn the plugin off (it is deprecated: Pod Security admission replaces it).',
+          "Read it: the kube-apiserver's `--enable-admission-plugins` list.",
+        ],
+      ],
+    ],
+    [
+      'lookalikes/openshift-scc-csi.txt',
+      [
+        [
+          'ℹ️ Not quota — refused by SecurityContextConstraints — pod ratings-api-d997c8f74-',
+          'Refused at admission: no OpenShift SecurityContextConstraints the pod\'s service account may use allows its spec: "unable to validate against any security context constraint: [provider "anyuid": Forbidden: not usable by user or serviceaccount, spec.volumes[0]: Invalid value: "csi": csi volumes are not allowed to be used, provider "nonroot": Forbidden: not usable by user or serviceaccount, provider "hostmount-any…".',
+          "Not a ResourceQuota, LimitRange or scheduler decision: it is about the pod's securityContext, not its resources.",
+          'Who: a cluster admin grants an SCC to the service account (`oc adm policy add-scc-to-user <scc> -z <sa>`), or the app team fits the pod to the ones it may use (often restricted-v2).',
+          'Read it: `oc get scc`, and `oc adm policy scc-subject-review -f <pod.yaml>`.',
+        ],
+      ],
+    ],
   ])('%s', (file, expected) => {
     expect(replies(readFileSync(join(fixtures, file), 'utf8'))).toEqual(expected);
   });

@@ -92,6 +92,10 @@ export function explain(f: Finding): string {
       return `ValidatingAdmissionPolicy ${f.facts.policy} (the cluster's own CEL rule) refused the object: "${f.facts.message}". Not quota, LimitRange or scheduling: its owner, the platform team, can change the policy or its binding.`;
     case 'autoscaler':
       return 'cluster-autoscaler declined to add a node for the Pending pod; its node groups decide what it can add. Not quota or LimitRange.';
+    case 'kueue':
+      return "Kueue has not admitted the workload: its ClusterQueue has no unused quota (or borrowing room) for the pod set in any flavor it may use, so the job stays suspended and no pod is created. Not the namespace's ResourceQuota, LimitRange or the scheduler.";
+    case 'admission-plugin':
+      return `The ${f.facts.plugin} admission plugin refused the pod on its securityContext, not its resources. Not quota, LimitRange or scheduling.`;
     case 'karpenter':
       return 'Karpenter could not launch a node that fits the pod; its NodePools decide what can be launched. Not quota or LimitRange.';
     case 'unschedulable':
@@ -126,6 +130,8 @@ function runtimeWords(reason: string): string {
       return "The kubelet's Topology Manager refused the pod (TopologyAffinityError): under its policy it cannot give the pod's CPUs and devices from one NUMA node, which the scheduler does not see. Request fewer CPUs or devices per container, or run it on nodes with that much free on one NUMA node.";
     case 'UnexpectedAdmissionError':
       return "The kubelet could not admit the pod (UnexpectedAdmissionError): its device or CPU manager could not allocate what the scheduler counted on (a device plugin restarted, or reports fewer devices than the node's allocatable). The pod is Failed and not retried; its controller creates a replacement. Delete the Failed pods; if it repeats on a node, check that node's device plugin.";
+    case 'SysctlForbidden':
+      return "The kubelet refused the pod when it reached the node (SysctlForbidden): the pod's securityContext sets a sysctl the node's kubelet does not allow (an unsafe sysctl needs the kubelet's --allowed-unsafe-sysctls; a namespaced one is refused with hostNetwork or hostIPC). The pod is Failed and not retried; its controller creates a replacement. Drop the sysctl, or ask the platform team for nodes that allow it and select them.";
     case 'Preempted':
       return 'The scheduler preempted this pod: it was deleted to make room for a pod of higher priority. Its controller creates a replacement, which stays Pending while no room is left. Give the workload a higher PriorityClass, or keep room for the preemptor.';
     default:

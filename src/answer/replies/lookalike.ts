@@ -184,6 +184,54 @@ function karpenterText(f: Of<'karpenter'>): LookalikeText {
   return { headline: 'Not quota — Karpenter could not launch a node', lines };
 }
 
+function kueueText(f: Of<'kueue'>): LookalikeText {
+  const { podSet, message } = f.facts;
+  const flavor = /\bin flavor ([a-z0-9][a-z0-9.-]{0,62})/.exec(message)?.[1];
+  const borrowing = /borrowing limit/i.test(message);
+  const lines = [
+    `Kueue has not admitted the workload: it could not assign a ResourceFlavor to pod set ${podSet ?? '?'}: "${message}".`,
+    "Not a ResourceQuota, LimitRange or scheduler decision: the quota is the ClusterQueue's (Kueue's own), and the job stays suspended — no pod exists yet, so nothing is Pending on a node.",
+    borrowing
+      ? "Who: the batch administrator raises the ClusterQueue's borrowingLimit (or the cohort's lending); the app team waits, or requests less."
+      : "Who: the app team waits for admitted workloads to finish, or requests less; the batch administrator raises the ClusterQueue's nominalQuota for the flavor, or lets it borrow in its cohort.",
+    `Read it: \`kubectl get workloads -n <namespace>\`, then \`kubectl describe clusterqueue <cluster-queue>\`${flavor ? ` (flavor ${flavor})` : ''}.`,
+  ];
+  return { headline: 'Not quota — Kueue has not admitted the workload', lines };
+}
+
+const SECURITY_PLUGIN: Record<Of<'admission-plugin'>['facts']['plugin'], { what: string; who: string; read: string }> =
+  {
+    SecurityContextDeny: {
+      what: 'the SecurityContextDeny admission plugin (removed in Kubernetes 1.30) refuses any pod that sets the securityContext field it names',
+      who: 'Who: the app team drops that field from the pod spec; the platform team can turn the plugin off (it is deprecated: Pod Security admission replaces it).',
+      read: "Read it: the kube-apiserver's `--enable-admission-plugins` list.",
+    },
+    PodSecurityPolicy: {
+      what: "no PodSecurityPolicy the pod's service account may use allows its spec (PodSecurityPolicy was removed in Kubernetes 1.25)",
+      who: "Who: the platform team grants a policy to the pod's service account, or the app team fits the pod to one it may use.",
+      read: 'Read it: `kubectl get psp`, then `kubectl auth can-i use podsecuritypolicy/<name> --as=system:serviceaccount:<namespace>:<sa>`.',
+    },
+    SecurityContextConstraints: {
+      what: "no OpenShift SecurityContextConstraints the pod's service account may use allows its spec",
+      who: 'Who: a cluster admin grants an SCC to the service account (`oc adm policy add-scc-to-user <scc> -z <sa>`), or the app team fits the pod to the ones it may use (often restricted-v2).',
+      read: 'Read it: `oc get scc`, and `oc adm policy scc-subject-review -f <pod.yaml>`.',
+    },
+  };
+
+function admissionPluginText(f: Of<'admission-plugin'>): LookalikeText {
+  const { plugin, message } = f.facts;
+  const t = SECURITY_PLUGIN[plugin];
+  return {
+    headline: `Not quota — refused by ${plugin}`,
+    lines: [
+      `Refused at admission: ${t.what}: "${message.length > 300 ? `${message.slice(0, 300)}…` : message}".`,
+      "Not a ResourceQuota, LimitRange or scheduler decision: it is about the pod's securityContext, not its resources.",
+      t.who,
+      t.read,
+    ],
+  };
+}
+
 /** The explained reply text of a look-alike kind this module covers; undefined for the others. */
 export function lookalikeText(f: Finding, ns: string | undefined, state?: Snapshot): LookalikeText | undefined {
   switch (f.kind) {
@@ -195,6 +243,10 @@ export function lookalikeText(f: Finding, ns: string | undefined, state?: Snapsh
       return autoscalerText(f);
     case 'karpenter':
       return karpenterText(f);
+    case 'kueue':
+      return kueueText(f);
+    case 'admission-plugin':
+      return admissionPluginText(f);
     default:
       return undefined;
   }

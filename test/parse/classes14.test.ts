@@ -1,0 +1,245 @@
+/**
+ * Classes of text from the pending items of held11 and held14, read in session 7 (test/fixtures/paste-wild/README.md):
+ * a runbook's `Symptoms` of a class of failure, steps under a conditional label, and cluster-autoscaler's scale-up
+ * simulation log. Each row is a text of its own shape; the fixtures hold the pastes they came from.
+ */
+import { describe, expect, it } from 'vitest';
+import { parsePaste } from '../../src/parse/index.ts';
+
+const layers = (text: string) => parsePaste(text).findings.map((f) => f.layer);
+
+describe("a runbook's Symptoms of a class of failure (LABELLING.md §2.1)", () => {
+  it.each([
+    [
+      'a `### Symptoms` heading over the message, a `### Cause` after it (r032)',
+      '## Error: Pending pods\n\n### Symptoms\n```\n0/3 nodes are available: 3 Insufficient cpu.\n```\n\n### Cause\nThe nodes are full.',
+      [],
+    ],
+    [
+      'a bold `Symptom:` label over a table, `Solution:` after it (p055)',
+      '### Out of memory\n\n**Symptom:**\n\n```\nNAME     READY   STATUS      RESTARTS   AGE\nweb-1    0/1     OOMKilled   1          5m\n```\n\n**Solution:**\n\nRaise the limit.',
+      [],
+    ],
+    [
+      "the message on the label's own line, wrapped, `### Triage` after it (r035)",
+      '## Failure mode 6 — GPU exhausted\n\n**Symptom:** New pods stuck `Pending` with\n`Insufficient nvidia.com/gpu`.\n\n### Triage\n\n```bash\nkubectl get nodes\n```',
+      [],
+    ],
+    [
+      "a Chinese runbook's `## 现象` over the event, `## 排查步骤` after it (g006)",
+      '## 现象\n\n- Pod 一直 `Pending`。\n- 事件：`0/1 nodes are available: 1 Insufficient memory`。\n\n## 排查步骤\n\n1. kubectl describe pod',
+      [],
+    ],
+    [
+      'a symptom with no cause or fix after it stays a report',
+      '**Symptom:**\n\n```\n0/3 nodes are available: 3 Insufficient cpu.\n```\n\nAny idea?',
+      ['scheduler'],
+    ],
+    [
+      "an issue log's numbered issue stays a report",
+      '## Issue 17: Training job stuck\n\n**Symptom:**\n```\n0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\n```\n**Cause:** the quota.',
+      ['scheduler'],
+    ],
+    [
+      'a `### Problem:` the writer records stays a report (w163)',
+      '### Problem: Pods without resource specs rejected\n\n**Symptom:** "failed quota: default: must specify limits.cpu,limits.memory"\n\n**Solution:**\nSet limits.',
+      ['quota'],
+    ],
+    [
+      'a first-person line between the symptom and the fix stays a report',
+      '**Symptom:**\n```\n0/3 nodes are available: 3 Insufficient cpu.\n```\nWe saw this all night.\n**Fix:** add nodes.',
+      ['scheduler'],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(layers(text)).toEqual(want);
+  });
+});
+
+describe('steps under a label that opens with a condition (LABELLING.md §2.2)', () => {
+  it.each([
+    [
+      'a bare reason in a numbered step under `If …:` (t032)',
+      "If a pod's request lands in that gap:\n1. Karpenter provisions a node.\n2. The node joins.\n3. kube-scheduler fails with `Insufficient ephemeral-storage`; the pod stays Pending.",
+      [],
+    ],
+    [
+      'the whole message with its numbers stays a report',
+      "If a pod's request lands in that gap:\n1. Karpenter provisions a node.\n2. The scheduler says `0/4 nodes are available: 4 Insufficient ephemeral-storage.`",
+      ['scheduler'],
+    ],
+    [
+      'a first-person label stays a report',
+      'If I scale the job to 8:\n1. The pods stay Pending with `Insufficient nvidia.com/gpu`.',
+      ['scheduler'],
+    ],
+    [
+      'a step under a label that is no condition stays a report',
+      'What happened:\n1. The node joined.\n2. kube-scheduler failed with `Insufficient ephemeral-storage`.',
+      ['scheduler'],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(layers(text)).toEqual(want);
+  });
+});
+
+describe("cluster-autoscaler's scale-up simulation log (t013)", () => {
+  it.each([
+    [
+      'the predicate that failed, without its debug fields',
+      "I0211 15:35:46.498813       1 scale_up.go:288] Pod restic-2r6cr can't be scheduled on eks-d6bf7003, predicate checking error: node(s) didn't match Pod's node affinity; predicateName=NodeAffinity; reasons: node(s) didn't match Pod's node affinity; debugInfo=",
+      [{ reason: 'NotTriggerScaleUp', reasons: [{ count: null, reason: "node(s) didn't match Pod's node affinity" }] }],
+    ],
+    [
+      'an older line without the debug fields',
+      "I0301 10:00:00.000000       1 scale_up.go:300] Pod web-1 can't be scheduled on pool-a, predicate checking error: Insufficient cpu",
+      [{ reason: 'NotTriggerScaleUp', reasons: [{ count: null, reason: 'Insufficient cpu' }] }],
+    ],
+  ])('%s', (_name, text, want) => {
+    const got = parsePaste(text).findings;
+    expect(got.map((f) => [f.layer, f.kind])).toEqual([['other', 'autoscaler']]);
+    expect(got.map((f) => f.facts)).toEqual(want);
+  });
+});
+
+describe("Kueue's flavor assignment, the securityContext admission plugins and the kubelet's sysctl refusal", () => {
+  it.each([
+    [
+      "a Workload's QuotaReserved condition (j011)",
+      "    Message:               couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor default-flavor, 3 more needed\n    Reason:                Pending",
+      [
+        [
+          'other',
+          'kueue',
+          { podSet: 'main', message: 'insufficient unused quota for cpu in flavor default-flavor, 3 more needed' },
+        ],
+      ],
+    ],
+    [
+      'a borrowing limit (j012)',
+      "Message: couldn't assign flavors to pod set worker: borrowing limit for nvidia.com/gpu in flavor ml.g5.8xlarge exceeded",
+      [
+        [
+          'other',
+          'kueue',
+          { podSet: 'worker', message: 'borrowing limit for nvidia.com/gpu in flavor ml.g5.8xlarge exceeded' },
+        ],
+      ],
+    ],
+    [
+      "a shell comment's wrap is one message (j014)",
+      "kubectl get workload w -o jsonpath='{.status.conditions[0].message}'\n# couldn't assign flavors to pod set main: insufficient unused quota\n# for nvidia.com/gpu in flavor gpu-a100, 2 more needed",
+      [
+        [
+          'other',
+          'kueue',
+          { podSet: 'main', message: 'insufficient unused quota for nvidia.com/gpu in flavor gpu-a100, 2 more needed' },
+        ],
+      ],
+    ],
+    [
+      "Kueue's format string is no refusal",
+      'return fmt.Sprintf("couldn\'t assign flavors to pod set %s: %s", ps.Name, msg)',
+      [],
+    ],
+    [
+      'SecurityContextDeny in a FailedCreate row, named again in prose before it (t033)',
+      'Describing the replicaset shows a `SecurityContext.RunAsUser is forbidden` error:\n  Warning  FailedCreate  1m  replicaset-controller  Error creating: pods "web-587d979986-hsx2p" is forbidden: SecurityContext.RunAsUser is forbidden',
+      [
+        [
+          'other',
+          'admission-plugin',
+          { plugin: 'SecurityContextDeny', message: 'SecurityContext.RunAsUser is forbidden' },
+        ],
+      ],
+    ],
+    [
+      "the pod-level field (t026's shape)",
+      'create Pod consul-0 in StatefulSet consul failed error: pods "consul-0" is forbidden: pod.Spec.SecurityContext.FSGroup is forbidden',
+      [
+        [
+          'other',
+          'admission-plugin',
+          { plugin: 'SecurityContextDeny', message: 'pod.Spec.SecurityContext.FSGroup is forbidden' },
+        ],
+      ],
+    ],
+    [
+      'PodSecurityPolicy',
+      'Error creating: pods "web-1" is forbidden: unable to validate against any pod security policy: [spec.securityContext.hostNetwork: Invalid value: true: Host network is not allowed to be used]',
+      [
+        [
+          'other',
+          'admission-plugin',
+          {
+            plugin: 'PodSecurityPolicy',
+            message:
+              'unable to validate against any pod security policy: [spec.securityContext.hostNetwork: Invalid value: true: Host network is not allowed to be used]',
+          },
+        ],
+      ],
+    ],
+    [
+      "the kubelet's sysctl refusal as a get-pods STATUS (t039)",
+      'NAME                  READY   STATUS            RESTARTS   AGE\nweb-9c9bc6fff-4fhwq   0/1     SysctlForbidden   0          10s\nweb-9c9bc6fff-4pmqk   0/1     SysctlForbidden   0          3s',
+      [['runtime', 'runtime', { reason: 'SysctlForbidden' }]],
+    ],
+    [
+      'and as its message',
+      'Warning  SysctlForbidden  2s  kubelet  forbidden sysctl: "net.core.somaxconn" not allowlisted',
+      [['runtime', 'runtime', { reason: 'SysctlForbidden' }]],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => [f.layer, f.kind, f.facts])).toEqual(want);
+  });
+});
+
+describe('facts of copies: a cut eviction message, a wrapped envelope, one denial copied three ways', () => {
+  it.each([
+    [
+      "an eviction message copied up to the request (n032's shape)",
+      '"message": "The node was low on resource: memory. Threshold quantity: 100Mi, available: 42Mi. Container app was using 512Mi, request is 128Mi.",',
+      [
+        [
+          'runtime',
+          { reason: 'Evicted', container: 'app', resource: 'memory', request: '128Mi', used: '512Mi' },
+          undefined,
+        ],
+      ],
+    ],
+    [
+      'a wrap between the resource and its quoted name (t044)',
+      'Missing or invalid Task ns/t: pods\n        "build-hnq2g-pod-f9e7df" is\n        forbidden: [minimum memory usage per Container is 6Mi, but request is 0.]',
+      [
+        [
+          'limitrange',
+          { violations: [{ scope: 'Container', resource: 'memory', bound: 'min', limit: '6Mi', actual: '0' }] },
+          { resource: 'pods', name: 'build-hnq2g-pod-f9e7df' },
+        ],
+      ],
+    ],
+    [
+      "one Gatekeeper denial in a status (its wrap cut), in jsonpath output and in a Deployment's message (g022)",
+      'status:\n  conditions:\n  - message: \'admission webhook "validation.gatekeeper.sh" denied the request: [psp-privileged-container]\n      Privileged container is not allowed: nginx, securityContext: {"privileged":true}\'\n\n$ kubectl get rs web-755547df65 -o jsonpath=\'{ .status.conditions[].message }\'\nadmission webhook "validation.gatekeeper.sh" denied the request: [psp-privileged-container] Privileged container is not allowed: nginx, securityContext: {"privileged": true}',
+      [
+        [
+          'other',
+          {
+            webhook: 'validation.gatekeeper.sh',
+            reason:
+              '[psp-privileged-container] Privileged container is not allowed: nginx, securityContext: {"privileged": true}',
+            engine: 'gatekeeper',
+            violations: [
+              {
+                name: 'psp-privileged-container',
+                message: 'Privileged container is not allowed: nginx, securityContext: {"privileged": true}',
+              },
+            ],
+          },
+          undefined,
+        ],
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => [f.layer, f.facts, f.object])).toEqual(want);
+  });
+});
