@@ -349,15 +349,19 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
       (oomPods.has(m.object?.name ?? '') || oomPods.has(''))
     )
       continue;
-    // A look-alike is per object: its name, else the kind the text names (`kubectl run` refused, then
-    // `failed to create deployment:` by the same policy: two objects refused).
+    // A look-alike is per object: its name (pods of one controller one object), else the kind the text names
+    // (`kubectl run` refused, then `failed to create deployment:` by the same policy: two objects refused).
     // A runtime problem is per object, pods of one controller one object (LABELLING.md §3: three `Evicted` rows of
     // `api-7f9d4b-…` with one eviction message are one eviction problem).
     const who =
       m.layer === 'runtime'
         ? nameStem(m.object?.name ?? '')
         : m.layer === 'other'
-          ? (m.object?.name ?? (m.object?.resource ? `${m.object.resource}/` : ''))
+          ? m.object?.name
+            ? nameStem(m.object.name)
+            : m.object?.resource
+              ? `${m.object.resource}/`
+              : ''
           : '';
     const key = `${m.layer}|${m.kind}|${who}|${denialKey(m) ?? factsKey(orderless(m))}${m.layer === 'api-validation' ? ruleOf(m.message) : ''}`;
     const prev = first.get(key);

@@ -186,6 +186,9 @@ const EXAMPLE_LEAD_RE = new RegExp(`(?:${NAMED_LEADS}|${STEP_LEADS})[ \t]*:[ \t]
 const CJK_LEAD_RE =
   /(?:会|會|将|將)(?:长|長|是)(?:这|這)(?:样|樣)子?[\s:：-]*$|^[\s>*_#-]*(?:假设|假設|假如)[^\n]{0,80}[:：-][ \t]*$/u;
 
+const WILL_SEE_LEAD_RE =
+  /^[\s>*_#-]*(?:(?:then |and )?you(?:'ll| will) (?:see|get)|(?:тогда |то )?вы (?:увидите|получите)|vous (?:verrez|obtiendrez)|(?:usted )?(?:verás|verá|obtendrás|obtendrá)|(?:você )?(?:verá|receberá)|sie (?:sehen|erhalten) (?:dann|nun)|(?:你|您)?(?:会|會|将|將)(?:会|會)?看到|(?:你|您)?(?:会|會|将|將)(?:会|會)?(?:得到|收到))[^\n.!?。]{0,60}[:：]?[ \t]*$/iu;
+
 const FAQ_AFTER_RE =
   /^[ \t>*_]*(?:this|it|that)[ \t]+(?:error[ \t]+)?(?:may|might|can|could|usually|typically|often|generally)[ \t]+(?:happen|occur|appear|show up|be caused|mean)\b/i;
 
@@ -248,6 +251,9 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
     if (command && CONDITIONAL_STEP_RE.test(line)) return 'example';
     // A Chinese lead saying what the error will look like (`錯誤訊息會長這樣 -`), or a supposition (`假设 …：`).
     if (CJK_LEAD_RE.test(line)) return 'example';
+    // `Вы увидите следующие ошибки` (you will see the following errors), its colon left out, in the languages the
+    // sets hold: what a reader will get, which a tutorial's run may be.
+    if (WILL_SEE_LEAD_RE.test(line)) return 'step';
     if (!EXAMPLE_LEAD_RE.test(line)) {
       // A writer's line under a `Symptom:` label (`**Symptom**:` ⏎ `The pod remains stuck in Pending with …:`).
       // Not an issue log's symptom of one incident it records (`## Issue 17: Training Job Stuck …` over it, §2.1).
@@ -545,6 +551,9 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
     if (EXAMPLE_MARK_RE.test(nextLine(text, le, 2))) return false;
     // A runbook table's row: the message in one cell, its cause or fix in another (LABELLING.md §2.1).
     if (le - ls <= 2000 && adviceRow(text.slice(ls, le), m.start - ls)) return false;
-    return !(isBare && (conditional(m, text) || underConditionalLabel(text, ls)));
+    // …and a message of a placeholder object (`Deployment "<argo>-repo-server" is invalid: …` after `If GitOps is
+    // installed first …`): no object of the writer's either.
+    const placeholderName = !!m.object?.name && /<[^<>\n]{1,40}>|x{3,}/i.test(m.object.name);
+    return !((isBare || placeholderName) && (conditional(m, text) || underConditionalLabel(text, ls)));
   });
 }

@@ -229,10 +229,12 @@ function unglued(q: string): string {
   return m ? m[1]! : q;
 }
 
-/** The resource a field path ends with (`spec.containers[0].resources.limits[cpu]` → `cpu`). */
+/** The resource a field path ends with (`spec.containers[0].resources.limits[cpu]` → `cpu`, a PV's `spec.capacity[storage]`, a quota's `spec.hard[requests.cpu]`). */
 function resourceOfField(field: string | null): string | null {
   return field
-    ? (/(?:requests|limits|resources)\[([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\]$/.exec(field)?.[1] ?? null)
+    ? (/(?:requests|limits|resources|capacity|allocatable|hard)\[([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\]$/.exec(
+        field,
+      )?.[1] ?? null)
     : null;
 }
 

@@ -239,7 +239,66 @@ describe('facts of copies: a cut eviction message, a wrapped envelope, one denia
         ],
       ],
     ],
+    [
+      "one Pod Security refusal of two pods of one ReplicaSet (t009's shape)",
+      'Warning  FailedCreate  2m  replicaset-controller  Error creating: pods "web-8665bd77fb-2dd4n" is forbidden: violates PodSecurity "restricted:latest": runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true)\nWarning  FailedCreate  2m  replicaset-controller  Error creating: pods "web-8665bd77fb-kpvmf" is forbidden: violates PodSecurity "restricted:latest": runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true)',
+      [
+        [
+          'other',
+          {
+            level: 'restricted',
+            version: 'latest',
+            controls: [
+              {
+                control: 'runAsNonRoot != true',
+                detail: 'pod or container "app" must set securityContext.runAsNonRoot=true',
+              },
+            ],
+            enforced: true,
+          },
+          { resource: 'pods', name: 'web-8665bd77fb-2dd4n' },
+        ],
+      ],
+    ],
   ])('%s', (_name, text, want) => {
     expect(parsePaste(text).findings.map((f) => [f.layer, f.facts, f.object])).toEqual(want);
+  });
+});
+
+describe('conditional prose over a placeholder object, a lead without its colon, and a resource of other maps', () => {
+  it.each([
+    [
+      'a placeholder object in an If-sentence (j036)',
+      '> If GitOps is installed first that image is empty and the Argo CD instance fails to\n> reconcile (`Deployment "<argo>-repo-server" is invalid: spec.template.spec.initContainers[1].image: Required value`),',
+      [],
+    ],
+    [
+      'a real object in the same sentence stays a report',
+      'If GitOps is installed first, the instance fails (`Deployment "argo-repo-server" is invalid: spec.template.spec.initContainers[1].image: Required value`)',
+      ['api-validation'],
+    ],
+    [
+      'Russian `Вы увидите следующие ошибки` without its colon over a denial (p057)',
+      'Вы увидите следующие ошибки\n```\nError creating: admission webhook "validation.gatekeeper.sh" denied the request: [psp-host-filesystem] HostPath volume is not allowed\n```',
+      [],
+    ],
+    [
+      'a first-person lead stays a report',
+      'Я получил следующие ошибки\n```\nError creating: admission webhook "validation.gatekeeper.sh" denied the request: [psp-host-filesystem] HostPath volume is not allowed\n```',
+      ['other'],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => f.layer)).toEqual(want);
+  });
+
+  it.each([
+    ["a PV's capacity (u057)", 'spec.capacity[storage]: Invalid value: "0": must be greater than zero', 'storage'],
+    [
+      "a quota's hard",
+      'The ResourceQuota "q" is invalid: spec.hard[requests.cpu]: Invalid value: "-1": must be greater than or equal to 0',
+      'requests.cpu',
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => (f.facts as { resource?: string | null }).resource)).toEqual([want]);
   });
 });
