@@ -375,8 +375,18 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
       // `"frontend-2"`, each refused by the same quota) is that controller's problem too: one finding each.
       const a = prev.object?.name;
       const b = m.object?.name;
-      if (a && b && m.layer !== 'runtime' && m.layer !== 'other' && nameStem(a) !== nameStem(b)) {
-        const k2 = `${key}|${nameStem(b)}`;
+      // Generated names are those of objects a controller creates (pods, ReplicaSets, a DeploymentConfig's
+      // ReplicationControllers, a CronJob's Jobs): claims named `cassandra-pvc-1`, `-2`, `-3` are three.
+      const generated = GENERATED_RESOURCES.has(m.object?.resource ?? 'pods');
+      if (
+        a &&
+        b &&
+        m.layer !== 'runtime' &&
+        m.layer !== 'other' &&
+        a !== b &&
+        (!generated || nameStem(a) !== nameStem(b))
+      ) {
+        const k2 = `${key}|${generated ? nameStem(b) : b}`;
         if (!first.has(k2)) {
           first.set(k2, m);
           out.push(m);
@@ -402,6 +412,8 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
   }
   return out;
 }
+
+const GENERATED_RESOURCES = new Set(['pods', 'replicasets', 'replicationcontrollers', 'jobs']);
 
 /**
  * A policy engine's denial of an unnamed object is one denial per webhook and rule names, whatever its copies'

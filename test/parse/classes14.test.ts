@@ -302,3 +302,25 @@ describe('conditional prose over a placeholder object, a lead without its colon,
     expect(parsePaste(text).findings.map((f) => (f.facts as { resource?: string | null }).resource)).toEqual([want]);
   });
 });
+
+describe('objects a controller generates, and objects named alike that are their own (m070)', () => {
+  it.each([
+    [
+      'three claims named -1, -2, -3 are three refusals',
+      'Error from server (Forbidden): persistentvolumeclaims "cassandra-pvc-1" is forbidden: minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 256Mi.\nError from server (Forbidden): persistentvolumeclaims "cassandra-pvc-2" is forbidden: minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 256Mi.\nError from server (Forbidden): persistentvolumeclaims "cassandra-pvc-3" is forbidden: minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 256Mi.',
+      ['cassandra-pvc-1', 'cassandra-pvc-2', 'cassandra-pvc-3'],
+    ],
+    [
+      "a DeploymentConfig's ReplicationControllers are one",
+      ' version 41: replicationcontrollers "app-41" is forbidden: exceeded quota: object-counts, requested: replicationcontrollers=1, used: replicationcontrollers=20, limited: replicationcontrollers=20\n version 42: replicationcontrollers "app-42" is forbidden: exceeded quota: object-counts, requested: replicationcontrollers=1, used: replicationcontrollers=20, limited: replicationcontrollers=20',
+      ['app-41'],
+    ],
+    [
+      "a ReplicaSet's pods are one",
+      'Error creating: pods "web-7c5d8-x2k9q" is forbidden: exceeded quota: q, requested: pods=1, used: pods=4, limited: pods=4\nError creating: pods "web-7c5d8-b7h2m" is forbidden: exceeded quota: q, requested: pods=1, used: pods=4, limited: pods=4',
+      ['web-7c5d8-x2k9q'],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => f.object?.name)).toEqual(want);
+  });
+});
