@@ -70,8 +70,12 @@ function fieldErrorBefore(
     while (i > 0 && j - i < 12 && (w[i - 1] === ' ' || w[i - 1] === '\t' || w[i - 1] === '\n' || w[i - 1] === '\r'))
       i--;
     if (i < j && w[i - 1] === ':' && w.slice(i, j).includes('\n')) {
-      field = fieldBefore(w, i - 1);
-      colon = i - 1;
+      // A path, not a lead's last word (`… results in the following error:` ⏎ `Invalid value: …`).
+      const above = fieldBefore(w, i - 1);
+      if (above && (/[.[]/.test(above) || /^(?:spec|metadata|status|data)$/.test(above))) {
+        field = above;
+        colon = i - 1;
+      }
     }
   }
   if (field && TEMPLATE_FIELD_RE.test(field)) return undefined;
@@ -380,6 +384,12 @@ function standardResource(text: string, k: number): Match | undefined {
   const named = before?.field ? /\[([A-Za-z0-9][A-Za-z0-9./_-]{0,252})\]$/.exec(before.field)?.[1] : undefined;
   if (before && named) {
     const facts = { resource: named, value: before.value, limit: null, field: before.field };
+    return fieldError(text, k - before.length, k + d[0].length, facts);
+  }
+  // Its path cut off (`Invalid value: "gpu": must be a standard resource type or fully qualified, spec.…` at a copy's
+  // start): the value refused is the resource's name.
+  if (before && !before.field && before.value && /^[A-Za-z0-9][A-Za-z0-9./_-]{0,252}$/.test(before.value)) {
+    const facts = { resource: before.value, value: before.value, limit: null, field: null };
     return fieldError(text, k - before.length, k + d[0].length, facts);
   }
   const short = /(?:^|[\s"'`(])([a-z0-9](?:[a-z0-9./_-]{0,252}[a-z0-9])?): $/.exec(text.slice(Math.max(0, k - 260), k));
@@ -823,10 +833,23 @@ export function findValidation(text: string, lowerText?: string): Match[] {
  * apimachinery's NewInvalid puts each field error in both) — is one error: a match whose every known fact
  * equals another match's, the other knowing more, is that other one again.
  */
+function ruleHead(message: string): string {
+  const tail = message.slice(-200);
+  const at = tail.lastIndexOf('": ');
+  return tail
+    .slice(at < 0 ? 0 : at + 3)
+    .slice(0, 40)
+    .toLowerCase();
+}
+
 function withoutEchoes(out: Match[]): Match[] {
   if (out.length < 2) return out;
+  // The rule is part of it: two rules refusing one value (`must be a standard resource type or fully qualified`, then
+  // `… for containers`) are two errors, whichever copy lost its path.
   const tuple = (m: Match): (string | null)[] | undefined =>
-    m.kind === 'api-validation' ? [m.facts.resource, m.facts.value, m.facts.limit, m.facts.field] : undefined;
+    m.kind === 'api-validation'
+      ? [m.facts.resource, m.facts.value, m.facts.limit, m.facts.field, ruleHead(m.message)]
+      : undefined;
   // The distinct fact tuples, per resource (a paste of a thousand copies compares a handful).
   const byResource = new Map<string, Map<string, (string | null)[]>>();
   for (const m of out) {

@@ -324,3 +324,23 @@ describe('objects a controller generates, and objects named alike that are their
     expect(parsePaste(text).findings.map((f) => f.object?.name)).toEqual(want);
   });
 });
+
+describe('a field error whose path a copy cut off, under a lead (t038)', () => {
+  it.each([
+    [
+      'two rules on one value: the cut one keeps the value as its resource',
+      'using "gpu" results in the following error:\nInvalid value: "gpu": must be a standard resource type or fully qualified, spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource for containers]',
+      [
+        { resource: 'gpu', value: 'gpu', limit: null, field: null },
+        { resource: 'gpu', value: 'gpu', limit: null, field: 'spec.containers[0].resources.requests[gpu]' },
+      ],
+    ],
+    [
+      'a path on the line above is still the path',
+      'spec.containers[0].resources.requests:\nInvalid value: "64Mi": must be less than or equal to memory limit of 32Mi',
+      [{ resource: 'memory', value: '64Mi', limit: '32Mi', field: 'spec.containers[0].resources.requests' }],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => f.facts)).toEqual(want);
+  });
+});

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2490, misses: ['held13/n024'] },
-  { name: 'blockquote', applies: 2490, misses: ['dev6s/s077', 'held10/k085', 'held12/h009', 'held13/n024'] },
-  { name: 'crlf', applies: 2288, misses: ['held13/n024'] },
+  { name: 'fence', applies: 2491, misses: ['held13/n024'] },
+  { name: 'blockquote', applies: 2491, misses: ['dev6s/s077', 'held10/k085', 'held12/h009', 'held13/n024'] },
+  { name: 'crlf', applies: 2289, misses: ['held13/n024'] },
   { name: 'tabs', applies: 476, misses: ['dev6r/r016', 'held14/t044', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 333, misses: ['dev/b047', 'dev5/e025', 'dev5/e173', 'dev6a/a051', 'held6/w108'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2490,
+    applies: 2491,
     misses: [
       'dev2/c020',
       'dev5/e120',
@@ -77,10 +77,10 @@ const ROWS: Row[] = [
       'held8/u131',
     ],
   },
-  { name: 'prose-before-next-line-de', applies: 2490, misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u139'] },
+  { name: 'prose-before-next-line-de', applies: 2491, misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u139'] },
   {
     name: 'prose-after-same-line-en',
-    applies: 2490,
+    applies: 2491,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -101,7 +101,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2490,
+    applies: 2491,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -122,7 +122,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2490,
+    applies: 2491,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -141,12 +141,12 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2490, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2490, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2490, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2491, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2491, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2491, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1810,
+    applies: 1812,
     misses: [
       'classes4a/f005',
       'classes4b/e017',
@@ -154,13 +154,14 @@ const ROWS: Row[] = [
       'dev6r/r035',
       'dev6r/r039',
       'held11/p006',
+      'held14/t038',
       'held6/w150',
       'held7/v126',
     ],
   },
   {
     name: 'wrap-80-hard',
-    applies: 2045,
+    applies: 2046,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -181,7 +182,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'html-flattened',
-    applies: 185,
+    applies: 186,
     misses: [
       'classes3/d002',
       'classes4a/f002',
@@ -233,10 +234,10 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1876, misses: ['held9/m044'] },
+  { name: 'smart-quotes', applies: 1877, misses: ['held9/m044'] },
   {
     name: 'bullet-dash',
-    applies: 1995,
+    applies: 1998,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -250,7 +251,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'bullet-number',
-    applies: 1995,
+    applies: 1998,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -266,11 +267,11 @@ const ROWS: Row[] = [
       'held9/m093',
     ],
   },
-  { name: 'inline-code', applies: 1974, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 1931, misses: [] },
+  { name: 'inline-code', applies: 1977, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 1934, misses: [] },
   {
     name: 'log-klog',
-    applies: 1995,
+    applies: 1998,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -287,7 +288,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'table-cell',
-    applies: 1936,
+    applies: 1939,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -329,7 +330,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2490);
+    expect(subs.length).toBe(2491);
   });
 
   it('has a row or a reason for every transformation', () => {
