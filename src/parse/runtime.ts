@@ -111,7 +111,7 @@ function inNameList(lower: string, k: number, len: number): boolean {
 
 /** Nouns after `OOMKilled` that make it a kind of state talked about (`into OOMKilled states`, `OOMKilled errors`). */
 const GENERAL_AFTER_RE =
-  /^[ \t]+(?:states?|errors?|events?|issues?|problems?|failures?|scenarios?|situations?|conditions?|kills|loops?|crash(?:es)?|risks?)\b/;
+  /^[ \t]+(?:(?:pods?|containers?|process(?:es)?|task|job)[ \t]+)?(?:states?|errors?|events?|issues?|problems?|failures?|scenarios?|situations?|conditions?|kills|loops?|crash(?:es)?|risks?)\b/;
 /** What before it says the kill may happen, not that it did (`to avoid being OOMKilled`, `can get OOMKilled`). */
 const GENERAL_BEFORE_RE =
   /\b(?:avoid(?:s|ing)?|prevent(?:s|ing)?|risk(?:s|ing)? (?:of )?|(?:can|could|may|might|would|will)(?: not)? (?:be|get|become))(?: \w+)?[ \t]+$/;

@@ -69,6 +69,10 @@ function sentenceEnd(text: string, i: number, end: number): number {
       c === ';' ||
       c === '_' ||
       c === '*' ||
+      // `.#`: AsciiDoc's highlight closing around the message (`#0/9 nodes are available: … tolerate.#`); `.(`: the
+      // writer's gloss glued after it (`2 Insufficient memory.(内存不足)`).
+      c === '#' ||
+      c === '(' ||
       // `….}]`: a Go `%v` of a condition list closing after the message (`[{PodScheduled False 0/135 nodes … rules.}]`).
       (c === '}' && (text[p + 2] === ']' || p + 2 >= end)) ||
       // A closing quote or bracket of another script (`「0/1 nodes are available: 1 Too many pods.」`).

@@ -178,16 +178,23 @@ const GENERAL_LEADS = String.raw`\bsomething like(?: this)?|\b(?:typically|usual
 /** Leads that call what follows an example (`something like:`, `messages like:`, `Example output:`). */
 const NAMED_LEADS = String.raw`${GENERAL_LEADS}|[.!?][ \t]+(?:for )?examples?|\b(?:reports|shows|displays|records) (?:that|this|it) as|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?`;
 /** Leads that say what a reader will get (`If you get:`, `helm upgrade will fail with:`): a tutorial's run may be one. */
-const STEP_LEADS = String.raw`^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|\b(?:will|would|may|might|can|could)\b[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with|encounter|hit|run into|receive)\b[^:\n]{0,120}`;
+const STEP_LEADS = String.raw`^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|(?:\b(?:will|would|may|might|can|could)\b|'ll\b)[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with|encounter|hit|run into|receive)\b[^:\n]{0,120}`;
 const EXAMPLE_NAMED_RE = new RegExp(`(?:${NAMED_LEADS})[ \t]*:`, 'i');
 const EXAMPLE_INLINE_RE = new RegExp(`(?:${GENERAL_LEADS})[ \t]*:[ \t]*["'\`*\u201c]{0,3}$`, 'i');
 const EXAMPLE_LEAD_RE = new RegExp(`(?:${NAMED_LEADS}|${STEP_LEADS})[ \t]*:[ \t]*$`, 'i');
 
 const CJK_LEAD_RE =
-  /(?:会|會|将|將)(?:长|長|是)(?:这|這)(?:样|樣)子?[\s:：-]*$|^[\s>*_#-]*(?:假设|假設|假如)[^\n]{0,80}[:：-][ \t]*$/u;
+  /(?:会|會|将|將)(?:长|長|是)(?:这|這)(?:样|樣)子?[\s:：-]*$|^[\s>*_#-]*(?:假设|假設|假如)[^\n]{0,80}[:：-][ \t]*$|类似(?:于)?(?:以下|下面|如下)[^\n:：]{0,8}[:：][ \t]*$|類似(?:於)?(?:以下|下面|如下)[^\n:：]{0,8}[:：][ \t]*$/u;
 
 const WILL_SEE_LEAD_RE =
   /^[\s>*_#-]*(?:(?:then |and )?you(?:'ll| will) (?:see|get)|(?:тогда |то )?вы (?:увидите|получите)|vous (?:verrez|obtiendrez)|(?:usted )?(?:verás|verá|obtendrás|obtendrá)|(?:você )?(?:verá|receberá)|sie (?:sehen|erhalten) (?:dann|nun)|(?:你|您)?(?:会|會|将|將)(?:会|會)?看到|(?:你|您)?(?:会|會|将|將)(?:会|會)?(?:得到|收到))[^\n.!?。]{0,60}[:：]?[ \t]*$/iu;
+
+const SEARCHED_LEAD_RE =
+  /\b(?:look(?:ing)? for|search(?:ing)? for|grep(?:ping)? for|match(?:es|ing)?|alert(?:s|ing)? on|watch(?:ing)? for)\b[^:\n]{0,60}\blike\b[^:\n]{0,12}:[ \t]*$/i;
+const MODAL_IF_RE = /\b(?:should|must)\b[^:\n]{0,60}\bif\b[^:\n]{0,160}:[ \t]*$/i;
+function modalIf(line: string): boolean {
+  return MODAL_IF_RE.test(line) && !/[=!]=|[({;]/.test(line.replace(/`[^`\n]*`/g, ''));
+}
 
 const FAQ_AFTER_RE =
   /^[ \t>*_]*(?:this|it|that)[ \t]+(?:error[ \t]+)?(?:may|might|can|could|usually|typically|often|generally)[ \t]+(?:happen|occur|appear|show up|be caused|mean)\b/i;
@@ -232,6 +239,8 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
       BETWEEN_RE.test(line) ||
       messageLines.has(ps) ||
       TABLE_HEAD_RE.test(line) ||
+      // The run's own label (`# Output:`, `Result:`) under the command it ran.
+      /^[ \t#>*_]*(?:output|result|response)s?[ \t*_]*:[ \t]*$/i.test(line) ||
       // The message's own head on the line above it (`Error: UPGRADE FAILED: cannot patch "x" with kind StatefulSet:`).
       /^[ \t#>]*(?:Error|error|ERROR)\b[^\n]{0,200}:[ \t]*$/.test(line)
     ) {
@@ -244,6 +253,9 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
       end = ps - 1;
       continue;
     }
+    // What is searched for (`We have been using log based metrics, looking for messages from kubelet like:`): a
+    // pattern, whoever searches (LABELLING.md §2.1 "Look for").
+    if (SEARCHED_LEAD_RE.test(line)) return 'example';
     if (FIRST_PERSON_RE.test(line)) return undefined;
     // A heading right under the command a tutorial's step runs is that step's run (`$ oc create -f x.yaml` ⏎
     // `Example output`, LABELLING.md §1).
@@ -265,6 +277,12 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
     }
     // A tutorial's step shows what it prints (`you should see`, `Expected output:`): a finding (LABELLING.md §1).
     if (/\bshould see\b|\bexpected\b/i.test(line)) return undefined;
+    // What the writer shows of their own case (`… reported as "Error" you can see this event:`): not a reader's future.
+    if (
+      /\bcan (?:now )?(?:see|find|notice)[ \t]+(?:this|these|here)\b/i.test(line) &&
+      !/\b(?:will|would|may|might)\b/i.test(line)
+    )
+      return undefined;
     if (EXAMPLE_NAMED_RE.test(line)) return 'example';
     // …and a lead right under the command the step runs (`kubectl apply -f x.yaml` ⏎ `You will get Error:`) too.
     const [cs] = ps > 0 ? lineAt(text, ps - 1) : [0];
@@ -333,9 +351,14 @@ function blockUnderLead(text: string, lineEnd: number): boolean {
     // §2.1; not an issue log's symptom of one incident it records.
     if (SYMPTOM_LINE_RE.test(line)) return runbookSymptom(text, qs);
     const level = headingLevel(line);
+    // A YAML key opening its map (`status:`, `  conditions:`) is a line of the block, not a lead.
+    if (/^[ \t-]*[A-Za-z_][\w.-]{0,60}:[ \t]*$/.test(line)) continue;
     const label = /[:：][ \t*`]*$/.test(line);
     if (!level && !label && blanks === 0) continue;
     if (CATALOGUE_HEADING_RE.test(line)) return !underCommand(text, qs);
+    // A rule's condition as the lead (`Alerts should trigger if the \`describe\` output has a section of:`): what
+    // would be seen, not what was. Prose only (a program's `if x == "y":` is code).
+    if (label && (modalIf(line) || CJK_LEAD_RE.test(line))) return true;
     return level > 1 && catalogueParent(text, qs, level);
   }
   return false;
@@ -451,7 +474,7 @@ const TABLE_HEAD_RE = /^[ \t#>]*(?:Events:\s*$|Type\s+Reason\b|-{3,}\s+-{3,})/;
 const COMMAND_RE = /^[\s`$>#]*(?:kubectl|oc|helm|k)\s/;
 /** A heading or comment that names what follows an example (`# Example event indicating scheduling issues`). */
 const EXAMPLE_HEADING_RE =
-  /^[\s>*_#-]*(?:(?:an? )?(?:typical |sample )?examples?\b[^:\n]{0,60}|(?:common |typical )?(?:error|warning) messages[\s:*]*|(?:an? )?(?:common|typical|sample|example)(?: (?:error|warning|event|scheduler|kubelet))? (?:messages?|errors?|events?)[\s:*]*|(?:典型|常见|常見|示例|样例|範例|例)[^\n:：]{0,12}[\s:：*]*)$/iu;
+  /^[\s>*_#-]*(?:(?:an? )?(?:typical |sample )?examples?\b[^:\n]{0,60}|(?:common |typical )?(?:error|warning) messages[\s:*]*|(?:an? )?(?:common|typical|sample|example)(?: (?:error|warning|event|scheduler|kubelet))? (?:messages?|errors?|events?)[\s:*]*|(?:典型|常见|常見|示例|样例|範例|例)[^\n:：]{0,12}[\s:：*]*|(?:输出|輸出|出力)(?:示例|样例|範例|例)[\s:：*]*)$/iu;
 /** A conditional over the command an example runs (`# This will fail if quota exists for requests.cpu`). */
 const CONDITIONAL_STEP_RE = /\b(?:will|would) fail\b|^[\s#>*_-]*if\b/i;
 /** A `Symptom:` label (LABELLING.md §2.1). */

@@ -666,7 +666,7 @@ function printedValue(text: string, at: number, end: number): { value: string; e
 function genericFieldErrors(text: string, lower: string, found: readonly Match[]): Match[] {
   const out: Match[] = [];
   let budget = 200;
-  for (let k = lower.indexOf('" is invalid: '); k >= 0 && budget-- > 0; k = lower.indexOf('" is invalid: ', k + 1)) {
+  for (let k = lower.indexOf('" is invalid:'); k >= 0 && budget-- > 0; k = lower.indexOf('" is invalid:', k + 1)) {
     const le = lineEnd(text, k, 4000);
     let p = k + '" is invalid: '.length;
     for (let n = 0; n < 16 && p < le; n++) {
@@ -716,6 +716,9 @@ function genericFieldErrors(text: string, lower: string, found: readonly Match[]
       }
       p = stop + (text[stop] === ',' ? 2 : 1);
     }
+    // kubectl's list of several errors, one a line under the envelope (`The ConfigMap "x" is invalid:` ⏎ `* data:
+    // Forbidden: field is immutable when \`immutable\` is set` ⏎ `* immutable: …`).
+    if (/^[ \t]*$/.test(text.slice(k + '" is invalid: '.length, le))) out.push(...bulletErrors(text, le, found));
     // The field path elided where the writer cut it (`Job.batch "x" is invalid: (...) : field is immutable`,
     // `is invalid: …: field is immutable`): a refusal all the same, its field unknown.
     const elided = ELIDED_FIELD_RE.exec(text.slice(k + '" is invalid: '.length, le));
@@ -724,6 +727,32 @@ function genericFieldErrors(text: string, lower: string, found: readonly Match[]
       if (!found.some((m) => m.start < le && fieldStart < m.end) && !out.some((m) => m.start <= k && k < m.end))
         out.push(fieldError(text, fieldStart, le, { resource: null, value: null, limit: null, field: null }));
     }
+  }
+  return out;
+}
+
+/** The `* field: Type…` lines right under the envelope's line ending at `le`, each a field error. */
+function bulletErrors(text: string, le: number, found: readonly Match[]): Match[] {
+  const out: Match[] = [];
+  let ls = le + 1;
+  for (let n = 0; n < 64 && ls < text.length; n++) {
+    const e = lineEnd(text, ls, 4000);
+    const bullet = /^[ \t]*\*[ \t]+/.exec(text.slice(ls, Math.min(e, ls + 16)));
+    if (!bullet) break;
+    GENERIC_HEAD_RE.lastIndex = ls + bullet[0].length;
+    const h = GENERIC_HEAD_RE.exec(text);
+    if (h) {
+      const fieldStart = h.index + h[0].indexOf(h[1]!);
+      const field = h[1]!.replace(/[.,]$/, '');
+      let value: string | null = null;
+      const end = GENERIC_HEAD_RE.lastIndex;
+      if (/^(?:Invalid|Unsupported|Duplicate) value$/.test(h[2]!) && text.startsWith(': ', end))
+        value = printedValue(text, end + 2, e)?.value ?? null;
+      const ours = found.some((m) => m.start < e && fieldStart < m.end);
+      if (!ours && !TEMPLATE_FIELD_RE.test(field) && !/[<>]/.test(field))
+        out.push(fieldError(text, fieldStart, e, { resource: null, value, limit: null, field }));
+    }
+    ls = e + 1;
   }
   return out;
 }
@@ -821,7 +850,7 @@ export function findValidation(text: string, lowerText?: string): Match[] {
   for (const [gate, rules] of RARE)
     if (lower.includes(gate)) for (const [needle, f] of rules) table.push([needle, (k) => f(text, k)]);
   scanMany(lower, table, out);
-  if (lower.includes('" is invalid: ')) out.push(...genericFieldErrors(text, lower, out));
+  if (lower.includes('" is invalid:')) out.push(...genericFieldErrors(text, lower, out));
   if (lower.includes(' cannot be handled as a')) out.push(...decoderRefusals(text, lower, out));
   if (lower.includes('error: ') && lower.includes(': invalid value')) out.push(...errorLineFieldErrors(text, out));
   return withoutEchoes(out).sort((a, b) => a.start - b.start || a.end - b.end);

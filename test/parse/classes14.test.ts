@@ -344,3 +344,68 @@ describe('a field error whose path a copy cut off, under a lead (t038)', () => {
     expect(parsePaste(text).findings.map((f) => f.facts)).toEqual(want);
   });
 });
+
+describe('held15 and held16 at their opening: leads, lists and marks around a message', () => {
+  it.each([
+    [
+      "kubectl's list of several errors under the envelope, one a line (A028)",
+      'The ConfigMap "immutable-true-cm" is invalid: \n* immutable: Forbidden: field is immutable when `immutable` is set\n* data: Forbidden: field is immutable when `immutable` is set',
+      ['api-validation', 'api-validation'],
+    ],
+    [
+      'a Chinese lead of what a status would look like, over YAML keys (A027)',
+      '如果 Kueue 尝试准入 Workload，但由于缺乏配额而失败，\nWorkload 应该有类似以下的状态：\n\n```yaml\nstatus:\n  conditions:\n  - message: "couldn\'t assign flavors to pod set main: insufficient quota for cpu in flavor default-flavor"\n    reason: Pending\n```',
+      [],
+    ],
+    [
+      "'… you'll get an error:' over the command and its `# Output:` (A050)",
+      'However, if you actually try this, you\'ll get an error:\n\n```\n$ kubectl delete namespace parent\n# Output:\nError from server (Forbidden): admission webhook "namespaces.hnc.x-k8s.io" denied the request: Please set allowCascadingDeletion first.\n```',
+      [],
+    ],
+    [
+      "'you can see this event:' shows the writer's own case (B010)",
+      'Instead picking one of the containers reported as "Error" you can see this event:\n\n```Message:  The node was low on resource: ephemeral-storage. Container diworker was using 111704Ki, request is 0, has larger consumption of ephemeral-storage. ```',
+      ['runtime'],
+    ],
+    [
+      'what is searched for, by whoever (B015)',
+      'We have been using log based metrics, looking for messages from kubelet like:\n```\nMemory cgroup out of memory: Kill process 1557026 (stress) score 1957 or sacrifice child\n```',
+      [],
+    ],
+    [
+      "a rule's condition as the lead, and a title naming a kind of error (B039)",
+      '# Detect OOMKilled pod errors\n\nAlerts should trigger if the `kubectl describe pod <pod-name>` command has a `Last State` section of:\n\n```\nLast State:     Terminated\n  Reason:       OOMKilled\n  Exit Code:    137\n```',
+      [],
+    ],
+    [
+      "a lived 'Below error will appear if …:' stays a report",
+      'Below error will apear if create gitserver with gitserver-persistent.yaml:\nError from server (Forbidden): persistentvolumeclaims "git" is forbidden: minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 1G.',
+      ['limitrange'],
+    ],
+    [
+      "a program's condition over a string is code, not a lead",
+      'if self.reject and body["spec"].get("runtimeClassName") == "nvidia":\n    return httpx.Response(403, json={"message": \'pod rejected: RuntimeClass "nvidia" not found\'})',
+      ['other'],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => f.layer)).toEqual(want);
+  });
+
+  it.each([
+    [
+      "AsciiDoc's highlight around the message (A017)",
+      "Warning  FailedScheduling  <unknown>  default-scheduler  #0/9 nodes are available: 9 node(s) had taints that the pod didn't tolerate.#",
+      [{ count: 9, reason: "node(s) had taints that the pod didn't tolerate" }],
+    ],
+    [
+      "the writer's gloss glued after the period (A032)",
+      "Warning  FailedScheduling  35s  default-scheduler  0/3 nodes are available: 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate, 2 Insufficient memory.(内存不足)",
+      [
+        { count: 1, reason: "node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate" },
+        { count: 2, reason: 'Insufficient memory' },
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => (f.facts as { reasons: unknown }).reasons)).toEqual([want]);
+  });
+});
