@@ -246,7 +246,11 @@ export function findRuntime(text: string, lowerText?: string): RuntimeMatch[] {
     return m;
   });
   on('evicted', (k) =>
-    wordAt(lower, k, 7) && !codeName(lower, k, 7) && !catalogueEntry(lower, k, 7) && !countedZero(lower, k)
+    wordAt(lower, k, 7) &&
+    !codeName(lower, k, 7) &&
+    !catalogueEntry(lower, k, 7) &&
+    !countedZero(lower, k) &&
+    !drained(lower, k)
       ? runtime(text, k, 'Evicted')
       : undefined,
   );
@@ -536,6 +540,18 @@ export function matcherLiteral(text: string, k: number): boolean {
     /^\s*(?:const\s+|var\s+|let\s+)?(?:[A-Za-z_]\w*(?:Str|Msg|Message|Pattern|Re|Regex)|Err\w*|[a-z_]*(?:message|msg|pattern|regex)|[A-Z_]*(?:MESSAGE|MSG|PATTERN|REGEX))\s*:?=\s*$/.test(
       head,
     )
+  );
+}
+
+/**
+ * `kubectl drain`'s own line for a pod it evicted through the Eviction API (`pod/web-1 evicted`, `evicting pod
+ * default/web-1` before it): the drain a person ran, not the kubelet's eviction under node pressure.
+ */
+function drained(lower: string, k: number): boolean {
+  const ls = lineStart(lower, k);
+  return (
+    /^[ \t]*pod\/[a-z0-9][a-z0-9.-]{0,252} $/.test(lower.slice(ls, k)) &&
+    /^evicted[ \t]*$/.test(lower.slice(k, lineEnd(lower, k, 300)))
   );
 }
 

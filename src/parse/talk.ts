@@ -176,7 +176,7 @@ const WILL_GET_INLINE_RE =
  */
 const GENERAL_LEADS = String.raw`\bsomething like(?: this)?|\b(?:typically|usually|generally|normally|often|commonly|will|would) looks? (?:something |roughly )?like(?: this)?|\blooks? (?:slightly|a bit|a little|somewhat) different|\b(?:scheduler|kubelet|api ?server|kube-apiserver|controller|kubernetes) (?:writes|emits|generates|produces|raises|records) an? \b[^:\n]{0,80}`;
 /** Leads that call what follows an example (`something like:`, `messages like:`, `Example output:`). */
-const NAMED_LEADS = String.raw`${GENERAL_LEADS}|[.!?][ \t]+(?:for )?examples?|\b(?:reports|shows|displays|records) (?:that|this|it) as|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?`;
+const NAMED_LEADS = String.raw`${GENERAL_LEADS}|\bthe following (?:sample |example )?(?:output|example|snippet|logs?|events?) (?:depicts|shows|illustrates|demonstrates|says)\b[^:\n]{0,200}|[.!?][ \t]+(?:for )?examples?|\b(?:reports|shows|displays|records) (?:that|this|it) as|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?`;
 /** Leads that say what a reader will get (`If you get:`, `helm upgrade will fail with:`): a tutorial's run may be one. */
 const STEP_LEADS = String.raw`^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|(?:\b(?:will|would|may|might|can|could)\b|'ll\b)[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with|encounter|hit|run into|receive)\b[^:\n]{0,120}`;
 const EXAMPLE_NAMED_RE = new RegExp(`(?:${NAMED_LEADS})[ \t]*:`, 'i');
@@ -189,6 +189,8 @@ const CJK_LEAD_RE =
 const WILL_SEE_LEAD_RE =
   /^[\s>*_#-]*(?:(?:then |and )?you(?:'ll| will) (?:see|get)|(?:тогда |то )?вы (?:увидите|получите)|vous (?:verrez|obtiendrez)|(?:usted )?(?:verás|verá|obtendrás|obtendrá)|(?:você )?(?:verá|receberá)|sie (?:sehen|erhalten) (?:dann|nun)|(?:你|您)?(?:会|會|将|將)(?:会|會)?看到|(?:你|您)?(?:会|會|将|將)(?:会|會)?(?:得到|收到))[^\n.!?。]{0,60}[:：]?[ \t]*$/iu;
 
+const CONDITIONAL_FOLLOWING_RE =
+  /^[\s>*_#-]*(?:if|unless|whenever)\b[^\n]{0,200}\bthe following (?:errors?|messages?|events?|output|warnings?)[ \t]*[.:：]?[ \t]*$/i;
 const SEARCHED_LEAD_RE =
   /\b(?:look(?:ing)? for|search(?:ing)? for|grep(?:ping)? for|match(?:es|ing)?|alert(?:s|ing)? on|watch(?:ing)? for)\b[^:\n]{0,60}\blike\b[^:\n]{0,12}:[ \t]*$/i;
 const MODAL_IF_RE = /\b(?:should|must)\b[^:\n]{0,60}\bif\b[^:\n]{0,160}:[ \t]*$/i;
@@ -253,6 +255,9 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
       end = ps - 1;
       continue;
     }
+    // A condition's lead that names what follows (`If user didn't set CPU/Memory limits …, user gets the following
+    // error.`): conditional prose, whatever the message holds (LABELLING.md §2.2).
+    if (CONDITIONAL_FOLLOWING_RE.test(line) && !FIRST_PERSON_RE.test(line)) return 'example';
     // What is searched for (`We have been using log based metrics, looking for messages from kubelet like:`): a
     // pattern, whoever searches (LABELLING.md §2.1 "Look for").
     if (SEARCHED_LEAD_RE.test(line)) return 'example';
@@ -358,7 +363,9 @@ function blockUnderLead(text: string, lineEnd: number): boolean {
     if (CATALOGUE_HEADING_RE.test(line)) return !underCommand(text, qs);
     // A rule's condition as the lead (`Alerts should trigger if the \`describe\` output has a section of:`): what
     // would be seen, not what was. Prose only (a program's `if x == "y":` is code).
-    if (label && (modalIf(line) || CJK_LEAD_RE.test(line))) return true;
+    // …not a tutorial's `You should see something like:` over its step's run (LABELLING.md §1).
+    if (label && /\bshould see\b|\bexpected\b/i.test(line)) return false;
+    if (label && (modalIf(line) || CJK_LEAD_RE.test(line) || EXAMPLE_NAMED_RE.test(line))) return true;
     return level > 1 && catalogueParent(text, qs, level);
   }
   return false;
@@ -381,7 +388,7 @@ function* linesAbove(text: string, ls: number, max: number): Generator<[number, 
 }
 
 const NUMBERED_ISSUE_RE =
-  /^[ \t]*#{1,6}[ \t]*(?:issue|problem|bug|incident|pitfall|gotcha|问题|問題|坑|故障|障害|문제)[ \t]*#?[ \t]*\d{1,4}\b/iu;
+  /^[ \t]*#{1,6}[ \t]*(?:issue|problem|bug|defect|incident|pitfall|gotcha|问题|問題|坑|故障|障害|문제)[ \t]*#?[ \t]*\d{1,4}\b/iu;
 
 /**
  * Whether the first line with text above the line at `ls` (at most three up) is a concrete command a step runs: not
@@ -483,8 +490,10 @@ const SYMPTOM_RE = new RegExp(`^[\\s>*_-]*\\**${SYMPTOM_WORDS}\\**[.\\s]*[:：]`
 /** A line that is nothing but a `Symptoms` heading or label (`### Symptoms`, `**Symptom:**`, `Symptoms:`). */
 const SYMPTOM_LINE_RE = new RegExp(`^[ \\t>#*_-]*${SYMPTOM_WORDS}[ \\t*_]*[:：]?[ \\t*_]*$`, 'iu');
 /** A runbook section after the symptom: what causes it or what to do (`### Cause`, `**Solution:**`, `## Triage`). */
-const RUNBOOK_SECTION_RE =
-  /^[ \t>#*_-]*(?:(?:(?:root |likely |probable |possible )?causes?|solutions?|resolutions?|fix(?:es)?|remediation|mitigation|triage|diagnosis|diagnose|workaround|what to do|how to fix|action|causas?|soluci[oó]n|solução|ursachen?|lösung|причин[аы]|решение)\b|(?:原因|根因|解决|解決|排查|处理|處理|対処|対策|修复|修復|원인|해결|조치))[^\n]{0,40}$/iu;
+const RUNBOOK_WORDS = String.raw`(?:(?:(?:root |likely |probable |possible )?causes?|solutions?|resolutions?|fix(?:es)?|remediation|mitigation|triage|diagnosis|diagnose|workaround|what to do|how to fix|action|causas?|soluci[oó]n|solução|ursachen?|lösung|причин[аы]|решение)\b|(?:原因|根因|解决|解決|排查|处理|處理|対処|対策|修复|修復|원인|해결|조치))`;
+const RUNBOOK_SECTION_RE = new RegExp(String.raw`^[ \t>#*_-]*${RUNBOOK_WORDS}[^\n]{0,40}$`, 'iu');
+/** A bold label of such a section with its text on the line (`**Cause** : a ResourceQuota is active …`). */
+const RUNBOOK_LABEL_RE = new RegExp(String.raw`^[ \t>-]*(?:\*\*)?${RUNBOOK_WORDS}[ \t]*(?:\*\*)?[ \t]*[:：]`, 'iu');
 
 /**
  * Whether the `Symptom` label at `qs` heads a runbook's entry: a cause, fix or triage section follows within thirty
@@ -492,14 +501,24 @@ const RUNBOOK_SECTION_RE =
  */
 function runbookSymptom(text: string, qs: number): boolean {
   if (numberedIssueAbove(text, qs)) return false;
-  // A problem the writer records (`### Problem: Pods without resource specs rejected` over it) is a report too.
+  // A problem the writer records (`### Problem: Pods without resource specs rejected` over it) is a report too, and
+  // so is a numbered entry of one (`### 2. k3s-verify pods unschedulable — CCM uninitialized taint`).
+  // The guide's own line: `Symptoms:` of a class, an entry's `Symptom:` of its one incident.
+  const single = /\bsymptom\b(?!s)/i.test(shortLine(text, qs, lineAt(text, qs)[1]));
   for (const [, line] of linesAbove(text, qs, 4))
-    if (/^[ \t]*#{1,6}[ \t]*(?:problem|issue)[ \t]*[:：]/i.test(line)) return false;
+    if (
+      /^[ \t]*#{1,6}[ \t]*(?:problem|issue)[ \t]*[:：]/i.test(line) ||
+      (single && /^[ \t]*#{1,6}[ \t]*\d{1,3}[.)][ \t]/.test(line))
+    )
+      return false;
   let p = text.indexOf('\n', qs);
   for (let n = 0; n < 30 && p >= 0 && p < text.length; n++) {
     const e = text.indexOf('\n', p + 1);
     const line = shortLine(text, p + 1, e < 0 ? text.length : e);
-    if (RUNBOOK_SECTION_RE.test(line) && (headingLevel(line) > 0 || /[:：][ \t*_]*$|^[ \t]*\*\*/.test(line)))
+    if (
+      (RUNBOOK_SECTION_RE.test(line) && (headingLevel(line) > 0 || /[:：][ \t*_]*$|^[ \t]*\*\*/.test(line))) ||
+      RUNBOOK_LABEL_RE.test(line)
+    )
       return true;
     // Prose in the first person (a name such as `my-pod` is not one).
     if (FIRST_PERSON_RE.test(line.replace(/[\w.]*-[\w.-]*/g, ''))) return false;
@@ -566,6 +585,9 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
       (lead === 'step' && !(m.object?.name && !/[<>]|x{3,}/i.test(m.object.name)) && !ranAfter(text, le))
     )
       return false;
+    // A FAQ entry's title: the message on a heading over its cause and fix (`### Le Pod est refusé avec "minimum cpu
+    // usage per Container is 50m"` ⏎ `**Cause** : …` ⏎ `**Solution** : …`), LABELLING.md §2.1.
+    if (headingLevel(shortLine(text, ls, le)) >= 2 && runbookSymptom(text, ls)) return false;
     // A bare reason on a Markdown heading names a section (`### J02 OOMKilled (Exit Code 137)`; a shell comment has
     // one `#`), LABELLING.md §2.4.
     if (isBare && (m.layer === 'runtime' || m.layer === 'scheduler') && /^[ \t]*#{2,6}[ \t]/.test(text.slice(ls, le)))

@@ -409,3 +409,57 @@ describe('held15 and held16 at their opening: leads, lists and marks around a me
     expect(parsePaste(text).findings.map((f) => (f.facts as { reasons: unknown }).reasons)).toEqual([want]);
   });
 });
+
+describe('held16 at its opening: a FAQ title over its cause and fix, an output a doc depicts, a drain', () => {
+  it.each([
+    [
+      "a FAQ entry's heading naming the message, `Cause :` and `Solution :` under it (A039)",
+      '### Le Pod est refuse avec "minimum cpu usage per Container is 50m"\n\n**Cause** : le conteneur demande moins de CPU que le `min` de la LimitRange.\n```bash\nkubectl describe limitrange -n rm\n```\n**Solution** : augmenter les requests.',
+      [],
+    ],
+    [
+      'a heading naming the message with no cause or fix under it stays a report',
+      '### pods "web-1" is forbidden: minimum cpu usage per Container is 50m, but request is 10m\n\nIt happened twice today.',
+      ['limitrange'],
+    ],
+    [
+      "'The following output depicts …:' over a drain (A035)",
+      'The following output depicts the eviction of a `virt-launcher` pod:\n```shell\n$ kubectl drain node01 --ignore-daemonsets\nevicting pod default/virt-launcher-vm-wn5v4\nerror when evicting pods/"virt-launcher-vm-wn5v4" -n "default" (will retry after 5s): admission webhook "virt-launcher-eviction-interceptor.kubevirt.io" denied the request: Eviction triggered evacuation of VMI "default/vm"\n```',
+      [],
+    ],
+    [
+      "kubectl drain's `pod/x evicted` is the drain a person ran, not the kubelet's eviction",
+      '$ kubectl drain node01 --ignore-daemonsets --delete-emptydir-data\nevicting pod default/web-5d8f7\npod/web-5d8f7 evicted\nnode/node01 drained',
+      [],
+    ],
+    [
+      "an If-sentence naming 'the following error.' over a message (B053's lead, without the event's series)",
+      'If user didn\'t set CPU/Memory limits in their pod but a ResourceQuota limits them, user gets the following error.\n\n`Warning FailedCreate 2s replicaset-controller Error creating: pods "ephpod-668668fc76-4rm6p" is forbidden: failed quota: ephtest: must specify limits.cpu`',
+      [],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => f.layer)).toEqual(want);
+  });
+});
+
+describe("an entry's one Symptom and a class's Symptoms (z023, h005)", () => {
+  it.each([
+    [
+      "a numbered entry's `Symptom:` of its one incident stays a report (z023)",
+      '### 2. k3s-verify pods unschedulable — CCM uninitialized taint\n**Symptom:** `0/3 nodes are available: 3 node(s) had untolerated taint {node.cloudprovider.kubernetes.io/uninitialized: true}`\n**Cause:** CCM has not removed the taint yet.',
+      ['scheduler'],
+    ],
+    [
+      "a numbered section's `Symptoms:` of a class is guidance (h005)",
+      '### 3) ResourceQuota / LimitRange blocks\nSymptoms:\n- `exceeded quota: payflow-quota`\n- `minimum cpu usage per Container is 50m`\nCauses:\n- Namespace ResourceQuota caps exceeded.',
+      [],
+    ],
+    [
+      "`### Defect 6` is an issue log's numbered entry (v068)",
+      '## Defect 6 Metrics pod violated namespace CPU guardrails\n\n**Symptom:** The new ReplicaSet existed but had created zero pods\nError creating: pods "metrics-5dcfcd74cd-45hjs" is forbidden:\nmaximum cpu usage per Container is 1, but limit is 4\n\n**Cause:** The guardrails permit 1 CPU per container.',
+      ['limitrange'],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => f.layer)).toEqual(want);
+  });
+});

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2583, misses: ['held13/n024'] },
-  { name: 'blockquote', applies: 2583, misses: ['dev6s/s077', 'held10/k085', 'held12/h009', 'held13/n024'] },
-  { name: 'crlf', applies: 2380, misses: ['held13/n024'] },
+  { name: 'fence', applies: 2585, misses: ['held13/n024'] },
+  { name: 'blockquote', applies: 2585, misses: ['dev6s/s077', 'held10/k085', 'held12/h009', 'held13/n024'] },
+  { name: 'crlf', applies: 2382, misses: ['held13/n024'] },
   { name: 'tabs', applies: 497, misses: ['dev6r/r016', 'held14/t044', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 346, misses: ['dev/b047', 'dev5/e025', 'dev5/e173', 'dev6a/a051', 'held6/w108'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2583,
+    applies: 2585,
     misses: [
       'dev2/c020',
       'dev5/e120',
@@ -54,6 +54,7 @@ const ROWS: Row[] = [
       'dev6r/r039',
       'dev6r/r042',
       'dev6s/s068',
+      'dev6s/s083',
       'held10/k024',
       'held11/p006',
       'held11/p008',
@@ -68,19 +69,21 @@ const ROWS: Row[] = [
       'held14/r025',
       'held3/x053',
       'held3/x123',
+      'held5/z023',
       'held6/w002',
       'held6/w057',
       'held6/w150',
       'held6/w163',
       'held7/v015',
+      'held7/v068',
       'held8/u092',
       'held8/u131',
     ],
   },
-  { name: 'prose-before-next-line-de', applies: 2583, misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u139'] },
+  { name: 'prose-before-next-line-de', applies: 2585, misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u139'] },
   {
     name: 'prose-after-same-line-en',
-    applies: 2583,
+    applies: 2585,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -101,7 +104,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2583,
+    applies: 2585,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -122,7 +125,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2583,
+    applies: 2585,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -141,12 +144,12 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2583, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2583, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2583, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2585, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2585, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2585, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1879,
+    applies: 1878,
     misses: [
       'classes4a/f005',
       'classes4b/e017',
@@ -161,7 +164,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'wrap-80-hard',
-    applies: 2134,
+    applies: 2136,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -175,6 +178,7 @@ const ROWS: Row[] = [
       'held2/c049',
       'held3/x084',
       'held5/z121',
+      'held5/z159',
       'held6/w037',
       'held7/v152',
       'held9/m044',
@@ -235,10 +239,10 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1952, misses: ['held9/m044'] },
+  { name: 'smart-quotes', applies: 1954, misses: ['held9/m044'] },
   {
     name: 'bullet-dash',
-    applies: 2074,
+    applies: 2073,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -252,7 +256,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'bullet-number',
-    applies: 2074,
+    applies: 2073,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -268,11 +272,11 @@ const ROWS: Row[] = [
       'held9/m093',
     ],
   },
-  { name: 'inline-code', applies: 2053, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 2010, misses: [] },
+  { name: 'inline-code', applies: 2052, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 2009, misses: [] },
   {
     name: 'log-klog',
-    applies: 2074,
+    applies: 2073,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -289,7 +293,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'table-cell',
-    applies: 2013,
+    applies: 2012,
     misses: [
       'classes3/d014',
       'classes4b/e017',
@@ -332,7 +336,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2583);
+    expect(subs.length).toBe(2585);
   });
 
   it('has a row or a reason for every transformation', () => {
@@ -352,6 +356,6 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
       if (!h) got.push(s.id);
     }
     expect(n).toBe(applies);
-    expect(got).toEqual(misses);
+    expect(got.sort()).toEqual(misses);
   });
 });
