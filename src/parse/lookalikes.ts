@@ -528,6 +528,26 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (env.pod) found.object = { resource: 'pods', name: env.pod };
     return found;
   };
+  // Labelling a namespace with an enforce level its running pods break (pod-security-admission's namespace check:
+  // `existing pods in namespace %q violate the new PodSecurity enforce level %q`, then `<pod>: <controls>` a line):
+  // a warning about pods already admitted; they keep running, new ones like them will be refused.
+  on('violate the new podsecurity enforce level "', (k) => {
+    const m = /^violate the new PodSecurity enforce level "([a-z]{1,20})(?::([a-z0-9.]{1,20}))?"/i.exec(
+      text.slice(k, k + 100),
+    );
+    if (!m || !/existing pods in namespace "[^"\n]{1,63}" $/i.test(text.slice(Math.max(0, k - 100), k)))
+      return undefined;
+    let end = k + m[0].length;
+    const next = /^\n[ \t]*Warning: [a-z0-9][a-z0-9.-]{0,252}: ([^\n]{1,2000})/.exec(text.slice(end, end + 2100));
+    if (next) end += next[0].length;
+    const facts: PodSecurityFacts = {
+      level: m[1]!,
+      version: m[2] ?? null,
+      controls: next ? podSecurityControls(next[1]!) : [],
+      enforced: false,
+    };
+    return other({ layer: 'other', kind: 'pod-security', facts }, text, lineStart(text, k), end);
+  });
   on('violates podsecurity "', (k) => podSecurity(k, false));
   on('would violate podsecurity "', (k) => podSecurity(k, true));
 

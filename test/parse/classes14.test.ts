@@ -463,3 +463,25 @@ describe("an entry's one Symptom and a class's Symptoms (z023, h005)", () => {
     expect(parsePaste(text).findings.map((f) => f.layer)).toEqual(want);
   });
 });
+
+describe("Pod Security's warning when a namespace's new enforce level breaks its running pods (A013)", () => {
+  it('reads the level and the first pod’s controls, not enforced', () => {
+    const text =
+      '$ kubectl apply -k restricted-namespace\nWarning: existing pods in namespace "pss" violate the new PodSecurity enforce level "restricted:latest"\nWarning: pss-d59d88b99-flkgp: allowPrivilegeEscalation != false, runAsNonRoot != true, seccompProfile\nnamespace/pss configured';
+    expect(parsePaste(text).findings.map((f) => [f.kind, f.facts])).toEqual([
+      [
+        'pod-security',
+        {
+          level: 'restricted',
+          version: 'latest',
+          controls: [
+            { control: 'allowPrivilegeEscalation != false' },
+            { control: 'runAsNonRoot != true' },
+            { control: 'seccompProfile' },
+          ],
+          enforced: false,
+        },
+      ],
+    ]);
+  });
+});
