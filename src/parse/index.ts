@@ -449,7 +449,9 @@ const FIELD_CALL_RE =
 
 function templated(m: Match, text: string, factsJson: Map<object, string>): boolean {
   // A regular expression that matches the message (`(?:Out of memory|Memory cgroup out of memory)[^:]*:\s+Kill…`).
-  if (REGEX_SOURCE_RE.test(text.slice(m.start, Math.min(m.end + 80, lineEnd(text, m.end))))) return true;
+  // (Not a CRD schema's `pattern` the API server prints in its refusal: `spec.cronSpec in body should match '^(\d+|…'`.)
+  const around = text.slice(m.start, Math.min(m.end + 80, lineEnd(text, m.end)));
+  if (REGEX_SOURCE_RE.test(around.replace(/\bin body should match '[^'\n]*'/g, ''))) return true;
   if (searchedFor(m, text) || placeholderQuantities(m, text)) return true;
   // A search for the words, whole message or not (`grep -Fq 'maximum ephemeral-storage usage per Container is 4Gi'`).
   if (GREP_BEFORE_RE.test(text.slice(lineStart(text, m.start), m.start))) return true;

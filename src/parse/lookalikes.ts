@@ -460,7 +460,10 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     if (!m) return undefined;
     // Kyverno's podSecurity rule quotes Pod Security in its own message (`[baseline] fail (blocked); Validation
     // rule 'baseline' failed. It violates PodSecurity "baseline:latest": …`): the engine's finding says it.
-    if (/validation rule '[^'\n]{1,253}' failed\.\s+it $/.test(lower.slice(Math.max(lineStart(text, k), k - 300), k)))
+    // (YAML's single-quoted scalar doubles the quotes: `'Validation rule ''baseline'' failed. It violates …'`.)
+    if (
+      /validation rule ''?[^'\n]{1,253}''? failed\.\s+it $/.test(lower.slice(Math.max(lineStart(text, k), k - 300), k))
+    )
       return undefined;
     const from = k + m[0].length;
     let end = lineEnd(text, from, 4000);

@@ -21,7 +21,7 @@
 
 import type { ApiValidationFacts, Match } from './finding.ts';
 import { lowerAscii } from './normalize.ts';
-import { bare, lineEnd, lineStart, scanMany, wordBefore } from './scan.ts';
+import { bare, findWithin, lineEnd, lineStart, scanMany, wordBefore } from './scan.ts';
 import { envelopeBefore, subjectBefore } from './subject.ts';
 
 /** The field path that ends at `end` of `s` (`spec.containers[0].resources.requests`). */
@@ -669,6 +669,22 @@ function genericFieldErrors(text: string, lower: string, found: readonly Match[]
   for (let k = lower.indexOf('" is invalid:'); k >= 0 && budget-- > 0; k = lower.indexOf('" is invalid:', k + 1)) {
     const le = lineEnd(text, k, 4000);
     let p = k + '" is invalid: '.length;
+    // A custom resource refused by its CRD's schema, before 1.15 (`The CronTab "x" is invalid: []: Invalid value:
+    // map[string]interface {}{…}: validation failure list:` ⏎ `spec.replicas in body should be …`): one refusal of
+    // the whole object, its fields listed under it.
+    if (text.startsWith('[]: Invalid value: ', p) && !found.some((m) => m.start <= p && p < m.end)) {
+      // The schema's patterns in the list after it (`should match '^(\d+|\*)…'`) are the CRD's, not a regex of ours.
+      const list = findWithin(text, 'validation failure list:', p, le);
+      out.push(
+        fieldError(text, p, list >= 0 ? list + 'validation failure list:'.length : le, {
+          resource: null,
+          value: null,
+          limit: null,
+          field: null,
+        }),
+      );
+      continue;
+    }
     for (let n = 0; n < 16 && p < le; n++) {
       GENERIC_HEAD_RE.lastIndex = p;
       const h = GENERIC_HEAD_RE.exec(text);

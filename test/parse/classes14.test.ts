@@ -485,3 +485,20 @@ describe("Pod Security's warning when a namespace's new enforce level breaks its
     ]);
   });
 });
+
+describe("a CRD schema's refusal before 1.15, and Kyverno's podSecurity rule in YAML (A025, A008)", () => {
+  it.each([
+    [
+      "`[]: Invalid value: map[…]: validation failure list:` with the schema's pattern after it is one refusal",
+      'The CronTab "my-new-cron-object" is invalid: []: Invalid value: map[string]interface {}{"kind":"CronTab", "spec":map[string]interface {}{"cronSpec":"* * * *", "replicas":15}}:\nvalidation failure list:\nspec.cronSpec in body should match \'^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$\'\nspec.replicas in body should be less than or equal to 10',
+      [['api-validation', { resource: 'crontabs', name: 'my-new-cron-object' }]],
+    ],
+    [
+      "Kyverno's podSecurity rule quoting Pod Security with YAML's doubled quotes is Kyverno's denial only",
+      "Error from server: admission webhook \"validate.kyverno.svc-fail\" denied the request:\n\nresource Deployment/default/privileged-deploy was blocked due to the following policies\n\nbaseline-policy:\n  baseline: 'Validation rule ''baseline'' failed. It violates PodSecurity \"baseline:latest\": (Forbidden reason: privileged)'",
+      [['other', { resource: 'deployments', name: 'privileged-deploy' }]],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => [f.layer, f.object])).toEqual(want);
+  });
+});

@@ -35,14 +35,14 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2586, misses: ['held13/n024'] },
-  { name: 'blockquote', applies: 2586, misses: ['dev6s/s077', 'held10/k085', 'held12/h009', 'held13/n024'] },
-  { name: 'crlf', applies: 2383, misses: ['held13/n024'] },
-  { name: 'tabs', applies: 497, misses: ['dev6r/r016', 'held14/t044', 'held7/v005', 'held7/v017'] },
+  { name: 'fence', applies: 2588, misses: ['held13/n024'] },
+  { name: 'blockquote', applies: 2588, misses: ['dev6s/s077', 'held10/k085', 'held12/h009', 'held13/n024'] },
+  { name: 'crlf', applies: 2385, misses: ['held13/n024'] },
+  { name: 'tabs', applies: 498, misses: ['dev6r/r016', 'held14/t044', 'held7/v005', 'held7/v017'] },
   { name: 'slack-escape', applies: 346, misses: ['dev/b047', 'dev5/e025', 'dev5/e173', 'dev6a/a051', 'held6/w108'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2586,
+    applies: 2588,
     misses: [
       'dev2/c020',
       'dev5/e120',
@@ -80,10 +80,10 @@ const ROWS: Row[] = [
       'held8/u131',
     ],
   },
-  { name: 'prose-before-next-line-de', applies: 2586, misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u139'] },
+  { name: 'prose-before-next-line-de', applies: 2588, misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u139'] },
   {
     name: 'prose-after-same-line-en',
-    applies: 2586,
+    applies: 2588,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -104,7 +104,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2586,
+    applies: 2588,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -125,7 +125,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2586,
+    applies: 2588,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -144,12 +144,12 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2586, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2586, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2586, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2588, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2588, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2588, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1878,
+    applies: 1879,
     misses: [
       'classes4a/f005',
       'classes4b/e017',
@@ -158,13 +158,14 @@ const ROWS: Row[] = [
       'dev6r/r039',
       'held11/p006',
       'held14/t038',
+      'held16/A025',
       'held6/w150',
       'held7/v126',
     ],
   },
   {
     name: 'wrap-80-hard',
-    applies: 2137,
+    applies: 2139,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -239,10 +240,10 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 1955, misses: ['held9/m044'] },
+  { name: 'smart-quotes', applies: 1957, misses: ['held9/m044'] },
   {
     name: 'bullet-dash',
-    applies: 2073,
+    applies: 2074,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -256,7 +257,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'bullet-number',
-    applies: 2073,
+    applies: 2074,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -272,11 +273,11 @@ const ROWS: Row[] = [
       'held9/m093',
     ],
   },
-  { name: 'inline-code', applies: 2052, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'inline-code', applies: 2053, misses: ['dev5/e002', 'held10/k082'] },
   { name: 'bold', applies: 2009, misses: [] },
   {
     name: 'log-klog',
-    applies: 2073,
+    applies: 2074,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -336,7 +337,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2586);
+    expect(subs.length).toBe(2588);
   });
 
   it('has a row or a reason for every transformation', () => {
