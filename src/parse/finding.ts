@@ -95,7 +95,7 @@ export interface AppCap {
   heapOnly: boolean;
 }
 export interface CloudQuotaFacts {
-  provider: 'gcp' | 'aws' | 'azure';
+  provider: 'gcp' | 'aws' | 'azure' | 'oci';
   quota: string | null;
   limit?: string;
   region?: string;

@@ -665,6 +665,37 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
   // cluster-autoscaler's scale-up simulation log (`scale_up.go:288] Pod restic-2r6cr can't be scheduled on eks-…,
   // predicate checking error: node(s) didn't match Pod's node affinity; predicateName=NodeAffinity; …`): a new node
   // of that group would not take the pod either, so the autoscaler does not scale it up for the pod.
+  // Oracle Cloud's service limits, as its cloud-controller-manager relays them (`Service error:LimitExceeded. The
+  // following service limits were exceeded: lb-100mbps-count.`).
+  on('the following service limits were exceeded: ', (k) => {
+    const m = /^([a-z0-9][a-z0-9-]{0,80})/.exec(lower.slice(k + 44, k + 130));
+    return other(
+      { layer: 'other', kind: 'cloud-quota', facts: { provider: 'oci', quota: m ? m[1]! : null } },
+      text,
+      k,
+      sentence(text, k, 300),
+    );
+  });
+  // The same log before 1.12 (`utils.go:208] Pod x can't be scheduled on <group>, predicate failed: NoVolumeZoneConflict
+  // predicate mismatch, reason: node(s) had no available volume zone`).
+  on('predicate failed: ', (k) => {
+    if (!/can't be scheduled on [^\s,]{1,253}, $/.test(lower.slice(Math.max(0, k - 300), k))) return undefined;
+    const le = lineEnd(text, k, 2000);
+    const reason = /reason: ([^\n;]{1,500})/.exec(text.slice(k, le))?.[1]?.trim();
+    return other(
+      {
+        layer: 'other',
+        kind: 'autoscaler',
+        facts: {
+          reason: 'NotTriggerScaleUp',
+          reasons: reason ? [{ count: null, reason: trimEndOf(reason, '.') }] : [],
+        },
+      },
+      text,
+      lineStart(text, k),
+      le,
+    );
+  });
   on('predicate checking error', (k) => {
     const le = lineEnd(text, k, 2000);
     const body = text.slice(k + 'predicate checking error'.length, le).replace(/^:[ \t]*/, '');
@@ -722,6 +753,9 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     return m;
   };
   on('unable to validate against any pod security policy', (k) => securityPlugin(k, 'PodSecurityPolicy'));
+  // OpenShift's SCC admission before 3.x named its constraints (`Pod "x" is forbidden: no providers available to
+  // validate pod request`).
+  on('no providers available to validate pod request', (k) => securityPlugin(k, 'SecurityContextConstraints'));
   on('unable to validate against any security context constraint', (k) =>
     securityPlugin(k, 'SecurityContextConstraints'),
   );

@@ -942,7 +942,8 @@ const SCHEDULING_WORDS_RE = /pending|failedscheduling|unschedulable|schedul/;
 const QUOTED_AFTER_RE =
   /(?:\b(?:error|errors|message|messages|event|events|said|says|saying|shows?|showed|shown|got|gets|getting|warning|warnings|reason|reports?|reported|complains?|complained|with)|:)\s*["'(]?$/;
 /** Words before a reason list on its line that make it the cluster-autoscaler's (NotTriggerScaleUp). */
-const AUTOSCALER_BEFORE_RE = /trigger scale-up|nottriggerscaleup|scale-up|node group|predicate checking error/;
+const AUTOSCALER_BEFORE_RE =
+  /trigger scale-up|nottriggerscaleup|scale-up|node group|predicate checking error|can't be scheduled on [^\s,]{1,253}, predicate failed/;
 
 /**
  * A reason list without its `0/N nodes are available:` frame (the user copied only the reasons, or

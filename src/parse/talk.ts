@@ -183,6 +183,7 @@ const EXAMPLE_NAMED_RE = new RegExp(`(?:${NAMED_LEADS})[ \t]*:`, 'i');
 const EXAMPLE_INLINE_RE = new RegExp(`(?:${GENERAL_LEADS})[ \t]*:[ \t]*["'\`*\u201c]{0,3}$`, 'i');
 const EXAMPLE_LEAD_RE = new RegExp(`(?:${NAMED_LEADS}|${STEP_LEADS})[ \t]*:[ \t]*$`, 'i');
 
+const CJK_CONDITIONAL_LEAD_RE = /^[\s>*_#-]*(?:如果|若是|假如|倘若|もし|만약)[^\n]{0,80}[:：][ \t]*$/u;
 const CJK_LEAD_RE =
   /(?:会|會|将|將)(?:长|長|是)(?:这|這)(?:样|樣)子?[\s:：-]*$|^[\s>*_#-]*(?:假设|假設|假如)[^\n]{0,80}[:：-][ \t]*$|类似(?:于)?(?:以下|下面|如下)[^\n:：]{0,8}[:：][ \t]*$|類似(?:於)?(?:以下|下面|如下)[^\n:：]{0,8}[:：][ \t]*$/u;
 
@@ -268,6 +269,9 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
     if (command && CONDITIONAL_STEP_RE.test(line)) return 'example';
     // A Chinese lead saying what the error will look like (`錯誤訊息會長這樣 -`), or a supposition (`假设 …：`).
     if (CJK_LEAD_RE.test(line)) return 'example';
+    // A condition's lead in Chinese or Japanese (`如果创建 Pod 超过配额，就会报错：`), LABELLING.md §2.2's "如果 …":
+    // not the writer's own (`我`).
+    if (CJK_CONDITIONAL_LEAD_RE.test(line) && !/[我]/u.test(line)) return 'example';
     // `Вы увидите следующие ошибки` (you will see the following errors), its colon left out, in the languages the
     // sets hold: what a reader will get, which a tutorial's run may be.
     if (WILL_SEE_LEAD_RE.test(line)) return 'step';

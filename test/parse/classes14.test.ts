@@ -502,3 +502,57 @@ describe("a CRD schema's refusal before 1.15, and Kyverno's podSecurity rule in 
     expect(parsePaste(text).findings.map((f) => [f.layer, f.object])).toEqual(want);
   });
 });
+
+describe('held17 C at its opening: an OCI limit, the old SCC wording, the old autoscaler log, a Chinese condition', () => {
+  it.each([
+    [
+      "Oracle Cloud's service limit relayed by its cloud-controller-manager (C008)",
+      '"error": "creating load balancer: Service error:LimitExceeded. The following service limits were exceeded: lb-100mbps-count. Request a service limit increase."',
+      [['other', 'cloud-quota', { provider: 'oci', quota: 'lb-100mbps-count' }]],
+    ],
+    [
+      "OpenShift's SCC admission before it named its constraints (C013)",
+      '$ oc create -f /tmp/tomcat-pod.json\nError from server: Pod "tomcat-openshift" is forbidden: no providers available to validate pod request',
+      [
+        [
+          'other',
+          'admission-plugin',
+          { plugin: 'SecurityContextConstraints', message: 'no providers available to validate pod request' },
+        ],
+      ],
+    ],
+    [
+      "cluster-autoscaler's scale-up log before 1.12 (C017)",
+      "I1211 10:31:49.438834       1 utils.go:208] Pod prometheus-alertmanager-d9dcffbf8-sspb9 can't be scheduled on k8s1-euw-vmss, predicate failed: NoVolumeZoneConflict predicate mismatch, reason: node(s) had no available volume zone",
+      [
+        [
+          'other',
+          'autoscaler',
+          { reason: 'NotTriggerScaleUp', reasons: [{ count: null, reason: 'node(s) had no available volume zone' }] },
+        ],
+      ],
+    ],
+    [
+      'a Chinese condition over the refusal it names (C006)',
+      '如果创建 Pod 超过配额,就会报错:\nError from server (Forbidden): exceeded quota: dev-resource-quota, requested: limits.memory=2Gi, used: limits.memory=15Gi, limited: limits.memory=16Gi',
+      [],
+    ],
+    [
+      "the writer's own (`我`) stays a report",
+      '如果我创建 Pod，就会报错:\nError from server (Forbidden): exceeded quota: dev-resource-quota, requested: limits.memory=2Gi, used: limits.memory=15Gi, limited: limits.memory=16Gi',
+      [
+        [
+          'quota',
+          'quota-exceeded',
+          {
+            quota: 'dev-resource-quota',
+            resources: { 'limits.memory': { requested: '2Gi', used: '15Gi', limited: '16Gi' } },
+            exceeding: ['limits.memory'],
+          },
+        ],
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(parsePaste(text).findings.map((f) => [f.layer, f.kind, f.facts])).toEqual(want);
+  });
+});
