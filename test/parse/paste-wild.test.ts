@@ -87,6 +87,10 @@ const sets = [
   // The sixteenth blind set (51 real pastes from files of whole repositories and the index, ids ANNN), built and
   // audited the same way (three labels changed), measured blind once at f6dadfe (72.5% layer, 66.7% facts) and opened.
   { file: 'held16.jsonl', count: 51 },
+  // The seventeenth blind set (60 real pastes: 33 from issue threads and pages, ids CNNN, 27 from files of fetched
+  // repositories and the index, ids DNNN), built and audited the same way (no label changed), measured blind once at
+  // 30b16e4 (C: 72.7% layer, 69.7% facts; D: 85.2% / 85.2%) and opened.
+  { file: 'held17.jsonl', count: 60 },
 ] as const;
 
 describe.each(sets)('pastes from the wild (test/fixtures/paste-wild/$file)', ({ file, count }) => {
