@@ -662,9 +662,6 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
     );
   });
 
-  // cluster-autoscaler's scale-up simulation log (`scale_up.go:288] Pod restic-2r6cr can't be scheduled on eks-…,
-  // predicate checking error: node(s) didn't match Pod's node affinity; predicateName=NodeAffinity; …`): a new node
-  // of that group would not take the pod either, so the autoscaler does not scale it up for the pod.
   // Oracle Cloud's service limits, as its cloud-controller-manager relays them (`Service error:LimitExceeded. The
   // following service limits were exceeded: lb-100mbps-count.`).
   on('the following service limits were exceeded: ', (k) => {
@@ -676,32 +673,9 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       sentence(text, k, 300),
     );
   });
-  // The same log before 1.12 (`utils.go:208] Pod x can't be scheduled on <group>, predicate failed: NoVolumeZoneConflict
-  // predicate mismatch, reason: node(s) had no available volume zone`).
-  on('predicate failed: ', (k) => {
-    if (!/can't be scheduled on [^\s,]{1,253}, $/.test(lower.slice(Math.max(0, k - 300), k))) return undefined;
-    const le = lineEnd(text, k, 2000);
-    const reason = /reason: ([^\n;]{1,500})/.exec(text.slice(k, le))?.[1]?.trim();
-    return other(
-      {
-        layer: 'other',
-        kind: 'autoscaler',
-        facts: {
-          reason: 'NotTriggerScaleUp',
-          reasons: reason ? [{ count: null, reason: trimEndOf(reason, '.') }] : [],
-        },
-      },
-      text,
-      lineStart(text, k),
-      le,
-    );
-  });
-  on('predicate checking error', (k) => {
-    const le = lineEnd(text, k, 2000);
-    const body = text.slice(k + 'predicate checking error'.length, le).replace(/^:[ \t]*/, '');
-    const cut = body.search(/;[ \t]*(?:predicateName|reasons|debugInfo)\b/);
-    const reason = trimEndOf((cut >= 0 ? body.slice(0, cut) : body).trim(), '.;');
-    return other(
+  // The autoscaler's finding for its scale-up log line through `le`, with the predicate's reason ('' for none).
+  const scaleUpLog = (k: number, le: number, reason: string): Match =>
+    other(
       {
         layer: 'other',
         kind: 'autoscaler',
@@ -711,6 +685,21 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
       lineStart(text, k),
       le,
     );
+  // cluster-autoscaler's scale-up simulation log (`scale_up.go:288] Pod restic-2r6cr can't be scheduled on eks-…,
+  // predicate checking error: node(s) didn't match Pod's node affinity; predicateName=NodeAffinity; …`): a new node
+  // of that group would not take the pod either, so the autoscaler does not scale it up for the pod.
+  on('predicate checking error', (k) => {
+    const le = lineEnd(text, k, 2000);
+    const body = text.slice(k + 'predicate checking error'.length, le).replace(/^:[ \t]*/, '');
+    const cut = body.search(/;[ \t]*(?:predicateName|reasons|debugInfo)\b/);
+    return scaleUpLog(k, le, trimEndOf((cut >= 0 ? body.slice(0, cut) : body).trim(), '.;'));
+  });
+  // The same log before 1.12 (`utils.go:208] Pod x can't be scheduled on <group>, predicate failed: NoVolumeZoneConflict
+  // predicate mismatch, reason: node(s) had no available volume zone`).
+  on('predicate failed: ', (k) => {
+    if (!/can't be scheduled on [^\s,]{1,253}, $/.test(lower.slice(Math.max(0, k - 300), k))) return undefined;
+    const le = lineEnd(text, k, 2000);
+    return scaleUpLog(k, le, trimEndOf(/reason: ([^\n;]{1,500})/.exec(text.slice(k, le))?.[1]?.trim() ?? '', '.'));
   });
 
   // Kueue's flavor assignment (pkg/scheduler/flavorassigner): `couldn't assign flavors to pod set main: insufficient

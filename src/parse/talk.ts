@@ -179,6 +179,8 @@ const GENERAL_LEADS = String.raw`\bsomething like(?: this)?|\b(?:typically|usual
 const NAMED_LEADS = String.raw`${GENERAL_LEADS}|\bthe following (?:sample |example )?(?:output|example|snippet|logs?|events?) (?:depicts|shows|illustrates|demonstrates|says)\b[^:\n]{0,200}|[.!?][ \t]+(?:for )?examples?|\b(?:reports|shows|displays|records) (?:that|this|it) as|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?`;
 /** Leads that say what a reader will get (`If you get:`, `helm upgrade will fail with:`): a tutorial's run may be one. */
 const STEP_LEADS = String.raw`^[\s>*_#-]*(?:if|when|whenever) you (?:see|get|encounter|hit|run into|receive)\b[^:\n]{0,80}|(?:\b(?:will|would|may|might|can|could)\b|'ll\b)[^:\n]{0,40}\b(?:see|show|include|get|print|report|display|fail with|encounter|hit|run into|receive)\b[^:\n]{0,120}`;
+/** A tutorial's lead over the run its step shows (`you should see`, `Expected output:`). */
+const TUTORIAL_RUN_RE = /\bshould see\b|\bexpected\b/i;
 const EXAMPLE_NAMED_RE = new RegExp(`(?:${NAMED_LEADS})[ \t]*:`, 'i');
 const EXAMPLE_INLINE_RE = new RegExp(`(?:${GENERAL_LEADS})[ \t]*:[ \t]*["'\`*\u201c]{0,3}$`, 'i');
 const EXAMPLE_LEAD_RE = new RegExp(`(?:${NAMED_LEADS}|${STEP_LEADS})[ \t]*:[ \t]*$`, 'i');
@@ -285,7 +287,7 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
       return blockUnderLead(text, end) ? 'example' : undefined;
     }
     // A tutorial's step shows what it prints (`you should see`, `Expected output:`): a finding (LABELLING.md §1).
-    if (/\bshould see\b|\bexpected\b/i.test(line)) return undefined;
+    if (TUTORIAL_RUN_RE.test(line)) return undefined;
     // What the writer shows of their own case (`… reported as "Error" you can see this event:`): not a reader's future.
     if (
       /\bcan (?:now )?(?:see|find|notice)[ \t]+(?:this|these|here)\b/i.test(line) &&
@@ -365,10 +367,10 @@ function blockUnderLead(text: string, lineEnd: number): boolean {
     const label = /[:：][ \t*`]*$/.test(line);
     if (!level && !label && blanks === 0) continue;
     if (CATALOGUE_HEADING_RE.test(line)) return !underCommand(text, qs);
-    // A rule's condition as the lead (`Alerts should trigger if the \`describe\` output has a section of:`): what
-    // would be seen, not what was. Prose only (a program's `if x == "y":` is code).
-    // …not a tutorial's `You should see something like:` over its step's run (LABELLING.md §1).
-    if (label && /\bshould see\b|\bexpected\b/i.test(line)) return false;
+    // Not a tutorial's `You should see something like:` over its step's run (LABELLING.md §1)…
+    if (label && TUTORIAL_RUN_RE.test(line)) return false;
+    // …but a lead that names an example, a Chinese "similar to the following", or a rule's condition (`Alerts should
+    // trigger if the \`describe\` output has a section of:`): what would be seen, not what was.
     if (label && (modalIf(line) || CJK_LEAD_RE.test(line) || EXAMPLE_NAMED_RE.test(line))) return true;
     return level > 1 && catalogueParent(text, qs, level);
   }
@@ -438,25 +440,27 @@ function ranAfter(text: string, le: number): boolean {
  * `\`Insufficient nvidia.com/mig-1g.10gb\`.`).
  */
 function symptomSentence(text: string, k: number, ls: number): boolean {
-  const ss = sentenceStart(text, k);
   let at = ls;
-  for (let n = 0; n < 3 && at >= ss; n++) {
-    const line = shortLine(text, at, lineAt(text, at)[1]);
-    if (SYMPTOM_RE.test(line)) return !FIRST_PERSON_RE.test(text.slice(at, k)) && runbookSymptom(text, at);
+  for (let n = 0; n < 3; n++) {
+    if (SYMPTOM_RE.test(shortLine(text, at, lineAt(text, at)[1])))
+      return at >= sentenceStart(text, k) && !FIRST_PERSON_RE.test(text.slice(at, k)) && runbookSymptom(text, at);
     if (at === 0) break;
     at = lineAt(text, at - 1)[0];
   }
   return false;
 }
 
+/** A list item's line (`- …`, `3. …`, `2) …`). */
+const LIST_ITEM_RE = /^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]/;
+
 /**
  * Whether the list item at `ls` is one of the steps under a label that opens with a condition (`If a pod's request
  * lands in that gap:` ⏎ `1. …` ⏎ `3. kube-scheduler fails with \`Insufficient ephemeral-storage\``): what would happen.
  */
 function underConditionalLabel(text: string, ls: number): boolean {
-  if (!/^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]/.test(shortLine(text, ls, lineAt(text, ls)[1]))) return false;
+  if (!LIST_ITEM_RE.test(shortLine(text, ls, lineAt(text, ls)[1]))) return false;
   for (const [, line] of linesAbove(text, ls, 12)) {
-    if (/^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]/.test(line)) continue;
+    if (LIST_ITEM_RE.test(line)) continue;
     if (BARE_MARKER_RE.test(line) || !/[:：][ \t*_]*$/.test(line)) return false;
     return CONDITIONAL_OPEN_RE.test(line.replace(LEAD_RE, '')) && !FIRST_PERSON_RE.test(line);
   }

@@ -685,53 +685,7 @@ function genericFieldErrors(text: string, lower: string, found: readonly Match[]
       );
       continue;
     }
-    for (let n = 0; n < 16 && p < le; n++) {
-      GENERIC_HEAD_RE.lastIndex = p;
-      const h = GENERIC_HEAD_RE.exec(text);
-      if (!h) break;
-      const fieldStart = h.index + h[0].indexOf(h[1]!);
-      const field = h[1]!.replace(/[.,]$/, '');
-      let end = GENERIC_HEAD_RE.lastIndex;
-      let value: string | null = null;
-      if (
-        (h[2] === 'Invalid value' || h[2] === 'Unsupported value' || h[2] === 'Duplicate value') &&
-        text.startsWith(': ', end)
-      ) {
-        const v = printedValue(text, end + 2, le);
-        if (v) {
-          value = v.value;
-          end = v.end;
-        }
-      }
-      // The detail runs to the next field error of the list (`, spec.x: Required value`) or the list's end.
-      const next = text
-        .slice(end, le)
-        .search(
-          /, (?=[A-Za-z][\w.[\]*/-]{0,250}: (?:Invalid value|Required value|Forbidden|Unsupported value|Duplicate value|Not found|Too long|Too many|Internal error)\b)|\](?=[ \t]*$)/,
-        );
-      const stop = next < 0 ? le : end + next;
-      // A resource field's rules are all read above (test/parse/wordings.test.ts holds every upstream one): an
-      // unknown rule there is no Kubernetes message (`…limits[memory]: Invalid value: "512": must be a quantity
-      // with a valid suffix` is a blog's own, held4 y082).
-      // An update's refusal of a resource field is upstream's whatever the field (ValidatePersistentVolumeClaimUpdate:
-      // `spec.resources.requests.storage: Forbidden: field can not be less than previous value`).
-      const resourceField =
-        /(?:^|\.)(?:resources|limits|requests|overhead)(?:\[|\.|$)/.test(field) && h[2] !== 'Forbidden';
-      // A match of ours starts at the envelope, before every error of the list: one that ends inside this error is it.
-      const overlaps = resourceField || found.some((m) => m.end > fieldStart && m.end <= stop);
-      if (
-        !overlaps &&
-        !TEMPLATE_FIELD_RE.test(field) &&
-        !/^<|[<>]/.test(field) &&
-        (value === null || !/^<[^<>]{1,40}>$/.test(value))
-      ) {
-        const m = fieldError(text, fieldStart, stop, { resource: null, value, limit: null, field });
-        // An Event the event recorder could not write (`Server rejected event '…': 'Event "x" is invalid:
-        // series.count: …'`) is a component's own log line: nobody's object was refused.
-        if (!/^events\b/.test(m.object?.resource ?? '')) out.push(m);
-      }
-      p = stop + (text[stop] === ',' ? 2 : 1);
-    }
+    out.push(...fieldErrorList(text, p, le, found));
     // kubectl's list of several errors, one a line under the envelope (`The ConfigMap "x" is invalid:` ⏎ `* data:
     // Forbidden: field is immutable when \`immutable\` is set` ⏎ `* immutable: …`).
     if (/^[ \t]*$/.test(text.slice(k + '" is invalid: '.length, le))) out.push(...bulletErrors(text, le, found));
@@ -747,6 +701,63 @@ function genericFieldErrors(text: string, lower: string, found: readonly Match[]
   return out;
 }
 
+/**
+ * The field errors of one list, from `p` to the line's end `le` (`f1: Invalid value: …, f2: Required value`): each one
+ * its own finding, except where a match of ours already reads it.
+ */
+function fieldErrorList(text: string, from: number, le: number, found: readonly Match[]): Match[] {
+  const out: Match[] = [];
+  let p = from;
+  for (let n = 0; n < 16 && p < le; n++) {
+    GENERIC_HEAD_RE.lastIndex = p;
+    const h = GENERIC_HEAD_RE.exec(text);
+    if (!h) break;
+    const fieldStart = h.index + h[0].indexOf(h[1]!);
+    const field = h[1]!.replace(/[.,]$/, '');
+    let end = GENERIC_HEAD_RE.lastIndex;
+    let value: string | null = null;
+    if (
+      (h[2] === 'Invalid value' || h[2] === 'Unsupported value' || h[2] === 'Duplicate value') &&
+      text.startsWith(': ', end)
+    ) {
+      const v = printedValue(text, end + 2, le);
+      if (v) {
+        value = v.value;
+        end = v.end;
+      }
+    }
+    // The detail runs to the next field error of the list (`, spec.x: Required value`) or the list's end.
+    const next = text
+      .slice(end, le)
+      .search(
+        /, (?=[A-Za-z][\w.[\]*/-]{0,250}: (?:Invalid value|Required value|Forbidden|Unsupported value|Duplicate value|Not found|Too long|Too many|Internal error)\b)|\](?=[ \t]*$)/,
+      );
+    const stop = next < 0 ? le : end + next;
+    // A resource field's rules are all read above (test/parse/wordings.test.ts holds every upstream one): an
+    // unknown rule there is no Kubernetes message (`…limits[memory]: Invalid value: "512": must be a quantity
+    // with a valid suffix` is a blog's own, held4 y082).
+    // An update's refusal of a resource field is upstream's whatever the field (ValidatePersistentVolumeClaimUpdate:
+    // `spec.resources.requests.storage: Forbidden: field can not be less than previous value`).
+    const resourceField =
+      /(?:^|\.)(?:resources|limits|requests|overhead)(?:\[|\.|$)/.test(field) && h[2] !== 'Forbidden';
+    // A match of ours starts at the envelope, before every error of the list: one that ends inside this error is it.
+    const overlaps = resourceField || found.some((m) => m.end > fieldStart && m.end <= stop);
+    if (
+      !overlaps &&
+      !TEMPLATE_FIELD_RE.test(field) &&
+      !/^<|[<>]/.test(field) &&
+      (value === null || !/^<[^<>]{1,40}>$/.test(value))
+    ) {
+      const m = fieldError(text, fieldStart, stop, { resource: null, value, limit: null, field });
+      // An Event the event recorder could not write (`Server rejected event '…': 'Event "x" is invalid:
+      // series.count: …'`) is a component's own log line: nobody's object was refused.
+      if (!/^events\b/.test(m.object?.resource ?? '')) out.push(m);
+    }
+    p = stop + (text[stop] === ',' ? 2 : 1);
+  }
+  return out;
+}
+
 /** The `* field: Type…` lines right under the envelope's line ending at `le`, each a field error. */
 function bulletErrors(text: string, le: number, found: readonly Match[]): Match[] {
   const out: Match[] = [];
@@ -755,19 +766,7 @@ function bulletErrors(text: string, le: number, found: readonly Match[]): Match[
     const e = lineEnd(text, ls, 4000);
     const bullet = /^[ \t]*\*[ \t]+/.exec(text.slice(ls, Math.min(e, ls + 16)));
     if (!bullet) break;
-    GENERIC_HEAD_RE.lastIndex = ls + bullet[0].length;
-    const h = GENERIC_HEAD_RE.exec(text);
-    if (h) {
-      const fieldStart = h.index + h[0].indexOf(h[1]!);
-      const field = h[1]!.replace(/[.,]$/, '');
-      let value: string | null = null;
-      const end = GENERIC_HEAD_RE.lastIndex;
-      if (/^(?:Invalid|Unsupported|Duplicate) value$/.test(h[2]!) && text.startsWith(': ', end))
-        value = printedValue(text, end + 2, e)?.value ?? null;
-      const ours = found.some((m) => m.start < e && fieldStart < m.end);
-      if (!ours && !TEMPLATE_FIELD_RE.test(field) && !/[<>]/.test(field))
-        out.push(fieldError(text, fieldStart, e, { resource: null, value, limit: null, field }));
-    }
+    out.push(...fieldErrorList(text, ls + bullet[0].length, e, found));
     ls = e + 1;
   }
   return out;
