@@ -8,9 +8,13 @@
  */
 import { type Match, writableFacts } from './finding.ts';
 
-/** Restore backticks in the quoted words (`message`, `reason`, each violation's `message`) of look-alikes. */
-export function withBackticks(matches: Match[], raw: string): void {
-  if (!raw.includes('`')) return;
+/**
+ * Restore backticks in the quoted words (`message`, `reason`, each violation's `message`) of look-alikes, or cut them
+ * at the close of the code span they start in. Whether any words changed.
+ */
+export function withBackticks(matches: Match[], raw: string): boolean {
+  if (!raw.includes('`')) return false;
+  let changed = false;
   let lines: Candidate[] | undefined;
   // The first 20 look-alikes: a paste of thousands is a log of the same few.
   let budget = 20;
@@ -18,16 +22,23 @@ export function withBackticks(matches: Match[], raw: string): void {
     if (m.layer !== 'other' || budget-- <= 0) continue;
     const facts = writableFacts(m);
     lines ??= candidateLines(raw);
-    if (lines.length === 0) return;
+    if (lines.length === 0) return changed;
     for (const key of ['message', 'reason'] as const) {
       const v = facts[key];
-      if (typeof v === 'string') facts[key] = restored(v, lines);
+      if (typeof v !== 'string') continue;
+      facts[key] = restored(v, lines);
+      changed ||= facts[key] !== v;
     }
     const violations = facts.violations;
     if (Array.isArray(violations))
       for (const x of violations as Array<Record<string, unknown>>)
-        if (typeof x.message === 'string') x.message = restored(x.message, lines);
+        if (typeof x.message === 'string') {
+          const v = x.message;
+          x.message = restored(v, lines);
+          changed ||= x.message !== v;
+        }
   }
+  return changed;
 }
 
 /**
@@ -67,6 +78,13 @@ function restored(words: string, lines: readonly Candidate[]): string {
     const start = from[at]!;
     const last = from[at + words.length - 1]!;
     let out = line.slice(start, last + 1);
+    // The words start inside a code span that closes within them (`` I got `admission webhook "x" denied the request:
+    // bad pod`, and then it retried ``): the message is the span's, the rest the prose's.
+    const close = out.indexOf('`');
+    if (close > 0 && (line.slice(0, start).match(/`/g) ?? []).length % 2 === 1 && !out.startsWith('``', close)) {
+      const cut = out.slice(0, close).trimEnd();
+      if (cut.length >= 1) return cut;
+    }
     const open = (out.match(/`/g) ?? []).length % 2 === 1;
     if (open && line[last + 1] === '`') out += '`';
     // A code span closed before the sentence's stop (`… are not allowed\`.`): the stop is the prose's.

@@ -413,6 +413,21 @@ function dedupe(matches: Match[], factsJson: Map<object, string>): Match[] {
   return out;
 }
 
+/**
+ * Look-alikes that their code spans made one (`Message: admission webhook "x" denied the request …,` and the same
+ * denial in a backticked literal, cut at its close): the first stays.
+ */
+function sameAfterBackticks(found: Match[]): Match[] {
+  const seen = new Set<string>();
+  return found.filter((m) => {
+    if (m.layer !== 'other') return true;
+    const key = `${m.kind}|${JSON.stringify(m.object ?? null)}|${JSON.stringify(m.facts)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 const GENERATED_RESOURCES = new Set(['pods', 'replicasets', 'replicationcontrollers', 'jobs']);
 
 /**
@@ -552,8 +567,8 @@ export function parsePaste(text: string, opts?: { maxBytes?: number }): ParsedPa
     // The context scan is per line of the whole paste: only worth it when there is something to place.
     if (matches.length > 0) withContext(matches, new PasteContext(norm, lines));
     matches.sort((a, b) => LAYERS[a.layer].rank - LAYERS[b.layer].rank || a.start - b.start);
-    const found = dedupe(dropNested(dropRelays(matches)), factsJson);
-    withBackticks(found, capped.text);
+    let found = dedupe(dropNested(dropRelays(matches)), factsJson);
+    if (withBackticks(found, capped.text)) found = sameAfterBackticks(found);
     result.findings = found.map(toFinding);
     result.manifests = extractManifests(capped.text, physical);
   } catch {

@@ -261,6 +261,17 @@ export function findLookalikes(text: string, lowerText?: string): Match[] {
         closer = /"[ \t]*[,}\]]*[ \t]*$/;
       }
     }
+    // Inside a backtick span on its line (Go's raw string, Markdown's code: `` `Error from server: … admission webhook
+    // "my.webhook" denied the request without explanation`, ``): the denial ends at the span's close.
+    if (!closed) {
+      const ticks = text.slice(lineStart(text, k), k).split('`').length - 1;
+      const close = ticks % 2 === 1 ? text.indexOf('`', from) : -1;
+      if (close >= 0 && close < end) {
+        end = close;
+        closed = true;
+        closer = /`[ \t]*(?:[)\],;}].*)?$/;
+      }
+    }
     const reason = text.slice(from, end).replace(/^:\s*/, '').trim();
     // A webhook relaying a ValidatingAdmissionPolicy's refusal (`admission webhook "cel-shim.example.com" denied
     // the request: configmaps "x" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request:

@@ -850,6 +850,9 @@ function containerAt(lines: readonly Line[], k: number): string | undefined {
     if (indent === 0) {
       if (/^(?:lastState|state|containerID|restartCount|"lastState"|"state"):/.test(l.text))
         return nameAmong(lines, 0, -1, 1, 0);
+      // Prose above the YAML (`100 was too little and 200 was enough` over an indented status item, its fence
+      // gone): the YAML starts below it, as at a command or fence.
+      if (j < i && !/^[\w"'-][^:\n]{0,80}:(?:\s|$)/.test(l.text) && /\s\S+\s/.test(l.text.trim())) break;
       return undefined;
     }
     top = j;

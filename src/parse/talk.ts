@@ -174,7 +174,7 @@ const WILL_GET_INLINE_RE =
  * like this:`, `it looks slightly different:`, `The scheduler writes a \`FailedScheduling\` event with a reason:`),
  * also inside the message's own sentence. A bare `messages like:` is not one there: a lived summary says it too.
  */
-const GENERAL_LEADS = String.raw`\bsomething like(?: this)?|\b(?:typically|usually|generally|normally|often|commonly|will|would) looks? (?:something |roughly )?like(?: this)?|\blooks? (?:slightly|a bit|a little|somewhat) different|\b(?:scheduler|kubelet|api ?server|kube-apiserver|controller|kubernetes) (?:writes|emits|generates|produces|raises|records) an? \b[^:\n]{0,80}`;
+const GENERAL_LEADS = String.raw`^[\s>*_#-]*(?:an?|any)[ \t][^:\n]{0,80}\b(?:fails?|looks?|reads?|appears?|is rejected|gets? rejected) like this|\bsomething like(?: this)?|\b(?:typically|usually|generally|normally|often|commonly|will|would) looks? (?:something |roughly )?like(?: this)?|\blooks? (?:slightly|a bit|a little|somewhat) different|\b(?:scheduler|kubelet|api ?server|kube-apiserver|controller|kubernetes) (?:writes|emits|generates|produces|raises|records) an? \b[^:\n]{0,80}`;
 /** Leads that call what follows an example (`something like:`, `messages like:`, `Example output:`). */
 const NAMED_LEADS = String.raw`${GENERAL_LEADS}|\bthe following (?:sample |example )?(?:output|example|snippet|logs?|events?) (?:depicts|shows|illustrates|demonstrates|says)\b[^:\n]{0,200}|[.!?][ \t]+(?:for )?examples?|\b(?:reports|shows|displays|records) (?:that|this|it) as|\b(?:messages?|errors?) like(?: this| these)?|^[\s>*_#-]*(?:typical |sample )?examples?(?: (?:output|errors?|messages?|events?))?`;
 /** Leads that say what a reader will get (`If you get:`, `helm upgrade will fail with:`): a tutorial's run may be one. */
@@ -185,7 +185,12 @@ const EXAMPLE_NAMED_RE = new RegExp(`(?:${NAMED_LEADS})[ \t]*:`, 'i');
 const EXAMPLE_INLINE_RE = new RegExp(`(?:${GENERAL_LEADS})[ \t]*:[ \t]*["'\`*\u201c]{0,3}$`, 'i');
 const EXAMPLE_LEAD_RE = new RegExp(`(?:${NAMED_LEADS}|${STEP_LEADS})[ \t]*:[ \t]*$`, 'i');
 
-const CJK_CONDITIONAL_LEAD_RE = /^[\s>*_#-]*(?:如果|若是|假如|倘若|もし|만약)[^\n]{0,80}[:：][ \t]*$/u;
+/** `you might get an error message from the GKE service like :`, `you may see a warning:`: a reader's possibility. */
+const MIGHT_GET_RE =
+  /\b(?:might|may)[ \t]+(?:also[ \t]+|sometimes[ \t]+)?(?:get|see|encounter|hit|run into|receive|notice)\b[^:\n]{0,60}\b(?:errors?|messages?|warnings?|events?)\b/i;
+
+const CJK_CONDITIONAL_LEAD_RE =
+  /^[\s>*_#-]*(?:如果|若是|假如|倘若|もし|만약)[^\n]{0,80}[:：][ \t]*$|^[\s>*_#-]*[^\n]{0,80}(?:た|る|の)場合[ \t]*[はに]?[、,]?[ \t]*[:：]?[ \t]*$/u;
 const CJK_LEAD_RE =
   /(?:会|會|将|將)(?:长|長|是)(?:这|這)(?:样|樣)子?[\s:：-]*$|^[\s>*_#-]*(?:假设|假設|假如)[^\n]{0,80}[:：-][ \t]*$|类似(?:于)?(?:以下|下面|如下)[^\n:：]{0,8}[:：][ \t]*$|類似(?:於)?(?:以下|下面|如下)[^\n:：]{0,8}[:：][ \t]*$/u;
 
@@ -233,7 +238,11 @@ const BETWEEN_RE = /^[ \t]*(?:or|and)\b[^\n.]{0,40}:?[ \t]*$/i;
  * `example` for a lead that names examples (`something like:`, `messages like:`, `Example output:`), `step` for one
  * that says what a reader will get (`You will get Error:`), which a tutorial's concrete run may be.
  */
-function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<number>): 'example' | 'step' | undefined {
+function underExampleLead(
+  text: string,
+  ls: number,
+  messageLines: ReadonlySet<number>,
+): 'conditional' | 'example' | 'step' | undefined {
   let end = ls - 1;
   let command = false;
   for (let n = 0; n < 8 && end > 0; n++) {
@@ -242,6 +251,8 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
     if (
       BARE_MARKER_RE.test(line) ||
       BETWEEN_RE.test(line) ||
+      // An elision between the examples (`...`).
+      /^[ \t>]*(?:\.{3,}|…)[ \t]*$/.test(line) ||
       messageLines.has(ps) ||
       TABLE_HEAD_RE.test(line) ||
       // The run's own label (`# Output:`, `Result:`) under the command it ran.
@@ -253,14 +264,20 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
       continue;
     }
     // The command the example runs (`kubectl run no-requests …` under `# This will fail if quota exists`).
+    // A command that reads what happened (`$ kubectl get events`, `describe`, `logs`) shows a run, not a try.
     if (COMMAND_RE.test(line)) {
-      command = true;
+      command ||= !/^[\s`$>#]*(?:kubectl|oc|k)\s+(?:-n\s+\S+\s+)?(?:get|describe|logs|events)\b/.test(line);
+      end = ps - 1;
+      continue;
+    }
+    // The envelope over its list of field errors (`# The Deployment "metrics-server" is invalid:` ⏎ `# * …`).
+    if (/" (?:is invalid|was not valid):[ \t]*$/.test(line)) {
       end = ps - 1;
       continue;
     }
     // A condition's lead that names what follows (`If user didn't set CPU/Memory limits …, user gets the following
     // error.`): conditional prose, whatever the message holds (LABELLING.md §2.2).
-    if (CONDITIONAL_FOLLOWING_RE.test(line) && !FIRST_PERSON_RE.test(line)) return 'example';
+    if (CONDITIONAL_FOLLOWING_RE.test(line) && !FIRST_PERSON_RE.test(line)) return 'conditional';
     // What is searched for (`We have been using log based metrics, looking for messages from kubelet like:`): a
     // pattern, whoever searches (LABELLING.md §2.1 "Look for").
     if (SEARCHED_LEAD_RE.test(line)) return 'example';
@@ -277,6 +294,15 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
     // `Вы увидите следующие ошибки` (you will see the following errors), its colon left out, in the languages the
     // sets hold: what a reader will get, which a tutorial's run may be.
     if (WILL_SEE_LEAD_RE.test(line)) return 'step';
+    // A lead whose sentence began on the line above (`… For example, the following output says that you must
+    // configure` ⏎ `route traffic percent to sum to 100:`): the lead is the sentence, not its last line.
+    if (!EXAMPLE_LEAD_RE.test(line) && /:[ \t]*$/.test(line) && ps > 0) {
+      const [qs] = lineAt(text, ps - 1);
+      const above = shortLine(text, qs, ps - 1);
+      const joined = `${above.slice(sentenceStart(above, above.length))} ${line.trim()}`;
+      if (!/[.!?:][ \t]*$/.test(above) && EXAMPLE_NAMED_RE.test(joined) && !FIRST_PERSON_RE.test(joined))
+        return 'example';
+    }
     if (!EXAMPLE_LEAD_RE.test(line)) {
       // A writer's line under a `Symptom:` label (`**Symptom**:` ⏎ `The pod remains stuck in Pending with …:`).
       // Not an issue log's symptom of one incident it records (`## Issue 17: Training Job Stuck …` over it, §2.1).
@@ -295,6 +321,9 @@ function underExampleLead(text: string, ls: number, messageLines: ReadonlySet<nu
     )
       return undefined;
     if (EXAMPLE_NAMED_RE.test(line)) return 'example';
+    // What a reader might get (`When running the "apply" command, you might get an error message … like :`): a
+    // possibility, not the run a step shows.
+    if (MIGHT_GET_RE.test(line)) return 'example';
     // …and a lead right under the command the step runs (`kubectl apply -f x.yaml` ⏎ `You will get Error:`) too.
     const [cs] = ps > 0 ? lineAt(text, ps - 1) : [0];
     const above = text.slice(cs, Math.max(cs, ps - 1));
@@ -328,6 +357,33 @@ function adviceRow(row: string, at: number): boolean {
     offset += c.length + 1;
   }
   return own >= 0 && cells.some((c, i) => i !== own && ADVICE_CELL_RE.test(c));
+}
+
+/** A table's header cell that names a cause or fix column, in the languages the sets hold. */
+const CAUSE_HEADER_RE =
+  /\b(?:causes?|solutions?|fix(?:es)?|resolutions?|remed(?:y|ies|iation)|what to do|meaning|explanation|causa|solução|solucion|solución|ursache|lösung|причина|решение)\b|原因|解决|解決|对策|対策|対処|해결|원인/iu;
+/** A Markdown table's separator row (`---|---|`, `| :--- | ---: |`). */
+const TABLE_RULE_RE = /^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$/;
+
+/**
+ * Whether the line at `ls` is a row of a table (its rows' lines hold `|`) whose header, the lines right above its
+ * separator row, names a cause or fix column: a catalogue of messages and what they mean (LABELLING.md §2.1).
+ */
+function causeTable(text: string, ls: number): boolean {
+  let rule = -1;
+  for (const [qs, line] of linesAbove(text, ls, 40)) {
+    if (TABLE_RULE_RE.test(line)) {
+      rule = qs;
+      break;
+    }
+    if (!line.includes('|')) return false;
+  }
+  if (rule < 0) return false;
+  for (const [, line] of linesAbove(text, rule, 4)) {
+    if (!line.includes('|')) break;
+    if (CAUSE_HEADER_RE.test(line)) return true;
+  }
+  return false;
 }
 
 /** A Markdown heading's level (`### x` → 3), 0 for no heading. */
@@ -587,7 +643,10 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
     }
     // Under a lead, a message of a concrete run stays a report: it names its object (`You will get Error:` ⏎ `… pods
     // "limitrange-test-nginx" is forbidden: …`, a tutorial's step).
-    const lead = seriesInRaw(raw, m) ? undefined : underExampleLead(text, ls, messageLines);
+    // A condition's lead (`If user didn't set …, user gets the following error.`) holds even over a series: the
+    // writer shows what anyone would get.
+    const found = underExampleLead(text, ls, messageLines);
+    const lead = found === 'conditional' ? 'example' : seriesInRaw(raw, m) ? undefined : found;
     if (
       lead === 'example' ||
       (lead === 'step' && !(m.object?.name && !/[<>]|x{3,}/i.test(m.object.name)) && !ranAfter(text, le))
@@ -604,6 +663,9 @@ export function withoutTalk(matches: Match[], text: string, raw?: string): Match
     if (EXAMPLE_MARK_RE.test(nextLine(text, le, 2))) return false;
     // A runbook table's row: the message in one cell, its cause or fix in another (LABELLING.md §2.1).
     if (le - ls <= 2000 && adviceRow(text.slice(ls, le), m.start - ls)) return false;
+    // …or a row of a table whose header names a cause or fix column (`Informações sobre o evento |` ⏎ `Causa e
+    // solução |` ⏎ `---|---|`), however its cells were flattened onto lines.
+    if (le - ls <= 2000 && text.slice(ls, le).includes('|') && causeTable(text, ls)) return false;
     // …and a message of a placeholder object (`Deployment "<argo>-repo-server" is invalid: …` after `If GitOps is
     // installed first …`): no object of the writer's either.
     const placeholderName = !!m.object?.name && /<[^<>\n]{1,40}>|x{3,}/i.test(m.object.name);

@@ -666,9 +666,13 @@ function printedValue(text: string, at: number, end: number): { value: string; e
 function genericFieldErrors(text: string, lower: string, found: readonly Match[]): Match[] {
   const out: Match[] = [];
   let budget = 200;
-  for (let k = lower.indexOf('" is invalid:'); k >= 0 && budget-- > 0; k = lower.indexOf('" is invalid:', k + 1)) {
+  // kubectl edit's reopened file says `was not valid:` (`# services "svc1" was not valid:` ⏎ `# * spec.clusterIP: …`).
+  const envelope = /" (?:is invalid|was not valid):/g;
+  for (let e = envelope.exec(lower); e && budget-- > 0; e = envelope.exec(lower)) {
+    const k = e.index;
+    const after = k + e[0].length + 1;
     const le = lineEnd(text, k, 4000);
-    let p = k + '" is invalid: '.length;
+    const p = after;
     // A custom resource refused by its CRD's schema, before 1.15 (`The CronTab "x" is invalid: []: Invalid value:
     // map[string]interface {}{…}: validation failure list:` ⏎ `spec.replicas in body should be …`): one refusal of
     // the whole object, its fields listed under it.
@@ -688,12 +692,12 @@ function genericFieldErrors(text: string, lower: string, found: readonly Match[]
     out.push(...fieldErrorList(text, p, le, found));
     // kubectl's list of several errors, one a line under the envelope (`The ConfigMap "x" is invalid:` ⏎ `* data:
     // Forbidden: field is immutable when \`immutable\` is set` ⏎ `* immutable: …`).
-    if (/^[ \t]*$/.test(text.slice(k + '" is invalid: '.length, le))) out.push(...bulletErrors(text, le, found));
+    if (/^[ \t]*$/.test(text.slice(after, le))) out.push(...bulletErrors(text, le, found));
     // The field path elided where the writer cut it (`Job.batch "x" is invalid: (...) : field is immutable`,
     // `is invalid: …: field is immutable`): a refusal all the same, its field unknown.
-    const elided = ELIDED_FIELD_RE.exec(text.slice(k + '" is invalid: '.length, le));
+    const elided = ELIDED_FIELD_RE.exec(text.slice(after, le));
     if (elided) {
-      const fieldStart = k + '" is invalid: '.length;
+      const fieldStart = after;
       if (!found.some((m) => m.start < le && fieldStart < m.end) && !out.some((m) => m.start <= k && k < m.end))
         out.push(fieldError(text, fieldStart, le, { resource: null, value: null, limit: null, field: null }));
     }
@@ -764,7 +768,7 @@ function bulletErrors(text: string, le: number, found: readonly Match[]): Match[
   let ls = le + 1;
   for (let n = 0; n < 64 && ls < text.length; n++) {
     const e = lineEnd(text, ls, 4000);
-    const bullet = /^[ \t]*\*[ \t]+/.exec(text.slice(ls, Math.min(e, ls + 16)));
+    const bullet = /^[ \t]*(?:#[ \t]*)?\*[ \t]+/.exec(text.slice(ls, Math.min(e, ls + 16)));
     if (!bullet) break;
     out.push(...fieldErrorList(text, ls + bullet[0].length, e, found));
     ls = e + 1;
@@ -865,7 +869,8 @@ export function findValidation(text: string, lowerText?: string): Match[] {
   for (const [gate, rules] of RARE)
     if (lower.includes(gate)) for (const [needle, f] of rules) table.push([needle, (k) => f(text, k)]);
   scanMany(lower, table, out);
-  if (lower.includes('" is invalid:')) out.push(...genericFieldErrors(text, lower, out));
+  if (lower.includes('" is invalid:') || lower.includes('" was not valid:'))
+    out.push(...genericFieldErrors(text, lower, out));
   if (lower.includes(' cannot be handled as a')) out.push(...decoderRefusals(text, lower, out));
   if (lower.includes('error: ') && lower.includes(': invalid value')) out.push(...errorLineFieldErrors(text, out));
   return withoutEchoes(out).sort((a, b) => a.start - b.start || a.end - b.end);

@@ -35,23 +35,25 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'fence', applies: 2638, misses: ['held13/n024'] },
-  { name: 'blockquote', applies: 2638, misses: ['dev6s/s077', 'held10/k085', 'held12/h009', 'held13/n024'] },
-  { name: 'crlf', applies: 2434, misses: ['held13/n024'] },
-  { name: 'tabs', applies: 504, misses: ['dev6r/r016', 'held14/t044', 'held7/v005', 'held7/v017'] },
-  { name: 'slack-escape', applies: 352, misses: ['dev/b047', 'dev5/e025', 'dev5/e173', 'dev6a/a051', 'held6/w108'] },
+  { name: 'fence', applies: 2645, misses: ['held13/n024'] },
+  {
+    name: 'blockquote',
+    applies: 2645,
+    misses: ['dev6s/s077', 'held10/k085', 'held12/h009', 'held13/n024', 'held17/D015'],
+  },
+  { name: 'crlf', applies: 2441, misses: ['held13/n024'] },
+  { name: 'tabs', applies: 506, misses: ['dev6r/r016', 'held14/t044', 'held7/v005', 'held7/v017'] },
+  { name: 'slack-escape', applies: 353, misses: ['dev/b047', 'dev5/e025', 'dev5/e173', 'dev6a/a051', 'held6/w108'] },
   {
     name: 'prose-before-same-line-zh',
-    applies: 2638,
+    applies: 2645,
     misses: [
       'dev/b027',
       'dev2/c020',
       'dev5/e120',
       'dev5/e163',
-      'dev5/e166',
       'dev5/e186',
       'dev6a/a040',
-      'dev6r/r034',
       'dev6r/r039',
       'dev6r/r042',
       'dev6s/s068',
@@ -75,16 +77,15 @@ const ROWS: Row[] = [
       'held6/w057',
       'held6/w150',
       'held6/w163',
-      'held7/v015',
       'held7/v068',
       'held8/u092',
       'held8/u131',
     ],
   },
-  { name: 'prose-before-next-line-de', applies: 2638, misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u139'] },
+  { name: 'prose-before-next-line-de', applies: 2645, misses: ['dev5/e163', 'dev5/e186', 'held7/v015', 'held8/u139'] },
   {
     name: 'prose-after-same-line-en',
-    applies: 2638,
+    applies: 2645,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -105,7 +106,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ru',
-    applies: 2638,
+    applies: 2645,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -126,7 +127,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'prose-after-same-line-ja',
-    applies: 2638,
+    applies: 2645,
     misses: [
       'classes4b/e015',
       'classes4b/e025',
@@ -145,12 +146,12 @@ const ROWS: Row[] = [
       'held8/u124',
     ],
   },
-  { name: 'prose-after-next-line-en', applies: 2638, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ru', applies: 2638, misses: ['dev5/e186'] },
-  { name: 'prose-after-next-line-ja', applies: 2638, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-en', applies: 2645, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ru', applies: 2645, misses: ['dev5/e186'] },
+  { name: 'prose-after-next-line-ja', applies: 2645, misses: ['dev5/e186'] },
   {
     name: 'json-message',
-    applies: 1920,
+    applies: 1917,
     misses: [
       'classes4a/f005',
       'classes4b/e017',
@@ -166,7 +167,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'wrap-80-hard',
-    applies: 2186,
+    applies: 2191,
     misses: [
       'classes4a/f015',
       'dev2/c071',
@@ -242,10 +243,10 @@ const ROWS: Row[] = [
       'held9/m077',
     ],
   },
-  { name: 'smart-quotes', applies: 2003, misses: ['held9/m044'] },
+  { name: 'smart-quotes', applies: 2009, misses: ['held9/m044'] },
   {
     name: 'bullet-dash',
-    applies: 2117,
+    applies: 2114,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -261,7 +262,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'bullet-number',
-    applies: 2117,
+    applies: 2114,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -279,11 +280,11 @@ const ROWS: Row[] = [
       'held9/m093',
     ],
   },
-  { name: 'inline-code', applies: 2096, misses: ['dev5/e002', 'held10/k082'] },
-  { name: 'bold', applies: 2051, misses: [] },
+  { name: 'inline-code', applies: 2093, misses: ['dev5/e002', 'held10/k082'] },
+  { name: 'bold', applies: 2048, misses: [] },
   {
     name: 'log-klog',
-    applies: 2117,
+    applies: 2114,
     misses: [
       'classes4b/e017',
       'dev6r/r001',
@@ -343,7 +344,7 @@ describe('a message reads the same whatever surrounds it (paste-wild, metamorphi
   const subs: Subject[] = subjects();
 
   it('measures every item that reads right now', () => {
-    expect(subs.length).toBe(2638);
+    expect(subs.length).toBe(2645);
   });
 
   it('has a row or a reason for every transformation', () => {
